@@ -1,0 +1,67 @@
+// Shapes of the control plane's admin REST API (/api/admin/*). Package and Region come from the
+// browser-safe module shared with the web app; the admin-only shapes live here until the control
+// plane exports them.
+import type { Package, Region } from '@upfleet/proto/rest';
+
+export type { Package, Region };
+
+export interface AdminUser {
+  id: number;
+  username: string;
+  email: string;
+  package_name: string;
+  endpoints: number;
+  two_factor_enabled: boolean;
+  created_at: string;
+}
+
+export interface UserPackageChange {
+  id: number;
+  email: string;
+  package_name: string;
+}
+
+export interface AdminRegion extends Region {
+  agents_live: number;
+}
+
+export interface AddRegionInput {
+  region: string;
+  city: string;
+  primary: boolean;
+}
+
+export interface CreatedAgentToken {
+  token_id: string;
+  token: string;
+  region: string;
+  expires_at: string | null;
+}
+
+export interface AgentTokenInfo {
+  token_id: string;
+  region: string;
+  created_at: string;
+  expires_at: string | null;
+  revoked_at: string | null;
+  used_count: number;
+}
+
+export interface RevokedAgentToken {
+  token_id: string;
+  revoked_at: string;
+}
+
+export type AgentStatus = 'live' | 'lapsed';
+
+export interface AgentInfo {
+  agent_id: string;
+  region: string;
+  hostname: string;
+  status: AgentStatus;
+  last_heartbeat_at: string | null;
+  checks_owned: number;
+  checks_per_minute: number;
+  outbox_depth: number;
+  version: string;
+}

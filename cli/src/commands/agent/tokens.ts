@@ -1,0 +1,88 @@
+import { Command } from 'commander';
+import { commandContext, type CliDeps } from '../../context';
+import { CliError } from '../../errors';
+import { formatList, type Column } from '../../formatters/table';
+import { formatDate, formatRelative } from '../../formatters/time';
+import { parseDuration } from '../../lib/duration';
+import type { AgentTokenInfo, CreatedAgentToken } from '../../api/types';
+
+/** The gRPC port agents dial by default (control plane GRPC_PORT). */
+export const DEFAULT_GRPC_PORT = 50051;
+
+export function tokenStatus(t: AgentTokenInfo, nowMs: number): 'active' | 'revoked' | 'expired' {
+  if (t.revoked_at) return 'revoked';
+  if (t.expires_at && Date.parse(t.expires_at) <= nowMs) return 'expired';
+  return 'active';
+}
+
+/** The command an operator runs on the agent host; the gRPC host is the --server host. */
+export function agentRunHint(server: string, token: CreatedAgentToken): string {
+  const host = new URL(server).hostname;
+  const hostPort = host.includes(':') ? `[${host.replace(/^\[|\]$/g, '')}]` : host;
+  return (
+    `upfleet agent run --control-plane ${hostPort}:${DEFAULT_GRPC_PORT} --region ${token.region} ` +
+    `--token ${token.token} --data-dir ./agent-data`
+  );
+}
+
+export function formatCreatedToken(server: string, token: CreatedAgentToken, nowMs: number): string {
+  const expiry = token.expires_at ? `expires ${formatRelative(token.expires_at, nowMs)}, ${formatDate(token.expires_at)} UTC` : 'does not expire';
+  return [
+    `Agent bootstrap token for ${token.region} (id ${token.token_id}, ${expiry}):`,
+    '',
+    `  ${token.token}`,
+    '',
+    'It is shown only this once. Start an agent on a host in that region with:',
+    `  ${agentRunHint(server, token)}`,
+    '',
+  ].join('\n');
+}
+
+export function tokenCommand(deps: CliDeps): Command {
+  const token = new Command('token').description('Bootstrap tokens that let new agents register');
+
+  token
+    .command('create')
+    .description('Create a bootstrap token for one region; prints the token once')
+    .requiredOption('--region <REGION-City>', 'region the agent will serve, e.g. US-Virginia')
+    .option('--expires <duration>', 'lifetime such as 30m, 24h, 7d (default: the control plane decides)')
+    .action(async (opts: { region: string; expires?: string }, cmd: Command) => {
+      const expiresIn = opts.expires === undefined ? undefined : parseDuration(opts.expires);
+      const ctx = commandContext(cmd, deps);
+      const created = await ctx.client.createAgentToken(opts.region, expiresIn);
+      ctx.print(created, (t) => formatCreatedToken(ctx.globals.server, t, ctx.now()));
+    });
+
+  token
+    .command('revoke')
+    .description('Revoke a bootstrap token so no new agent can register with it')
+    .argument('[token_id]', 'token id from `upfleet agent token list`')
+    .option('--id <token_id>', 'token id (same as the argument)')
+    .action(async (idArg: string | undefined, opts: { id?: string }, cmd: Command) => {
+      const id = idArg ?? opts.id;
+      if (!id) throw new CliError('usage', 'Which token? Pass its id: upfleet agent token revoke <token_id>');
+      const ctx = commandContext(cmd, deps);
+      const revoked = await ctx.client.revokeAgentToken(id);
+      ctx.print(revoked, (r) => `Revoked token ${r.token_id} at ${formatDate(r.revoked_at)} UTC.\n`);
+    });
+
+  token
+    .command('list')
+    .description('List bootstrap tokens (never their secret values)')
+    .action(async (_opts, cmd: Command) => {
+      const ctx = commandContext(cmd, deps);
+      const tokens = await ctx.client.listAgentTokens();
+      const now = ctx.now();
+      const columns: Column<AgentTokenInfo>[] = [
+        { header: 'TOKEN ID', value: (t) => t.token_id },
+        { header: 'REGION', value: (t) => t.region },
+        { header: 'STATUS', value: (t) => tokenStatus(t, now) },
+        { header: 'CREATED', value: (t) => formatDate(t.created_at) },
+        { header: 'EXPIRES', value: (t) => (t.expires_at ? formatRelative(t.expires_at, now) : 'never') },
+        { header: 'USED', value: (t) => t.used_count, align: 'right' },
+      ];
+      ctx.print(tokens, (rows) => formatList(columns, rows, 'No agent tokens.'));
+    });
+
+  return token;
+}

@@ -1,0 +1,106 @@
+// What every command gets: the environment and output streams passed in by index.ts (tests pass
+// their own), the global options resolved once, and the admin client built from them.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { createAdminClient, type AdminClient } from './api/client';
+import { CliError, oneLine } from './errors';
+import type { AgentModule } from './commands/agent/run';
+import type { SpawnFn } from './commands/start';
+
+export type Env = Record<string, string | undefined>;
+
+export interface CliDeps {
+  env: Env;
+  cwd: string;
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  fetch?: typeof fetch;
+  now?: () => number;
+  /** How `agent run` loads the agent; index.ts imports '@upfleet/agent' lazily. */
+  loadAgent?: () => Promise<AgentModule>;
+  /** How `start` runs child processes; node:child_process.spawn unless a test passes one. */
+  spawn?: SpawnFn;
+  /** Process signals for long-running commands (`start`, `agent run`). */
+  onSignal?: (signal: NodeJS.Signals, handler: () => void) => () => void;
+}
+
+export interface GlobalOptions {
+  server: string;
+  json: boolean;
+  token: () => string;
+  dataDir: string;
+}
+
+export const DEFAULT_SERVER = 'http://localhost:8080';
+export const ADMIN_TOKEN_FILE = 'admin-token';
+
+interface RawGlobals {
+  server?: string;
+  token?: string;
+  dataDir?: string;
+  json?: boolean;
+}
+
+/** Flags first, then environment, then defaults; the token file is read only when a request needs it. */
+export function resolveGlobals(raw: RawGlobals, deps: Pick<CliDeps, 'env' | 'cwd'>): GlobalOptions {
+  const env = deps.env;
+  const server = raw.server ?? nonEmpty(env.UPFLEET_SERVER) ?? DEFAULT_SERVER;
+  const dataDir = path.resolve(deps.cwd, raw.dataDir ?? nonEmpty(env.DATA_DIR) ?? './data');
+  const flagToken = raw.token ?? nonEmpty(env.UPFLEET_ADMIN_TOKEN);
+  let cached: string | null = null;
+  return {
+    server,
+    dataDir,
+    json: raw.json === true,
+    token: () => (cached ??= flagToken ?? readAdminTokenFile(dataDir)),
+  };
+}
+
+export function readAdminTokenFile(dataDir: string): string {
+  const file = path.join(dataDir, ADMIN_TOKEN_FILE);
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') {
+      throw new CliError(
+        'usage',
+        `No admin token: pass --token, set UPFLEET_ADMIN_TOKEN, or point --data-dir at the control plane's data directory (${file} does not exist)`,
+      );
+    }
+    throw new CliError('usage', `Cannot read the admin token from ${file}: ${oneLine((err as Error).message)}`);
+  }
+  const token = text.trim();
+  if (!token) throw new CliError('usage', `The admin token file ${file} is empty`);
+  return token;
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+/** Per-command context: resolved globals, an admin client, and the output helpers. */
+export interface CommandContext {
+  globals: GlobalOptions;
+  client: AdminClient;
+  deps: CliDeps;
+  now: () => number;
+  /** Prints `data` as JSON with --json, otherwise the human text made by `human`. */
+  print<T>(data: T, human: (data: T) => string): void;
+}
+
+export function commandContext(cmd: Command, deps: CliDeps): CommandContext {
+  const globals = resolveGlobals(cmd.optsWithGlobals<RawGlobals>(), deps);
+  const client = createAdminClient({ server: globals.server, token: globals.token, fetch: deps.fetch });
+  return {
+    globals,
+    client,
+    deps,
+    now: deps.now ?? Date.now,
+    print(data, human) {
+      deps.stdout(globals.json ? `${JSON.stringify(data, null, 2)}\n` : human(data));
+    },
+  };
+}
