@@ -1,0 +1,201 @@
+// HTTP(S) GET check with undici: a fresh connection per check (our own connector: c-ares DNS,
+// net/tls sockets, no TLS session reuse) so every timing is what a first-time visitor meets.
+import net from 'node:net';
+import tls from 'node:tls';
+import { performance } from 'node:perf_hooks';
+import { Client } from 'undici';
+import { bareHost, isPrivateAddress, TARGET_NOT_ALLOWED } from './resolve';
+import {
+  describeNetError, describeTlsCode, emptyTimings, PhaseError, round, trustedCa,
+  type ProbeOptions, type ProbePhase, type ProbeTimings,
+} from './types';
+
+export interface HttpProbeOptions extends ProbeOptions {
+  maxRedirects?: number;
+  maxBodyBytes?: number;
+  userAgent?: string;
+}
+
+export interface HttpProbeResult {
+  /** a response arrived and its final status is below 400 */
+  ok: boolean;
+  phase: ProbePhase;
+  error: string;
+  /** status of the last response; 0 when none arrived */
+  status_code: number;
+  timings: ProbeTimings;
+  redirects: number;
+  final_url: string;
+  body_bytes: number;
+  body_truncated: boolean;
+}
+
+export const DEFAULT_MAX_REDIRECTS = 5;
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+interface HopState {
+  phase: Exclude<ProbePhase, '' | 'timeout'>;
+  socket?: net.Socket;
+  readyAt: number;
+}
+
+export async function probeHttp(url: string, opts: HttpProbeOptions): Promise<HttpProbeResult> {
+  const started = performance.now();
+  const timings = emptyTimings();
+  const maxRedirects = opts.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
+  const maxBody = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const result: HttpProbeResult = {
+    ok: false, phase: '', error: '', status_code: 0, timings, redirects: 0, final_url: url,
+    body_bytes: 0, body_truncated: false,
+  };
+  const finish = (phase: ProbePhase, error: string): HttpProbeResult => {
+    result.phase = phase;
+    result.error = error;
+    result.ok = phase === '' && result.status_code > 0 && result.status_code < 400;
+    timings.total_ms = performance.now() - started;
+    for (const k of Object.keys(timings) as (keyof ProbeTimings)[]) timings[k] = round(timings[k]);
+    return result;
+  };
+
+  let current: URL;
+  try {
+    current = new URL(url);
+  } catch {
+    return finish('http', `invalid URL: ${url}`);
+  }
+  const seen = new Set<string>([current.href]);
+  const abort = new AbortController();
+  const hop: HopState = { phase: 'dns', readyAt: 0 };
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    abort.abort();
+    hop.socket?.destroy();
+  }, opts.timeoutMs);
+
+  try {
+    for (;;) {
+      if (current.protocol !== 'http:' && current.protocol !== 'https:') {
+        return finish('http', `unsupported scheme ${current.protocol}`);
+      }
+      const out = await requestOnce(current, opts, hop, timings, abort.signal, maxBody);
+      result.status_code = out.status;
+      result.final_url = current.href;
+      result.body_bytes = out.bodyBytes;
+      result.body_truncated = out.truncated;
+      if (out.status >= 300 && out.status < 400 && out.location !== undefined) {
+        let next: URL;
+        try {
+          next = new URL(out.location, current);
+        } catch {
+          return finish('http', `invalid redirect location: ${out.location}`);
+        }
+        if (seen.has(next.href)) return finish('http', `redirect loop detected at ${next.href}`);
+        if (result.redirects >= maxRedirects) return finish('http', `too many redirects (more than ${maxRedirects})`);
+        seen.add(next.href);
+        result.redirects++;
+        current = next;
+        continue;
+      }
+      return finish('', out.status >= 400 ? `HTTP ${out.status}` : '');
+    }
+  } catch (err) {
+    if (timedOut) return finish('timeout', `timed out after ${opts.timeoutMs} ms during ${hop.phase}`);
+    if (err instanceof PhaseError) return finish(err.phase, err.message);
+    return finish(hop.phase, describeNetError(err));
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+interface HopOutcome { status: number; location?: string; bodyBytes: number; truncated: boolean }
+
+async function requestOnce(
+  target: URL, opts: HttpProbeOptions, hop: HopState, timings: ProbeTimings, signal: AbortSignal, maxBody: number,
+): Promise<HopOutcome> {
+  hop.phase = 'dns';
+  const client = new Client(target.origin, {
+    connect: (_o, cb) => connect(target, opts, hop, timings, cb),
+    pipelining: 1,
+    headersTimeout: opts.timeoutMs + 1000,
+    bodyTimeout: opts.timeoutMs + 1000,
+  });
+  try {
+    const res = await client.request({
+      path: target.pathname + target.search,
+      method: 'GET',
+      headers: { 'user-agent': opts.userAgent ?? 'Upfleet-Agent/0.1', accept: '*/*' },
+      reset: true, // Connection: close — no keep-alive between checks
+      signal,
+    });
+    timings.ttfb_ms += performance.now() - hop.readyAt;
+    let bodyBytes = 0;
+    let truncated = false;
+    for await (const chunk of res.body) {
+      bodyBytes += (chunk as Buffer).length;
+      if (bodyBytes >= maxBody) {
+        truncated = true;
+        break; // destroys the body stream and the connection with it
+      }
+    }
+    const loc = res.headers.location;
+    return { status: res.statusCode, location: Array.isArray(loc) ? loc[0] : loc, bodyBytes, truncated };
+  } finally {
+    client.destroy().catch(() => {});
+  }
+}
+
+function connect(
+  target: URL, opts: HttpProbeOptions, hop: HopState, timings: ProbeTimings,
+  cb: (...args: [null, net.Socket] | [Error, null]) => void,
+): void {
+  let done = false;
+  const settle = (err: Error | null, sock?: net.Socket): void => {
+    if (done) return;
+    done = true;
+    if (err) cb(err, null);
+    else cb(null, sock!);
+  };
+  const host = bareHost(target.hostname);
+  const port = Number(target.port) || (target.protocol === 'https:' ? 443 : 80);
+  const t0 = performance.now();
+  opts.resolver.resolve(host).then((r) => {
+    timings.dns_ms += performance.now() - t0;
+    if (!r.ok) return settle(new PhaseError('dns', r.error));
+    if (!opts.allowPrivateTargets && isPrivateAddress(r.address)) {
+      return settle(new PhaseError('connect', TARGET_NOT_ALLOWED));
+    }
+    hop.phase = 'connect';
+    const t1 = performance.now();
+    const sock = net.connect({ host: r.address, port, family: r.family, noDelay: true });
+    hop.socket = sock;
+    sock.once('error', (e) => settle(new PhaseError(hop.phase === 'tls' ? 'tls' : 'connect', describeNetError(e))));
+    sock.once('connect', () => {
+      timings.connect_ms += performance.now() - t1;
+      if (target.protocol !== 'https:') {
+        hop.phase = 'http';
+        hop.readyAt = performance.now();
+        return settle(null, sock);
+      }
+      hop.phase = 'tls';
+      const t2 = performance.now();
+      const ts = tls.connect({
+        socket: sock,
+        servername: net.isIP(host) ? undefined : host,
+        ca: trustedCa(opts.extraCa),
+        ALPNProtocols: ['http/1.1'],
+      });
+      hop.socket = ts;
+      ts.once('error', (e) => {
+        const code = (e as NodeJS.ErrnoException).code ?? '';
+        settle(new PhaseError('tls', describeTlsCode(code, e.message)));
+      });
+      ts.once('secureConnect', () => {
+        timings.tls_ms += performance.now() - t2;
+        hop.phase = 'http';
+        hop.readyAt = performance.now();
+        settle(null, ts);
+      });
+    });
+  }, (err) => settle(new PhaseError('dns', String(err))));
+}
