@@ -1,0 +1,123 @@
+// The control plane's one configuration schema. Only this file reads process.env.
+import path from 'node:path';
+
+export interface Config {
+  port: number;
+  grpcPort: number;
+  host: string;
+  dataDir: string;
+  clickhouseUrl: string | null;
+  embeddedAgent: boolean;
+  allowPrivateTargets: boolean;
+  /** Base64 32-byte key for secrets at rest; generated into DATA_DIR when unset. */
+  secretKey: string | null;
+  grpcTls: { certFile: string | null; keyFile: string | null; insecure: boolean };
+  logLevel: string;
+  webDistDir: string;
+  rateLimits: {
+    windowSeconds: number;
+    accountFailures: number;
+    ipLogins: number;
+    ipSignups: number;
+    ipRefreshes: number;
+  };
+  accessTokenTtlSeconds: number;
+  refreshTokenTtlDays: number;
+  agentLeaseSeconds: number;
+  stripe: { secretKey: string | null; webhookSecret: string | null; apiBase: string | null };
+  publicUrl: string | null;
+}
+
+type Env = Record<string, string | undefined>;
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config {
+  const problems: string[] = [];
+
+  const int = (name: string, def: number, min: number, max: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return def;
+    if (!/^\d+$/.test(raw.trim())) {
+      problems.push(`${name} must be a whole number from ${min} to ${max} (got '${raw}')`);
+      return def;
+    }
+    const n = Number(raw);
+    if (n < min || n > max) problems.push(`${name} must be a whole number from ${min} to ${max} (got '${raw}')`);
+    return n;
+  };
+  const bool = (name: string, def: boolean): boolean => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return def;
+    const v = raw.trim().toLowerCase();
+    if (['1', 'true', 'yes', 'on'].includes(v)) return true;
+    if (['0', 'false', 'no', 'off'].includes(v)) return false;
+    problems.push(`${name} must be 0 or 1 (got '${raw}')`);
+    return def;
+  };
+  const str = (name: string): string | null => {
+    const raw = env[name];
+    return raw === undefined || raw.trim() === '' ? null : raw.trim();
+  };
+
+  const clickhouseUrl = str('CLICKHOUSE_URL');
+  if (clickhouseUrl && !/^https?:\/\/[^\s]+$/.test(clickhouseUrl)) {
+    problems.push(`CLICKHOUSE_URL must be an http(s) URL (got '${clickhouseUrl}')`);
+  }
+  const secretKey = str('SECRET_KEY');
+  if (secretKey && Buffer.from(secretKey, 'base64').length !== 32) {
+    problems.push('SECRET_KEY must be 32 bytes in base64 (openssl rand -base64 32)');
+  }
+  const logLevel = str('LOG_LEVEL') ?? 'info';
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
+    problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got '${logLevel}')`);
+  }
+
+  const config: Config = {
+    port: int('PORT', 8080, 0, 65535),
+    grpcPort: int('GRPC_PORT', 50051, 0, 65535),
+    host: str('HOST') ?? '0.0.0.0',
+    dataDir: path.resolve(cwd, str('DATA_DIR') ?? './data'),
+    clickhouseUrl,
+    embeddedAgent: bool('EMBEDDED_AGENT', true),
+    allowPrivateTargets: bool('ALLOW_PRIVATE_TARGETS', true),
+    secretKey,
+    grpcTls: {
+      certFile: str('GRPC_TLS_CERT'),
+      keyFile: str('GRPC_TLS_KEY'),
+      insecure: bool('GRPC_INSECURE', false),
+    },
+    logLevel,
+    webDistDir: path.resolve(cwd, str('WEB_DIST_DIR') ?? path.join(import.meta.dirname, '../../web/dist')),
+    rateLimits: {
+      windowSeconds: int('RATE_LIMIT_WINDOW_SECONDS', 900, 1, 86400),
+      accountFailures: int('RATE_LIMIT_ACCOUNT_FAILURES', 10, 1, 100000),
+      ipLogins: int('RATE_LIMIT_IP_LOGINS', 60, 1, 1000000),
+      ipSignups: int('RATE_LIMIT_IP_SIGNUPS', 20, 1, 1000000),
+      ipRefreshes: int('RATE_LIMIT_IP_REFRESHES', 60, 1, 1000000),
+    },
+    accessTokenTtlSeconds: int('ACCESS_TOKEN_TTL_SECONDS', 900, 5, 86400),
+    refreshTokenTtlDays: int('REFRESH_TOKEN_TTL_DAYS', 30, 1, 365),
+    agentLeaseSeconds: int('AGENT_LEASE_SECONDS', 15, 3, 600),
+    stripe: {
+      secretKey: str('STRIPE_SECRET_KEY'),
+      webhookSecret: str('STRIPE_WEBHOOK_SECRET'),
+      apiBase: str('STRIPE_API_BASE'),
+    },
+    publicUrl: str('PUBLIC_URL'),
+  };
+  if ((config.grpcTls.certFile === null) !== (config.grpcTls.keyFile === null)) {
+    problems.push('GRPC_TLS_CERT and GRPC_TLS_KEY must be set together');
+  }
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
+  return config;
+}
+
+/** The config with secrets masked, for the start-up log line. */
+export function redactConfig(config: Config): Record<string, unknown> {
+  return {
+    ...config,
+    secretKey: config.secretKey ? '[redacted]' : null,
+    stripe: { ...config.stripe, secretKey: config.stripe.secretKey ? '[redacted]' : null, webhookSecret: config.stripe.webhookSecret ? '[redacted]' : null },
+  };
+}

@@ -1,0 +1,40 @@
+// One error type for the whole control plane; each edge (HTTP, gRPC) maps its code once.
+export type ErrorCode =
+  | 'bad_request'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'rate_limited'
+  | 'payload_too_large'
+  | 'unavailable'
+  | 'internal';
+
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+export const HTTP_STATUS: Record<ErrorCode, number> = {
+  bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  rate_limited: 429,
+  unavailable: 503,
+  internal: 500,
+};
+
+export const badRequest = (msg: string) => new AppError('bad_request', msg);
+export const notFound = (what = 'Not found') => new AppError('not_found', what);
+export const unauthorized = (msg = 'Authentication required', extra: Record<string, unknown> = {}) =>
+  new AppError('unauthorized', msg, extra);
+export const conflict = (msg: string) => new AppError('conflict', msg);

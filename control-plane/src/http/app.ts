@@ -1,0 +1,88 @@
+// createApp(deps): the whole REST surface and the web app, without listening (tests and main share it).
+import fs from 'node:fs';
+import path from 'node:path';
+import express, { type Express } from 'express';
+import type { Logger } from '../logger';
+import type { AdminService } from '../services/admin';
+import type { AlertService } from '../services/alerts';
+import type { AuthService } from '../services/auth';
+import type { EndpointService } from '../services/endpoints';
+import type { GraphService } from '../services/graphs';
+import type { TokenService } from '../services/tokens';
+import type { CatalogRepo } from '../store/catalog-repo';
+import { parseId } from '../services/validation';
+import { authOf, requireUser } from './middleware/auth';
+import { errorHandler, notFoundApi } from './middleware/errors';
+import { adminRoutes } from './routes/admin';
+import { authRoutes } from './routes/auth';
+import { publicRoutes, userRoutes } from './routes/users';
+
+export interface AppDeps {
+  logger: Logger;
+  auth: AuthService;
+  tokens: TokenService;
+  endpoints: EndpointService;
+  alerts: AlertService;
+  graphs: GraphService;
+  admin: AdminService;
+  catalog: CatalogRepo;
+  adminToken: string;
+  webDistDir: string | null;
+  trustProxy?: boolean;
+}
+
+export function createApp(deps: AppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', deps.trustProxy ?? false);
+  const log = deps.logger.child({ component: 'http' });
+
+  app.use((req, res, next) => {
+    const start = process.hrtime.bigint();
+    res.on('finish', () => {
+      if (!req.path.startsWith('/api/')) return;
+      const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      log.debug({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
+    });
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Referrer-Policy', 'same-origin');
+    next();
+  });
+
+  const api = express.Router();
+  api.use(express.json({ limit: '64kb' }));
+  api.use((_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
+  api.get('/health', (_req, res) => {
+    res.json({ success: true, data: { status: 'ok' } });
+  });
+  api.use(publicRoutes(deps.catalog));
+  api.use(authRoutes(deps.auth, deps.tokens));
+  api.use(userRoutes(deps));
+  api.get('/graphs/endpoint/:id', requireUser(deps.tokens), async (req, res) => {
+    const id = parseId(req.params.id, 'Endpoint not found');
+    res.json({ success: true, data: await deps.graphs.forEndpoint(authOf(req).userId, id, req.query as Record<string, unknown>) });
+  });
+  api.use(adminRoutes(deps.admin, deps.adminToken));
+  api.use(notFoundApi);
+  app.use('/api', api);
+
+  const dist = deps.webDistDir;
+  const indexHtml = dist ? path.join(dist, 'index.html') : null;
+  if (dist && indexHtml && fs.existsSync(indexHtml)) {
+    app.use(express.static(dist, { index: false, maxAge: '1h' }));
+    // Client-side routing: any other GET loads the app (deep links such as /alert-settings).
+    app.get(/.*/, (_req, res) => {
+      res.setHeader('Cache-Control', 'no-cache');
+      res.sendFile(indexHtml);
+    });
+  } else {
+    app.get(/.*/, (_req, res) => {
+      res.status(503).type('text').send('The web app is not built yet: run `npm run build` (npm start does it for you).');
+    });
+  }
+  app.use(errorHandler(deps.logger));
+  return app;
+}

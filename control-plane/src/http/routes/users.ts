@@ -1,0 +1,71 @@
+import { Router } from 'express';
+import type { AlertService } from '../../services/alerts';
+import type { EndpointService } from '../../services/endpoints';
+import type { TokenService } from '../../services/tokens';
+import type { CatalogRepo } from '../../store/catalog-repo';
+import { asBody, parseId } from '../../services/validation';
+import { authOf, requireUser } from '../middleware/auth';
+
+export function userRoutes(deps: { endpoints: EndpointService; alerts: AlertService; catalog: CatalogRepo; tokens: TokenService }): Router {
+  const r = Router();
+  const { endpoints, alerts, catalog } = deps;
+  r.use('/users', requireUser(deps.tokens));
+  const uid = (req: Parameters<typeof authOf>[0]) => authOf(req).userId;
+  const endpointId = (raw: unknown) => parseId(raw, 'Endpoint not found');
+
+  r.get('/users/dashboard', (req, res) => {
+    res.json({ success: true, data: endpoints.dashboard(uid(req)) });
+  });
+  r.get('/users/endpoints-with-uptime', async (req, res) => {
+    res.json({ success: true, data: await endpoints.list(uid(req)) });
+  });
+  r.post('/users/endpoints', (req, res) => {
+    res.status(201).json({ success: true, data: endpoints.create(uid(req), asBody(req.body)) });
+  });
+  r.put('/users/endpoints/:id', (req, res) => {
+    res.json({ success: true, data: endpoints.update(uid(req), endpointId(req.params.id), asBody(req.body)) });
+  });
+  r.patch('/users/endpoints/:id/toggle', (req, res) => {
+    res.json({ success: true, data: endpoints.toggle(uid(req), endpointId(req.params.id), asBody(req.body)) });
+  });
+  r.delete('/users/endpoints/:id', (req, res) => {
+    res.json({ success: true, data: endpoints.remove(uid(req), endpointId(req.params.id)) });
+  });
+  r.get('/users/endpoints/:id/alert-thresholds', (req, res) => {
+    res.json({ success: true, data: alerts.listThresholds(uid(req), endpointId(req.params.id)) });
+  });
+  r.put('/users/endpoints/:id/alert-thresholds', (req, res) => {
+    res.json({ success: true, data: alerts.saveThresholds(uid(req), endpointId(req.params.id), asBody(req.body)) });
+  });
+  r.get('/users/regions', (_req, res) => {
+    res.json({ success: true, data: catalog.listRegions() });
+  });
+  r.get('/users/monitor-types', (_req, res) => {
+    res.json({ success: true, data: catalog.listMonitorTypes() });
+  });
+  const methodId = (raw: unknown) => parseId(raw, 'Alert method not found');
+  r.get('/users/alert-methods', (req, res) => {
+    res.json({ success: true, data: alerts.listMethods(uid(req)) });
+  });
+  r.post('/users/alert-methods', (req, res) => {
+    res.status(201).json({ success: true, data: alerts.createMethod(uid(req), asBody(req.body)) });
+  });
+  r.put('/users/alert-methods/:id', (req, res) => {
+    res.json({ success: true, data: alerts.updateMethod(uid(req), methodId(req.params.id), asBody(req.body)) });
+  });
+  r.delete('/users/alert-methods/:id', (req, res) => {
+    res.json({ success: true, data: alerts.deleteMethod(uid(req), methodId(req.params.id)) });
+  });
+  return r;
+}
+
+export function publicRoutes(catalog: CatalogRepo): Router {
+  const r = Router();
+  r.get('/public/packages', (_req, res) => {
+    res.json({ success: true, data: catalog.listPackages() });
+  });
+  r.get('/public/regions', (_req, res) => {
+    res.json({ success: true, data: catalog.listRegions() });
+  });
+  return r;
+}

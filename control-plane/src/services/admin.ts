@@ -1,0 +1,93 @@
+// Operator actions behind /api/admin: users' plans, regions, agent bootstrap tokens, agent status.
+import crypto from 'node:crypto';
+import { badRequest, conflict, notFound } from '../errors';
+import { randomToken, sha256 } from '../lib/crypto';
+import type { AgentsRepo } from '../store/agents-repo';
+import { regionKey, type CatalogRepo } from '../store/catalog-repo';
+import type { UsersRepo } from '../store/users-repo';
+
+export function createAdminService(deps: { users: UsersRepo; catalog: CatalogRepo; agents: AgentsRepo; onChange?: () => void; now?: () => number }) {
+  const now = deps.now ?? Date.now;
+  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+  return {
+    listUsers: () =>
+      deps.users.adminList().map((u) => ({ ...u, two_factor_enabled: Boolean(u.two_factor_enabled) })),
+
+    setPackage(body: Record<string, unknown>) {
+      const email = typeof body.email === 'string' ? body.email.trim() : '';
+      const name = typeof body.package === 'string' ? body.package.trim() : '';
+      if (!email || !name) throw badRequest('email and package are required');
+      const user = deps.users.byEmail(email);
+      if (!user) throw notFound(`No user with email ${email}`);
+      const pkg = deps.catalog.packageByName(name);
+      if (!pkg) throw notFound(`No package named ${name}; see 'upfleet package list'`);
+      deps.users.setPackage(user.id, pkg.package_id);
+      deps.onChange?.();
+      return { id: user.id, email: user.email, package_name: pkg.package_name };
+    },
+
+    listPackages: () => deps.catalog.listPackages(),
+
+    listRegions() {
+      const live = deps.agents.live(now());
+      return deps.catalog.listRegions().map((r) => ({ ...r, agents_live: live.filter((a) => a.region === regionKey(r)).length }));
+    },
+
+    addRegion(body: Record<string, unknown>) {
+      const region = typeof body.region === 'string' ? body.region.trim() : '';
+      const city = typeof body.city === 'string' ? body.city.trim() : '';
+      if (!/^[A-Za-z]{2,10}$/.test(region)) throw badRequest('region must be 2 to 10 letters, e.g. US');
+      if (!/^[A-Za-z][A-Za-z .]{1,40}$/.test(city)) throw badRequest('city must be a name of 2 to 40 letters, e.g. Virginia');
+      if (deps.catalog.regionByKey(`${region}-${city}`)) throw conflict(`Region ${region}-${city} already exists`);
+      const created = deps.catalog.addRegion(region, city, body.primary === true);
+      deps.onChange?.();
+      return created;
+    },
+
+    createAgentToken(body: Record<string, unknown>) {
+      const region = typeof body.region === 'string' ? body.region.trim() : '';
+      if (!deps.catalog.regionByKey(region)) throw badRequest(`Unknown region ${region || '(none)'}; see 'upfleet region list'`);
+      const ttl = body.expires_in_seconds;
+      if (ttl !== undefined && ttl !== null && (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl <= 0)) {
+        throw badRequest('expires_in_seconds must be a positive whole number');
+      }
+      const tokenId = crypto.randomUUID();
+      const token = `upf_${randomToken(24)}`;
+      const t = now();
+      const expiresAt = typeof ttl === 'number' ? t + ttl * 1000 : null;
+      deps.agents.insertToken(tokenId, sha256(token), region, t, expiresAt);
+      return { token_id: tokenId, token, region, expires_at: iso(expiresAt) };
+    },
+
+    listAgentTokens: () =>
+      deps.agents.listTokens().map((t) => ({
+        token_id: t.token_id, region: t.region, created_at: iso(t.created_at), expires_at: iso(t.expires_at),
+        revoked_at: iso(t.revoked_at), used_count: t.used_count,
+      })),
+
+    revokeAgentToken(tokenId: string) {
+      const existing = deps.agents.tokenById(tokenId);
+      if (!existing) throw notFound('Agent token not found');
+      deps.agents.revokeToken(tokenId, now());
+      deps.onChange?.();
+      return { token_id: tokenId, revoked_at: iso(deps.agents.tokenById(tokenId)!.revoked_at) };
+    },
+
+    listAgents() {
+      const t = now();
+      return deps.agents.listAgents().map((a) => ({
+        agent_id: a.agent_id,
+        region: a.region,
+        hostname: a.hostname,
+        version: a.version,
+        status: a.revoked_at !== null ? 'revoked' : a.lease_expires_at !== null && a.lease_expires_at > t ? 'live' : 'lapsed',
+        last_heartbeat_at: iso(a.last_heartbeat_at),
+        checks_owned: a.checks_owned,
+        checks_per_minute: a.checks_per_minute,
+        outbox_depth: a.outbox_depth,
+        scheduling_lag_ms_p99: a.scheduling_lag_ms_p99,
+      }));
+    },
+  };
+}
+export type AdminService = ReturnType<typeof createAdminService>;

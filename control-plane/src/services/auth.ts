@@ -1,0 +1,199 @@
+// Accounts: signup, login (with two-factor), refresh, logout, profile and password.
+import { authenticator } from 'otplib';
+import QRCode from 'qrcode';
+import crypto from 'node:crypto';
+import { LIMITS, MESSAGES, type AuthResult, type Profile, type TwoFactorSetup, type User } from '@upfleet/proto/rest';
+import { AppError, badRequest, conflict, unauthorized, notFound } from '../errors';
+import { DUMMY_PASSWORD_HASH, hashPassword, sha256, verifyPassword, type SecretBox } from '../lib/crypto';
+import type { CatalogRepo } from '../store/catalog-repo';
+import type { UserRow, UsersRepo } from '../store/users-repo';
+import type { RateLimiter } from './rate-limiter';
+import type { TokenService } from './tokens';
+import { TIMEZONES, requireString, validateEmail, validateUsername } from './validation';
+
+export const toUser = (u: UserRow): User => ({
+  id: u.id,
+  username: u.username,
+  email: u.email,
+  timezone: u.timezone,
+  two_factor_enabled: Boolean(u.two_factor_enabled),
+});
+
+authenticator.options = { window: 1, digits: 6, step: 30 };
+
+const BACKUP_CODE_COUNT = 10;
+const normaliseBackupCode = (code: string) => code.trim().toLowerCase().replace(/[^a-z0-9]/g, '');
+
+export interface AuthDeps {
+  users: UsersRepo;
+  catalog: CatalogRepo;
+  tokens: TokenService;
+  limiter: RateLimiter;
+  box: SecretBox;
+}
+
+export function createAuthService(deps: AuthDeps) {
+  const { users, tokens, limiter, box } = deps;
+
+  function checkPassword(pw: unknown, label = 'Password'): string {
+    if (typeof pw !== 'string' || pw === '') throw badRequest(`${label} is required`);
+    if (pw.length < LIMITS.passwordMin) throw badRequest(label === 'Password' ? MESSAGES.passwordTooShort : MESSAGES.newPasswordTooShort);
+    if (pw.length > 1024) throw badRequest(`${label} is too long`);
+    return pw;
+  }
+
+  function verifyTotpOrBackup(user: UserRow, code: string): boolean {
+    const digits = code.trim();
+    if (/^\d{6}$/.test(digits) && user.totp_secret_enc) {
+      return authenticator.check(digits, box.open(user.totp_secret_enc));
+    }
+    const backup = normaliseBackupCode(code);
+    return backup.length >= 8 && users.useBackupCode(user.id, sha256(backup));
+  }
+
+  return {
+    async signup(body: Record<string, unknown>, ip: string): Promise<AuthResult> {
+      limiter.consume('signup_ip', ip);
+      const username = validateUsername(requireString(body, 'username', 'Username', 100));
+      const email = validateEmail(requireString(body, 'email', 'Email', 254));
+      const password = checkPassword(body.password);
+      if (users.byEmail(email)) throw conflict('An account with this email already exists');
+      if (users.byUsername(username)) throw conflict('This username is already taken');
+      const hash = await hashPassword(password);
+      let id: number;
+      try {
+        id = users.insert(username, email, hash, deps.catalog.freePackage().package_id);
+      } catch (e) {
+        if (String((e as Error).message).includes('UNIQUE')) throw conflict('An account with this email already exists');
+        throw e;
+      }
+      const pair = await tokens.issue(id);
+      return { user: toUser(users.byId(id)!), ...pair };
+    },
+
+    async login(body: Record<string, unknown>, ip: string): Promise<AuthResult> {
+      limiter.consume('login_ip', ip);
+      const email = typeof body.email === 'string' ? body.email.trim().toLowerCase() : '';
+      const password = typeof body.password === 'string' ? body.password : '';
+      if (!email || !password) throw badRequest('Email and password are required');
+      limiter.check('account_fail', email);
+      const user = users.byEmail(email);
+      const ok = await verifyPassword(password, user?.password_hash ?? DUMMY_PASSWORD_HASH);
+      if (!user || !ok) {
+        limiter.hit('account_fail', email);
+        throw unauthorized(MESSAGES.invalidCredentials);
+      }
+      if (user.two_factor_enabled) {
+        const code = body.two_factor_code;
+        if (code === undefined || code === null || code === '') {
+          throw unauthorized('Two-factor authentication code required', { requires2FA: true });
+        }
+        if (typeof code !== 'string' || !verifyTotpOrBackup(user, code)) {
+          limiter.hit('account_fail', email);
+          throw unauthorized(MESSAGES.invalidCode, { requires2FA: true });
+        }
+      }
+      limiter.reset('account_fail', email);
+      const pair = await tokens.issue(user.id);
+      return { user: toUser(user), ...pair };
+    },
+
+    async refresh(body: Record<string, unknown>, ip: string) {
+      limiter.consume('refresh_ip', ip);
+      const token = body.refreshToken;
+      if (typeof token !== 'string' || token === '') throw badRequest('refreshToken is required');
+      const pair = await tokens.refresh(token);
+      const user = users.byId(pair.userId);
+      if (!user) throw unauthorized('Invalid refresh token');
+      return { accessToken: pair.accessToken, refreshToken: pair.refreshToken, user: toUser(user) };
+    },
+
+    logout: (sessionId: string) => tokens.revoke(sessionId),
+
+    me(userId: number): User {
+      const u = users.byId(userId);
+      if (!u) throw unauthorized('Session has ended');
+      return toUser(u);
+    },
+
+    profile(userId: number): Profile {
+      const u = users.byId(userId);
+      if (!u) throw notFound('User not found');
+      return { username: u.username, email: u.email, timezone: u.timezone };
+    },
+
+    updateProfile(userId: number, body: Record<string, unknown>): Profile {
+      const username = validateUsername(requireString(body, 'username', 'Username', 100));
+      const email = validateEmail(requireString(body, 'email', 'Email', 254));
+      const timezone = body.timezone === undefined ? 'UTC' : String(body.timezone);
+      if (!TIMEZONES.includes(timezone)) throw badRequest('Please choose a timezone from the list');
+      const byEmail = users.byEmail(email);
+      if (byEmail && byEmail.id !== userId) throw conflict('An account with this email already exists');
+      const byName = users.byUsername(username);
+      if (byName && byName.id !== userId) throw conflict('This username is already taken');
+      users.updateProfile(userId, username, email, timezone);
+      return { username, email, timezone };
+    },
+
+    async changePassword(userId: number, sessionId: string, body: Record<string, unknown>): Promise<void> {
+      const current = body.current_password;
+      if (typeof current !== 'string' || current === '') throw badRequest('Current password is required');
+      const next = checkPassword(body.new_password, 'New password');
+      const user = users.byId(userId);
+      if (!user) throw notFound('User not found');
+      limiter.check('account_fail', user.email);
+      if (!(await verifyPassword(current, user.password_hash))) {
+        limiter.hit('account_fail', user.email);
+        throw badRequest('Current password is incorrect');
+      }
+      users.updatePassword(userId, await hashPassword(next));
+      tokens.revokeOthers(userId, sessionId);
+    },
+
+    async setupTwoFactor(userId: number): Promise<TwoFactorSetup> {
+      const user = users.byId(userId);
+      if (!user) throw notFound('User not found');
+      if (user.two_factor_enabled) throw conflict('Two-factor authentication is already enabled');
+      const secret = authenticator.generateSecret(20);
+      const backupCodes = Array.from({ length: BACKUP_CODE_COUNT }, () => {
+        const raw = crypto.randomBytes(5).toString('hex');
+        return `${raw.slice(0, 5)}-${raw.slice(5)}`;
+      });
+      users.startTotpSetup(userId, box.seal(secret), backupCodes.map((c) => sha256(normaliseBackupCode(c))));
+      const otpauth = authenticator.keyuri(user.email, 'Upfleet', secret);
+      const qrCodeUrl = await QRCode.toDataURL(otpauth, { margin: 1, width: 240 });
+      return { qrCodeUrl, secret, backupCodes };
+    },
+
+    verifyTwoFactor(userId: number, ip: string, body: Record<string, unknown>): void {
+      limiter.consume('twofa_ip', ip);
+      const token = body.token;
+      if (typeof token !== 'string' || token.trim() === '') throw badRequest('Please enter the verification code');
+      if (!/^\d{6}$/.test(token.trim())) throw badRequest(MESSAGES.invalidCode);
+      const user = users.byId(userId);
+      if (!user) throw notFound('User not found');
+      if (!user.totp_pending_secret_enc) throw badRequest('Start two-factor setup first');
+      limiter.check('account_fail', user.email);
+      if (!authenticator.check(token.trim(), box.open(user.totp_pending_secret_enc))) {
+        limiter.hit('account_fail', user.email);
+        throw badRequest(MESSAGES.invalidCode);
+      }
+      users.enableTotp(userId);
+    },
+
+    disableTwoFactor(userId: number): void {
+      const user = users.byId(userId);
+      if (!user) throw notFound('User not found');
+      if (!user.two_factor_enabled) throw badRequest('Two-factor authentication is not enabled');
+      users.disableTotp(userId);
+    },
+
+    twoFactorStatus(userId: number) {
+      const user = users.byId(userId);
+      if (!user) throw notFound('User not found');
+      return { enabled: Boolean(user.two_factor_enabled) };
+    },
+  };
+}
+export type AuthService = ReturnType<typeof createAuthService>;
+export { AppError };

@@ -1,0 +1,136 @@
+// Endpoints: the plan's rules (features, regions, count) are enforced here, on the server.
+import crypto from 'node:crypto';
+import { FEATURES, FEATURE_LABELS, MESSAGES, type Dashboard, type Endpoint, type EndpointInput, type Package } from '@upfleet/proto/rest';
+import { badRequest, conflict, notFound } from '../errors';
+import { isPrivateHostname } from '../lib/net';
+import { regionKey, regionLabel, type CatalogRepo } from '../store/catalog-repo';
+import type { EndpointsRepo } from '../store/endpoints-repo';
+import type { UsersRepo } from '../store/users-repo';
+import { optionalBool, optionalString, requireString, validateMonitorUrl } from './validation';
+
+export interface UptimeSource {
+  /** 7-day uptime per endpoint, percentage with two decimals; absent or null when no data. */
+  uptime(endpointIds: number[]): Promise<Map<number, number | null>>;
+}
+
+export function createEndpointService(deps: {
+  endpoints: EndpointsRepo;
+  users: UsersRepo;
+  catalog: CatalogRepo;
+  allowPrivateTargets: boolean;
+  uptime?: UptimeSource;
+  onChange?: () => void;
+}) {
+  const { endpoints, catalog } = deps;
+  const changed = () => deps.onChange?.();
+
+  function planOf(userId: number): Package {
+    const user = deps.users.byId(userId);
+    if (!user) throw notFound('User not found');
+    return catalog.packageById(user.package_id) ?? catalog.freePackage();
+  }
+
+  function parseInput(userId: number, raw: Record<string, unknown>, plan: Package): Required<EndpointInput> {
+    const name = requireString(raw, 'name', 'Name', 200);
+    const url = validateMonitorUrl(requireString(raw, 'url', 'URL', 2048));
+    if (!deps.allowPrivateTargets && isPrivateHostname(new URL(url).hostname)) {
+      throw badRequest('URL must point to a public address');
+    }
+    const description = optionalString(raw, 'description', 'Description', 1000);
+    const features = Object.fromEntries(
+      FEATURES.map((f) => [f, optionalBool(raw, f, f === 'response_code')]),
+    ) as Record<(typeof FEATURES)[number], boolean>;
+    for (const f of FEATURES) {
+      if (features[f] && !plan[f]) throw badRequest(MESSAGES.featureNotInPlan(FEATURE_LABELS[f]));
+    }
+    const primary = catalog.primaryRegion();
+    let regions: string[];
+    if (raw.regions === undefined || raw.regions === null) regions = [];
+    else if (!Array.isArray(raw.regions) || raw.regions.some((r) => typeof r !== 'string')) throw badRequest('Regions must be a list of region names');
+    else regions = [...new Set(raw.regions as string[])];
+    for (const r of regions) if (!catalog.regionByKey(r)) throw badRequest(`Unknown region: ${r}`);
+    if (regions.length === 0 && primary) regions = [regionKey(primary)];
+    if (regions.length > plan.max_regions) throw badRequest(MESSAGES.tooManyRegions(plan.max_regions, plan.package_name));
+    if (!plan.multi_region && primary && regions.some((r) => r !== regionKey(primary))) {
+      throw badRequest(`Your ${plan.package_name} plan monitors from the primary region ${regionLabel(primary)} only. Please upgrade to select more regions.`);
+    }
+    void userId;
+    return { name, url, description, regions, ...features };
+  }
+
+  async function withUptime(list: Array<Omit<Endpoint, 'uptime_percentage'>>): Promise<Endpoint[]> {
+    let map = new Map<number, number | null>();
+    if (deps.uptime && list.length > 0) {
+      try {
+        map = await deps.uptime.uptime(list.map((e) => e.url_id));
+      } catch {
+        map = new Map(); // results store away: the list still answers, uptime unknown
+      }
+    }
+    return list.map((e) => ({ ...e, uptime_percentage: map.get(e.url_id) ?? null }));
+  }
+
+  return {
+    planOf,
+    list: (userId: number) => withUptime(endpoints.list(userId)),
+
+    get(userId: number, urlId: number) {
+      const e = endpoints.get(userId, urlId);
+      if (!e) throw notFound('Endpoint not found');
+      return e;
+    },
+
+    create(userId: number, raw: Record<string, unknown>) {
+      const plan = planOf(userId);
+      const input = parseInput(userId, raw, plan);
+      if (endpoints.count(userId) >= plan.max_endpoints) throw badRequest(MESSAGES.tooManyEndpoints(plan.max_endpoints, plan.package_name));
+      if (endpoints.list(userId).some((e) => e.url === input.url)) throw conflict('You are already monitoring this URL');
+      const id = endpoints.insert(userId, crypto.randomUUID(), input);
+      changed();
+      return endpoints.get(userId, id)!;
+    },
+
+    update(userId: number, urlId: number, raw: Record<string, unknown>) {
+      if (!endpoints.get(userId, urlId)) throw notFound('Endpoint not found');
+      const input = parseInput(userId, raw, planOf(userId));
+      if (endpoints.list(userId).some((e) => e.url === input.url && e.url_id !== urlId)) throw conflict('You are already monitoring this URL');
+      endpoints.update(userId, urlId, input);
+      changed();
+      return endpoints.get(userId, urlId)!;
+    },
+
+    toggle(userId: number, urlId: number, raw: Record<string, unknown>) {
+      const e = endpoints.get(userId, urlId);
+      if (!e) throw notFound('Endpoint not found');
+      const next = raw.monitoring_enabled === undefined ? !e.monitoring_enabled : raw.monitoring_enabled;
+      if (typeof next !== 'boolean') throw badRequest('monitoring_enabled must be true or false');
+      endpoints.toggle(userId, urlId, next);
+      changed();
+      return { url_id: urlId, monitoring_enabled: next };
+    },
+
+    remove(userId: number, urlId: number) {
+      if (!endpoints.delete(userId, urlId)) throw notFound('Endpoint not found');
+      changed();
+      return { url_id: urlId };
+    },
+
+    dashboard(userId: number): Dashboard {
+      const plan = planOf(userId);
+      return {
+        active_monitoring: endpoints.countActive(userId),
+        total_endpoints: endpoints.count(userId),
+        regions_count: catalog.listRegions().length,
+        package_name: plan.package_name,
+        max_regions: plan.max_regions,
+        max_endpoints: plan.max_endpoints,
+        multi_region: plan.multi_region,
+        ping_host: plan.ping_host,
+        cert_expiry: plan.cert_expiry,
+        response_code: plan.response_code,
+        response_time: plan.response_time,
+      };
+    },
+  };
+}
+export type EndpointService = ReturnType<typeof createEndpointService>;

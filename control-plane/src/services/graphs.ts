@@ -1,0 +1,50 @@
+// Graph data for one endpoint, scoped by owner before the results store is asked.
+import type { GraphFunction, GraphSeries, GraphsResponse } from '@upfleet/proto/rest';
+import { AppError, badRequest } from '../errors';
+import type { EndpointService } from './endpoints';
+
+export interface GraphSource {
+  graphs(endpointId: number, opts: { fromMs: number; toMs: number; functions: GraphFunction[]; regions?: string[] }): Promise<GraphSeries[]>;
+}
+
+const MAX_RANGE_MS = 400 * 86400_000;
+
+export function createGraphService(deps: { endpoints: EndpointService; source: GraphSource | null; now?: () => number }) {
+  const now = deps.now ?? Date.now;
+  return {
+    async forEndpoint(userId: number, endpointId: number, query: Record<string, unknown>): Promise<GraphsResponse> {
+      const endpoint = deps.endpoints.get(userId, endpointId);
+      let fromMs: number;
+      let toMs: number;
+      if (query.timeFrom !== undefined || query.timeTo !== undefined) {
+        fromMs = Number(query.timeFrom);
+        toMs = Number(query.timeTo);
+        if (!Number.isFinite(fromMs) || !Number.isFinite(toMs) || fromMs < 0 || toMs <= fromMs) {
+          throw badRequest('timeFrom and timeTo must be millisecond timestamps with timeFrom before timeTo');
+        }
+      } else {
+        const hours = query.hours === undefined ? 1 : Number(query.hours);
+        if (!Number.isFinite(hours) || hours <= 0) throw badRequest('hours must be a positive number');
+        toMs = now();
+        fromMs = toMs - hours * 3600_000;
+      }
+      if (toMs - fromMs > MAX_RANGE_MS) throw badRequest('The time range can be at most 400 days');
+      const functions: GraphFunction[] = [];
+      if (endpoint.response_time) functions.push('response_time');
+      if (endpoint.response_code) functions.push('response_code');
+      if (endpoint.ping_host) functions.push('ping');
+      if (endpoint.cert_expiry) functions.push('cert_expiry');
+      const bucketSeconds = Math.max(1, Math.ceil((toMs - fromMs) / 1000 / 500));
+      if (functions.length === 0) return { graphs: [], from: fromMs, to: toMs, bucketSeconds };
+      if (!deps.source) throw new AppError('unavailable', 'Failed to fetch graph data');
+      let graphs: GraphSeries[];
+      try {
+        graphs = await deps.source.graphs(endpointId, { fromMs: Math.floor(fromMs), toMs: Math.ceil(toMs), functions });
+      } catch {
+        throw new AppError('unavailable', 'Failed to fetch graph data');
+      }
+      return { graphs, from: fromMs, to: toMs, bucketSeconds };
+    },
+  };
+}
+export type GraphService = ReturnType<typeof createGraphService>;

@@ -1,0 +1,74 @@
+// Plans, regions and monitor types: the catalogue every user shares.
+import type { MonitorType, Package, Region } from '@upfleet/proto/rest';
+import type { Db } from './db';
+
+type Row = Record<string, unknown>;
+
+const PACKAGE_BOOLS = ['ssl_monitoring', 'advanced_alerts', 'api_access', 'multi_region', 'ping_host', 'cert_expiry', 'response_code', 'response_time'] as const;
+
+export function toPackage(row: Row): Package {
+  const p = { ...row } as Row;
+  for (const k of PACKAGE_BOOLS) p[k] = Boolean(p[k]);
+  delete p.sort_order;
+  return p as unknown as Package;
+}
+
+export const toRegion = (row: Row): Region => ({
+  region_id: row.region_id as number,
+  region: row.region as string,
+  city: row.city as string,
+  primary_region: Boolean(row.primary_region),
+});
+
+export const regionKey = (r: { region: string; city: string }): string => `${r.region}-${r.city}`;
+export const regionLabel = (r: { region: string; city: string }): string => `${r.region} - ${r.city}`;
+
+export function createCatalogRepo(db: Db) {
+  const q = {
+    packages: db.prepare('SELECT * FROM packages ORDER BY sort_order, package_id'),
+    packageById: db.prepare('SELECT * FROM packages WHERE package_id = ?'),
+    packageByName: db.prepare('SELECT * FROM packages WHERE lower(package_name) = lower(?)'),
+    regions: db.prepare('SELECT * FROM regions ORDER BY primary_region DESC, region_id'),
+    regionByKey: db.prepare("SELECT * FROM regions WHERE region || '-' || city = ?"),
+    monitorTypes: db.prepare('SELECT * FROM monitor_types ORDER BY monitor_type_id'),
+    insertRegion: db.prepare('INSERT INTO regions (region, city, primary_region) VALUES (?, ?, ?)'),
+    clearPrimary: db.prepare('UPDATE regions SET primary_region = 0'),
+  };
+  return {
+    listPackages: (): Package[] => q.packages.all().map((r) => toPackage(r as Row)),
+    packageById: (id: number): Package | undefined => {
+      const r = q.packageById.get(id) as Row | undefined;
+      return r && toPackage(r);
+    },
+    packageByName: (name: string): Package | undefined => {
+      const r = q.packageByName.get(name) as Row | undefined;
+      return r && toPackage(r);
+    },
+    freePackage(): Package {
+      return toPackage(q.packageByName.get('Free') as Row);
+    },
+    listRegions: (): Region[] => q.regions.all().map((r) => toRegion(r as Row)),
+    regionByKey: (key: string): Region | undefined => {
+      const r = q.regionByKey.get(key) as Row | undefined;
+      return r && toRegion(r);
+    },
+    primaryRegion(): Region | undefined {
+      return this.listRegions().find((r) => r.primary_region);
+    },
+    addRegion(region: string, city: string, primary: boolean): Region {
+      return db.transaction(() => {
+        if (primary) q.clearPrimary.run();
+        const info = q.insertRegion.run(region, city, primary ? 1 : 0);
+        return toRegion({ region_id: Number(info.lastInsertRowid), region, city, primary_region: primary ? 1 : 0 });
+      })();
+    },
+    listMonitorTypes: (): MonitorType[] =>
+      (q.monitorTypes.all() as Row[]).map((r) => ({
+        monitor_type_id: r.monitor_type_id as number,
+        type_code: r.type_code as MonitorType['type_code'],
+        display_name: r.display_name as string,
+        requires_primary_region: Boolean(r.requires_primary_region),
+      })),
+  };
+}
+export type CatalogRepo = ReturnType<typeof createCatalogRepo>;

@@ -1,0 +1,94 @@
+import type { Endpoint, EndpointInput } from '@upfleet/proto/rest';
+import type { Db } from './db';
+
+type Row = Record<string, unknown>;
+
+export const toEndpoint = (r: Row): Omit<Endpoint, 'uptime_percentage'> => ({
+  url_id: r.url_id as number,
+  guid: r.guid as string,
+  name: r.name as string,
+  url: r.url as string,
+  description: r.description as string,
+  regions: JSON.parse(r.regions as string) as string[],
+  ping_host: Boolean(r.ping_host),
+  cert_expiry: Boolean(r.cert_expiry),
+  response_code: Boolean(r.response_code),
+  response_time: Boolean(r.response_time),
+  monitoring_enabled: Boolean(r.monitoring_enabled),
+  created_at: r.created_at as string,
+});
+
+/** Monitoring view of an endpoint with its owner's plan, for the assignment engine. */
+export interface MonitoredEndpoint {
+  url_id: number;
+  url: string;
+  regions: string[];
+  ping_host: boolean;
+  cert_expiry: boolean;
+  response_code: boolean;
+  response_time: boolean;
+  check_frequency_seconds: number;
+  retention_days: number;
+}
+
+// Every query that touches a user's rows names the owner: a wrong id answers "not found".
+export function createEndpointsRepo(db: Db) {
+  const q = {
+    list: db.prepare('SELECT * FROM endpoints WHERE user_id = ? ORDER BY url_id'),
+    get: db.prepare('SELECT * FROM endpoints WHERE url_id = ? AND user_id = ?'),
+    count: db.prepare('SELECT COUNT(*) FROM endpoints WHERE user_id = ?').pluck(),
+    countActive: db.prepare('SELECT COUNT(*) FROM endpoints WHERE user_id = ? AND monitoring_enabled = 1').pluck(),
+    insert: db.prepare(`INSERT INTO endpoints (guid, user_id, name, url, description, regions, ping_host, cert_expiry, response_code, response_time)
+      VALUES (@guid, @user_id, @name, @url, @description, @regions, @ping_host, @cert_expiry, @response_code, @response_time)`),
+    update: db.prepare(`UPDATE endpoints SET name = @name, url = @url, description = @description, regions = @regions,
+      ping_host = @ping_host, cert_expiry = @cert_expiry, response_code = @response_code, response_time = @response_time,
+      updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE url_id = @url_id AND user_id = @user_id`),
+    toggle: db.prepare("UPDATE endpoints SET monitoring_enabled = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE url_id = ? AND user_id = ?"),
+    delete: db.prepare('DELETE FROM endpoints WHERE url_id = ? AND user_id = ?'),
+    monitored: db.prepare(`SELECT e.url_id, e.url, e.regions, e.ping_host, e.cert_expiry, e.response_code, e.response_time,
+        p.check_frequency_seconds, p.retention_days
+      FROM endpoints e JOIN users u ON u.id = e.user_id JOIN packages p ON p.package_id = u.package_id
+      WHERE e.monitoring_enabled = 1`),
+    owner: db.prepare('SELECT user_id FROM endpoints WHERE url_id = ?').pluck(),
+  };
+  const params = (userId: number, input: Required<EndpointInput>) => ({
+    user_id: userId,
+    name: input.name,
+    url: input.url,
+    description: input.description,
+    regions: JSON.stringify(input.regions),
+    ping_host: input.ping_host ? 1 : 0,
+    cert_expiry: input.cert_expiry ? 1 : 0,
+    response_code: input.response_code ? 1 : 0,
+    response_time: input.response_time ? 1 : 0,
+  });
+  return {
+    list: (userId: number) => (q.list.all(userId) as Row[]).map(toEndpoint),
+    get: (userId: number, urlId: number) => {
+      const r = q.get.get(urlId, userId) as Row | undefined;
+      return r && toEndpoint(r);
+    },
+    count: (userId: number) => q.count.get(userId) as number,
+    countActive: (userId: number) => q.countActive.get(userId) as number,
+    insert: (userId: number, guid: string, input: Required<EndpointInput>): number =>
+      Number(q.insert.run({ ...params(userId, input), guid }).lastInsertRowid),
+    update: (userId: number, urlId: number, input: Required<EndpointInput>): boolean =>
+      q.update.run({ ...params(userId, input), url_id: urlId }).changes === 1,
+    toggle: (userId: number, urlId: number, enabled: boolean): boolean => q.toggle.run(enabled ? 1 : 0, urlId, userId).changes === 1,
+    delete: (userId: number, urlId: number): boolean => q.delete.run(urlId, userId).changes === 1,
+    /** All monitoring-enabled endpoints with their owner's plan (control-plane internal, not user-facing). */
+    listMonitored: (): MonitoredEndpoint[] =>
+      (q.monitored.all() as Row[]).map((r) => ({
+        url_id: r.url_id as number,
+        url: r.url as string,
+        regions: JSON.parse(r.regions as string) as string[],
+        ping_host: Boolean(r.ping_host),
+        cert_expiry: Boolean(r.cert_expiry),
+        response_code: Boolean(r.response_code),
+        response_time: Boolean(r.response_time),
+        check_frequency_seconds: r.check_frequency_seconds as number,
+        retention_days: r.retention_days as number,
+      })),
+  };
+}
+export type EndpointsRepo = ReturnType<typeof createEndpointsRepo>;

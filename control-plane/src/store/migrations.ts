@@ -1,0 +1,157 @@
+// Numbered migrations, applied in order at start inside one transaction each.
+export const MIGRATIONS: Array<{ id: number; name: string; sql: string }> = [
+  {
+    id: 1,
+    name: 'core',
+    sql: `
+CREATE TABLE packages (
+  package_id INTEGER PRIMARY KEY,
+  package_name TEXT NOT NULL UNIQUE,
+  price REAL NOT NULL,
+  currency TEXT NOT NULL DEFAULT 'EUR',
+  description TEXT NOT NULL DEFAULT '',
+  max_endpoints INTEGER NOT NULL,
+  max_regions INTEGER NOT NULL,
+  check_frequency_seconds INTEGER NOT NULL,
+  retention_days INTEGER NOT NULL,
+  ssl_monitoring INTEGER NOT NULL,
+  advanced_alerts INTEGER NOT NULL,
+  api_access INTEGER NOT NULL,
+  multi_region INTEGER NOT NULL,
+  ping_host INTEGER NOT NULL,
+  cert_expiry INTEGER NOT NULL,
+  response_code INTEGER NOT NULL,
+  response_time INTEGER NOT NULL,
+  stripe_price_id TEXT NOT NULL DEFAULT '',
+  sort_order INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE regions (
+  region_id INTEGER PRIMARY KEY,
+  region TEXT NOT NULL,
+  city TEXT NOT NULL,
+  primary_region INTEGER NOT NULL DEFAULT 0,
+  UNIQUE (region, city)
+);
+CREATE TABLE monitor_types (
+  monitor_type_id INTEGER PRIMARY KEY,
+  type_code TEXT NOT NULL UNIQUE,
+  display_name TEXT NOT NULL,
+  requires_primary_region INTEGER NOT NULL
+);
+CREATE TABLE users (
+  id INTEGER PRIMARY KEY,
+  username TEXT NOT NULL,
+  email TEXT NOT NULL,
+  password_hash TEXT NOT NULL,
+  package_id INTEGER NOT NULL REFERENCES packages(package_id),
+  timezone TEXT NOT NULL DEFAULT 'UTC',
+  totp_secret_enc TEXT,
+  totp_pending_secret_enc TEXT,
+  two_factor_enabled INTEGER NOT NULL DEFAULT 0,
+  created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now'))
+);
+CREATE UNIQUE INDEX users_email ON users (lower(email));
+CREATE UNIQUE INDEX users_username ON users (lower(username));
+CREATE TABLE backup_codes (
+  id INTEGER PRIMARY KEY,
+  user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  code_hash TEXT NOT NULL,
+  pending INTEGER NOT NULL DEFAULT 1,
+  used_at TEXT
+);
+CREATE INDEX backup_codes_user ON backup_codes (user_id);
+CREATE TABLE sessions (
+  id TEXT PRIMARY KEY,
+  user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  created_at INTEGER NOT NULL,
+  revoked_at INTEGER,
+  revoked_reason TEXT
+);
+CREATE INDEX sessions_user ON sessions (user_id);
+CREATE TABLE refresh_tokens (
+  token_hash TEXT PRIMARY KEY,
+  session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+  user_id INTEGER NOT NULL,
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL,
+  used_at INTEGER
+);
+CREATE INDEX refresh_tokens_session ON refresh_tokens (session_id);
+CREATE TABLE endpoints (
+  url_id INTEGER PRIMARY KEY,
+  guid TEXT NOT NULL UNIQUE,
+  user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  url TEXT NOT NULL,
+  description TEXT NOT NULL DEFAULT '',
+  regions TEXT NOT NULL DEFAULT '[]',
+  ping_host INTEGER NOT NULL DEFAULT 0,
+  cert_expiry INTEGER NOT NULL DEFAULT 0,
+  response_code INTEGER NOT NULL DEFAULT 1,
+  response_time INTEGER NOT NULL DEFAULT 0,
+  monitoring_enabled INTEGER NOT NULL DEFAULT 1,
+  created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),
+  updated_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now'))
+);
+CREATE INDEX endpoints_user ON endpoints (user_id, url_id);
+CREATE TABLE alert_thresholds (
+  threshold_id INTEGER PRIMARY KEY,
+  url_id INTEGER NOT NULL REFERENCES endpoints(url_id) ON DELETE CASCADE,
+  user_id INTEGER NOT NULL,
+  monitor_type_id INTEGER NOT NULL REFERENCES monitor_types(monitor_type_id),
+  region_id INTEGER REFERENCES regions(region_id),
+  threshold_value INTEGER NOT NULL,
+  threshold_operator TEXT NOT NULL,
+  is_enabled INTEGER NOT NULL DEFAULT 1
+);
+CREATE INDEX alert_thresholds_url ON alert_thresholds (url_id, user_id);
+CREATE TABLE alert_methods (
+  alert_method_id INTEGER PRIMARY KEY,
+  user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  platform TEXT NOT NULL,
+  is_enabled INTEGER NOT NULL DEFAULT 1,
+  config_enc TEXT NOT NULL,
+  created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),
+  UNIQUE (user_id, platform)
+);
+CREATE TABLE rate_limit_events (
+  bucket TEXT NOT NULL,
+  key TEXT NOT NULL,
+  ts INTEGER NOT NULL
+);
+CREATE INDEX rate_limit_events_key ON rate_limit_events (bucket, key, ts);
+`,
+  },
+  {
+    id: 2,
+    name: 'agents',
+    sql: `
+CREATE TABLE agent_tokens (
+  token_id TEXT PRIMARY KEY,
+  token_hash TEXT NOT NULL UNIQUE,
+  region TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER,
+  revoked_at INTEGER,
+  used_count INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE agents (
+  agent_id TEXT PRIMARY KEY,
+  secret_hash TEXT NOT NULL,
+  region TEXT NOT NULL,
+  hostname TEXT NOT NULL DEFAULT '',
+  version TEXT NOT NULL DEFAULT '',
+  token_id TEXT REFERENCES agent_tokens(token_id),
+  created_at INTEGER NOT NULL,
+  last_heartbeat_at INTEGER,
+  lease_expires_at INTEGER,
+  checks_owned INTEGER NOT NULL DEFAULT 0,
+  checks_per_minute REAL NOT NULL DEFAULT 0,
+  outbox_depth INTEGER NOT NULL DEFAULT 0,
+  scheduling_lag_ms_p99 REAL NOT NULL DEFAULT 0,
+  revoked_at INTEGER
+);
+CREATE INDEX agents_region ON agents (region);
+`,
+  },
+];

@@ -1,0 +1,65 @@
+import type { Db } from './db';
+
+export interface UserRow {
+  id: number;
+  username: string;
+  email: string;
+  password_hash: string;
+  package_id: number;
+  timezone: string;
+  totp_secret_enc: string | null;
+  totp_pending_secret_enc: string | null;
+  two_factor_enabled: number;
+  created_at: string;
+}
+
+export function createUsersRepo(db: Db) {
+  const q = {
+    byId: db.prepare('SELECT * FROM users WHERE id = ?'),
+    byEmail: db.prepare('SELECT * FROM users WHERE lower(email) = lower(?)'),
+    byUsername: db.prepare('SELECT * FROM users WHERE lower(username) = lower(?)'),
+    insert: db.prepare('INSERT INTO users (username, email, password_hash, package_id) VALUES (?, ?, ?, ?)'),
+    updateProfile: db.prepare('UPDATE users SET username = ?, email = ?, timezone = ? WHERE id = ?'),
+    updatePassword: db.prepare('UPDATE users SET password_hash = ? WHERE id = ?'),
+    setPackage: db.prepare('UPDATE users SET package_id = ? WHERE id = ?'),
+    setPendingTotp: db.prepare('UPDATE users SET totp_pending_secret_enc = ? WHERE id = ?'),
+    enableTotp: db.prepare('UPDATE users SET totp_secret_enc = totp_pending_secret_enc, totp_pending_secret_enc = NULL, two_factor_enabled = 1 WHERE id = ?'),
+    disableTotp: db.prepare('UPDATE users SET totp_secret_enc = NULL, totp_pending_secret_enc = NULL, two_factor_enabled = 0 WHERE id = ?'),
+    deleteCodes: db.prepare('DELETE FROM backup_codes WHERE user_id = ? AND pending = ?'),
+    deleteAllCodes: db.prepare('DELETE FROM backup_codes WHERE user_id = ?'),
+    insertCode: db.prepare('INSERT INTO backup_codes (user_id, code_hash, pending) VALUES (?, ?, 1)'),
+    activateCodes: db.prepare('UPDATE backup_codes SET pending = 0 WHERE user_id = ? AND pending = 1'),
+    useCode: db.prepare("UPDATE backup_codes SET used_at = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE user_id = ? AND code_hash = ? AND pending = 0 AND used_at IS NULL"),
+    adminList: db.prepare(`SELECT u.id, u.username, u.email, p.package_name, u.two_factor_enabled, u.created_at,
+        (SELECT COUNT(*) FROM endpoints e WHERE e.user_id = u.id) AS endpoints
+      FROM users u JOIN packages p ON p.package_id = u.package_id ORDER BY u.id`),
+  };
+  return {
+    byId: (id: number) => q.byId.get(id) as UserRow | undefined,
+    byEmail: (email: string) => q.byEmail.get(email) as UserRow | undefined,
+    byUsername: (username: string) => q.byUsername.get(username) as UserRow | undefined,
+    insert: (username: string, email: string, passwordHash: string, packageId: number): number =>
+      Number(q.insert.run(username, email, passwordHash, packageId).lastInsertRowid),
+    updateProfile: (id: number, username: string, email: string, timezone: string) => q.updateProfile.run(username, email, timezone, id),
+    updatePassword: (id: number, hash: string) => q.updatePassword.run(hash, id),
+    setPackage: (id: number, packageId: number) => q.setPackage.run(packageId, id),
+    startTotpSetup: db.transaction((id: number, secretEnc: string, codeHashes: string[]) => {
+      q.setPendingTotp.run(secretEnc, id);
+      q.deleteCodes.run(id, 1);
+      for (const h of codeHashes) q.insertCode.run(id, h);
+    }),
+    enableTotp: db.transaction((id: number) => {
+      q.deleteCodes.run(id, 0);
+      q.activateCodes.run(id);
+      q.enableTotp.run(id);
+    }),
+    disableTotp: db.transaction((id: number) => {
+      q.disableTotp.run(id);
+      q.deleteAllCodes.run(id);
+    }),
+    /** Marks a backup code used; true only the first time. */
+    useBackupCode: (id: number, codeHash: string): boolean => q.useCode.run(id, codeHash).changes === 1,
+    adminList: () => q.adminList.all() as Array<Record<string, unknown>>,
+  };
+}
+export type UsersRepo = ReturnType<typeof createUsersRepo>;

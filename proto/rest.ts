@@ -1,0 +1,187 @@
+// Browser-safe REST shapes shared by control-plane, web and cli (SPEC.md sections 3 and 7).
+// Types and constants only: no Node imports, so the web bundle can use it.
+
+export type ApiSuccess<T> = { success: true; data: T; message?: string };
+export type ApiFailure = { success: false; error: string; requires2FA?: boolean };
+export type ApiResponse<T> = ApiSuccess<T> | ApiFailure;
+
+export interface User {
+  id: number;
+  username: string;
+  email: string;
+  timezone: string;
+  two_factor_enabled: boolean;
+}
+
+export interface AuthTokens { accessToken: string; refreshToken: string }
+export interface AuthResult extends AuthTokens { user: User }
+
+export type Currency = 'EUR' | 'USD' | 'GBP' | 'JPY';
+
+export interface Package {
+  package_id: number;
+  package_name: string;
+  price: number;
+  currency: Currency;
+  description: string;
+  max_endpoints: number;
+  max_regions: number;
+  check_frequency_seconds: number;
+  retention_days: number;
+  ssl_monitoring: boolean;
+  advanced_alerts: boolean;
+  api_access: boolean;
+  multi_region: boolean;
+  ping_host: boolean;
+  cert_expiry: boolean;
+  response_code: boolean;
+  response_time: boolean;
+  stripe_price_id: string;
+}
+
+export interface Region {
+  region_id: number;
+  region: string;
+  city: string;
+  primary_region: boolean;
+}
+
+export const FEATURES = ['ping_host', 'cert_expiry', 'response_code', 'response_time'] as const;
+export type Feature = (typeof FEATURES)[number];
+
+export const FEATURE_LABELS: Record<Feature, string> = {
+  ping_host: 'Ping Host',
+  cert_expiry: 'Certificate Expiry',
+  response_code: 'Response Code',
+  response_time: 'Response Time',
+};
+
+export interface EndpointInput {
+  name: string;
+  url: string;
+  description?: string;
+  regions: string[];
+  ping_host: boolean;
+  cert_expiry: boolean;
+  response_code: boolean;
+  response_time: boolean;
+}
+
+export interface Endpoint extends Required<EndpointInput> {
+  url_id: number;
+  guid: string;
+  monitoring_enabled: boolean;
+  uptime_percentage: number | null;
+  created_at: string;
+}
+
+export interface Dashboard {
+  active_monitoring: number;
+  total_endpoints: number;
+  regions_count: number;
+  package_name: string;
+  max_regions: number;
+  max_endpoints: number;
+  multi_region: boolean;
+  ping_host: boolean;
+  cert_expiry: boolean;
+  response_code: boolean;
+  response_time: boolean;
+}
+
+export interface MonitorType {
+  monitor_type_id: number;
+  type_code: Feature;
+  display_name: string;
+  requires_primary_region: boolean;
+}
+
+export const THRESHOLD_OPERATORS = ['>', '<', '=', '!=', '>=', '<='] as const;
+export type ThresholdOperator = (typeof THRESHOLD_OPERATORS)[number];
+
+export interface AlertThresholdInput {
+  monitor_type_id: number;
+  threshold_value: number;
+  threshold_operator: ThresholdOperator;
+  is_enabled: boolean;
+  region_id: number | null;
+}
+
+export interface AlertThreshold extends AlertThresholdInput {
+  threshold_id: number;
+  monitor_type: Feature;
+  display_name: string;
+  region_name: string | null;
+}
+
+export const ALERT_PLATFORMS = ['email', 'slack', 'telegram', 'webhook', 'sms', 'discord', 'teams'] as const;
+export type AlertPlatform = (typeof ALERT_PLATFORMS)[number];
+
+/** Config fields per platform (SPEC section 3). */
+export const PLATFORM_FIELDS: Record<AlertPlatform, readonly string[]> = {
+  email: ['email_address'],
+  slack: ['bot_token', 'channel'],
+  telegram: ['bot_token', 'chat_id'],
+  webhook: ['webhook_url'],
+  discord: ['webhook_url'],
+  teams: ['webhook_url'],
+  sms: ['phone_number'],
+};
+
+export interface AlertMethod {
+  alert_method_id: number;
+  platform: AlertPlatform;
+  is_enabled: boolean;
+  platform_config: Record<string, string>;
+}
+
+export interface Profile { username: string; email: string; timezone: string }
+
+export interface TwoFactorSetup { qrCodeUrl: string; secret: string; backupCodes: string[] }
+
+export interface Subscription {
+  package_name: string;
+  price: number;
+  currency: Currency;
+  status: string;
+  current_period_start: string | null;
+  current_period_end: string | null;
+  customer_portal_url: string | null;
+}
+
+export type GraphFunction = 'response_time' | 'response_code' | 'ping' | 'cert_expiry';
+
+export interface GraphSeries {
+  itemId: string;
+  function: GraphFunction;
+  location: string;
+  data: Array<[number, number]>;
+}
+
+export interface GraphsResponse { graphs: GraphSeries[]; from: number; to: number; bucketSeconds: number }
+
+/** SPEC section 9 constants the web app and the server both enforce. */
+export const LIMITS = {
+  usernameMin: 3,
+  usernameMax: 30,
+  passwordMin: 8,
+  twoFactorDigits: 6,
+} as const;
+
+export const MESSAGES = {
+  featureNotInPlan: (feature: string) =>
+    `The ${feature} monitoring feature is not available in your current plan. Please upgrade to enable this feature.`,
+  tooManyRegions: (n: number, plan: string) =>
+    `You can only select up to ${n} region(s) with your ${plan} plan. Please upgrade to select more regions.`,
+  tooManyEndpoints: (n: number, plan: string) =>
+    `You have reached the limit of ${n} endpoints for your ${plan} plan. Please upgrade to add more endpoints.`,
+  duplicatePlatform:
+    'An alert method for this platform already exists. Please choose a different platform or edit the existing one.',
+  passwordsDoNotMatch: 'Passwords do not match',
+  passwordTooShort: 'Password must be at least 8 characters long',
+  newPasswordsDoNotMatch: 'New passwords do not match',
+  newPasswordTooShort: 'New password must be at least 8 characters long',
+  invalidThresholds: 'Please enter valid threshold values for all thresholds before saving.',
+  invalidCredentials: 'Invalid email or password',
+  invalidCode: 'Invalid verification code',
+} as const;
