@@ -1,0 +1,308 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pino from 'pino';
+import type { CheckKind, CheckResult } from '@upfleet/proto';
+import { createResultStore, planGraphQuery, type ClickHouseResultStore } from './clickhouse-store';
+
+const logger = pino({ level: 'silent' });
+const MIN = 60_000;
+const HOUR = 60 * MIN;
+const DAY = 24 * HOUR;
+// Whole hours in the past, so rollup buckets line up with the test's arithmetic.
+const NOW_HOUR = Math.floor(Date.now() / HOUR) * HOUR;
+
+let nextEndpoint = 1000;
+const newEndpoint = () => nextEndpoint++;
+
+function result(over: Partial<CheckResult> & { endpoint_id: number; ts_ms: number }): CheckResult {
+  return {
+    check_id: `${over.endpoint_id}:http:EU-Germany`,
+    kind: 'CHECK_KIND_HTTP',
+    region: 'EU-Germany',
+    ok: true,
+    phase: '',
+    error: '',
+    status_code: 200,
+    dns_ms: 1,
+    connect_ms: 2,
+    tls_ms: 3,
+    ttfb_ms: 4,
+    total_ms: 100,
+    cert_days_left: 0,
+    cert_not_after_ms: 0,
+    cert_issuer: '',
+    cert_subject: '',
+    ping_method: '',
+    redirects: 0,
+    retention_days: 90,
+    result_id: `r-${over.endpoint_id}-${over.ts_ms}-${Math.random()}`,
+    ...over,
+  };
+}
+
+type MakeStore = () => Promise<{ store: ClickHouseResultStore; cleanup: () => Promise<void> }>;
+
+export function describeResultStore(name: string, makeStore: MakeStore | null, skipReason?: string): void {
+  if (!makeStore) {
+    describe.skip(`${name} (skipped: ${skipReason})`, () => {
+      it('runs the result store suite', () => {});
+    });
+    return;
+  }
+  describe(name, () => {
+    let store: ClickHouseResultStore;
+    let cleanup: () => Promise<void>;
+
+    beforeAll(async () => {
+      ({ store, cleanup } = await makeStore());
+      await store.init();
+      await store.init(); // migrations are idempotent
+    }, 180_000);
+    afterAll(async () => {
+      await cleanup?.();
+    });
+
+    it('returns inserted results as one series per function and location with their values', async () => {
+      const ep = newEndpoint();
+      const t0 = NOW_HOUR - 2 * HOUR;
+      const rows: CheckResult[] = [];
+      for (let i = 0; i < 5; i++) {
+        const ts = t0 + i * MIN + 17;
+        rows.push(result({ endpoint_id: ep, ts_ms: ts, total_ms: 100 + i * 10, status_code: i === 2 ? 503 : 200, ok: i !== 2 }));
+        rows.push(result({ endpoint_id: ep, ts_ms: ts, region: 'US-Virginia', total_ms: 200 + i, status_code: 0, ok: false, phase: 'connect', error: 'ECONNREFUSED' }));
+        rows.push(result({ endpoint_id: ep, ts_ms: ts, kind: 'CHECK_KIND_PING', total_ms: 5 + i, ping_method: 'icmp' }));
+        rows.push(result({ endpoint_id: ep, ts_ms: ts, kind: 'CHECK_KIND_TLS', cert_days_left: 40 - i, cert_not_after_ms: t0 + 40 * DAY }));
+      }
+      await store.insertBatch('values-1', 'agent-a', rows);
+
+      const series = await store.graphs(ep, {
+        fromMs: t0 - MIN,
+        toMs: t0 + HOUR,
+        functions: ['response_time', 'response_code', 'ping', 'cert_expiry'],
+      });
+      const get = (fn: string, loc: string) => series.find((s) => s.function === fn && s.location === loc);
+      const ts = [0, 1, 2, 3, 4].map((i) => t0 + i * MIN + 17);
+
+      expect(get('response_time', 'EU-Germany')?.data).toEqual(ts.map((t, i) => [t, 100 + i * 10]));
+      expect(get('response_code', 'EU-Germany')?.data).toEqual(ts.map((t, i) => [t, i === 2 ? 503 : 200]));
+      // No response arrived in US-Virginia: code 0 and no response time.
+      expect(get('response_code', 'US-Virginia')?.data).toEqual(ts.map((t) => [t, 0]));
+      expect(get('response_time', 'US-Virginia')).toBeUndefined();
+      expect(get('ping', 'EU-Germany')?.data).toEqual(ts.map((t, i) => [t, 5 + i]));
+      expect(get('cert_expiry', 'EU-Germany')?.data).toEqual(ts.map((t, i) => [t, 40 - i]));
+      expect(get('response_time', 'EU-Germany')?.itemId).toBe(`${ep}:response_time:EU-Germany`);
+
+      const onlyUs = await store.graphs(ep, { fromMs: t0 - MIN, toMs: t0 + HOUR, functions: ['response_code'], regions: ['US-Virginia'] });
+      expect(onlyUs.map((s) => [s.function, s.location])).toEqual([['response_code', 'US-Virginia']]);
+    });
+
+    it('sorts points by time even when a batch arrives out of order', async () => {
+      const ep = newEndpoint();
+      const t0 = NOW_HOUR - 3 * HOUR;
+      await store.insertBatch('order-2', 'a', [result({ endpoint_id: ep, ts_ms: t0 + 30 * MIN, total_ms: 3 })]);
+      await store.insertBatch('order-1', 'a', [result({ endpoint_id: ep, ts_ms: t0 + 10 * MIN, total_ms: 1 }), result({ endpoint_id: ep, ts_ms: t0 + 20 * MIN, total_ms: 2 })]);
+      const [s] = await store.graphs(ep, { fromMs: t0, toMs: t0 + HOUR, functions: ['response_time'] });
+      expect(s!.data.map((p) => p[1])).toEqual([1, 2, 3]);
+    });
+
+    it('buckets dense raw data server-side to at most 500 points per series with averaged values', async () => {
+      const ep = newEndpoint();
+      const t0 = NOW_HOUR - 3 * HOUR;
+      const rows: CheckResult[] = [];
+      // 2 hours every 5 s = 1,440 results, far more than 500; every 15 s bucket holds 100, 200 and 300 ms.
+      for (let i = 0; i < 1440; i++) rows.push(result({ endpoint_id: ep, ts_ms: t0 + i * 5000, total_ms: 100 * (1 + (i % 3)) }));
+      await store.insertBatch('dense-1', 'a', rows);
+      expect(planGraphQuery(t0, t0 + 2 * HOUR, Date.now())).toEqual({ source: 'raw', stepMs: 15_000 });
+      const [s] = await store.graphs(ep, { fromMs: t0, toMs: t0 + 2 * HOUR - 1, functions: ['response_time'] });
+      expect(s!.data.length).toBe(480);
+      for (const [, v] of s!.data) expect(v).toBe(200);
+      const times = s!.data.map((p) => p[0]);
+      expect([...times].sort((a, b) => a - b)).toEqual(times);
+    });
+
+    it('serves long ranges from the hour rollup with the same values raw rows give', async () => {
+      const ep = newEndpoint();
+      const t0 = NOW_HOUR - 20 * DAY;
+      const rows: CheckResult[] = [];
+      for (let i = 0; i < 20 * 24 * 6; i++) {
+        const ts = t0 + i * 10 * MIN;
+        rows.push(result({ endpoint_id: ep, ts_ms: ts, total_ms: 50 + (i % 7), status_code: i % 11 === 0 ? 500 : 200 }));
+        rows.push(result({ endpoint_id: ep, ts_ms: ts, kind: 'CHECK_KIND_TLS', cert_days_left: 60 - ts / DAY + t0 / DAY, cert_not_after_ms: t0 + 60 * DAY }));
+      }
+      await store.insertBatch('long-1', 'a', rows);
+      const q = { fromMs: t0, toMs: NOW_HOUR, functions: ['response_time', 'response_code', 'cert_expiry'] as const };
+      expect(planGraphQuery(q.fromMs, q.toMs, Date.now()).source).toBe('1h');
+      const fromRollup = await store.graphs(ep, { ...q, functions: [...q.functions] });
+      const fromRaw = await store.graphs(ep, { ...q, functions: [...q.functions], source: 'raw' });
+      expect(fromRollup.length).toBe(3);
+      for (const s of fromRollup) expect(s.data.length).toBeLessThanOrEqual(500);
+      expect(fromRollup).toEqual(fromRaw);
+    });
+
+    it('serves day ranges from the minute rollup with the same values raw rows give', async () => {
+      const ep = newEndpoint();
+      const t0 = NOW_HOUR - DAY;
+      const rows: CheckResult[] = [];
+      for (let i = 0; i < 24 * 60; i++) {
+        rows.push(result({ endpoint_id: ep, ts_ms: t0 + i * MIN + 500, kind: 'CHECK_KIND_PING', total_ms: 10 + (i % 5) }));
+      }
+      await store.insertBatch('day-1', 'a', rows);
+      expect(planGraphQuery(t0, NOW_HOUR, Date.now()).source).toBe('1m');
+      const fromRollup = await store.graphs(ep, { fromMs: t0, toMs: NOW_HOUR, functions: ['ping'] });
+      const fromRaw = await store.graphs(ep, { fromMs: t0, toMs: NOW_HOUR, functions: ['ping'], source: 'raw' });
+      expect(fromRollup[0]!.data.length).toBeLessThanOrEqual(500);
+      expect(fromRollup[0]!.data.length).toBeGreaterThan(400);
+      expect(fromRollup).toEqual(fromRaw);
+    });
+
+    it('stores a re-sent batch once, in the raw table and in both rollups', async () => {
+      const ep = newEndpoint();
+      const t0 = NOW_HOUR - 4 * HOUR;
+      const rows = Array.from({ length: 50 }, (_, i) => result({ endpoint_id: ep, ts_ms: t0 + i * MIN }));
+      await store.insertBatch('resend-1', 'a', rows);
+      await store.insertBatch('resend-1', 'a', rows);
+      await store.insertBatch('resend-1', 'a', rows);
+      for (const table of ['raw', '1m', '1h'] as const) {
+        expect(await store.countResults({ endpointId: ep, table })).toBe(50);
+      }
+      // The token, not the content, decides: another batch id with the same rows is new data.
+      await store.insertBatch('resend-2', 'a', rows);
+      for (const table of ['raw', '1m', '1h'] as const) {
+        expect(await store.countResults({ endpointId: ep, table })).toBe(100);
+      }
+    });
+
+    it('gives uptime as the share of 2xx among HTTP checks with two decimals, null without checks', async () => {
+      const ep = newEndpoint();
+      const empty = newEndpoint();
+      const since = NOW_HOUR - 7 * DAY + 30 * MIN; // mid-hour: the first half hour is read from raw rows
+      const rows: CheckResult[] = [];
+      const codes = [200, 204, 500, 301, 200, 0, 404]; // 3 of 7 are 2xx
+      codes.forEach((code, i) => rows.push(result({ endpoint_id: ep, ts_ms: since + 5 * MIN + i * HOUR, status_code: code, ok: code === 200 })));
+      // Before the window, and pings, do not count.
+      rows.push(result({ endpoint_id: ep, ts_ms: since - MIN, status_code: 500 }));
+      rows.push(result({ endpoint_id: ep, ts_ms: since + HOUR, kind: 'CHECK_KIND_PING', status_code: 0, ok: false }));
+      await store.insertBatch('uptime-1', 'a', rows);
+      const up = await store.uptime([ep, empty], since);
+      expect(up.get(ep)).toBe(42.86);
+      expect(up.get(empty)).toBeNull();
+    });
+
+    it('answers uptime for 1,000 endpoints in one call', async () => {
+      const ids = Array.from({ length: 1000 }, () => newEndpoint());
+      const t0 = NOW_HOUR - 2 * DAY;
+      const rows = ids.flatMap((id, k) => [
+        result({ endpoint_id: id, ts_ms: t0 + k }),
+        result({ endpoint_id: id, ts_ms: t0 + HOUR + k, status_code: k % 2 === 0 ? 200 : 500 }),
+      ]);
+      await store.insertBatch('uptime-many', 'a', rows);
+      const started = performance.now();
+      const up = await store.uptime(ids, NOW_HOUR - 7 * DAY);
+      const ms = performance.now() - started;
+      expect(up.size).toBe(1000);
+      expect(up.get(ids[0]!)).toBe(100);
+      expect(up.get(ids[1]!)).toBe(50);
+      expect(ms).toBeLessThan(2000);
+    });
+
+    it('keeps each result for its plan retention (TTL from retention_days)', async () => {
+      const ep = newEndpoint();
+      const old = NOW_HOUR - 40 * DAY;
+      await store.insertBatch('ttl-1', 'a', [
+        result({ endpoint_id: ep, ts_ms: old, retention_days: 30 }), // already past its TTL
+        result({ endpoint_id: ep, ts_ms: old + MIN, retention_days: 0 }), // unset: the Free plan's 30 days
+        result({ endpoint_id: ep, ts_ms: old + 2 * MIN, retention_days: 90 }),
+      ]);
+      expect(await store.countResults({ endpointId: ep })).toBe(1);
+      expect(await store.countResults({ endpointId: ep, table: '1h' })).toBe(1);
+    });
+
+    it('returns no series for an endpoint without results', async () => {
+      expect(await store.graphs(newEndpoint(), { fromMs: NOW_HOUR - HOUR, toMs: NOW_HOUR, functions: ['response_time', 'ping'] })).toEqual([]);
+    });
+  });
+}
+
+describe('planGraphQuery', () => {
+  const now = Date.UTC(2026, 0, 1);
+  it.each([
+    [HOUR, 'raw', 10_000],
+    [DAY, '1m', 180_000],
+    [7 * DAY, '1m', 1_800_000],
+    [180 * DAY, '1h', 43_200_000],
+  ])('picks the source and a nice bucket for a %i ms range', (range, source, step) => {
+    const p = planGraphQuery(now - range, now, now);
+    expect(p).toEqual({ source, stepMs: step });
+    expect(range / p.stepMs).toBeLessThanOrEqual(500);
+  });
+  it('reads the hour rollup for an old day, past the minute rollup keep time', () => {
+    expect(planGraphQuery(now - 60 * DAY, now - 59 * DAY, now).source).toBe('1h');
+  });
+});
+
+// (a) Embedded chDB in a temp dir: always.
+describeResultStore('ClickHouseResultStore on chDB (embedded)', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'upfleet-results-'));
+  const store = createResultStore({ clickhouseUrl: null, dataDir: dir, logger });
+  return {
+    store,
+    cleanup: async () => {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+});
+
+// (b) A ClickHouse server in a container, where a Docker engine is reachable.
+async function dockerReason(): Promise<string | null> {
+  try {
+    const { getContainerRuntimeClient } = await import('testcontainers');
+    await Promise.race([
+      getContainerRuntimeClient(),
+      new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 5000)),
+    ]);
+    return null;
+  } catch {
+    return 'no Docker engine';
+  }
+}
+const noDocker = await dockerReason();
+describeResultStore(
+  'ClickHouseResultStore on a ClickHouse server via testcontainers',
+  noDocker
+    ? null
+    : async () => {
+        const { GenericContainer, Wait } = await import('testcontainers');
+        const container = await new GenericContainer('clickhouse/clickhouse-server:25.8')
+          .withEnvironment({ CLICKHOUSE_USER: 'upfleet', CLICKHOUSE_PASSWORD: 'upfleet', CLICKHOUSE_DEFAULT_ACCESS_MANAGEMENT: '1' })
+          .withExposedPorts(8123)
+          .withWaitStrategy(Wait.forHttp('/ping', 8123))
+          .start();
+        const url = `http://upfleet:upfleet@${container.getHost()}:${container.getMappedPort(8123)}`;
+        const store = createResultStore({ clickhouseUrl: url, dataDir: '/nonexistent', logger });
+        return { store, cleanup: async () => { await store.close(); await container.stop(); } };
+      },
+  noDocker ?? undefined,
+);
+
+// (c) The server at CLICKHOUSE_URL, in a database of its own that is dropped afterwards.
+const url = process.env.CLICKHOUSE_URL;
+describeResultStore(
+  'ClickHouseResultStore at CLICKHOUSE_URL',
+  url
+    ? async () => {
+        const database = `upfleet_test_${process.pid}_${Date.now() % 100000}`;
+        const store = createResultStore({ clickhouseUrl: url, dataDir: '/nonexistent', logger, database });
+        return {
+          store,
+          cleanup: async () => {
+            await store.command(`DROP DATABASE IF EXISTS ${database}`);
+            await store.close();
+          },
+        };
+      }
+    : null,
+  'CLICKHOUSE_URL is not set',
+);

@@ -1,0 +1,116 @@
+// ClickHouse schema for check results: one raw table and two rollups fed by materialized views.
+// The same statements run on embedded chDB and on a single ClickHouse server; the cluster variant
+// (ReplicatedMergeTree + Distributed) lives in deploy/clickhouse/cluster-schema.sql.
+
+export const DEFAULT_DATABASE = 'upfleet';
+
+/** Minute rollups serve ranges up to a few days; kept this long at most (less when the plan keeps less). */
+export const MINUTE_ROLLUP_MAX_DAYS = 32;
+
+// Re-sent batches must not double count. Plain MergeTree only remembers insert tokens when this
+// window is above 0, and each rollup table needs its own window, or the materialized views
+// re-aggregate a batch the raw table has already dropped as a duplicate.
+const DEDUP_WINDOW = 10_000;
+
+/**
+ * Row predicates shared by the rollup views and the raw graph queries, so a bucket read from a
+ * rollup and the same bucket computed from raw rows agree.
+ * - timed: the row carries a meaningful duration (an HTTP response arrived, a ping or TLS handshake succeeded).
+ * - cert: the row carries certificate days (a TLS check that read a certificate).
+ */
+export const SQL_TIMED = "((kind = 'http' AND status_code > 0) OR (kind != 'http' AND ok = 1))";
+export const SQL_CERT = "(kind = 'tls' AND (ok = 1 OR cert_not_after IS NOT NULL))";
+export const SQL_2XX = "(kind = 'http' AND status_code >= 200 AND status_code < 300)";
+
+export function assertDatabaseName(name: string): string {
+  // Identifiers cannot be bound as query parameters in DDL, so the name is checked instead.
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new Error(`invalid ClickHouse database name '${name}'`);
+  return name;
+}
+
+/** Idempotent DDL, applied in order by ResultStore.init(). */
+export function schemaStatements(database: string = DEFAULT_DATABASE): string[] {
+  const db = assertDatabaseName(database);
+  const rollupColumns = (bucketType: string) => `
+    bucket ${bucketType},
+    endpoint_id UInt64,
+    kind LowCardinality(String),
+    region LowCardinality(String),
+    retention_days UInt16,
+    n SimpleAggregateFunction(sum, UInt64),
+    ok_n SimpleAggregateFunction(sum, UInt64),
+    ok2xx_n SimpleAggregateFunction(sum, UInt64),
+    timed_n SimpleAggregateFunction(sum, UInt64),
+    total_sum SimpleAggregateFunction(sum, Float64),
+    total_min SimpleAggregateFunction(min, Nullable(Float32)),
+    total_max SimpleAggregateFunction(max, Nullable(Float32)),
+    total_q AggregateFunction(quantileTDigest(0.95), Float32),
+    cert_days_min SimpleAggregateFunction(min, Nullable(Float32)),
+    last_status AggregateFunction(argMax, UInt16, DateTime64(3, 'UTC'))`;
+  const rollupSelect = (bucketExpr: string) => `
+    SELECT
+      ${bucketExpr} AS bucket,
+      endpoint_id, kind, region, retention_days,
+      count() AS n,
+      countIf(ok = 1) AS ok_n,
+      countIf(${SQL_2XX}) AS ok2xx_n,
+      countIf(${SQL_TIMED}) AS timed_n,
+      sumIf(toFloat64(total_ms), ${SQL_TIMED}) AS total_sum,
+      minOrNullIf(total_ms, ${SQL_TIMED}) AS total_min,
+      maxOrNullIf(total_ms, ${SQL_TIMED}) AS total_max,
+      quantileTDigestStateIf(0.95)(total_ms, ${SQL_TIMED}) AS total_q,
+      minOrNullIf(cert_days_left, ${SQL_CERT}) AS cert_days_min,
+      argMaxStateIf(status_code, ts, kind = 'http') AS last_status
+    FROM ${db}.check_results
+    GROUP BY endpoint_id, kind, region, retention_days, bucket`;
+
+  return [
+    `CREATE DATABASE IF NOT EXISTS ${db}`,
+    `CREATE TABLE IF NOT EXISTS ${db}.check_results (
+      ts DateTime64(3, 'UTC'),
+      endpoint_id UInt64,
+      kind LowCardinality(String),
+      region LowCardinality(String),
+      ok UInt8,
+      phase LowCardinality(String),
+      status_code UInt16,
+      dns_ms Float32,
+      connect_ms Float32,
+      tls_ms Float32,
+      ttfb_ms Float32,
+      total_ms Float32,
+      cert_days_left Float32,
+      cert_not_after Nullable(DateTime64(3, 'UTC')),
+      cert_issuer String,
+      cert_subject String,
+      ping_method LowCardinality(String),
+      error String,
+      redirects UInt8,
+      retention_days UInt16,
+      result_id String,
+      agent_id String
+    )
+    ENGINE = MergeTree
+    PARTITION BY toYYYYMMDD(ts)
+    ORDER BY (endpoint_id, kind, region, ts)
+    TTL toDateTime(ts) + toIntervalDay(retention_days)
+    SETTINGS non_replicated_deduplication_window = ${DEDUP_WINDOW}`,
+    // Monthly partitions: rollup rows are few, daily parts would only add merges.
+    `CREATE TABLE IF NOT EXISTS ${db}.check_results_1m (${rollupColumns("DateTime('UTC')")})
+    ENGINE = AggregatingMergeTree
+    PARTITION BY toYYYYMM(bucket)
+    ORDER BY (endpoint_id, kind, region, bucket, retention_days)
+    TTL bucket + toIntervalDay(least(retention_days, ${MINUTE_ROLLUP_MAX_DAYS}))
+    SETTINGS non_replicated_deduplication_window = ${DEDUP_WINDOW}`,
+    `CREATE TABLE IF NOT EXISTS ${db}.check_results_1h (${rollupColumns("DateTime('UTC')")})
+    ENGINE = AggregatingMergeTree
+    PARTITION BY toYYYYMM(bucket)
+    ORDER BY (endpoint_id, kind, region, bucket, retention_days)
+    TTL bucket + toIntervalDay(retention_days)
+    SETTINGS non_replicated_deduplication_window = ${DEDUP_WINDOW}`,
+    `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.check_results_1m_mv TO ${db}.check_results_1m AS
+    ${rollupSelect('toStartOfMinute(ts)')}`,
+    `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.check_results_1h_mv TO ${db}.check_results_1h AS
+    ${rollupSelect('toStartOfHour(ts)')}`,
+  ];
+}
