@@ -47,7 +47,7 @@ export function planStart(opts: StartOptions): SpawnStep[] {
     steps.push({ label: 'build the web app', command: 'npm', args: ['run', 'build', '-w', 'web'], cwd: opts.repoRoot, env });
   }
   steps.push({
-    label: 'control plane',
+    label: 'start the control plane',
     command: opts.nodePath,
     args: [opts.tsxCli, 'control-plane/src/main.ts'],
     cwd: opts.repoRoot,
@@ -78,12 +78,13 @@ export function runStep(step: SpawnStep, deps: Pick<CliDeps, 'spawn' | 'onSignal
 }
 
 export async function runStart(opts: StartOptions, deps: Pick<CliDeps, 'spawn' | 'onSignal' | 'stderr'>): Promise<number> {
-  for (const step of planStart(opts)) {
+  const steps = planStart(opts);
+  for (const [i, step] of steps.entries()) {
     const code = await runStep(step, deps);
-    if (code !== 0) {
-      if (step.label !== 'control plane') deps.stderr(`upfleet: could not ${step.label} (exit code ${code})\n`);
-      return code;
-    }
+    const last = i === steps.length - 1;
+    // The control plane prints its own reason; a failed build only says so in npm's output.
+    if (code !== 0 && !last) deps.stderr(`upfleet: could not ${step.label} (exit code ${code})\n`);
+    if (code !== 0 || last) return code;
   }
   return 0;
 }

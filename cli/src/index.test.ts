@@ -1,0 +1,422 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli, type CliDeps } from './index';
+import type { AgentModule, AgentRunOverrides } from './commands/agent/run';
+import { freePackage, startAdminApiServer, type AdminApiServer, type AdminApiState } from './testing/admin-api-server';
+
+const ADMIN_TOKEN = 'adm_test_token_0123';
+const NOW = Date.parse('2025-06-01T12:00:00Z');
+
+function seedState(): AdminApiState {
+  return {
+    users: [
+      { id: 1, username: 'alice', email: 'alice@example.com', package_name: 'Free', endpoints: 3, two_factor_enabled: true, created_at: '2025-01-02T03:04:05.000Z' },
+      { id: 12, username: 'bob', email: 'bob@example.com', package_name: 'Pro', endpoints: 120, two_factor_enabled: false, created_at: '2025-02-03T04:05:06.000Z' },
+    ],
+    packages: [
+      freePackage(),
+      freePackage({ package_id: 3, package_name: 'Pro', price: 29, max_endpoints: 200, max_regions: 3, check_frequency_seconds: 60, retention_days: 365, ping_host: true, response_time: true, cert_expiry: true, stripe_price_id: 'price_123' }),
+    ],
+    regions: [
+      { region_id: 1, region: 'EU', city: 'Germany', primary_region: true, agents_live: 2 },
+      { region_id: 2, region: 'US', city: 'Virginia', primary_region: false, agents_live: 0 },
+    ],
+    tokens: [],
+    agents: [
+      { agent_id: 'ag_1', region: 'EU-Germany', hostname: 'probe-fra-1', status: 'live', last_heartbeat_at: '2025-06-01T11:59:57Z', checks_owned: 412, checks_per_minute: 82.4, outbox_depth: 0, version: '0.1.0' },
+      { agent_id: 'ag_2', region: 'EU-Germany', hostname: 'probe-fra-2', status: 'lapsed', last_heartbeat_at: '2025-06-01T11:55:00Z', checks_owned: 0, checks_per_minute: 0, outbox_depth: 1532, version: '0.1.0' },
+    ],
+  };
+}
+
+let api: AdminApiServer;
+let tmp: string;
+
+beforeEach(async () => {
+  api = await startAdminApiServer(ADMIN_TOKEN, seedState());
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'upfleet-cli-'));
+});
+afterEach(async () => {
+  await api.close();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+interface Run { code: number; stdout: string; stderr: string }
+
+async function cli(args: string[], extra: Partial<CliDeps> = {}): Promise<Run> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(args, {
+    env: {},
+    cwd: tmp,
+    now: () => NOW,
+    ...extra,
+    stdout: (t) => (stdout += t),
+    stderr: (t) => (stderr += t),
+  });
+  return { code, stdout, stderr };
+}
+
+/** Runs against the test server with the right token. */
+const admin = (...args: string[]) => cli([...args, '--server', api.url, '--token', ADMIN_TOKEN]);
+
+describe('user commands', () => {
+  it('user list prints an aligned table of users', async () => {
+    const run = await admin('user', 'list');
+    expect(run).toEqual({
+      code: 0,
+      stderr: '',
+      stdout: [
+        'ID  USERNAME  EMAIL              PACKAGE  ENDPOINTS  2FA  CREATED',
+        ' 1  alice     alice@example.com  Free             3  yes  2025-01-02 03:04',
+        '12  bob       bob@example.com    Pro            120  no   2025-02-03 04:05',
+        '',
+      ].join('\n'),
+    });
+    expect(api.requests[0]).toMatchObject({ method: 'GET', path: '/api/admin/users', authorization: `Bearer ${ADMIN_TOKEN}` });
+  });
+
+  it('user list --json prints the data array exactly as the API sent it', async () => {
+    const run = await admin('user', 'list', '--json');
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual(seedState().users);
+  });
+
+  it('accepts global options before the command as well', async () => {
+    const run = await cli(['--server', api.url, '--token', ADMIN_TOKEN, '--json', 'user', 'list']);
+    expect(JSON.parse(run.stdout)).toHaveLength(2);
+  });
+
+  it("user set-package posts { email, package } and confirms the user's new package", async () => {
+    const run = await admin('user', 'set-package', '--email', 'alice@example.com', '--package', 'Pro');
+    expect(run).toEqual({ code: 0, stderr: '', stdout: 'alice@example.com is now on the Pro package.\n' });
+    expect(api.requests[0]).toMatchObject({ method: 'POST', path: '/api/admin/users/set-package', body: { email: 'alice@example.com', package: 'Pro' } });
+    expect(api.state.users[0].package_name).toBe('Pro');
+  });
+
+  it("user set-package exits 1 with the server's message for an unknown user (404) or package (400)", async () => {
+    expect(await admin('user', 'set-package', '--email', 'nobody@example.com', '--package', 'Pro')).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'upfleet: User not found\n',
+    });
+    expect(await admin('user', 'set-package', '--email', 'bob@example.com', '--package', 'Gold')).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: "upfleet: Unknown package 'Gold'\n",
+    });
+  });
+
+  it('a missing required flag is a one-line usage error with exit code 1 and no request', async () => {
+    const run = await admin('user', 'set-package', '--email', 'alice@example.com');
+    expect(run.code).toBe(1);
+    expect(run.stderr.split('\n')[0]).toBe("upfleet: required option '--package <name>' not specified");
+    expect(api.requests).toHaveLength(0);
+  });
+});
+
+describe('package and region commands', () => {
+  it('package list shows limits, interval, retention and enabled features', async () => {
+    const run = await admin('package', 'list');
+    expect(run.stdout).toBe(
+      [
+        'ID  NAME      PRICE  ENDPOINTS  REGIONS  INTERVAL  RETENTION  FEATURES                                           STRIPE PRICE',
+        ' 1  Free   0.00 EUR         10        1        5m        30d  response_code                                      -',
+        ' 3  Pro   29.00 EUR        200        3        1m       365d  ping_host,cert_expiry,response_code,response_time  price_123',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('region list shows the REGION-City name agents use and live agent counts', async () => {
+    const run = await admin('region', 'list');
+    expect(run.stdout).toBe(
+      [
+        'ID  NAME         REGION  CITY      PRIMARY  AGENTS LIVE',
+        ' 1  EU-Germany   EU      Germany   yes                2',
+        ' 2  US-Virginia  US      Virginia  no                 0',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('region add posts { region, city, primary } and says how to add agents for it', async () => {
+    const run = await admin('region', 'add', '--region', 'AP', '--city', 'Tokyo', '--primary');
+    expect(run.code).toBe(0);
+    expect(api.requests[0]).toMatchObject({ method: 'POST', path: '/api/admin/regions', body: { region: 'AP', city: 'Tokyo', primary: true } });
+    expect(run.stdout).toBe('Added region AP-Tokyo (id 3, primary).\nNext: upfleet agent token create --region AP-Tokyo\n');
+
+    const dup = await admin('region', 'add', '--region', 'AP', '--city', 'Tokyo');
+    expect(api.requests[1].body).toEqual({ region: 'AP', city: 'Tokyo', primary: false });
+    expect(dup).toEqual({ code: 1, stdout: '', stderr: 'upfleet: Region already exists\n' });
+  });
+
+  it('region add --json prints the created region object', async () => {
+    const run = await admin('region', 'add', '--region', 'AP', '--city', 'Tokyo', '--json');
+    expect(JSON.parse(run.stdout)).toEqual({ region_id: 3, region: 'AP', city: 'Tokyo', primary_region: false });
+  });
+});
+
+describe('agent token commands', () => {
+  it('token create sends the --expires duration in seconds and prints the token once with the run command', async () => {
+    const run = await admin('agent', 'token', 'create', '--region', 'US-Virginia', '--expires', '24h');
+    expect(run.code).toBe(0);
+    expect(api.requests[0]).toMatchObject({ method: 'POST', path: '/api/admin/agent-tokens', body: { region: 'US-Virginia', expires_in_seconds: 86_400 } });
+    const secret = api.state.tokens[0].token;
+    expect(run.stdout.split(secret)).toHaveLength(3); // the token line and the hint line
+    expect(run.stdout).toContain(`\n  ${secret}\n`);
+    expect(run.stdout).toContain(
+      `  upfleet agent run --control-plane 127.0.0.1:50051 --region US-Virginia --token ${secret} --data-dir ./agent-data\n`,
+    );
+    expect(run.stdout).toContain('shown only this once');
+  });
+
+  it('token create without --expires leaves the lifetime to the server; --json prints the created token', async () => {
+    const run = await admin('agent', 'token', 'create', '--region', 'US-Virginia', '--json');
+    expect(api.requests[0].body).toEqual({ region: 'US-Virginia' });
+    expect(JSON.parse(run.stdout)).toEqual({ token_id: 'tok_1', token: 'upf_boot_secret_1', region: 'US-Virginia', expires_at: api.state.tokens[0].expires_at });
+  });
+
+  it('token create with a bad --expires fails before any request', async () => {
+    const run = await admin('agent', 'token', 'create', '--region', 'US-Virginia', '--expires', '24');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe("upfleet: Invalid duration '24': use a number and a unit (s, m, h, d, w), e.g. 30m, 24h, 7d\n");
+    expect(api.requests).toHaveLength(0);
+  });
+
+  it('token revoke takes the id as argument or --id, and token list shows it revoked without the secret', async () => {
+    await admin('agent', 'token', 'create', '--region', 'US-Virginia');
+    await admin('agent', 'token', 'create', '--region', 'EU-Germany', '--expires', '7d');
+    const byArg = await admin('agent', 'token', 'revoke', 'tok_1');
+    expect(byArg.code).toBe(0);
+    expect(byArg.stdout).toMatch(/^Revoked token tok_1 at \d{4}-\d\d-\d\d \d\d:\d\d UTC\.\n$/);
+    expect(api.requests.at(-1)).toMatchObject({ method: 'DELETE', path: '/api/admin/agent-tokens/tok_1' });
+
+    const byFlag = await admin('agent', 'token', 'revoke', '--id', 'tok_2', '--json');
+    expect(JSON.parse(byFlag.stdout)).toEqual({ token_id: 'tok_2', revoked_at: api.state.tokens[1].revoked_at });
+
+    const list = await admin('agent', 'token', 'list');
+    const lines = list.stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe('TOKEN ID  REGION       STATUS   CREATED           EXPIRES  USED');
+    expect(lines[1]).toMatch(/^tok_1     US-Virginia  revoked  \d{4}-\d\d-\d\d \d\d:\d\d  (in \d+[smhd]|\d+[smhd] ago)\s+0$/);
+    expect(list.stdout).not.toContain('upf_boot_secret');
+  });
+
+  it('token revoke of an unknown id exits 1 with the 404 message; without any id it is a usage error', async () => {
+    expect(await admin('agent', 'token', 'revoke', 'tok_404')).toEqual({ code: 1, stdout: '', stderr: 'upfleet: Agent token not found\n' });
+    const noId = await admin('agent', 'token', 'revoke');
+    expect(noId).toEqual({ code: 1, stdout: '', stderr: 'upfleet: Which token? Pass its id: upfleet agent token revoke <token_id>\n' });
+  });
+});
+
+describe('agent list', () => {
+  it('shows region, status, relative last heartbeat, checks owned, checks/min and outbox depth', async () => {
+    const run = await admin('agent', 'list');
+    expect(run.stdout).toBe(
+      [
+        'AGENT  HOST         REGION      STATUS  LAST HEARTBEAT  CHECKS OWNED  CHECKS/MIN  OUTBOX  VERSION',
+        'ag_1   probe-fra-1  EU-Germany  live    3s ago                   412        82.4       0  0.1.0',
+        'ag_2   probe-fra-2  EU-Germany  lapsed  5m ago                     0           0    1532  0.1.0',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('says so when no agent has registered', async () => {
+    api.state.agents = [];
+    expect((await admin('agent', 'list')).stdout).toBe('No agents have registered yet.\n');
+    expect(JSON.parse((await admin('agent', 'list', '--json')).stdout)).toEqual([]);
+  });
+});
+
+describe('admin token and server resolution', () => {
+  it('reads the token from the admin-token file in --data-dir', async () => {
+    const dir = path.join(tmp, 'cp-data');
+    fs.mkdirSync(dir);
+    fs.writeFileSync(path.join(dir, 'admin-token'), `${ADMIN_TOKEN}\n`, { mode: 0o600 });
+    const run = await cli(['region', 'list', '--server', api.url, '--data-dir', dir]);
+    expect(run.code).toBe(0);
+    expect(api.requests[0].authorization).toBe(`Bearer ${ADMIN_TOKEN}`);
+  });
+
+  it('falls back to DATA_DIR, then ./data relative to the working directory', async () => {
+    const dir = path.join(tmp, 'env-data');
+    fs.mkdirSync(dir);
+    fs.writeFileSync(path.join(dir, 'admin-token'), ADMIN_TOKEN);
+    expect((await cli(['region', 'list', '--server', api.url], { env: { DATA_DIR: dir } })).code).toBe(0);
+
+    fs.mkdirSync(path.join(tmp, 'data'));
+    fs.writeFileSync(path.join(tmp, 'data', 'admin-token'), ADMIN_TOKEN);
+    expect((await cli(['region', 'list', '--server', api.url])).code).toBe(0);
+    expect(api.requests.map((r) => r.authorization)).toEqual([`Bearer ${ADMIN_TOKEN}`, `Bearer ${ADMIN_TOKEN}`]);
+  });
+
+  it('prefers --token over UPFLEET_ADMIN_TOKEN over the file, and takes the server from UPFLEET_SERVER', async () => {
+    fs.mkdirSync(path.join(tmp, 'data'));
+    fs.writeFileSync(path.join(tmp, 'data', 'admin-token'), 'from-file');
+    await cli(['region', 'list'], { env: { UPFLEET_SERVER: api.url, UPFLEET_ADMIN_TOKEN: 'from-env' } });
+    await cli(['region', 'list', '--token', 'from-flag'], { env: { UPFLEET_SERVER: api.url, UPFLEET_ADMIN_TOKEN: 'from-env' } });
+    await cli(['region', 'list'], { env: { UPFLEET_SERVER: api.url } });
+    expect(api.requests.map((r) => r.authorization)).toEqual(['Bearer from-env', 'Bearer from-flag', 'Bearer from-file']);
+  });
+
+  it('without any token source it exits 1 naming the file it looked for, and sends nothing', async () => {
+    const run = await cli(['user', 'list', '--server', api.url]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      `upfleet: No admin token: pass --token, set UPFLEET_ADMIN_TOKEN, or point --data-dir at the control plane's data directory (${path.join(tmp, 'data', 'admin-token')} does not exist)\n`,
+    );
+    expect(api.requests).toHaveLength(0);
+  });
+
+  it('refuses a --server that is not an http(s) URL', async () => {
+    const run = await cli(['user', 'list', '--server', 'localhost:8080', '--token', 't']);
+    expect(run).toEqual({ code: 1, stdout: '', stderr: "upfleet: --server must be an http(s) URL like http://localhost:8080 (got 'localhost:8080')\n" });
+  });
+});
+
+describe('failures talking to the control plane', () => {
+  it('a rejected admin token (401) exits 1 with one line saying where the token comes from', async () => {
+    const run = await cli(['user', 'list', '--server', api.url, '--token', 'wrong']);
+    expect(run).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `upfleet: Admin token rejected by ${api.url} (Invalid admin token): check --token, UPFLEET_ADMIN_TOKEN or the admin-token file\n`,
+    });
+  });
+
+  it('a control plane without the admin routes (HTML 404) is reported as such', async () => {
+    const run = await cli(['agent', 'list', '--server', `${api.url}/old`, '--token', ADMIN_TOKEN]);
+    expect(run).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `upfleet: Not found: GET /api/admin/agents on ${api.url}/old (is the control plane up to date?)\n`,
+    });
+  });
+
+  it('an unreachable server exits 1 with "Cannot reach the control plane at URL"', async () => {
+    const closed = http.createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise<void>((r) => closed.close(() => r()));
+    const run = await cli(['region', 'list', '--server', `http://127.0.0.1:${port}`, '--token', 't']);
+    expect(run).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `upfleet: Cannot reach the control plane at http://127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port}\n`,
+    });
+  });
+
+  it('a 500 that is not the API shape names the status, without dumping the body', async () => {
+    const broken = http.createServer((_req, res) => {
+      res.writeHead(502, { 'content-type': 'text/html' });
+      res.end('<html>\n<h1>Bad Gateway</h1>\n</html>');
+    });
+    await new Promise<void>((r) => broken.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(broken.address() as AddressInfo).port}`;
+    try {
+      const run = await cli(['package', 'list', '--server', url, '--token', 't']);
+      expect(run).toEqual({ code: 1, stdout: '', stderr: `upfleet: Unexpected response from the control plane at ${url} for GET /api/admin/packages: HTTP 502\n` });
+    } finally {
+      broken.close();
+    }
+  });
+});
+
+describe('agent run', () => {
+  type Signal = 'SIGTERM' | 'SIGINT';
+
+  function fakeAgent() {
+    const calls: { env?: unknown; overrides?: AgentRunOverrides; started?: unknown; stopped: number } = { stopped: 0 };
+    const module: AgentModule = {
+      loadAgentConfig(env, overrides) {
+        calls.env = env;
+        calls.overrides = overrides;
+        if (overrides.region === 'XX-Fail') throw new Error('Invalid agent configuration: AGENT_TOKEN is required for the first start');
+        return { resolved: true, ...overrides };
+      },
+      async startAgent(config) {
+        calls.started = config;
+        return { stop: async () => void calls.stopped++ };
+      },
+    };
+    return { module, calls };
+  }
+
+  function signals() {
+    const handlers = new Map<Signal, () => void>();
+    return {
+      onSignal: (signal: NodeJS.Signals, handler: () => void) => {
+        handlers.set(signal as Signal, handler);
+        return () => handlers.delete(signal as Signal);
+      },
+      send: (signal: Signal) => handlers.get(signal)?.(),
+      count: () => handlers.size,
+    };
+  }
+
+  it('maps the flags to loadAgentConfig overrides, starts the agent and stops it on SIGTERM with exit 0', async () => {
+    const { module, calls } = fakeAgent();
+    const sig = signals();
+    const running = cli(
+      ['agent', 'run', '--control-plane', 'cp.example.com:50051', '--region', 'US-Virginia', '--token', 'boot', '--data-dir', '/var/lib/agent', '--ca-file', '/etc/ca.pem', '--metrics-port', '9464'],
+      { env: { AGENT_LOG_LEVEL: 'debug' }, loadAgent: async () => module, onSignal: sig.onSignal },
+    );
+    await vitestWaitFor(() => calls.started !== undefined && sig.count() === 2);
+    expect(calls.overrides).toEqual({
+      controlPlane: 'cp.example.com:50051',
+      region: 'US-Virginia',
+      token: 'boot',
+      dataDir: '/var/lib/agent',
+      caFile: '/etc/ca.pem',
+      metricsPort: 9464,
+    });
+    expect(calls.env).toEqual({ AGENT_LOG_LEVEL: 'debug' });
+    expect(calls.started).toMatchObject({ resolved: true });
+    expect(calls.stopped).toBe(0);
+
+    sig.send('SIGTERM');
+    expect(await running).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(calls.stopped).toBe(1);
+    expect(sig.count()).toBe(0);
+  });
+
+  it('passes only the flags given, so the agent env fills the rest; SIGINT stops it too', async () => {
+    const { module, calls } = fakeAgent();
+    const sig = signals();
+    const running = cli(['agent', 'run', '--insecure'], { loadAgent: async () => module, onSignal: sig.onSignal });
+    await vitestWaitFor(() => calls.started !== undefined);
+    expect(calls.overrides).toEqual({ insecure: true });
+    sig.send('SIGINT');
+    expect((await running).code).toBe(0);
+  });
+
+  it('bad flags and agent config errors exit 1 with one line and never start the agent', async () => {
+    const { module, calls } = fakeAgent();
+    const deps = { loadAgent: async () => module };
+    expect((await cli(['agent', 'run', '--control-plane', 'http://cp:50051'], deps)).stderr).toBe(
+      "upfleet: --control-plane must be HOST:PORT, e.g. upfleet.example.com:50051 (got 'http://cp:50051')\n",
+    );
+    expect((await cli(['agent', 'run', '--region', 'Virginia'], deps)).stderr).toBe(
+      "upfleet: --region must be REGION-City, e.g. EU-Germany (got 'Virginia')\n",
+    );
+    expect((await cli(['agent', 'run', '--ca-file', 'ca.pem', '--insecure'], deps)).stderr).toBe(
+      'upfleet: --ca-file and --insecure cannot be used together\n',
+    );
+    const failed = await cli(['agent', 'run', '--region', 'XX-Fail'], deps);
+    expect(failed).toEqual({ code: 1, stdout: '', stderr: 'upfleet: Invalid agent configuration: AGENT_TOKEN is required for the first start\n' });
+    expect(calls.started).toBeUndefined();
+  });
+});
+
+async function vitestWaitFor(check: () => boolean, timeoutMs = 5000): Promise<void> {
+  const start = Date.now();
+  while (!check()) {
+    if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
