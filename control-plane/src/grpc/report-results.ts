@@ -1,0 +1,145 @@
+// AgentService.ReportResults: result batches in, one ack per batch out, in order of arrival.
+// A batch is acked ok only after the store has it; on a store failure the ack says so and the
+// agent re-sends the same batch id, which the store deduplicates.
+import { grpc, type BatchAck, type CheckResult, type ResultBatch } from '@upfleet/proto';
+import type { Logger } from '../logger';
+import { AppError } from '../errors';
+import { resultKind, type ResultStore } from '../results/clickhouse-store';
+
+export interface AuthenticatedAgent {
+  agentId: string;
+  region: string;
+}
+
+export type ReportResultsCall = grpc.ServerDuplexStream<ResultBatch, BatchAck>;
+
+export interface ReportResultsDeps {
+  store: Pick<ResultStore, 'insertBatch'>;
+  logger: Logger;
+  /** Returns the calling agent or throws (an error with a numeric gRPC `code`, or an AppError). */
+  authenticate(call: ReportResultsCall): AuthenticatedAgent | Promise<AuthenticatedAgent>;
+  /** Batches being stored at once per stream; the stream is paused beyond it. */
+  maxInFlight?: number;
+  maxBatchResults?: number;
+}
+
+export const MAX_BATCH_RESULTS = 5000;
+
+const GRPC_STATUS_OF: Partial<Record<AppError['code'], grpc.status>> = {
+  unauthorized: grpc.status.UNAUTHENTICATED,
+  forbidden: grpc.status.PERMISSION_DENIED,
+  unavailable: grpc.status.UNAVAILABLE,
+  bad_request: grpc.status.INVALID_ARGUMENT,
+};
+
+function toServiceError(err: unknown): Partial<grpc.ServiceError> {
+  if (err instanceof AppError) {
+    return { code: GRPC_STATUS_OF[err.code] ?? grpc.status.INTERNAL, details: err.message, message: err.message };
+  }
+  const e = err as { code?: unknown; details?: unknown; message?: unknown };
+  if (typeof e?.code === 'number') {
+    const details = typeof e.details === 'string' ? e.details : String(e.message ?? 'rejected');
+    return { code: e.code, details, message: details };
+  }
+  return { code: grpc.status.UNAUTHENTICATED, details: 'authentication failed', message: 'authentication failed' };
+}
+
+interface Slot {
+  done: boolean;
+  ack: BatchAck | null;
+}
+
+export function createReportResultsHandler(deps: ReportResultsDeps): grpc.handleBidiStreamingCall<ResultBatch, BatchAck> {
+  const maxInFlight = Math.max(1, deps.maxInFlight ?? 4);
+  const maxResults = deps.maxBatchResults ?? MAX_BATCH_RESULTS;
+  const baseLog = deps.logger.child({ component: 'report-results' });
+
+  async function storeBatch(agent: AuthenticatedAgent, batch: ResultBatch, log: Logger): Promise<BatchAck> {
+    const batchId = batch.batch_id ?? '';
+    const results = batch.results ?? [];
+    if (!batchId) return { batch_id: '', ok: false, error: 'invalid batch: batch_id is required' };
+    if (results.length > maxResults) {
+      return { batch_id: batchId, ok: false, error: `invalid batch: ${results.length} results, at most ${maxResults}` };
+    }
+    // Results the store cannot place are dropped rather than failing the batch: a re-send would
+    // carry them again and block the agent's outbox forever.
+    const valid: CheckResult[] = [];
+    for (const r of results) {
+      if (!resultKind(r.kind) || !(r.endpoint_id > 0)) continue;
+      valid.push(r.region ? r : { ...r, region: agent.region });
+    }
+    const dropped = results.length - valid.length;
+    if (dropped > 0) log.warn({ batchId, dropped }, 'results with unknown kind or endpoint dropped');
+    try {
+      await deps.store.insertBatch(batchId, agent.agentId, valid);
+    } catch (err) {
+      log.warn({ batchId, err: (err as Error).message }, 'result batch not stored');
+      return { batch_id: batchId, ok: false, error: 'results could not be stored; re-send the batch' };
+    }
+    return { batch_id: batchId, ok: true, error: dropped > 0 ? `${dropped} results with an unknown kind or endpoint were dropped` : '' };
+  }
+
+  return (call) => {
+    let agent: AuthenticatedAgent | null = null;
+    let log = baseLog;
+    const queue: Slot[] = [];
+    let inFlight = 0;
+    let inputEnded = false;
+    let finished = false;
+
+    const finish = () => {
+      if (finished) return;
+      finished = true;
+      if (!call.cancelled) call.end();
+    };
+
+    // Acks leave in the order batches arrived, each as soon as everything before it is acked.
+    const flush = () => {
+      while (queue.length > 0 && queue[0]!.done) {
+        const slot = queue.shift()!;
+        if (!call.cancelled && !finished) call.write(slot.ack!);
+      }
+      if (inputEnded && queue.length === 0) finish();
+    };
+
+    const onBatch = (batch: ResultBatch) => {
+      const slot: Slot = { done: false, ack: null };
+      queue.push(slot);
+      inFlight++;
+      if (inFlight >= maxInFlight) call.pause();
+      void storeBatch(agent!, batch, log).then((ack) => {
+        slot.ack = ack;
+        slot.done = true;
+        inFlight--;
+        if (inFlight < maxInFlight && !inputEnded) call.resume();
+        flush();
+      });
+    };
+
+    call.on('error', (err) => log.debug({ err: err.message }, 'report stream error'));
+    call.on('cancelled', () => {
+      finished = true;
+    });
+
+    Promise.resolve()
+      .then(() => deps.authenticate(call))
+      .then(
+        (a) => {
+          agent = a;
+          log = baseLog.child({ agentId: a.agentId, region: a.region });
+          // Listening only now: batches sent before authentication wait in the stream.
+          call.on('data', onBatch);
+          call.on('end', () => {
+            inputEnded = true;
+            flush();
+          });
+        },
+        (err) => {
+          const status = toServiceError(err);
+          baseLog.info({ code: status.code, reason: status.details }, 'report stream rejected');
+          finished = true;
+          call.emit('error', status);
+        },
+      );
+  };
+}
