@@ -52,7 +52,8 @@ export interface RevokedAgentToken {
   revoked_at: string;
 }
 
-export type AgentStatus = 'live' | 'lapsed';
+/** live: lease current; lapsed: missed heartbeats, its checks moved; revoked: credential withdrawn. */
+export type AgentStatus = 'live' | 'lapsed' | 'revoked';
 
 export interface AgentInfo {
   agent_id: string;
@@ -64,4 +65,5 @@ export interface AgentInfo {
   checks_per_minute: number;
   outbox_depth: number;
   version: string;
+  scheduling_lag_ms_p99?: number;
 }
