@@ -86,7 +86,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     s.once('error', reject);
   });
   const httpPort = (server.address() as AddressInfo).port;
-  const url = `http://localhost:${httpPort}`;
+  const url = `http://${config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host}:${httpPort}`;
   logger.info({ port: httpPort }, 'http listening');
 
   return {

@@ -130,8 +130,8 @@ export function createAlertService(deps: { alerts: AlertsRepo; endpoints: Endpoi
       if (typeof platform !== 'string' || !ALERT_PLATFORMS.includes(platform as AlertPlatform)) {
         throw badRequest(`platform must be one of ${ALERT_PLATFORMS.join(', ')}`);
       }
-      if (alerts.hasPlatform(userId, platform)) throw conflict(MESSAGES.duplicatePlatform);
       const config = parseConfig(platform as AlertPlatform, body.platform_config);
+      if (alerts.hasPlatform(userId, platform)) throw conflict(MESSAGES.duplicatePlatform);
       const enabled = body.is_enabled === undefined ? true : body.is_enabled;
       if (typeof enabled !== 'boolean') throw badRequest('is_enabled must be true or false');
       try {

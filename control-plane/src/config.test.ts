@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig, redactConfig } from './config';
+
+describe('loadConfig', () => {
+  it('uses the documented defaults', () => {
+    const c = loadConfig({}, '/srv/upfleet');
+    expect(c).toMatchObject({ port: 8080, grpcPort: 50051, dataDir: '/srv/upfleet/data', clickhouseUrl: null, embeddedAgent: true });
+  });
+
+  it('lists every bad variable by name in one message', () => {
+    expect(() => loadConfig({ PORT: 'eighty', GRPC_PORT: '70000', EMBEDDED_AGENT: 'maybe' })).toThrow(
+      "Invalid configuration: PORT must be a whole number from 0 to 65535 (got 'eighty'); GRPC_PORT must be a whole number from 0 to 65535 (got '70000'); EMBEDDED_AGENT must be 0 or 1 (got 'maybe')",
+    );
+  });
+
+  it('turns the embedded agent off with EMBEDDED_AGENT=0 and redacts secrets for logging', () => {
+    const c = loadConfig({ EMBEDDED_AGENT: '0', SECRET_KEY: Buffer.alloc(32, 7).toString('base64'), STRIPE_SECRET_KEY: 'sk_test_x' });
+    expect(c.embeddedAgent).toBe(false);
+    const shown = JSON.stringify(redactConfig(c));
+    expect(shown).not.toContain('sk_test_x');
+    expect(shown).not.toContain(Buffer.alloc(32, 7).toString('base64'));
+  });
+});

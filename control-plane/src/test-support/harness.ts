@@ -1,0 +1,63 @@
+// Starts the real control plane in-process on port 0 with a fresh DATA_DIR, and a small REST client.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../config';
+import { createLogger } from '../logger';
+import { startControlPlane, type ControlPlane, type ControlPlaneExtras } from '../server';
+
+export interface Harness {
+  cp: ControlPlane;
+  dataDir: string;
+  call<T = any>(method: string, p: string, body?: unknown, token?: string): Promise<{ status: number; body: T & { success: boolean; error?: string; data?: any } }>;
+  signup(name?: string): Promise<{ token: string; refreshToken: string; user: { id: number; email: string; username: string } }>;
+  restart(): Promise<void>;
+  close(): Promise<void>;
+}
+
+let counter = 0;
+
+export async function startHarness(env: Record<string, string> = {}, extras: ControlPlaneExtras = {}): Promise<Harness> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'upfleet-api-'));
+  const fullEnv = {
+    PORT: '0', GRPC_PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, EMBEDDED_AGENT: '0', LOG_LEVEL: 'silent',
+    RATE_LIMIT_IP_SIGNUPS: '100000', RATE_LIMIT_IP_LOGINS: '100000', RATE_LIMIT_IP_REFRESHES: '100000',
+    WEB_DIST_DIR: path.join(dataDir, 'no-web'),
+    ...env,
+  };
+  const logger = createLogger('silent');
+  const h: Harness = {
+    cp: await startControlPlane(loadConfig(fullEnv), logger, extras),
+    dataDir,
+    async call(method, p, body, token) {
+      const res = await fetch(`${h.cp.url}${p}`, {
+        method,
+        headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      });
+      const text = await res.text();
+      let parsed: any;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = { raw: text };
+      }
+      return { status: res.status, body: parsed };
+    },
+    async signup(name) {
+      const n = name ?? `user${++counter}x${process.pid}`;
+      const r = await h.call('POST', '/api/auth/signup', { username: n, email: `${n}@example.com`, password: 'correct horse' });
+      if (r.status !== 201) throw new Error(`signup failed: ${JSON.stringify(r.body)}`);
+      return { token: r.body.data.accessToken, refreshToken: r.body.data.refreshToken, user: r.body.data.user };
+    },
+    async restart() {
+      await h.cp.close();
+      h.cp = await startControlPlane(loadConfig(fullEnv), logger, extras);
+    },
+    async close() {
+      await h.cp.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return h;
+}
