@@ -1,0 +1,183 @@
+import { useState, type FormEvent } from 'react';
+import { FEATURES, FEATURE_LABELS, MESSAGES, type Dashboard, type Endpoint, type EndpointInput, type Feature, type Region } from '@upfleet/proto/rest';
+import { Modal } from '../Modal';
+import { regionKey, regionLabel } from '../../lib/format';
+import { validateEndpointBasics } from '../../lib/validation';
+import { LockIcon } from '../Icons';
+
+export type PlanLimits = Pick<Dashboard, 'package_name' | 'max_regions' | 'ping_host' | 'cert_expiry' | 'response_code' | 'response_time'>;
+
+const PRIMARY_FALLBACK = 'EU-Germany';
+
+export function primaryRegionKey(regions: Region[]): string {
+  const p = regions.find((r) => r.primary_region);
+  return p ? regionKey(p) : PRIMARY_FALLBACK;
+}
+
+/** Edit form pre-fill keeps only regions whose region-city is in the endpoint's regions. */
+export function initialForm(endpoint: Endpoint | null, regions: Region[], plan: PlanLimits): EndpointInput {
+  if (!endpoint) {
+    return {
+      name: '',
+      url: '',
+      description: '',
+      regions: [primaryRegionKey(regions)],
+      ping_host: false,
+      cert_expiry: false,
+      response_code: plan.response_code !== false,
+      response_time: false,
+    };
+  }
+  const known = new Set(regions.map(regionKey));
+  return {
+    name: endpoint.name,
+    url: endpoint.url,
+    description: endpoint.description ?? '',
+    regions: endpoint.regions.filter((r) => known.has(r)),
+    ping_host: endpoint.ping_host,
+    cert_expiry: endpoint.cert_expiry,
+    response_code: endpoint.response_code,
+    response_time: endpoint.response_time,
+  };
+}
+
+const FEATURE_HINTS: Record<Feature, string> = {
+  response_code: 'HTTP status of each check. Runs from the primary region.',
+  response_time: 'How long the page takes to answer, from every selected region.',
+  ping_host: 'Reachability of the host, from every selected region.',
+  cert_expiry: 'Days until the TLS certificate expires. Runs from the primary region.',
+};
+
+export function EndpointFormModal({
+  endpoint,
+  regions,
+  plan,
+  onSubmit,
+  onClose,
+}: {
+  endpoint: Endpoint | null;
+  regions: Region[];
+  plan: PlanLimits;
+  onSubmit(input: EndpointInput): Promise<boolean>;
+  onClose(): void;
+}) {
+  const [form, setForm] = useState<EndpointInput>(() => initialForm(endpoint, regions, plan));
+  const [error, setError] = useState('');
+  const [notice, setNotice] = useState('');
+  const [busy, setBusy] = useState(false);
+  const maxRegions = Math.max(1, plan.max_regions || 1);
+  const singleRegion = maxRegions <= 1;
+  const primary = regions.find((r) => r.primary_region);
+
+  const toggleFeature = (f: Feature) => {
+    if (!plan[f]) {
+      setNotice(MESSAGES.featureNotInPlan(FEATURE_LABELS[f]));
+      return;
+    }
+    setNotice('');
+    setForm((s) => ({ ...s, [f]: !s[f] }));
+  };
+
+  const toggleRegion = (key: string) => {
+    const has = form.regions.includes(key);
+    if (!has && form.regions.length >= maxRegions) {
+      setNotice(MESSAGES.tooManyRegions(maxRegions, plan.package_name || 'Free'));
+      return;
+    }
+    setNotice('');
+    setForm((s) => ({ ...s, regions: has ? s.regions.filter((r) => r !== key) : [...s.regions, key] }));
+  };
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const invalid = validateEndpointBasics(form.name, form.url);
+    if (invalid) {
+      setError(invalid);
+      return;
+    }
+    const chosen = singleRegion ? [primaryRegionKey(regions)] : form.regions;
+    if (chosen.length === 0) {
+      setError('Please select at least one region');
+      return;
+    }
+    setError('');
+    setBusy(true);
+    const ok = await onSubmit({ ...form, name: form.name.trim(), url: form.url.trim(), description: form.description?.trim() ?? '', regions: chosen });
+    setBusy(false);
+    if (ok) onClose();
+  };
+
+  return (
+    <Modal title={endpoint ? 'Edit Endpoint' : 'Add Endpoint'} onClose={onClose} size="lg">
+      <form onSubmit={submit} noValidate className="endpoint-form">
+        <div className="form-grid">
+          <div className="field">
+            <label htmlFor="ep-name">Name</label>
+            <input id="ep-name" value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} required placeholder="My website" />
+          </div>
+          <div className="field">
+            <label htmlFor="ep-url">URL</label>
+            <input id="ep-url" type="url" value={form.url} onChange={(e) => setForm({ ...form, url: e.target.value })} required placeholder="https://example.com" />
+          </div>
+        </div>
+        <div className="field">
+          <label htmlFor="ep-description">Description <span className="optional">(optional)</span></label>
+          <textarea id="ep-description" rows={2} value={form.description} onChange={(e) => setForm({ ...form, description: e.target.value })} />
+        </div>
+
+        <fieldset className="fieldset">
+          <legend>Monitoring Features</legend>
+          <div className="option-grid">
+            {FEATURES.map((f) => {
+              const allowed = !!plan[f];
+              return (
+                <label key={f} className={`option${form[f] ? ' selected' : ''}${allowed ? '' : ' locked'}`}>
+                  <input type="checkbox" checked={form[f]} onChange={() => toggleFeature(f)} aria-describedby={`hint-${f}`} />
+                  <span className="option-text">
+                    <span className="option-title">
+                      {FEATURE_LABELS[f]} {!allowed && <span className="lock-tag"><LockIcon width={12} height={12} /> Upgrade</span>}
+                    </span>
+                    <span id={`hint-${f}`} className="option-hint">{FEATURE_HINTS[f]}</span>
+                  </span>
+                </label>
+              );
+            })}
+          </div>
+        </fieldset>
+
+        <fieldset className="fieldset">
+          <legend>Regions</legend>
+          {singleRegion ? (
+            <div className="single-region">
+              <span className="chip chip-primary">{primary ? regionLabel(primary) : 'EU - Germany'}</span>
+              <span className="option-hint">Your {plan.package_name || 'Free'} plan checks from the primary region.</span>
+            </div>
+          ) : (
+            <>
+              <p className="option-hint">Select up to {maxRegions} region(s).</p>
+              <div className="option-grid">
+                {regions.map((r) => {
+                  const key = regionKey(r);
+                  return (
+                    <label key={key} className={`option compact${form.regions.includes(key) ? ' selected' : ''}`}>
+                      <input type="checkbox" checked={form.regions.includes(key)} onChange={() => toggleRegion(key)} />
+                      <span className="option-title">{regionLabel(r)}{r.primary_region && <span className="muted"> (primary)</span>}</span>
+                    </label>
+                  );
+                })}
+              </div>
+            </>
+          )}
+          <p className="option-hint">Certificate Expiry and Response Code checks run only from the primary region (EU - Germany); Ping Host and Response Time run from every selected region.</p>
+        </fieldset>
+
+        {notice && <div className="alert alert-warning" role="alert">{notice}</div>}
+        {error && <div className="alert alert-error" role="alert">{error}</div>}
+        <div className="modal-actions">
+          <button type="button" className="btn btn-secondary" onClick={onClose}>Cancel</button>
+          <button type="submit" className="btn btn-primary" disabled={busy}>{endpoint ? 'Save Changes' : 'Add Endpoint'}</button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,109 @@
+import { useEffect, useMemo, useRef } from 'react';
+import Chart from 'react-apexcharts';
+import type { ApexOptions } from 'apexcharts';
+import type { GraphSeries } from '@upfleet/proto/rest';
+import { certBarPercent, certStatus, GRAPH_FUNCTION_LABELS, GRAPH_UNITS, regionKeyLabel, seriesStats, statusCodeClass, successShare } from '../../lib/format';
+import { wheelZoom, type TimeRange } from './range-refetch';
+
+const COLORS: Record<string, string> = { response_time: '#4f46e5', ping: '#0ea5e9', response_code: '#10b981', cert_expiry: '#f59e0b' };
+
+export function GraphCard({ series, view, onRange }: { series: GraphSeries; view: TimeRange; onRange(range: TimeRange): void }) {
+  const values = useMemo(() => series.data.map((p) => p[1]), [series]);
+  const stats = seriesStats(values);
+  const unit = GRAPH_UNITS[series.function];
+  const wrap = useRef<HTMLDivElement>(null);
+  const viewRef = useRef(view);
+  viewRef.current = view;
+  const onRangeRef = useRef(onRange);
+  onRangeRef.current = onRange;
+
+  // Wheel zoom with a fixed speed of 0.1 on the time axis only (apexcharts has no speed option).
+  useEffect(() => {
+    const el = wrap.current;
+    if (!el) return;
+    const onWheel = (e: WheelEvent) => {
+      e.preventDefault();
+      onRangeRef.current(wheelZoom(viewRef.current, e.deltaY));
+    };
+    el.addEventListener('wheel', onWheel, { passive: false });
+    return () => el.removeEventListener('wheel', onWheel);
+  }, []);
+
+  const options = useMemo<ApexOptions>(() => {
+    const report = (_c: unknown, o?: { xaxis?: { min?: number; max?: number } }) => {
+      const min = o?.xaxis?.min;
+      const max = o?.xaxis?.max;
+      if (typeof min === 'number' && typeof max === 'number' && max > min) onRangeRef.current({ from: Math.round(min), to: Math.round(max) });
+    };
+    return {
+      chart: {
+        id: series.itemId,
+        animations: { enabled: false },
+        fontFamily: 'inherit',
+        zoom: { enabled: true, type: 'x', autoScaleYaxis: true, allowMouseWheelZoom: false },
+        toolbar: { show: true, autoSelected: 'pan', tools: { download: false, selection: false, zoom: true, zoomin: true, zoomout: true, pan: true, reset: false } },
+        events: { zoomed: report, scrolled: report },
+      },
+      colors: [COLORS[series.function] ?? '#4f46e5'],
+      stroke: { curve: series.function === 'response_code' ? 'stepline' : 'smooth', width: 2 },
+      fill: series.function === 'response_code' ? { type: 'solid', opacity: 1 } : { type: 'gradient', gradient: { opacityFrom: 0.35, opacityTo: 0.02 } },
+      dataLabels: { enabled: false },
+      markers: { size: series.data.length < 40 ? 3 : 0 },
+      grid: { borderColor: '#eef0f4', strokeDashArray: 4 },
+      xaxis: { type: 'datetime', min: view.from, max: view.to, labels: { datetimeUTC: false } },
+      yaxis: { labels: { formatter: (v: number) => `${Math.round(v)}${unit ? ` ${unit}` : ''}` }, min: series.function === 'cert_expiry' ? 0 : undefined },
+      tooltip: { x: { format: 'dd MMM HH:mm' } },
+    };
+  }, [series, view, unit]);
+
+  const chartSeries = useMemo(() => [{ name: GRAPH_FUNCTION_LABELS[series.function], data: series.data.map(([t, v]) => ({ x: t, y: v })) }], [series]);
+  const codes = series.function === 'response_code' ? values : [];
+  const lastCode = codes[codes.length - 1];
+  const lastDays = series.function === 'cert_expiry' ? values[values.length - 1] : undefined;
+
+  return (
+    <article className="card graph-card" aria-label={`${GRAPH_FUNCTION_LABELS[series.function]} from ${regionKeyLabel(series.location)}`}>
+      <header className="graph-card-header">
+        <div>
+          <h3>{GRAPH_FUNCTION_LABELS[series.function]}</h3>
+          <span className="chip">{regionKeyLabel(series.location)}</span>
+        </div>
+        {series.function === 'response_code' && lastCode !== undefined && (
+          <span className={`badge badge-${statusCodeClass(lastCode).tone}`}>{lastCode} {statusCodeClass(lastCode).label}</span>
+        )}
+        {lastDays !== undefined && <span className={`badge badge-${certStatus(lastDays).tone}`}>{certStatus(lastDays).label}</span>}
+      </header>
+      {stats ? (
+        <dl className="stats-row">
+          <div><dt>High</dt><dd>{stats.high}{unit && ` ${unit}`}</dd></div>
+          <div><dt>Low</dt><dd>{stats.low}{unit && ` ${unit}`}</dd></div>
+          <div><dt>Average</dt><dd>{stats.avg}{unit && ` ${unit}`}</dd></div>
+        </dl>
+      ) : (
+        <p className="empty-text">No data available</p>
+      )}
+      {series.function === 'response_code' && codes.length > 0 && (
+        <div className="code-summary">
+          <div className="code-history" aria-label="Last 10 checks">
+            {codes.slice(-10).map((c, i) => (
+              <span key={i} className={`code-chip tone-${statusCodeClass(c).tone}`} title={statusCodeClass(c).label}>{c || '—'}</span>
+            ))}
+          </div>
+          <span className="uptime-share"><strong>{successShare(codes)}%</strong> uptime</span>
+        </div>
+      )}
+      {lastDays !== undefined && (
+        <div className="cert-summary">
+          <div className="cert-days"><strong>{Math.round(lastDays)}</strong> days remaining</div>
+          <div className="cert-bar" role="meter" aria-valuemin={0} aria-valuemax={365} aria-valuenow={Math.round(lastDays)} aria-label="Certificate days remaining">
+            <span className={`cert-bar-fill tone-${certStatus(lastDays).tone}`} style={{ width: `${certBarPercent(lastDays)}%` }} />
+          </div>
+          <div className="cert-scale"><span>0</span><span>365 days</span></div>
+        </div>
+      )}
+      <div ref={wrap} className="chart-wrap">
+        {series.data.length > 0 && <Chart type={series.function === 'response_code' ? 'line' : 'area'} height={220} options={options} series={chartSeries} />}
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,114 @@
+// Display rules of SPEC sections 3, 8 and 9: currency symbols, badges, classes and dates.
+import type { Currency, GraphFunction, Region } from '@upfleet/proto/rest';
+
+const SYMBOLS: Record<string, string> = { EUR: '€', USD: '$', GBP: '£', JPY: '¥' };
+
+export function currencySymbol(currency: Currency | string | null | undefined): string {
+  return (currency && SYMBOLS[currency]) || '€';
+}
+
+export function formatPrice(price: number, currency?: Currency | string | null): string {
+  const digits = currency === 'JPY' || Number.isInteger(price) ? 0 : 2;
+  return `${currencySymbol(currency)}${Number(price).toFixed(digits)}`;
+}
+
+export type Tone = 'green' | 'yellow' | 'orange' | 'red' | 'grey';
+
+/** 7-day uptime badge: null is shown as 100 (dashboard default). */
+export function uptimeBadge(uptime: number | null | undefined): { text: string; tone: Tone } {
+  const value = uptime === null || uptime === undefined || Number.isNaN(uptime) ? 100 : uptime;
+  const tone: Tone = value >= 99.5 ? 'green' : value >= 95 ? 'yellow' : 'red';
+  return { text: `${value.toFixed(2)}%`, tone };
+}
+
+export function statusCodeClass(code: number): { label: string; tone: Tone } {
+  if (code >= 200 && code < 300) return { label: 'Success', tone: 'green' };
+  if (code >= 300 && code < 400) return { label: 'Redirect', tone: 'yellow' };
+  if (code >= 400 && code < 500) return { label: 'Client Error', tone: 'orange' };
+  if (code >= 500 && code < 600) return { label: 'Server Error', tone: 'red' };
+  return { label: 'No Response', tone: 'grey' };
+}
+
+/** Share of 2xx among checks, one decimal. */
+export function successShare(codes: number[]): string {
+  if (codes.length === 0) return '0.0';
+  const ok = codes.filter((c) => c >= 200 && c < 300).length;
+  return ((ok / codes.length) * 100).toFixed(1);
+}
+
+export function certStatus(days: number): { label: 'Safe' | 'Warning' | 'Critical'; tone: Tone } {
+  if (days > 30) return { label: 'Safe', tone: 'green' };
+  if (days > 7) return { label: 'Warning', tone: 'yellow' };
+  return { label: 'Critical', tone: 'red' };
+}
+
+/** Width of the certificate bar on a 365-day scale, 0..100. */
+export function certBarPercent(days: number): number {
+  return Math.max(0, Math.min(100, (days / 365) * 100));
+}
+
+export function seriesStats(values: number[]): { high: string; low: string; avg: string } | null {
+  if (values.length === 0) return null;
+  let high = -Infinity;
+  let low = Infinity;
+  let sum = 0;
+  for (const v of values) {
+    if (v > high) high = v;
+    if (v < low) low = v;
+    sum += v;
+  }
+  return { high: high.toFixed(2), low: low.toFixed(2), avg: (sum / values.length).toFixed(2) };
+}
+
+export const SUBSCRIPTION_TONES: Record<string, Tone> = {
+  active: 'green',
+  canceled: 'red',
+  past_due: 'yellow',
+  incomplete: 'grey',
+};
+
+export function subscriptionTone(status: string | null | undefined): Tone {
+  return (status && SUBSCRIPTION_TONES[status]) || 'grey';
+}
+
+/** Empty or epoch dates show 'Not available'. */
+export function formatDate(value: string | number | null | undefined): string {
+  if (value === null || value === undefined || value === '') return 'Not available';
+  const d = new Date(typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value);
+  if (Number.isNaN(d.getTime()) || d.getTime() <= 0) return 'Not available';
+  return d.toLocaleDateString('en-GB', { year: 'numeric', month: 'short', day: 'numeric' });
+}
+
+export const regionKey = (r: Pick<Region, 'region' | 'city'>): string => `${r.region}-${r.city}`;
+export const regionLabel = (r: Pick<Region, 'region' | 'city'>): string => `${r.region} - ${r.city}`;
+
+/** 'EU-Germany' → 'EU - Germany' (only the first dash separates region from city). */
+export function regionKeyLabel(key: string): string {
+  const i = key.indexOf('-');
+  return i < 0 ? key : `${key.slice(0, i)} - ${key.slice(i + 1)}`;
+}
+
+export const GRAPH_FUNCTION_LABELS: Record<GraphFunction, string> = {
+  response_time: 'Response Time',
+  response_code: 'Response Code',
+  ping: 'Ping',
+  cert_expiry: 'Certificate Expiry',
+};
+
+export const GRAPH_UNITS: Record<GraphFunction, string> = {
+  response_time: 'ms',
+  response_code: '',
+  ping: 'ms',
+  cert_expiry: 'days',
+};
+
+/** UTC and offsets UTC-12 .. UTC+14, with UTC+5:30 (SPEC section 9). */
+export const TIMEZONES: string[] = (() => {
+  const list: string[] = [];
+  for (let h = -12; h <= 14; h++) {
+    if (h === 0) list.push('UTC');
+    else list.push(`UTC${h > 0 ? '+' : ''}${h}`);
+    if (h === 5) list.push('UTC+5:30');
+  }
+  return list;
+})();

@@ -1,0 +1,118 @@
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { useServices } from '../app-context';
+import { sanitizeCode, isCompleteCode, validateLogin } from '../lib/validation';
+import { Modal } from '../components/Modal';
+import { EyeIcon, EyeOffIcon } from '../components/Icons';
+
+export function PasswordInput({ id, value, onChange, autoComplete, label, hint }: {
+  id: string;
+  value: string;
+  onChange(v: string): void;
+  autoComplete: string;
+  label: string;
+  hint?: string;
+}) {
+  const [shown, setShown] = useState(false);
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <div className="input-with-button">
+        <input id={id} type={shown ? 'text' : 'password'} value={value} onChange={(e) => onChange(e.target.value)} autoComplete={autoComplete} required aria-describedby={hint ? `${id}-hint` : undefined} />
+        <button type="button" className="input-button" aria-label={shown ? 'Hide password' : 'Show password'} aria-pressed={shown} onClick={() => setShown((s) => !s)}>
+          {shown ? <EyeOffIcon /> : <EyeIcon />}
+        </button>
+      </div>
+      {hint && <p id={`${id}-hint`} className="hint">{hint}</p>}
+    </div>
+  );
+}
+
+export function LoginPage() {
+  const { actions } = useServices();
+  const navigate = useNavigate();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [needsCode, setNeedsCode] = useState(false);
+  const [code, setCode] = useState('');
+  const [codeError, setCodeError] = useState('');
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const invalid = validateLogin(email, password);
+    if (invalid) {
+      setError(invalid);
+      return;
+    }
+    setBusy(true);
+    setError('');
+    const out = await actions.login(email.trim(), password);
+    setBusy(false);
+    if (out.ok) navigate('/dashboard');
+    else if (out.requires2FA) {
+      setCode('');
+      setCodeError('');
+      setNeedsCode(true);
+    } else setError(out.error);
+  };
+
+  const verify = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!isCompleteCode(code)) return;
+    setBusy(true);
+    setCodeError('');
+    const out = await actions.login(email.trim(), password, code);
+    setBusy(false);
+    if (out.ok) {
+      setNeedsCode(false);
+      navigate('/dashboard');
+    } else setCodeError(out.error || 'Invalid verification code');
+  };
+
+  return (
+    <div className="auth-page">
+      <div className="card auth-card">
+        <h1>Welcome back</h1>
+        <p className="muted">Sign in to your Upfleet account</p>
+        <form onSubmit={submit} noValidate>
+          <div className="field">
+            <label htmlFor="login-email">Email</label>
+            <input id="login-email" type="email" value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="email" required />
+          </div>
+          <PasswordInput id="login-password" label="Password" value={password} onChange={setPassword} autoComplete="current-password" />
+          {error && <div className="alert alert-error" role="alert">{error}</div>}
+          <button type="submit" className="btn btn-primary btn-block" disabled={busy}>{busy ? 'Signing in...' : 'Sign In'}</button>
+        </form>
+        <p className="auth-switch">Don&apos;t have an account? <Link to="/signup">Sign up</Link></p>
+      </div>
+      {needsCode && (
+        <Modal title="Two-Factor Authentication" onClose={() => setNeedsCode(false)} size="sm">
+          <form onSubmit={verify}>
+            <p className="muted">Enter the 6-digit code from your authenticator app, or one of your backup codes.</p>
+            <div className="field">
+              <label htmlFor="login-2fa">Verification code</label>
+              <input
+                id="login-2fa"
+                className="code-input"
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                value={code}
+                onChange={(e) => setCode(sanitizeCode(e.target.value))}
+                maxLength={6}
+                placeholder="000000"
+              />
+            </div>
+            {codeError && <div className="alert alert-error" role="alert">{codeError}</div>}
+            <div className="modal-actions">
+              <button type="button" className="btn btn-secondary" onClick={() => setNeedsCode(false)}>Cancel</button>
+              <button type="submit" className="btn btn-primary" disabled={!isCompleteCode(code) || busy}>Verify</button>
+            </div>
+            <p className="hint">Lost access to your authenticator? Contact support to recover your account.</p>
+          </form>
+        </Modal>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,145 @@
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router-dom';
+import type { Package } from '@upfleet/proto/rest';
+import { useAuth, useServices } from '../app-context';
+import { formatPrice } from '../lib/format';
+import { isEmail } from '../lib/validation';
+import { Spinner } from '../components/Spinner';
+import { Modal } from '../components/Modal';
+import { CheckIcon } from '../components/Icons';
+
+function planFeatures(p: Package): string[] {
+  const minutes = Math.round(p.check_frequency_seconds / 60);
+  const list = [
+    `${p.max_endpoints} endpoints`,
+    p.check_frequency_seconds < 60 ? `Checks every ${p.check_frequency_seconds} seconds` : `Checks every ${minutes} minute${minutes === 1 ? '' : 's'}`,
+    `${p.max_regions} region${p.max_regions === 1 ? '' : 's'}${p.multi_region ? ' (multi-region)' : ''}`,
+  ];
+  if (p.retention_days) list.push(`${p.retention_days}-day data retention`);
+  if (p.ssl_monitoring) list.push('SSL certificate monitoring');
+  list.push(p.advanced_alerts ? 'Advanced alerts' : 'Basic email alerts');
+  if (p.api_access) list.push('API access');
+  return list;
+}
+
+export function PricingPage() {
+  const { api } = useServices();
+  const signedIn = useAuth((s) => s.status === 'authenticated');
+  const [packages, setPackages] = useState<Package[] | null>(null);
+  const [error, setError] = useState('');
+  const [processing, setProcessing] = useState<number | null>(null);
+  const [emailFor, setEmailFor] = useState<Package | null>(null);
+  const [email, setEmail] = useState('');
+  const [emailError, setEmailError] = useState('');
+
+  useEffect(() => {
+    api
+      .publicRequest<Package[]>('GET', '/api/public/packages')
+      .then((res) => (res.success ? setPackages(res.data) : setError(res.error)))
+      .catch(() => setError('Failed to load plans'));
+  }, [api]);
+
+  const checkout = async (p: Package, anonymousEmail?: string) => {
+    // A plan without a Stripe price cannot be bought: the button does nothing.
+    if (!p.stripe_price_id) return;
+    setProcessing(p.package_id);
+    try {
+      const body = { priceId: p.stripe_price_id, packageId: p.package_id, packageName: p.package_name };
+      const res = signedIn
+        ? await api.post<{ url: string }>('/api/billing/create-checkout-session', body)
+        : await api.publicRequest<{ url: string }>('POST', '/api/public/create-checkout-session', { ...body, email: anonymousEmail });
+      if (res.success && res.data?.url) {
+        window.location.assign(res.data.url);
+        return;
+      }
+      console.error('checkout failed', res.status, res.success ? 'no url' : res.error);
+    } catch (err) {
+      console.error('checkout failed', err);
+    }
+    setProcessing(null);
+  };
+
+  const choose = (p: Package) => {
+    if (!p.stripe_price_id) return;
+    if (signedIn) void checkout(p);
+    else {
+      setEmailFor(p);
+      setEmailError('');
+    }
+  };
+
+  return (
+    <div className="container page">
+      <header className="page-header center">
+        <h1>Simple, transparent pricing</h1>
+        <p className="page-sub">Start free. Upgrade when you need more endpoints, faster checks and more regions.</p>
+      </header>
+      {error && <div className="alert alert-error" role="alert">{error}</div>}
+      {!packages && !error && <Spinner />}
+      {packages && (
+        <div className="pricing-grid">
+          {packages.map((p, i) => {
+            const free = Number(p.price) === 0;
+            const featured = !free && i === (packages.length >= 4 ? 2 : 1);
+            return (
+              <article key={p.package_id} className={`card pricing-card${featured ? ' featured' : ''}`} aria-label={`${p.package_name} plan`}>
+                {featured && <span className="ribbon">Most popular</span>}
+                <h2 className="plan-name">{p.package_name}</h2>
+                <p className="plan-desc">{p.description}</p>
+                <p className="plan-price">
+                  <span className="amount">{formatPrice(p.price, p.currency)}</span>
+                  <span className="per">/month</span>
+                </p>
+                <ul className="check-list">
+                  {planFeatures(p).map((f) => (
+                    <li key={f}><CheckIcon width={16} height={16} /> {f}</li>
+                  ))}
+                </ul>
+                {free ? (
+                  <Link to={signedIn ? '/dashboard' : '/signup'} className="btn btn-secondary btn-block">
+                    {signedIn ? 'Go to Dashboard' : 'Get Started Free'}
+                  </Link>
+                ) : (
+                  <button
+                    type="button"
+                    className={`btn btn-block ${featured ? 'btn-primary' : 'btn-dark'}`}
+                    onClick={() => choose(p)}
+                    disabled={processing === p.package_id}
+                  >
+                    {processing === p.package_id ? 'Processing...' : `Choose ${p.package_name}`}
+                  </button>
+                )}
+              </article>
+            );
+          })}
+        </div>
+      )}
+      {emailFor && (
+        <Modal title={`Subscribe to ${emailFor.package_name}`} onClose={() => setEmailFor(null)} size="sm">
+          <form
+            onSubmit={(e) => {
+              e.preventDefault();
+              if (!isEmail(email)) {
+                setEmailError('Please enter a valid email address');
+                return;
+              }
+              const p = emailFor;
+              setEmailFor(null);
+              void checkout(p, email.trim());
+            }}
+          >
+            <div className="field">
+              <label htmlFor="checkout-email">Email</label>
+              <input id="checkout-email" type="email" value={email} onChange={(e) => setEmail(e.target.value)} required autoComplete="email" />
+            </div>
+            {emailError && <p className="field-error" role="alert">{emailError}</p>}
+            <div className="modal-actions">
+              <button type="button" className="btn btn-secondary" onClick={() => setEmailFor(null)}>Cancel</button>
+              <button type="submit" className="btn btn-primary">Continue to Checkout</button>
+            </div>
+          </form>
+        </Modal>
+      )}
+    </div>
+  );
+}

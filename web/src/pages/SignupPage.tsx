@@ -1,0 +1,73 @@
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { useServices } from '../app-context';
+import { validateSignup } from '../lib/validation';
+import { PasswordInput } from './LoginPage';
+import { CheckIcon } from '../components/Icons';
+
+export const FREE_PLAN_ITEMS = [
+  '10 endpoints',
+  'Checks every 5 minutes',
+  'EU - Germany region',
+  'Basic email alerts',
+  '30-day data retention',
+];
+
+export function SignupPage() {
+  const { actions } = useServices();
+  const navigate = useNavigate();
+  const [form, setForm] = useState({ username: '', email: '', password: '', confirmPassword: '' });
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+  const set = (k: keyof typeof form) => (v: string) => setForm((f) => ({ ...f, [k]: v }));
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const invalid = validateSignup(form);
+    if (invalid) {
+      setError(invalid);
+      return;
+    }
+    setBusy(true);
+    setError('');
+    const out = await actions.signup(form.username.trim(), form.email.trim(), form.password);
+    setBusy(false);
+    if (out.ok) navigate('/dashboard');
+    else setError(out.error);
+  };
+
+  return (
+    <div className="auth-page">
+      <div className="auth-split">
+        <div className="card auth-card">
+          <h1>Create your account</h1>
+          <p className="muted">Start monitoring for free</p>
+          <form onSubmit={submit} noValidate>
+            <div className="field">
+              <label htmlFor="signup-username">Username</label>
+              <input id="signup-username" value={form.username} onChange={(e) => set('username')(e.target.value)} autoComplete="username" required minLength={3} maxLength={30} />
+            </div>
+            <div className="field">
+              <label htmlFor="signup-email">Email</label>
+              <input id="signup-email" type="email" value={form.email} onChange={(e) => set('email')(e.target.value)} autoComplete="email" required />
+            </div>
+            <PasswordInput id="signup-password" label="Password" value={form.password} onChange={set('password')} autoComplete="new-password" hint="Must be at least 8 characters long" />
+            <PasswordInput id="signup-confirm" label="Confirm Password" value={form.confirmPassword} onChange={set('confirmPassword')} autoComplete="new-password" />
+            {error && <div className="alert alert-error" role="alert">{error}</div>}
+            <button type="submit" className="btn btn-primary btn-block" disabled={busy}>{busy ? 'Creating account...' : 'Create Account'}</button>
+          </form>
+          <p className="auth-switch">Already have an account? <Link to="/login">Sign in</Link></p>
+        </div>
+        <aside className="card plan-aside" aria-label="Free plan">
+          <h2>The Free plan includes</h2>
+          <ul className="check-list">
+            {FREE_PLAN_ITEMS.map((i) => (
+              <li key={i}><CheckIcon width={16} height={16} /> {i}</li>
+            ))}
+          </ul>
+          <p className="muted">Response Code monitoring is on by default. Upgrade any time for more regions and features.</p>
+        </aside>
+      </div>
+    </div>
+  );
+}

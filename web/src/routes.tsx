@@ -1,0 +1,62 @@
+import { lazy, Suspense, type ReactNode } from 'react';
+import { Outlet, type RouteObject } from 'react-router-dom';
+import { Navbar } from './components/Navbar';
+import { ProtectedRoute } from './components/ProtectedRoute';
+import { SessionTimeoutModal } from './components/SessionTimeoutModal';
+import { SessionWatcher } from './components/SessionWatcher';
+import { Spinner } from './components/Spinner';
+import { HomePage } from './pages/HomePage';
+import { AboutPage } from './pages/AboutPage';
+import { PricingPage } from './pages/PricingPage';
+import { ContactPage } from './pages/ContactPage';
+import { LoginPage } from './pages/LoginPage';
+import { SignupPage } from './pages/SignupPage';
+import { NotFoundPage } from './pages/NotFoundPage';
+
+// Signed-in pages load on demand so the public pages' first load stays small.
+const DashboardPage = lazy(() => import('./pages/DashboardPage').then((m) => ({ default: m.DashboardPage })));
+const AlertSettingsPage = lazy(() => import('./pages/AlertSettingsPage').then((m) => ({ default: m.AlertSettingsPage })));
+const ProfilePage = lazy(() => import('./pages/ProfilePage').then((m) => ({ default: m.ProfilePage })));
+
+function Layout() {
+  return (
+    <div className="app">
+      <a href="#main" className="skip-link">Skip to content</a>
+      <Navbar />
+      <main id="main" className="main">
+        <Outlet />
+      </main>
+      <footer className="footer">
+        <div className="container footer-inner">
+          <span>© {new Date().getFullYear()} Upfleet. Uptime monitoring from every region.</span>
+        </div>
+      </footer>
+      <SessionWatcher />
+      <SessionTimeoutModal />
+    </div>
+  );
+}
+
+const protectedPage = (page: ReactNode) => (
+  <ProtectedRoute>
+    <Suspense fallback={<div className="page-loading"><Spinner /></div>}>{page}</Suspense>
+  </ProtectedRoute>
+);
+
+export const appRoutes: RouteObject[] = [
+  {
+    element: <Layout />,
+    children: [
+      { path: '/', element: <HomePage /> },
+      { path: '/about', element: <AboutPage /> },
+      { path: '/pricing', element: <PricingPage /> },
+      { path: '/contact', element: <ContactPage /> },
+      { path: '/login', element: <LoginPage /> },
+      { path: '/signup', element: <SignupPage /> },
+      { path: '/dashboard', element: protectedPage(<DashboardPage />) },
+      { path: '/alert-settings', element: protectedPage(<AlertSettingsPage />) },
+      { path: '/profile', element: protectedPage(<ProfilePage />) },
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+];

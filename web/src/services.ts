@@ -1,0 +1,110 @@
+// Wires the app's parts once (main.tsx) or per test: auth store, request helper, auth actions and
+// the session monitor. Nothing is created at import time.
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { AuthResult, User } from '@upfleet/proto/rest';
+import { MESSAGES } from '@upfleet/proto/rest';
+import { createApiClient, AuthenticationError, type ApiClient } from './api/client';
+import { createAuthStore, tokenStoreOf, type AuthStore } from './stores/auth-store';
+import { createSessionMonitor, type SessionMonitor, type SessionMonitorDeps } from './session/session-monitor';
+
+export type LoginOutcome = { ok: true } | { ok: false; requires2FA: boolean; error: string };
+
+export interface AuthActions {
+  login(email: string, password: string, twoFactorCode?: string): Promise<LoginOutcome>;
+  signup(username: string, email: string, password: string): Promise<{ ok: true } | { ok: false; error: string }>;
+  logout(): Promise<void>;
+  validateSession(): Promise<void>;
+}
+
+export interface SessionUiState { warningSeconds: number | null }
+
+export interface AppServices {
+  api: ApiClient;
+  auth: AuthStore;
+  actions: AuthActions;
+  session: SessionMonitor;
+  sessionUi: StoreApi<SessionUiState>;
+}
+
+export interface ServicesDeps {
+  storage: Storage;
+  navigate(path: string): void;
+  fetch?: typeof fetch;
+  baseUrl?: string;
+  sessionLimits?: SessionMonitorDeps['limits'];
+}
+
+export function createServices(deps: ServicesDeps): AppServices {
+  const auth = createAuthStore(deps.storage);
+  const goLogin = (): void => {
+    auth.getState().clear();
+    deps.navigate('/login');
+  };
+  const api = createApiClient({ tokens: tokenStoreOf(auth), onAuthFailure: goLogin, fetch: deps.fetch, baseUrl: deps.baseUrl });
+  const sessionUi = createStore<SessionUiState>(() => ({ warningSeconds: null }));
+
+  const actions: AuthActions = {
+    async login(email, password, twoFactorCode) {
+      try {
+        const body = twoFactorCode ? { email, password, two_factor_code: twoFactorCode } : { email, password };
+        const res = await api.publicRequest<AuthResult>('POST', '/api/auth/login', body);
+        if (res.success) {
+          auth.getState().setSession(res.data);
+          return { ok: true };
+        }
+        if (res.requires2FA) {
+          return { ok: false, requires2FA: true, error: twoFactorCode ? res.error || MESSAGES.invalidCode : '' };
+        }
+        return { ok: false, requires2FA: false, error: res.error || MESSAGES.invalidCredentials };
+      } catch {
+        return { ok: false, requires2FA: false, error: 'Network error' };
+      }
+    },
+    async signup(username, email, password) {
+      try {
+        const res = await api.publicRequest<AuthResult>('POST', '/api/auth/signup', { username, email, password });
+        if (res.success) {
+          auth.getState().setSession(res.data);
+          return { ok: true };
+        }
+        return { ok: false, error: res.error || 'Failed to create account' };
+      } catch {
+        return { ok: false, error: 'Failed to create account' };
+      }
+    },
+    async logout() {
+      session.stop();
+      try {
+        await api.publicRequest('POST', '/api/auth/logout', { refreshToken: auth.getState().refreshToken }, true);
+      } catch (err) {
+        console.error('logout request failed', err);
+      }
+      goLogin();
+    },
+    async validateSession() {
+      const state = auth.getState();
+      if (!state.accessToken && !state.refreshToken) {
+        state.setStatus('anonymous');
+        return;
+      }
+      try {
+        const res = await api.get<User>('/api/auth/validate-session');
+        if (res.success && res.data) auth.getState().setUser(res.data);
+        else if (auth.getState().status === 'loading') auth.getState().setStatus(state.user ? 'authenticated' : 'anonymous');
+      } catch (err) {
+        if (err instanceof AuthenticationError) return; // already cleared and sent to /login
+        // Offline: keep the stored session rather than signing the user out.
+        if (auth.getState().status === 'loading') auth.getState().setStatus(auth.getState().user ? 'authenticated' : 'anonymous');
+      }
+    },
+  };
+
+  const session = createSessionMonitor({
+    validate: () => actions.validateSession(),
+    logout: () => void actions.logout(),
+    onWarning: (s) => sessionUi.setState({ warningSeconds: s }),
+    limits: deps.sessionLimits,
+  });
+
+  return { api, auth, actions, session, sessionUi };
+}
