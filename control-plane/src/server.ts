@@ -24,6 +24,13 @@ import { createRateLimitRepo } from './store/rate-limit-repo';
 import { seedDatabase } from './store/seed';
 import { createSessionsRepo } from './store/sessions-repo';
 import { createUsersRepo } from './store/users-repo';
+import { createAgentServiceHandlers } from './grpc/agent-service';
+import { startGrpcServer, type GrpcServerHandle } from './grpc/server';
+import { loadOrCreateGrpcTls, type GrpcTlsMaterial } from './grpc/tls';
+import { createResultStore, type ResultStore } from './results/clickhouse-store';
+import { createAssignmentEngine } from './services/assignments';
+import { regionKey } from './store/catalog-repo';
+import { startEmbeddedAgent, type EmbeddedAgent } from './embedded-agent';
 
 export interface ControlPlane {
   httpPort: number;
@@ -35,9 +42,12 @@ export interface ControlPlane {
 }
 
 export interface ControlPlaneExtras {
-  /** Results store (graphs + uptime); null runs without one (graphs answer 503). */
-  results?: (GraphSource & UptimeSource & { close(): Promise<void> }) | null;
+  /** Results store; undefined makes the configured one (chDB or CLICKHOUSE_URL), null runs without
+   *  one (graphs answer 503, agents are not served) for tests of the REST surface alone. */
+  results?: ResultStore | null;
 }
+
+const UPTIME_WINDOW_MS = 7 * 86400_000;
 
 export async function startControlPlane(config: Config, logger: Logger, extras: ControlPlaneExtras = {}): Promise<ControlPlane> {
   fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
@@ -64,18 +74,36 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     { login_ip: rl.ipLogins, signup_ip: rl.ipSignups, refresh_ip: rl.ipRefreshes, twofa_ip: rl.ipLogins, account_fail: rl.accountFailures },
     rl.windowSeconds,
   );
-  const results = extras.results ?? null;
-  const listeners = new Set<() => void>();
-  const onChange = () => listeners.forEach((l) => l());
-  const endpoints = createEndpointService({ endpoints: endpointsRepo, users, catalog, allowPrivateTargets: config.allowPrivateTargets, uptime: results ?? undefined, onChange });
+  let results: ResultStore | null;
+  if (extras.results === undefined) {
+    results = createResultStore({ clickhouseUrl: config.clickhouseUrl, dataDir: config.dataDir, logger });
+    await results.init();
+  } else results = extras.results;
+  const graphSource: GraphSource | null = results && { graphs: (id, opts) => results!.graphs(id, opts) };
+  const uptimeSource: UptimeSource | undefined = results
+    ? { uptime: (ids) => results!.uptime(ids, Date.now() - UPTIME_WINDOW_MS) }
+    : undefined;
+
+  const liveAgents = () => {
+    const byRegion = new Map<string, Set<string>>();
+    for (const a of agentsRepo.live(Date.now())) {
+      if (!byRegion.has(a.region)) byRegion.set(a.region, new Set());
+      byRegion.get(a.region)!.add(a.agent_id);
+    }
+    return byRegion;
+  };
+  const engine = createAssignmentEngine({ endpoints: endpointsRepo, catalog, liveAgents, logger });
+  const onChange = () => engine.changed();
+  const endpoints = createEndpointService({ endpoints: endpointsRepo, users, catalog, allowPrivateTargets: config.allowPrivateTargets, uptime: uptimeSource, onChange });
+  const admin = createAdminService({ users, catalog, agents: agentsRepo, onChange });
   const app = createApp({
     logger,
     auth: createAuthService({ users, catalog, tokens, limiter, box }),
     tokens,
     endpoints,
     alerts: createAlertService({ alerts: createAlertsRepo(db), endpoints: endpointsRepo, catalog, box }),
-    graphs: createGraphService({ endpoints, source: results }),
-    admin: createAdminService({ users, catalog, agents: agentsRepo, onChange }),
+    graphs: createGraphService({ endpoints, source: graphSource }),
+    admin,
     catalog,
     adminToken,
     webDistDir: config.webDistDir,
@@ -89,18 +117,43 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
   const url = `http://${config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host}:${httpPort}`;
   logger.info({ port: httpPort }, 'http listening');
 
+  let grpcServer: GrpcServerHandle | null = null;
+  let tls: GrpcTlsMaterial | null = null;
+  let leaseTimer: NodeJS.Timeout | null = null;
+  let embedded: EmbeddedAgent | null = null;
+  if (results) {
+    tls = config.grpcTls.insecure ? null : loadOrCreateGrpcTls(config.dataDir, config.grpcTls);
+    const handlers = createAgentServiceHandlers({ agents: agentsRepo, catalog, engine, store: results, leaseSeconds: config.agentLeaseSeconds, logger });
+    grpcServer = await startGrpcServer(handlers, config.host, config.grpcPort, tls);
+    logger.info({ port: grpcServer.port, tls: Boolean(tls) }, 'grpc listening');
+    // Lapsed leases are noticed here even when no agent calls in.
+    leaseTimer = setInterval(() => engine.tick(), 1000);
+    leaseTimer.unref();
+    const primary = catalog.primaryRegion();
+    if (config.embeddedAgent && primary) {
+      const token = admin.createAgentToken({ region: regionKey(primary), expires_in_seconds: 600 }).token;
+      embedded = startEmbeddedAgent({
+        grpcPort: grpcServer.port, region: regionKey(primary), token, dataDir: path.join(config.dataDir, 'agent'),
+        caFile: tls?.caFile ?? null, fingerprint: tls?.fingerprint ?? null, allowPrivateTargets: config.allowPrivateTargets, logger,
+      });
+    }
+  }
+
   return {
     httpPort,
-    grpcPort: 0,
+    grpcPort: grpcServer?.port ?? 0,
     url,
     adminToken,
     db,
     async close() {
+      if (leaseTimer) clearInterval(leaseTimer);
+      await embedded?.stop();
+      await grpcServer?.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
       });
-      await results?.close();
+      if (extras.results === undefined) await results?.close();
       db.close();
     },
   };

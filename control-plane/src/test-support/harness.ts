@@ -17,7 +17,7 @@ export interface Harness {
 
 let counter = 0;
 
-export async function startHarness(env: Record<string, string> = {}, extras: ControlPlaneExtras = {}): Promise<Harness> {
+export async function startHarness(env: Record<string, string> = {}, extras: ControlPlaneExtras = { results: null }): Promise<Harness> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'upfleet-api-'));
   const fullEnv = {
     PORT: '0', GRPC_PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, EMBEDDED_AGENT: '0', LOG_LEVEL: 'silent',

@@ -1,0 +1,179 @@
+// Who checks what: every monitoring-enabled endpoint x its features x its regions, each check owned
+// by exactly one live agent of its region, chosen by rendezvous hashing. Watchers get a snapshot,
+// then deltas whenever endpoints, plans or the set of live agents change.
+import type { Assignment, AssignmentUpdate, CheckKind } from '@upfleet/proto';
+import type { Logger } from '../logger';
+import { regionKey, type CatalogRepo } from '../store/catalog-repo';
+import type { EndpointsRepo, MonitoredEndpoint } from '../store/endpoints-repo';
+
+export interface AssignmentWatcher {
+  agentId: string;
+  region: string;
+  send(update: AssignmentUpdate): void;
+}
+
+interface WatcherState extends AssignmentWatcher {
+  version: number;
+  current: Map<string, Assignment>;
+}
+
+const KIND_CODE: Record<Exclude<CheckKind, 'CHECK_KIND_UNSPECIFIED'>, string> = {
+  CHECK_KIND_HTTP: 'http',
+  CHECK_KIND_TLS: 'tls',
+  CHECK_KIND_PING: 'ping',
+};
+
+/** The checks one endpoint needs: response_code and cert_expiry only from the primary region. */
+export function checksForEndpoint(e: MonitoredEndpoint, primary: string | null): Assignment[] {
+  const out: Assignment[] = [];
+  const add = (kind: Exclude<CheckKind, 'CHECK_KIND_UNSPECIFIED'>, region: string) => {
+    const interval = e.check_frequency_seconds;
+    out.push({
+      check_id: `${e.url_id}:${KIND_CODE[kind]}:${region}`,
+      endpoint_id: e.url_id,
+      kind,
+      url: e.url,
+      interval_seconds: interval,
+      timeout_ms: Math.min(30_000, Math.max(2_000, interval * 1000 - 1000)),
+      region,
+      retention_days: e.retention_days,
+    });
+  };
+  const httpRegions = new Set<string>();
+  if (e.response_time) e.regions.forEach((r) => httpRegions.add(r));
+  if (e.response_code && primary) httpRegions.add(primary);
+  httpRegions.forEach((r) => add('CHECK_KIND_HTTP', r));
+  if (e.cert_expiry && primary && e.url.startsWith('https:')) add('CHECK_KIND_TLS', primary);
+  if (e.ping_host) e.regions.forEach((r) => add('CHECK_KIND_PING', r));
+  return out;
+}
+
+/** FNV-1a; good spread, cheap enough for 100k checks x agents. */
+function score(agentId: string, checkId: string): number {
+  let h = 0x811c9dc5;
+  const s = `${agentId}|${checkId}`;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  return h >>> 0;
+}
+
+export function ownerOf(checkId: string, agents: string[]): string | null {
+  let best: string | null = null;
+  let bestScore = -1;
+  for (const a of agents) {
+    const s = score(a, checkId);
+    if (s > bestScore || (s === bestScore && best !== null && a < best)) {
+      best = a;
+      bestScore = s;
+    }
+  }
+  return best;
+}
+
+const sameAssignment = (a: Assignment, b: Assignment) =>
+  a.url === b.url && a.interval_seconds === b.interval_seconds && a.timeout_ms === b.timeout_ms && a.retention_days === b.retention_days;
+
+export function createAssignmentEngine(deps: {
+  endpoints: EndpointsRepo;
+  catalog: CatalogRepo;
+  /** Agents whose lease is live right now, by region. */
+  liveAgents(): Map<string, Set<string>>;
+  logger: Logger;
+}) {
+  const log = deps.logger.child({ component: 'assignments' });
+  const watchers = new Map<string, WatcherState>();
+  let scheduled = false;
+  let lastLive = '';
+
+  function desiredByAgent(): Map<string, Map<string, Assignment>> {
+    const primaryRegion = deps.catalog.primaryRegion();
+    const primary = primaryRegion ? regionKey(primaryRegion) : null;
+    const live = deps.liveAgents();
+    // Only agents with an open watch can receive work; a live lease without a stream owns nothing.
+    const candidates = new Map<string, string[]>();
+    for (const [region, ids] of live) {
+      const list = [...ids].filter((id) => watchers.has(id)).sort();
+      if (list.length) candidates.set(region, list);
+    }
+    const out = new Map<string, Map<string, Assignment>>();
+    for (const id of watchers.keys()) out.set(id, new Map());
+    for (const e of deps.endpoints.listMonitored()) {
+      for (const a of checksForEndpoint(e, primary)) {
+        const agents = candidates.get(a.region);
+        if (!agents) continue;
+        const owner = ownerOf(a.check_id, agents);
+        if (owner) out.get(owner)!.set(a.check_id, a);
+      }
+    }
+    return out;
+  }
+
+  function recompute(): void {
+    scheduled = false;
+    if (watchers.size === 0) return;
+    const desired = desiredByAgent();
+    for (const w of watchers.values()) {
+      const want = desired.get(w.agentId) ?? new Map();
+      const upserts: Assignment[] = [];
+      const removed: string[] = [];
+      for (const [id, a] of want) {
+        const cur = w.current.get(id);
+        if (!cur || !sameAssignment(cur, a)) upserts.push(a);
+      }
+      for (const id of w.current.keys()) if (!want.has(id)) removed.push(id);
+      if (upserts.length === 0 && removed.length === 0) continue;
+      w.current = want;
+      w.version += 1;
+      log.debug({ agentId: w.agentId, version: w.version, upserts: upserts.length, removed: removed.length }, 'assignment delta');
+      w.send({ version: w.version, delta: { upserts, removed_check_ids: removed } });
+    }
+  }
+
+  const engine = {
+    /** Coalesces bursts of changes into one recompute on the next tick. */
+    changed(): void {
+      if (scheduled) return;
+      scheduled = true;
+      setImmediate(recompute);
+    },
+
+    /** Registers a watcher and sends it its snapshot; others lose the checks it now owns. */
+    watch(w: AssignmentWatcher): () => void {
+      const state: WatcherState = { ...w, version: Date.now(), current: new Map() };
+      const previous = watchers.get(w.agentId);
+      watchers.set(w.agentId, state);
+      const mine = desiredByAgent().get(w.agentId) ?? new Map<string, Assignment>();
+      state.current = mine;
+      w.send({ version: state.version, snapshot: { assignments: [...mine.values()] } });
+      log.info({ agentId: w.agentId, region: w.region, checks: mine.size }, 'agent watching');
+      void previous;
+      engine.changed();
+      return () => {
+        if (watchers.get(w.agentId) === state) {
+          watchers.delete(w.agentId);
+          log.info({ agentId: w.agentId }, 'agent stopped watching');
+          engine.changed();
+        }
+      };
+    },
+
+    /** Called periodically: a lapsed lease moves its checks to the region's other agents. */
+    tick(): void {
+      const key = JSON.stringify([...deps.liveAgents()].map(([r, s]) => [r, [...s].sort()]).sort());
+      if (key !== lastLive) {
+        lastLive = key;
+        engine.changed();
+      }
+    },
+
+    ownedCount: (agentId: string) => watchers.get(agentId)?.current.size ?? 0,
+    watching: () => [...watchers.keys()],
+  };
+  return engine;
+}
+export type AssignmentEngine = ReturnType<typeof createAssignmentEngine>;
