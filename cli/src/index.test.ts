@@ -193,7 +193,7 @@ describe('agent token commands', () => {
     await admin('agent', 'token', 'create', '--region', 'EU-Germany', '--expires', '7d');
     const byArg = await admin('agent', 'token', 'revoke', 'tok_1');
     expect(byArg.code).toBe(0);
-    expect(byArg.stdout).toMatch(/^Revoked token tok_1 at \d{4}-\d\d-\d\d \d\d:\d\d UTC\.\n$/);
+    expect(byArg.stdout).toMatch(/^Revoked token tok_1 at \d{4}-\d\d-\d\d \d\d:\d\d UTC, with the agents it registered\.\n$/);
     expect(api.requests.at(-1)).toMatchObject({ method: 'DELETE', path: '/api/admin/agent-tokens/tok_1' });
 
     const byFlag = await admin('agent', 'token', 'revoke', '--id', 'tok_2', '--json');
@@ -385,10 +385,10 @@ describe('agent run', () => {
     expect(sig.count()).toBe(0);
   });
 
-  it('passes only the flags given, so the agent env fills the rest; SIGINT stops it too', async () => {
+  it('passes only the flags given (an empty --token counts as not given), so the agent env fills the rest; SIGINT stops it too', async () => {
     const { module, calls } = fakeAgent();
     const sig = signals();
-    const running = cli(['agent', 'run', '--insecure'], { loadAgent: async () => module, onSignal: sig.onSignal });
+    const running = cli(['agent', 'run', '--insecure', '--token', ''], { loadAgent: async () => module, onSignal: sig.onSignal });
     await vitestWaitFor(() => calls.started !== undefined);
     expect(calls.overrides).toEqual({ insecure: true });
     sig.send('SIGINT');

@@ -61,8 +61,9 @@ export function agentRunOverrides(flags: AgentRunFlags): AgentRunOverrides {
     insecure: flags.insecure ? true : undefined,
     metricsPort,
   };
-  // Only what was given, so the agent's env and defaults still apply to the rest.
-  return Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)) as AgentRunOverrides;
+  // Only what was given, so the agent's env and defaults still apply to the rest. An empty value
+  // counts as not given: systemd expands an unset ${UPFLEET_AGENT_TOKEN} to ''.
+  return Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined && v !== '')) as AgentRunOverrides;
 }
 
 export function defaultOnSignal(signal: NodeJS.Signals, handler: () => void): () => void {

@@ -55,7 +55,7 @@ export function tokenCommand(deps: CliDeps): Command {
 
   token
     .command('revoke')
-    .description('Revoke a bootstrap token so no new agent can register with it')
+    .description('Revoke a bootstrap token: no new agent can register with it, and the agents it registered are revoked too')
     .argument('[token_id]', 'token id from `upfleet agent token list`')
     .option('--id <token_id>', 'token id (same as the argument)')
     .action(async (idArg: string | undefined, opts: { id?: string }, cmd: Command) => {
@@ -63,7 +63,7 @@ export function tokenCommand(deps: CliDeps): Command {
       if (!id) throw new CliError('usage', 'Which token? Pass its id: upfleet agent token revoke <token_id>');
       const ctx = commandContext(cmd, deps);
       const revoked = await ctx.client.revokeAgentToken(id);
-      ctx.print(revoked, (r) => `Revoked token ${r.token_id} at ${formatDate(r.revoked_at)} UTC.\n`);
+      ctx.print(revoked, (r) => `Revoked token ${r.token_id} at ${formatDate(r.revoked_at)} UTC, with the agents it registered.\n`);
     });
 
   token
