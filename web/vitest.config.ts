@@ -4,11 +4,11 @@ import path from 'node:path';
 
 export default defineProject({
   plugins: [react()],
-  root: path.resolve(__dirname, '..'),
   test: {
     name: 'web',
     environment: 'jsdom',
-    include: ['web/src/**/*.test.{ts,tsx}'],
+    // Project root is web/, so this is web/src/**/*.test.{ts,tsx} from the repo root.
+    include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: [path.resolve(__dirname, 'src/test-setup.ts')],
     globals: true,
   },

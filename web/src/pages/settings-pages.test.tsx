@@ -1,0 +1,167 @@
+import { describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { ALERT_PLATFORMS } from '@upfleet/proto/rest';
+import { AlertMethodModal, AlertSettingsPage } from './AlertSettingsPage';
+import { ChangePasswordForm, ProfileForm, SubscriptionCard } from './ProfilePage';
+import { TwoFactorSetupModal } from '../components/TwoFactorSetupModal';
+import { fail, ok, renderWith, scriptedApi, testServices } from '../test-utils';
+
+describe('Alert Settings', () => {
+  it("shows 'No alert methods configured' when empty", async () => {
+    renderWith(<AlertSettingsPage />, testServices(scriptedApi({ 'GET /api/users/alert-methods': () => ok([]) })));
+    expect(await screen.findByText('No alert methods configured')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /Add Alert Method/ })).toBeEnabled();
+  });
+
+  it('disables Add Alert Method when all seven platforms exist', async () => {
+    const all = ALERT_PLATFORMS.map((p, i) => ({ alert_method_id: i + 1, platform: p, is_enabled: true, platform_config: {} }));
+    renderWith(<AlertSettingsPage />, testServices(scriptedApi({ 'GET /api/users/alert-methods': () => ok(all) })));
+    expect(await screen.findAllByTestId('alert-method-row')).toHaveLength(7);
+    expect(screen.getByRole('button', { name: /Add Alert Method/ })).toBeDisabled();
+  });
+
+  it('refuses a second method on a configured platform with the SPEC message', async () => {
+    const onSave = vi.fn(async () => true);
+    renderWith(<AlertMethodModal method={null} existing={['email']} onSave={onSave} onClose={() => undefined} />, testServices(scriptedApi({})));
+    const u = userEvent.setup();
+    await u.selectOptions(screen.getByLabelText('Platform'), 'email');
+    await u.type(screen.getByLabelText('Email Address'), 'ops@example.com');
+    await u.click(screen.getByRole('button', { name: 'Add Alert Method' }));
+    expect(screen.getByRole('alert')).toHaveTextContent('An alert method for this platform already exists. Please choose a different platform or edit the existing one.');
+    expect(onSave).not.toHaveBeenCalled();
+  });
+
+  it('shows per-platform fields and fixes the platform when editing', async () => {
+    const m = { alert_method_id: 3, platform: 'telegram' as const, is_enabled: true, platform_config: { bot_token: 't', chat_id: '1' } };
+    renderWith(<AlertMethodModal method={m} existing={['telegram']} onSave={async () => true} onClose={() => undefined} />, testServices(scriptedApi({})));
+    expect(screen.getByLabelText('Platform')).toBeDisabled();
+    expect(screen.getByLabelText('Bot Token')).toHaveValue('t');
+    expect(screen.getByLabelText('Chat ID')).toHaveValue('1');
+  });
+
+  it('deletes only after confirming', async () => {
+    const api = scriptedApi({
+      'GET /api/users/alert-methods': () => ok([{ alert_method_id: 4, platform: 'sms', is_enabled: true, platform_config: { phone_number: '+1' } }]),
+      'DELETE /api/users/alert-methods/4': () => ok(null),
+    });
+    renderWith(<AlertSettingsPage />, testServices(api));
+    const u = userEvent.setup();
+    await u.click(await screen.findByRole('button', { name: 'Delete SMS alert method' }));
+    expect(screen.getByText('Are you sure you want to delete this alert method?')).toBeInTheDocument();
+    expect(api.calls.some((c) => c.method === 'DELETE')).toBe(false);
+    await u.click(screen.getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(api.calls.some((c) => c.method === 'DELETE')).toBe(true));
+  });
+});
+
+describe('Profile', () => {
+  it('enables Save only when a value changed and reports success', async () => {
+    const api = scriptedApi({ 'PUT /api/users/profile': () => ok(null) });
+    renderWith(<ProfileForm initial={{ username: 'alice', email: 'a@example.com', timezone: 'UTC' }} onSaved={() => undefined} />, testServices(api));
+    const save = screen.getByRole('button', { name: 'Save Changes' });
+    expect(save).toBeDisabled();
+    const u = userEvent.setup();
+    await u.selectOptions(screen.getByLabelText('Timezone'), 'UTC+5:30');
+    expect(save).toBeEnabled();
+    await u.click(save);
+    expect(await screen.findByText('Profile updated successfully!')).toBeInTheDocument();
+    expect(api.calls[0].body).toEqual({ username: 'alice', email: 'a@example.com', timezone: 'UTC+5:30' });
+    expect(save).toBeDisabled();
+  });
+
+  it("falls back to 'Failed to update profile'", async () => {
+    renderWith(<ProfileForm initial={{ username: 'alice', email: 'a@example.com', timezone: 'UTC' }} onSaved={() => undefined} />, testServices(scriptedApi({ 'PUT /api/users/profile': () => fail('') })));
+    const u = userEvent.setup();
+    await u.type(screen.getByLabelText('Username'), 'x');
+    await u.click(screen.getByRole('button', { name: 'Save Changes' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to update profile');
+  });
+
+  it('checks the new password and reports success', async () => {
+    const api = scriptedApi({ 'POST /api/users/change-password': () => ok(null) });
+    renderWith(<ChangePasswordForm />, testServices(api));
+    const u = userEvent.setup();
+    await u.type(screen.getByLabelText('Current Password'), 'oldpassword');
+    await u.type(screen.getByLabelText('New Password'), 'newpass1');
+    await u.type(screen.getByLabelText('Confirm New Password'), 'newpass2');
+    await u.click(screen.getByRole('button', { name: 'Change Password' }));
+    expect(screen.getByRole('alert')).toHaveTextContent('New passwords do not match');
+    await u.clear(screen.getByLabelText('New Password'));
+    await u.clear(screen.getByLabelText('Confirm New Password'));
+    await u.type(screen.getByLabelText('New Password'), 'short');
+    await u.type(screen.getByLabelText('Confirm New Password'), 'short');
+    await u.click(screen.getByRole('button', { name: 'Change Password' }));
+    expect(screen.getByRole('alert')).toHaveTextContent('New password must be at least 8 characters long');
+    await u.clear(screen.getByLabelText('New Password'));
+    await u.clear(screen.getByLabelText('Confirm New Password'));
+    await u.type(screen.getByLabelText('New Password'), 'newpassword');
+    await u.type(screen.getByLabelText('Confirm New Password'), 'newpassword');
+    await u.click(screen.getByRole('button', { name: 'Change Password' }));
+    expect(await screen.findByText('Password changed successfully!')).toBeInTheDocument();
+    expect(api.calls[0].body).toEqual({ current_password: 'oldpassword', new_password: 'newpassword' });
+  });
+});
+
+describe('Subscription card', () => {
+  it("treats 404 as no subscription with a View Plans link to /pricing", async () => {
+    renderWith(<SubscriptionCard />, testServices(scriptedApi({ 'GET /api/billing/subscription': () => fail('Not found', 404) })));
+    expect(await screen.findByText('No active subscription found')).toBeInTheDocument();
+    expect(screen.getByText('No active subscription')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'View Plans' })).toHaveAttribute('href', '/pricing');
+  });
+  it("offers Retry after other failures", async () => {
+    let n = 0;
+    renderWith(<SubscriptionCard />, testServices(scriptedApi({ 'GET /api/billing/subscription': () => (n++ === 0 ? fail('boom', 500) : ok({ package_name: 'Free', price: 0, currency: 'EUR', status: 'active', current_period_start: null, current_period_end: '1970-01-01T00:00:00Z', customer_portal_url: null })) })));
+    expect(await screen.findByText(/Failed to fetch subscription details/)).toBeInTheDocument();
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByText('Free plans do not require billing management.')).toBeInTheDocument();
+    expect(screen.getAllByText('Not available')).toHaveLength(2);
+  });
+  it('says the portal link is unavailable for a paid plan without one', async () => {
+    renderWith(<SubscriptionCard />, testServices(scriptedApi({ 'GET /api/billing/subscription': () => ok({ package_name: 'Pro', price: 29, currency: 'USD', status: 'past_due', current_period_start: '2025-01-01', current_period_end: '2025-02-01', customer_portal_url: null }) })));
+    expect(await screen.findByText('Portal link unavailable. Please refresh or contact support.')).toBeInTheDocument();
+    expect(screen.getByText('past_due')).toHaveClass('badge-yellow');
+    expect(screen.getByText('$29/month')).toBeInTheDocument();
+  });
+});
+
+describe('2FA setup', () => {
+  it('walks QR → backup codes → 6-digit verify, then completes 2 s after success', async () => {
+    try {
+      const api = scriptedApi({
+        'POST /api/2fa/setup': () => ok({ qrCodeUrl: 'data:image/png;base64,AA==', secret: 'JBSWY3DPEHPK3PXP', backupCodes: ['aaaa-1111', 'bbbb-2222'] }),
+        'POST /api/2fa/verify': (b) => ((b as { token: string }).token === '123456' ? ok(null) : fail('Verification failed')),
+      });
+      const onEnabled = vi.fn();
+      renderWith(<TwoFactorSetupModal onClose={() => undefined} onEnabled={onEnabled} />, testServices(api));
+      const u = userEvent.setup();
+      expect(await screen.findByAltText(/QR code/)).toBeInTheDocument();
+      expect(screen.getByText('JBSWY3DPEHPK3PXP')).toBeInTheDocument();
+      await u.click(screen.getByRole('button', { name: 'Next' }));
+      expect(screen.getByText('aaaa-1111')).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: /Copy All/ })).toBeInTheDocument();
+      await u.click(screen.getByRole('button', { name: 'Next' }));
+      const verify = screen.getByRole('button', { name: 'Verify' });
+      expect(verify).toBeDisabled();
+      await u.type(screen.getByLabelText(/6-digit code/), '1234567x');
+      expect(screen.getByLabelText(/6-digit code/)).toHaveValue('123456');
+      // Fake timers from the click on, so the 2-second close is measured exactly.
+      vi.useFakeTimers();
+      fireEvent.click(verify);
+      for (let i = 0; i < 5; i++) await act(async () => { await Promise.resolve(); });
+      expect(screen.getByText('Two-factor authentication has been enabled successfully!')).toBeInTheDocument();
+      await act(async () => vi.advanceTimersByTime(1999));
+      expect(onEnabled).not.toHaveBeenCalled();
+      await act(async () => vi.advanceTimersByTime(1));
+      expect(onEnabled).toHaveBeenCalledTimes(1);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("shows 'Failed to initialize 2FA setup' when setup fails", async () => {
+    renderWith(<TwoFactorSetupModal onClose={() => undefined} onEnabled={() => undefined} />, testServices(scriptedApi({ 'POST /api/2fa/setup': () => fail('') })));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to initialize 2FA setup');
+  });
+});
