@@ -170,9 +170,19 @@ describe('agent token commands', () => {
     expect(run.stdout.split(secret)).toHaveLength(3); // the token line and the hint line
     expect(run.stdout).toContain(`\n  ${secret}\n`);
     expect(run.stdout).toContain(
-      `  upfleet agent run --control-plane 127.0.0.1:50051 --region US-Virginia --token ${secret} --data-dir ./agent-data\n`,
+      `  upfleet agent run --control-plane 127.0.0.1:50051 --region US-Virginia --token ${secret} --data-dir ./agent-data --ca-file ca.pem\n` +
+        "(ca.pem: the control plane's DATA_DIR/grpc-tls/ca.pem; leave --ca-file out if its gRPC certificate is publicly trusted)\n",
     );
     expect(run.stdout).toContain('shown only this once');
+  });
+
+  it("token create names the control plane's generated CA when its data dir is on this host", async () => {
+    const dataDir = path.join(tmp, 'cp-data');
+    fs.mkdirSync(path.join(dataDir, 'grpc-tls'), { recursive: true });
+    fs.writeFileSync(path.join(dataDir, 'grpc-tls', 'ca.pem'), '-----BEGIN CERTIFICATE-----\n');
+    const run = await admin('agent', 'token', 'create', '--region', 'US-Virginia', '--data-dir', dataDir);
+    expect(run.stdout).toMatch(/--data-dir \.\/agent-data --ca-file (\S+)\n$/);
+    expect(run.stdout.trimEnd().endsWith(`--ca-file ${path.join(dataDir, 'grpc-tls', 'ca.pem')}`)).toBe(true);
   });
 
   it('token create without --expires leaves the lifetime to the server; --json prints the created token', async () => {
@@ -336,7 +346,11 @@ describe('agent run', () => {
       loadAgentConfig(env, overrides) {
         calls.env = env;
         calls.overrides = overrides;
-        if (overrides.region === 'XX-Fail') throw new Error('Invalid agent configuration: AGENT_TOKEN is required for the first start');
+        if (overrides.region === 'XX-Fail') {
+          // Shaped like the agent's AgentConfigError: a multi-line message and the list of problems.
+          const problems = ['control plane address is required (--control-plane HOST:PORT or UPFLEET_CONTROL_PLANE)', "region must look like REGION-City (got 'XX-Fail')"];
+          throw Object.assign(new Error(`invalid agent configuration:\n  - ${problems.join('\n  - ')}`), { problems });
+        }
         return { resolved: true, ...overrides };
       },
       async startAgent(config) {
@@ -363,7 +377,8 @@ describe('agent run', () => {
     const { module, calls } = fakeAgent();
     const sig = signals();
     const running = cli(
-      ['agent', 'run', '--control-plane', 'cp.example.com:50051', '--region', 'US-Virginia', '--token', 'boot', '--data-dir', '/var/lib/agent', '--ca-file', '/etc/ca.pem', '--metrics-port', '9464'],
+      ['agent', 'run', '--control-plane', 'cp.example.com:50051', '--region', 'US-Virginia', '--token', 'boot', '--data-dir', '/var/lib/agent',
+        '--ca-file', '/etc/ca.pem', '--metrics-port', '9464', '--allow-private-targets', 'false', '--concurrency', '64', '--config', 'agent.json'],
       { env: { AGENT_LOG_LEVEL: 'debug' }, loadAgent: async () => module, onSignal: sig.onSignal },
     );
     await vitestWaitFor(() => calls.started !== undefined && sig.count() === 2);
@@ -373,7 +388,10 @@ describe('agent run', () => {
       token: 'boot',
       dataDir: '/var/lib/agent',
       caFile: '/etc/ca.pem',
-      metricsPort: 9464,
+      metricsPort: '9464',
+      allowPrivateTargets: 'false',
+      concurrency: '64',
+      configFile: 'agent.json',
     });
     expect(calls.env).toEqual({ AGENT_LOG_LEVEL: 'debug' });
     expect(calls.started).toMatchObject({ resolved: true });
@@ -395,20 +413,14 @@ describe('agent run', () => {
     expect((await running).code).toBe(0);
   });
 
-  it('bad flags and agent config errors exit 1 with one line and never start the agent', async () => {
+  it("the agent's config problems exit 1 on one line and the agent never starts", async () => {
     const { module, calls } = fakeAgent();
-    const deps = { loadAgent: async () => module };
-    expect((await cli(['agent', 'run', '--control-plane', 'http://cp:50051'], deps)).stderr).toBe(
-      "upfleet: --control-plane must be HOST:PORT, e.g. upfleet.example.com:50051 (got 'http://cp:50051')\n",
-    );
-    expect((await cli(['agent', 'run', '--region', 'Virginia'], deps)).stderr).toBe(
-      "upfleet: --region must be REGION-City, e.g. EU-Germany (got 'Virginia')\n",
-    );
-    expect((await cli(['agent', 'run', '--ca-file', 'ca.pem', '--insecure'], deps)).stderr).toBe(
-      'upfleet: --ca-file and --insecure cannot be used together\n',
-    );
-    const failed = await cli(['agent', 'run', '--region', 'XX-Fail'], deps);
-    expect(failed).toEqual({ code: 1, stdout: '', stderr: 'upfleet: Invalid agent configuration: AGENT_TOKEN is required for the first start\n' });
+    const failed = await cli(['agent', 'run', '--region', 'XX-Fail'], { loadAgent: async () => module });
+    expect(failed).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: "upfleet: invalid agent configuration: control plane address is required (--control-plane HOST:PORT or UPFLEET_CONTROL_PLANE); region must look like REGION-City (got 'XX-Fail')\n",
+    });
     expect(calls.started).toBeUndefined();
   });
 });

@@ -1,18 +1,30 @@
-// `upfleet agent run`: the agent in this process. The agent package owns config and lifecycle;
-// this command maps flags onto its overrides and turns SIGTERM/SIGINT into a clean stop().
+// `upfleet agent run`: the agent in this process. The agent package owns its config schema
+// (flags > UPFLEET_* env > --config file > defaults) and its lifecycle; this command maps flags
+// onto loadAgentConfig's overrides and turns SIGTERM/SIGINT into a clean stop().
 import { Command } from 'commander';
 import type { CliDeps, Env } from '../../context';
 import { CliError, oneLine } from '../../errors';
 
-/** Flags of `agent run`; each one left out falls back to the agent's own env/config file. */
+/** The flags, named as the agent's AgentConfigOverrides; values stay strings for the agent to validate. */
 export interface AgentRunOverrides {
+  configFile?: string;
   controlPlane?: string;
   region?: string;
   token?: string;
   dataDir?: string;
   caFile?: string;
+  serverFingerprint?: string;
   insecure?: boolean;
-  metricsPort?: number;
+  metricsPort?: string;
+  concurrency?: string;
+  outboxCap?: string;
+  batchSize?: string;
+  flushIntervalMs?: string;
+  maxBatchesInFlight?: string;
+  allowPrivateTargets?: string;
+  probeCaFile?: string;
+  hostname?: string;
+  logLevel?: string;
 }
 
 export interface RunningAgent {
@@ -25,45 +37,27 @@ export interface AgentModule {
   startAgent(config: never): Promise<RunningAgent>;
 }
 
-export interface AgentRunFlags {
-  controlPlane?: string;
-  region?: string;
-  token?: string;
-  dataDir?: string;
-  caFile?: string;
-  insecure?: boolean;
-  metricsPort?: string;
-}
+type Flags = Record<string, string | boolean | undefined>;
 
-export function agentRunOverrides(flags: AgentRunFlags): AgentRunOverrides {
-  if (flags.caFile && flags.insecure) {
-    throw new CliError('usage', '--ca-file and --insecure cannot be used together');
+const KEYS: Array<keyof AgentRunOverrides> = [
+  'controlPlane', 'region', 'token', 'dataDir', 'caFile', 'serverFingerprint', 'metricsPort', 'concurrency',
+  'outboxCap', 'batchSize', 'flushIntervalMs', 'maxBatchesInFlight', 'allowPrivateTargets', 'probeCaFile',
+  'hostname', 'logLevel',
+];
+
+/**
+ * Only the flags given, so the agent's env, config file and defaults still apply to the rest.
+ * An empty value counts as not given: systemd expands an unset ${UPFLEET_AGENT_TOKEN} to ''.
+ */
+export function agentRunOverrides(flags: Flags): AgentRunOverrides {
+  const overrides: Record<string, string | boolean> = {};
+  for (const key of KEYS) {
+    const value = flags[key];
+    if (typeof value === 'string' && value !== '') overrides[key] = value;
   }
-  if (flags.controlPlane !== undefined && !/^(\[[0-9a-fA-F:.]+\]|[^\s:/[\]]+):\d{1,5}$/.test(flags.controlPlane)) {
-    throw new CliError('usage', `--control-plane must be HOST:PORT, e.g. upfleet.example.com:50051 (got '${flags.controlPlane}')`);
-  }
-  if (flags.region !== undefined && !/^[^\s-]+-\S+$/.test(flags.region)) {
-    throw new CliError('usage', `--region must be REGION-City, e.g. EU-Germany (got '${flags.region}')`);
-  }
-  let metricsPort: number | undefined;
-  if (flags.metricsPort !== undefined) {
-    metricsPort = Number(flags.metricsPort);
-    if (!/^\d+$/.test(flags.metricsPort) || metricsPort > 65535) {
-      throw new CliError('usage', `--metrics-port must be a port number from 0 to 65535 (got '${flags.metricsPort}')`);
-    }
-  }
-  const overrides: AgentRunOverrides = {
-    controlPlane: flags.controlPlane,
-    region: flags.region,
-    token: flags.token,
-    dataDir: flags.dataDir,
-    caFile: flags.caFile,
-    insecure: flags.insecure ? true : undefined,
-    metricsPort,
-  };
-  // Only what was given, so the agent's env and defaults still apply to the rest. An empty value
-  // counts as not given: systemd expands an unset ${UPFLEET_AGENT_TOKEN} to ''.
-  return Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined && v !== '')) as AgentRunOverrides;
+  if (typeof flags.config === 'string' && flags.config !== '') overrides.configFile = flags.config;
+  if (flags.insecure === true) overrides.insecure = true;
+  return overrides as AgentRunOverrides;
 }
 
 export function defaultOnSignal(signal: NodeJS.Signals, handler: () => void): () => void {
@@ -71,8 +65,15 @@ export function defaultOnSignal(signal: NodeJS.Signals, handler: () => void): ()
   return () => process.off(signal, handler);
 }
 
+/** "invalid agent configuration: a; b" from the agent's multi-line list of problems. */
+function configMessage(err: unknown): string {
+  const problems = (err as { problems?: unknown }).problems;
+  if (Array.isArray(problems) && problems.length > 0) return `invalid agent configuration: ${problems.map(String).join('; ')}`;
+  return oneLine(err instanceof Error ? err.message : String(err));
+}
+
 /** Runs until SIGTERM/SIGINT, then awaits stop(); a second signal gives up waiting (exit 1). */
-export async function runAgent(flags: AgentRunFlags, deps: CliDeps): Promise<number> {
+export async function runAgent(flags: Flags, deps: CliDeps): Promise<number> {
   const overrides = agentRunOverrides(flags);
   if (!deps.loadAgent) throw new CliError('agent', 'The agent is not available in this build');
   const agentModule = await deps.loadAgent();
@@ -81,13 +82,13 @@ export async function runAgent(flags: AgentRunFlags, deps: CliDeps): Promise<num
   try {
     config = agentModule.loadAgentConfig(deps.env, overrides);
   } catch (err) {
-    throw new CliError('usage', oneLine((err as Error).message));
+    throw new CliError('usage', configMessage(err));
   }
   let agent: RunningAgent;
   try {
     agent = await agentModule.startAgent(config as never);
   } catch (err) {
-    throw new CliError('agent', `The agent could not start: ${oneLine((err as Error).message)}`);
+    throw new CliError('agent', `the agent could not start: ${oneLine((err as Error).message)}`);
   }
 
   const onSignal = deps.onSignal ?? defaultOnSignal;
@@ -113,17 +114,30 @@ export async function runAgent(flags: AgentRunFlags, deps: CliDeps): Promise<num
 
 export function agentRunCommand(deps: CliDeps, setExitCode: (code: number) => void): Command {
   return new Command('run')
-    .description('Run a probe agent here: registers with a bootstrap token once, then pulls checks and streams results')
+    .description(
+      'Run a probe agent here: registers once with a bootstrap token, then pulls its checks and streams results.\n' +
+        'Every flag also has an UPFLEET_* environment twin (UPFLEET_CONTROL_PLANE, UPFLEET_REGION, UPFLEET_TOKEN, ...).',
+    )
     .option('--control-plane <host:port>', "control plane's gRPC address, e.g. upfleet.example.com:50051")
     .option('--region <REGION-City>', 'region this agent serves, e.g. US-Virginia')
-    .option('--token <token>', 'bootstrap token from `upfleet agent token create` (needed only for the first start)')
-    .option('--data-dir <dir>', 'where the agent keeps its identity, assignments and result outbox')
-    .option('--ca-file <file>', "PEM file to trust for the control plane's TLS certificate")
-    .option('--insecure', 'connect without TLS (only for a control plane started with GRPC_INSECURE=1)')
-    .option('--metrics-port <port>', 'serve Prometheus metrics on this local port')
+    .option('--token <token>', 'bootstrap token from `upfleet agent token create` (first start only)')
+    .option('--data-dir <dir>', 'identity, last assignments and result outbox (default ./agent-data)')
+    .option('--ca-file <file>', "trust this CA for the control plane (its DATA_DIR/grpc-tls/ca.pem)")
+    .option('--server-fingerprint <sha256>', "pin the control plane's certificate by SHA-256 instead")
+    .option('--insecure', 'plaintext gRPC (only for a control plane without TLS, on a trusted network)')
+    .option('--metrics-port <port>', 'Prometheus metrics on 127.0.0.1 (default 9464, 0 turns it off)')
+    .option('--allow-private-targets <bool>', 'check targets on private/loopback addresses (set false for multi-tenant)')
+    .option('--concurrency <n>', 'checks running at once (default 256)')
+    .option('--outbox-cap <n>', 'results kept while the control plane is away; oldest dropped beyond (default 1000000)')
+    .option('--batch-size <n>', 'results per batch sent (default 500)')
+    .option('--flush-interval-ms <ms>', 'longest wait before a partial batch is sent (default 1000)')
+    .option('--max-batches-in-flight <n>', 'unacknowledged batches at once (default 4)')
+    .option('--probe-ca-file <file>', 'extra CAs the HTTPS and TLS checks trust besides the system roots')
+    .option('--hostname <name>', 'name shown in `upfleet agent list` (default: this host)')
+    .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (default info)')
+    .option('--config <file.json>', 'JSON file with any of the settings above (camelCase keys)')
     .action(async (_opts, cmd: Command) => {
       // --token and --data-dir also exist as global options; optsWithGlobals finds them either way.
-      const flags = cmd.optsWithGlobals<AgentRunFlags>();
-      setExitCode(await runAgent(flags, deps));
+      setExitCode(await runAgent(cmd.optsWithGlobals<Flags>(), deps));
     });
 }

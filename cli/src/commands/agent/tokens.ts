@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { Command } from 'commander';
 import { commandContext, type CliDeps } from '../../context';
 import { CliError } from '../../errors';
@@ -15,17 +17,23 @@ export function tokenStatus(t: AgentTokenInfo, nowMs: number): 'active' | 'revok
   return 'active';
 }
 
+/** The control plane's generated CA, when this host can see its data directory. */
+export function localCaFile(dataDir: string): string | null {
+  const file = path.join(dataDir, 'grpc-tls', 'ca.pem');
+  return fs.existsSync(file) ? file : null;
+}
+
 /** The command an operator runs on the agent host; the gRPC host is the --server host. */
-export function agentRunHint(server: string, token: CreatedAgentToken): string {
+export function agentRunHint(server: string, token: CreatedAgentToken, caFile: string | null): string {
   const host = new URL(server).hostname;
   const hostPort = host.includes(':') ? `[${host.replace(/^\[|\]$/g, '')}]` : host;
   return (
     `upfleet agent run --control-plane ${hostPort}:${DEFAULT_GRPC_PORT} --region ${token.region} ` +
-    `--token ${token.token} --data-dir ./agent-data`
+    `--token ${token.token} --data-dir ./agent-data --ca-file ${caFile ?? 'ca.pem'}`
   );
 }
 
-export function formatCreatedToken(server: string, token: CreatedAgentToken, nowMs: number): string {
+export function formatCreatedToken(server: string, token: CreatedAgentToken, nowMs: number, caFile: string | null): string {
   const expiry = token.expires_at ? `expires ${formatRelative(token.expires_at, nowMs)}, ${formatDate(token.expires_at)} UTC` : 'does not expire';
   return [
     `Agent bootstrap token for ${token.region} (id ${token.token_id}, ${expiry}):`,
@@ -33,8 +41,10 @@ export function formatCreatedToken(server: string, token: CreatedAgentToken, now
     `  ${token.token}`,
     '',
     'It is shown only this once. Start an agent on a host in that region with:',
-    `  ${agentRunHint(server, token)}`,
-    '',
+    `  ${agentRunHint(server, token, caFile)}`,
+    caFile
+      ? ''
+      : "(ca.pem: the control plane's DATA_DIR/grpc-tls/ca.pem; leave --ca-file out if its gRPC certificate is publicly trusted)\n",
   ].join('\n');
 }
 
@@ -50,7 +60,7 @@ export function tokenCommand(deps: CliDeps): Command {
       const expiresIn = opts.expires === undefined ? undefined : parseDuration(opts.expires);
       const ctx = commandContext(cmd, deps);
       const created = await ctx.client.createAgentToken(opts.region, expiresIn);
-      ctx.print(created, (t) => formatCreatedToken(ctx.globals.server, t, ctx.now()));
+      ctx.print(created, (t) => formatCreatedToken(ctx.globals.server, t, ctx.now(), localCaFile(ctx.globals.dataDir)));
     });
 
   token
