@@ -270,27 +270,31 @@ export class ClickHouseResultStore implements ResultStore {
     const params = {
       endpointId,
       kinds,
-      allRegions: q.regions ? 0 : 1,
       regions: q.regions ?? [],
       fromMs: Math.trunc(q.fromMs),
       toMs: Math.trunc(q.toMs),
       step: plan.stepMs,
     };
-    const regionFilter = '({allRegions:UInt8} = 1 OR has({regions:Array(String)}, region))';
+    // The query's shape changes with the filter; values are always bound parameters.
+    const regionFilter = q.regions ? 'region IN {regions:Array(String)}' : '1';
     let sql: string;
     if (plan.source === 'raw') {
       // Sparse buckets (one row) keep the row's own time, so short ranges show the raw points.
       sql = `
         SELECT kind, region,
-          intDiv(toUnixTimestamp64Milli(ts), {step:UInt64}) * {step:UInt64} AS b,
-          if(count() = 1, toUnixTimestamp64Milli(min(ts)), b) AS t,
-          countIf(${SQL_TIMED}) AS timed_n,
-          sumIf(toFloat64(total_ms), ${SQL_TIMED}) AS total_sum,
-          argMax(status_code, ts) AS code,
-          minOrNullIf(cert_days_left, ${SQL_CERT}) AS cert
-        FROM ${this.db}.check_results
-        WHERE endpoint_id = {endpointId:UInt64} AND kind IN {kinds:Array(String)} AND ${regionFilter}
-          AND ts >= fromUnixTimestamp64Milli({fromMs:Int64}) AND ts <= fromUnixTimestamp64Milli({toMs:Int64})
+          intDiv(ms, {step:UInt64}) * {step:UInt64} AS b,
+          if(count() = 1, min(ms), b) AS t,
+          countIf(timed) AS timed_n,
+          sumIf(total, timed) AS total_sum,
+          argMax(status_code, ms) AS code,
+          minOrNullIf(cert_days_left, cert) AS cert
+        FROM (
+          SELECT kind, region, toUnixTimestamp64Milli(ts) AS ms, toFloat64(total_ms) AS total, status_code, cert_days_left,
+            ${SQL_TIMED} AS timed, ${SQL_CERT} AS cert
+          FROM ${this.db}.check_results
+          WHERE endpoint_id = {endpointId:UInt64} AND kind IN {kinds:Array(String)} AND ${regionFilter}
+            AND ts >= fromUnixTimestamp64Milli({fromMs:Int64}) AND ts <= fromUnixTimestamp64Milli({toMs:Int64})
+        )
         GROUP BY kind, region, b
         ORDER BY kind, region, t`;
     } else {
