@@ -29,6 +29,7 @@ import { startGrpcServer, type GrpcServerHandle } from './grpc/server';
 import { loadOrCreateGrpcTls, type GrpcTlsMaterial } from './grpc/tls';
 import { createResultStore, type ResultStore } from './results/clickhouse-store';
 import { createAssignmentEngine } from './services/assignments';
+import { cachedUptime } from './services/uptime-cache';
 import { regionKey } from './store/catalog-repo';
 import { startEmbeddedAgent, type EmbeddedAgent } from './embedded-agent';
 
@@ -81,7 +82,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
   } else results = extras.results;
   const graphSource: GraphSource | null = results && { graphs: (id, opts) => results!.graphs(id, opts) };
   const uptimeSource: UptimeSource | undefined = results
-    ? { uptime: (ids) => results!.uptime(ids, Date.now() - UPTIME_WINDOW_MS) }
+    ? cachedUptime({ uptime: (ids) => results!.uptime(ids, Date.now() - UPTIME_WINDOW_MS) })
     : undefined;
 
   const liveAgents = () => {

@@ -84,7 +84,7 @@ export function createEndpointService(deps: {
       const plan = planOf(userId);
       const input = parseInput(userId, raw, plan);
       if (endpoints.count(userId) >= plan.max_endpoints) throw badRequest(MESSAGES.tooManyEndpoints(plan.max_endpoints, plan.package_name));
-      if (endpoints.list(userId).some((e) => e.url === input.url)) throw conflict('You are already monitoring this URL');
+      if (endpoints.urlTaken(userId, input.url)) throw conflict('You are already monitoring this URL');
       const id = endpoints.insert(userId, crypto.randomUUID(), input);
       changed();
       return endpoints.get(userId, id)!;
@@ -93,7 +93,7 @@ export function createEndpointService(deps: {
     update(userId: number, urlId: number, raw: Record<string, unknown>) {
       if (!endpoints.get(userId, urlId)) throw notFound('Endpoint not found');
       const input = parseInput(userId, raw, planOf(userId));
-      if (endpoints.list(userId).some((e) => e.url === input.url && e.url_id !== urlId)) throw conflict('You are already monitoring this URL');
+      if (endpoints.urlTaken(userId, input.url, urlId)) throw conflict('You are already monitoring this URL');
       endpoints.update(userId, urlId, input);
       changed();
       return endpoints.get(userId, urlId)!;

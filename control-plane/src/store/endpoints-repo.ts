@@ -3,13 +3,25 @@ import type { Db } from './db';
 
 type Row = Record<string, unknown>;
 
+// Most endpoints share a handful of region lists: parse each distinct JSON text once.
+const regionLists = new Map<string, string[]>();
+function parseRegions(text: string): string[] {
+  let list = regionLists.get(text);
+  if (!list) {
+    if (regionLists.size > 10_000) regionLists.clear();
+    list = Object.freeze(JSON.parse(text)) as string[];
+    regionLists.set(text, list);
+  }
+  return list;
+}
+
 export const toEndpoint = (r: Row): Omit<Endpoint, 'uptime_percentage'> => ({
   url_id: r.url_id as number,
   guid: r.guid as string,
   name: r.name as string,
   url: r.url as string,
   description: r.description as string,
-  regions: JSON.parse(r.regions as string) as string[],
+  regions: parseRegions(r.regions as string),
   ping_host: Boolean(r.ping_host),
   cert_expiry: Boolean(r.cert_expiry),
   response_code: Boolean(r.response_code),
@@ -49,7 +61,7 @@ export function createEndpointsRepo(db: Db) {
         p.check_frequency_seconds, p.retention_days
       FROM endpoints e JOIN users u ON u.id = e.user_id JOIN packages p ON p.package_id = u.package_id
       WHERE e.monitoring_enabled = 1`),
-    owner: db.prepare('SELECT user_id FROM endpoints WHERE url_id = ?').pluck(),
+    urlTaken: db.prepare('SELECT 1 FROM endpoints WHERE user_id = ? AND url = ? AND url_id != ?').pluck(),
   };
   const params = (userId: number, input: Required<EndpointInput>) => ({
     user_id: userId,
@@ -69,6 +81,7 @@ export function createEndpointsRepo(db: Db) {
       return r && toEndpoint(r);
     },
     count: (userId: number) => q.count.get(userId) as number,
+    urlTaken: (userId: number, url: string, exceptUrlId = 0) => q.urlTaken.get(userId, url, exceptUrlId) !== undefined,
     countActive: (userId: number) => q.countActive.get(userId) as number,
     insert: (userId: number, guid: string, input: Required<EndpointInput>): number =>
       Number(q.insert.run({ ...params(userId, input), guid }).lastInsertRowid),

@@ -1,0 +1,57 @@
+// REST latency and throughput for dashboard and endpoints-with-uptime with 1,000 endpoints in one
+// account, against the real control plane (child process, embedded chDB, no agent).
+// Run: npx tsx bench/rest.ts [--seconds 10] [--concurrency 16]
+import { Pool } from 'undici';
+import { parseArgs } from 'node:util';
+import { startStack } from '../tests/helpers/start-stack';
+
+const { values } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, concurrency: { type: 'string', default: '16' } } });
+const seconds = Number(values.seconds);
+const concurrency = Number(values.concurrency);
+
+const stack = await startStack();
+const pool = new Pool(stack.baseUrl, { connections: concurrency });
+async function call(method: string, path: string, body?: unknown, token?: string, parse = true) {
+  const res = await pool.request({
+    method: method as 'GET', path,
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!parse && res.statusCode < 400) return res.body.arrayBuffer(); // the client's own JSON parsing is not the server's time
+  const text = await res.body.text();
+  if (res.statusCode >= 400) throw new Error(`${method} ${path}: ${res.statusCode} ${text}`);
+  return JSON.parse(text);
+}
+
+try {
+  const signup = await call('POST', '/api/auth/signup', { username: 'benchuser', email: 'bench@example.com', password: 'benchmark pw' });
+  const token = signup.data.accessToken as string;
+  await call('POST', '/api/admin/users/set-package', { email: 'bench@example.com', package: 'Business' }, stack.adminToken);
+  const t0 = performance.now();
+  for (let i = 0; i < 1000; i++) {
+    await call('POST', '/api/users/endpoints', { name: `Endpoint ${i}`, url: `https://site${i}.example.com/`, regions: ['EU-Germany'], response_code: true, response_time: true }, token);
+  }
+  console.log(`created 1,000 endpoints in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+
+  for (const path of ['/api/users/dashboard', '/api/users/endpoints-with-uptime']) {
+    for (let i = 0; i < 20; i++) await call('GET', path, undefined, token); // warm-up
+    const lat: number[] = [];
+    const end = performance.now() + seconds * 1000;
+    const worker = async () => {
+      while (performance.now() < end) {
+        const s = performance.now();
+        await call('GET', path, undefined, token, false);
+        lat.push(performance.now() - s);
+      }
+    };
+    const start = performance.now();
+    await Promise.all(Array.from({ length: concurrency }, worker));
+    const elapsed = (performance.now() - start) / 1000;
+    lat.sort((a, b) => a - b);
+    const q = (p: number) => lat[Math.min(lat.length - 1, Math.floor(p * lat.length))].toFixed(2);
+    console.log(`${path.padEnd(34)} ${String(lat.length).padStart(6)} req  ${(lat.length / elapsed).toFixed(0).padStart(6)} req/s  p50 ${q(0.5)} ms  p99 ${q(0.99)} ms  (concurrency ${concurrency})`);
+  }
+} finally {
+  await pool.close();
+  await stack.stop();
+}
