@@ -5,7 +5,9 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, type CliDeps } from './index';
-import type { AgentModule, AgentRunOverrides } from './commands/agent/run';
+import * as agent from '@upfleet/agent';
+import type { AgentConfig } from '@upfleet/agent';
+import { STOP_TIMEOUT_MS, type AgentModule } from './commands/agent/run';
 import { freePackage, startAdminApiServer, type AdminApiServer, type AdminApiState } from './testing/admin-api-server';
 
 const ADMIN_TOKEN = 'adm_test_token_0123';
@@ -176,13 +178,17 @@ describe('agent token commands', () => {
     expect(run.stdout).toContain('shown only this once');
   });
 
-  it("token create names the control plane's generated CA when its data dir is on this host", async () => {
+  it("token create names the control plane's generated CA and actual gRPC port when its data dir is on this host", async () => {
     const dataDir = path.join(tmp, 'cp-data');
     fs.mkdirSync(path.join(dataDir, 'grpc-tls'), { recursive: true });
     fs.writeFileSync(path.join(dataDir, 'grpc-tls', 'ca.pem'), '-----BEGIN CERTIFICATE-----\n');
+    fs.writeFileSync(path.join(dataDir, 'runtime.json'), JSON.stringify({ pid: 1, httpPort: 8080, grpcPort: 50999 }));
     const run = await admin('agent', 'token', 'create', '--region', 'US-Virginia', '--data-dir', dataDir);
-    expect(run.stdout).toMatch(/--data-dir \.\/agent-data --ca-file (\S+)\n$/);
-    expect(run.stdout.trimEnd().endsWith(`--ca-file ${path.join(dataDir, 'grpc-tls', 'ca.pem')}`)).toBe(true);
+    const hint = run.stdout.trimEnd().split('\n').at(-1)!;
+    expect(hint).toBe(
+      `  upfleet agent run --control-plane 127.0.0.1:50999 --region US-Virginia --token ${api.state.tokens[0].token} ` +
+        `--data-dir ./agent-data --ca-file ${path.join(dataDir, 'grpc-tls', 'ca.pem')}`,
+    );
   });
 
   it('token create without --expires leaves the lifetime to the server; --json prints the created token', async () => {
@@ -340,21 +346,14 @@ describe('failures talking to the control plane', () => {
 describe('agent run', () => {
   type Signal = 'SIGTERM' | 'SIGINT';
 
-  function fakeAgent() {
-    const calls: { env?: unknown; overrides?: AgentRunOverrides; started?: unknown; stopped: number } = { stopped: 0 };
+  /** The real loadAgentConfig, and a startAgent that records what it was given. */
+  function recordingAgent(behaviour: { fatal?: string } = {}) {
+    const calls: { config?: AgentConfig; stopped: number } = { stopped: 0 };
     const module: AgentModule = {
-      loadAgentConfig(env, overrides) {
-        calls.env = env;
-        calls.overrides = overrides;
-        if (overrides.region === 'XX-Fail') {
-          // Shaped like the agent's AgentConfigError: a multi-line message and the list of problems.
-          const problems = ['control plane address is required (--control-plane HOST:PORT or UPFLEET_CONTROL_PLANE)', "region must look like REGION-City (got 'XX-Fail')"];
-          throw Object.assign(new Error(`invalid agent configuration:\n  - ${problems.join('\n  - ')}`), { problems });
-        }
-        return { resolved: true, ...overrides };
-      },
-      async startAgent(config) {
-        calls.started = config;
+      loadAgentConfig: agent.loadAgentConfig,
+      async startAgent(config, _logger, opts) {
+        calls.config = config;
+        if (behaviour.fatal) setTimeout(() => opts?.onFatal?.(behaviour.fatal!), 10);
         return { stop: async () => void calls.stopped++ };
       },
     };
@@ -373,28 +372,28 @@ describe('agent run', () => {
     };
   }
 
-  it('maps the flags to loadAgentConfig overrides, starts the agent and stops it on SIGTERM with exit 0', async () => {
-    const { module, calls } = fakeAgent();
+  it('turns the flags into the agent config, starts the agent and stops it on SIGTERM with exit 0', async () => {
+    const { module, calls } = recordingAgent();
     const sig = signals();
+    const caFile = path.join(tmp, 'ca.pem');
     const running = cli(
-      ['agent', 'run', '--control-plane', 'cp.example.com:50051', '--region', 'US-Virginia', '--token', 'boot', '--data-dir', '/var/lib/agent',
-        '--ca-file', '/etc/ca.pem', '--metrics-port', '9464', '--allow-private-targets', 'false', '--concurrency', '64', '--config', 'agent.json'],
-      { env: { AGENT_LOG_LEVEL: 'debug' }, loadAgent: async () => module, onSignal: sig.onSignal },
+      ['agent', 'run', '--control-plane', 'cp.example.com:50051', '--region', 'US-Virginia', '--token', 'boot', '--data-dir', 'agent-data',
+        '--ca-file', caFile, '--metrics-port', '9465', '--allow-private-targets', 'false', '--concurrency', '64', '--hostname', 'probe-1'],
+      { env: { UPFLEET_BATCH_SIZE: '250' }, loadAgent: async () => module, onSignal: sig.onSignal },
     );
-    await vitestWaitFor(() => calls.started !== undefined && sig.count() === 2);
-    expect(calls.overrides).toEqual({
+    await waitFor(() => calls.config !== undefined && sig.count() === 2);
+    expect(calls.config).toMatchObject({
       controlPlane: 'cp.example.com:50051',
       region: 'US-Virginia',
       token: 'boot',
-      dataDir: '/var/lib/agent',
-      caFile: '/etc/ca.pem',
-      metricsPort: '9464',
-      allowPrivateTargets: 'false',
-      concurrency: '64',
-      configFile: 'agent.json',
+      dataDir: path.resolve('agent-data'),
+      tls: { mode: 'ca', caFile },
+      metricsPort: 9465,
+      allowPrivateTargets: false,
+      concurrency: 64,
+      hostname: 'probe-1',
+      batchSize: 250, // from the env the CLI was given
     });
-    expect(calls.env).toEqual({ AGENT_LOG_LEVEL: 'debug' });
-    expect(calls.started).toMatchObject({ resolved: true });
     expect(calls.stopped).toBe(0);
 
     sig.send('SIGTERM');
@@ -403,29 +402,65 @@ describe('agent run', () => {
     expect(sig.count()).toBe(0);
   });
 
-  it('passes only the flags given (an empty --token counts as not given), so the agent env fills the rest; SIGINT stops it too', async () => {
-    const { module, calls } = fakeAgent();
+  it('takes what the flags leave out from UPFLEET_* env (an empty --token counts as not given); SIGINT stops it too', async () => {
+    const { module, calls } = recordingAgent();
     const sig = signals();
-    const running = cli(['agent', 'run', '--insecure', '--token', ''], { loadAgent: async () => module, onSignal: sig.onSignal });
-    await vitestWaitFor(() => calls.started !== undefined);
-    expect(calls.overrides).toEqual({ insecure: true });
+    const running = cli(['agent', 'run', '--insecure', '--token', ''], {
+      env: { UPFLEET_CONTROL_PLANE: '127.0.0.1:50051', UPFLEET_REGION: 'EU-Germany', UPFLEET_TOKEN: 'from-env' },
+      loadAgent: async () => module,
+      onSignal: sig.onSignal,
+    });
+    await waitFor(() => calls.config !== undefined);
+    expect(calls.config).toMatchObject({ controlPlane: '127.0.0.1:50051', region: 'EU-Germany', token: 'from-env', tls: { mode: 'insecure' } });
     sig.send('SIGINT');
     expect((await running).code).toBe(0);
   });
 
-  it("the agent's config problems exit 1 on one line and the agent never starts", async () => {
-    const { module, calls } = fakeAgent();
-    const failed = await cli(['agent', 'run', '--region', 'XX-Fail'], { loadAgent: async () => module });
-    expect(failed).toEqual({
-      code: 1,
-      stdout: '',
-      stderr: "upfleet: invalid agent configuration: control plane address is required (--control-plane HOST:PORT or UPFLEET_CONTROL_PLANE); region must look like REGION-City (got 'XX-Fail')\n",
+  it("bad settings exit 1 with the agent's problems on one line, and the agent never starts", async () => {
+    const { module, calls } = recordingAgent();
+    const run = await cli(['agent', 'run', '--control-plane', 'http://cp:50051', '--region', 'Virginia', '--ca-file', 'ca.pem', '--insecure'], {
+      loadAgent: async () => module,
     });
-    expect(calls.started).toBeUndefined();
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toBe(
+      "upfleet: invalid agent configuration: control plane address must be HOST:PORT (got 'http://cp:50051'); " +
+        "region must look like REGION-City, e.g. EU-Germany (got 'Virginia'); choose one of --ca-file, --server-fingerprint and --insecure\n",
+    );
+    expect(calls.config).toBeUndefined();
+  });
+
+  it('a fatal link error (revoked token) prints one line, stops the agent and exits 3', async () => {
+    const { module, calls } = recordingAgent({ fatal: 'bootstrap token revoked' });
+    const run = await cli(['agent', 'run', '--control-plane', '127.0.0.1:50051', '--region', 'EU-Germany', '--insecure'], {
+      loadAgent: async () => module,
+      onSignal: signals().onSignal,
+    });
+    expect(run).toEqual({ code: 3, stdout: '', stderr: 'upfleet: fatal: bootstrap token revoked\n' });
+    expect(calls.stopped).toBe(1);
+  });
+
+  it('runs the real agent: it keeps its outbox in --data-dir while the control plane is away and stops cleanly on SIGTERM', async () => {
+    const closed = http.createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise<void>((r) => closed.close(() => r()));
+    const dataDir = path.join(tmp, 'agent');
+    const sig = signals();
+    const running = cli(
+      ['agent', 'run', '--control-plane', `127.0.0.1:${port}`, '--region', 'EU-Germany', '--token', 'boot', '--data-dir', dataDir,
+        '--insecure', '--metrics-port', '0', '--log-level', 'silent'],
+      { loadAgent: async () => agent, onSignal: sig.onSignal },
+    );
+    await waitFor(() => sig.count() === 2 && fs.existsSync(dataDir) && fs.readdirSync(dataDir).length > 0, 10_000);
+    const started = Date.now();
+    sig.send('SIGTERM');
+    expect(await running).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(Date.now() - started).toBeLessThan(STOP_TIMEOUT_MS);
   });
 });
 
-async function vitestWaitFor(check: () => boolean, timeoutMs = 5000): Promise<void> {
+async function waitFor(check: () => boolean, timeoutMs = 5000): Promise<void> {
   const start = Date.now();
   while (!check()) {
     if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');

@@ -81,8 +81,6 @@ export async function main(argv: string[]): Promise<number> {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
     // Loaded only for `agent run`, so admin commands never load gRPC or SQLite.
-    loadAgent: async () => (await import(AGENT_MODULE)) as AgentModule,
+    loadAgent: async (): Promise<AgentModule> => import('@upfleet/agent'),
   });
 }
-
-const AGENT_MODULE = '@upfleet/agent';

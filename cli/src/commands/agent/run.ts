@@ -2,40 +2,26 @@
 // (flags > UPFLEET_* env > --config file > defaults) and its lifecycle; this command maps flags
 // onto loadAgentConfig's overrides and turns SIGTERM/SIGINT into a clean stop().
 import { Command } from 'commander';
+import type { AgentConfig, AgentConfigOverrides } from '@upfleet/agent';
 import type { CliDeps, Env } from '../../context';
 import { CliError, oneLine } from '../../errors';
 
-/** The flags, named as the agent's AgentConfigOverrides; values stay strings for the agent to validate. */
-export interface AgentRunOverrides {
-  configFile?: string;
-  controlPlane?: string;
-  region?: string;
-  token?: string;
-  dataDir?: string;
-  caFile?: string;
-  serverFingerprint?: string;
-  insecure?: boolean;
-  metricsPort?: string;
-  concurrency?: string;
-  outboxCap?: string;
-  batchSize?: string;
-  flushIntervalMs?: string;
-  maxBatchesInFlight?: string;
-  allowPrivateTargets?: string;
-  probeCaFile?: string;
-  hostname?: string;
-  logLevel?: string;
-}
+export type AgentRunOverrides = AgentConfigOverrides;
 
 export interface RunningAgent {
   stop(): Promise<void>;
 }
 
-/** What the CLI needs from '@upfleet/agent'. */
+/** What the CLI uses of '@upfleet/agent' (index.ts loads the real module lazily; tests may pass their own). */
 export interface AgentModule {
-  loadAgentConfig(env: Env, overrides: AgentRunOverrides): unknown;
-  startAgent(config: never): Promise<RunningAgent>;
+  loadAgentConfig(env: Env, overrides: AgentConfigOverrides): AgentConfig;
+  startAgent(config: AgentConfig, logger?: undefined, opts?: { onFatal?: (message: string) => void }): Promise<RunningAgent>;
 }
+
+/** Exit code when the control plane refuses the agent for good (revoked token or credential), as agent/src/main.ts. */
+export const EXIT_FATAL = 3;
+/** How long stop() may take before the CLI gives up waiting (as agent/src/main.ts). */
+export const STOP_TIMEOUT_MS = 15_000;
 
 type Flags = Record<string, string | boolean | undefined>;
 
@@ -72,42 +58,70 @@ function configMessage(err: unknown): string {
   return oneLine(err instanceof Error ? err.message : String(err));
 }
 
-/** Runs until SIGTERM/SIGINT, then awaits stop(); a second signal gives up waiting (exit 1). */
+/**
+ * Runs until SIGTERM/SIGINT (exit 0) or a fatal link error (exit 3), then awaits stop(); a second
+ * signal or a stop() slower than STOP_TIMEOUT_MS gives up waiting (exit 1).
+ */
 export async function runAgent(flags: Flags, deps: CliDeps): Promise<number> {
   const overrides = agentRunOverrides(flags);
-  if (!deps.loadAgent) throw new CliError('agent', 'The agent is not available in this build');
+  if (!deps.loadAgent) throw new CliError('agent', 'the agent is not available in this build');
   const agentModule = await deps.loadAgent();
 
-  let config: unknown;
+  let config: AgentConfig;
   try {
     config = agentModule.loadAgentConfig(deps.env, overrides);
   } catch (err) {
     throw new CliError('usage', configMessage(err));
   }
-  let agent: RunningAgent;
-  try {
-    agent = await agentModule.startAgent(config as never);
-  } catch (err) {
-    throw new CliError('agent', `the agent could not start: ${oneLine((err as Error).message)}`);
-  }
 
   const onSignal = deps.onSignal ?? defaultOnSignal;
   const offs: Array<() => void> = [];
-  const code = await new Promise<number>((resolve) => {
-    let stopping = false;
-    const handle = () => {
-      if (stopping) return resolve(1);
-      stopping = true;
+  let shutdown: (code: number) => void = () => {};
+  const exited = new Promise<number>((resolve) => {
+    let agent: RunningAgent | null = null;
+    let exiting = false;
+    let pendingCode: number | null = null;
+    shutdown = (code) => {
+      if (exiting) return resolve(1);
+      if (!agent) {
+        pendingCode = code; // a signal before startAgent resolved: stop as soon as it has
+        return;
+      }
+      exiting = true;
+      const giveUp = setTimeout(() => resolve(1), STOP_TIMEOUT_MS);
+      giveUp.unref?.();
       agent.stop().then(
-        () => resolve(0),
+        () => {
+          clearTimeout(giveUp);
+          resolve(code);
+        },
         (err: unknown) => {
+          clearTimeout(giveUp);
           deps.stderr(`upfleet: the agent did not stop cleanly: ${oneLine((err as Error).message)}\n`);
           resolve(1);
         },
       );
     };
-    for (const signal of ['SIGTERM', 'SIGINT'] as const) offs.push(onSignal(signal, handle));
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) offs.push(onSignal(signal, () => shutdown(0)));
+    agentModule
+      .startAgent(config, undefined, {
+        onFatal: (message) => {
+          deps.stderr(`upfleet: fatal: ${oneLine(message)}\n`);
+          shutdown(EXIT_FATAL);
+        },
+      })
+      .then(
+        (started) => {
+          agent = started;
+          if (pendingCode !== null) shutdown(pendingCode);
+        },
+        (err: unknown) => {
+          deps.stderr(`upfleet: the agent could not start: ${oneLine((err as Error).message)}\n`);
+          resolve(1);
+        },
+      );
   });
+  const code = await exited;
   offs.forEach((off) => off());
   return code;
 }

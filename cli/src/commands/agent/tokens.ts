@@ -17,23 +17,37 @@ export function tokenStatus(t: AgentTokenInfo, nowMs: number): 'active' | 'revok
   return 'active';
 }
 
-/** The control plane's generated CA, when this host can see its data directory. */
-export function localCaFile(dataDir: string): string | null {
-  const file = path.join(dataDir, 'grpc-tls', 'ca.pem');
-  return fs.existsSync(file) ? file : null;
+export interface LocalControlPlane {
+  /** its generated gRPC CA (DATA_DIR/grpc-tls/ca.pem), when present */
+  caFile: string | null;
+  /** its actual gRPC port from DATA_DIR/runtime.json, when present */
+  grpcPort: number | null;
+}
+
+/** What this host can see of the control plane's data directory, to make the hint exact. */
+export function inspectDataDir(dataDir: string): LocalControlPlane {
+  const ca = path.join(dataDir, 'grpc-tls', 'ca.pem');
+  let grpcPort: number | null = null;
+  try {
+    const runtime = JSON.parse(fs.readFileSync(path.join(dataDir, 'runtime.json'), 'utf8')) as { grpcPort?: unknown };
+    if (typeof runtime.grpcPort === 'number' && runtime.grpcPort > 0) grpcPort = runtime.grpcPort;
+  } catch {
+    // not on the control plane's host: the default port goes in the hint
+  }
+  return { caFile: fs.existsSync(ca) ? ca : null, grpcPort };
 }
 
 /** The command an operator runs on the agent host; the gRPC host is the --server host. */
-export function agentRunHint(server: string, token: CreatedAgentToken, caFile: string | null): string {
+export function agentRunHint(server: string, token: CreatedAgentToken, local: LocalControlPlane): string {
   const host = new URL(server).hostname;
   const hostPort = host.includes(':') ? `[${host.replace(/^\[|\]$/g, '')}]` : host;
   return (
-    `upfleet agent run --control-plane ${hostPort}:${DEFAULT_GRPC_PORT} --region ${token.region} ` +
-    `--token ${token.token} --data-dir ./agent-data --ca-file ${caFile ?? 'ca.pem'}`
+    `upfleet agent run --control-plane ${hostPort}:${local.grpcPort ?? DEFAULT_GRPC_PORT} --region ${token.region} ` +
+    `--token ${token.token} --data-dir ./agent-data --ca-file ${local.caFile ?? 'ca.pem'}`
   );
 }
 
-export function formatCreatedToken(server: string, token: CreatedAgentToken, nowMs: number, caFile: string | null): string {
+export function formatCreatedToken(server: string, token: CreatedAgentToken, nowMs: number, local: LocalControlPlane): string {
   const expiry = token.expires_at ? `expires ${formatRelative(token.expires_at, nowMs)}, ${formatDate(token.expires_at)} UTC` : 'does not expire';
   return [
     `Agent bootstrap token for ${token.region} (id ${token.token_id}, ${expiry}):`,
@@ -41,8 +55,8 @@ export function formatCreatedToken(server: string, token: CreatedAgentToken, now
     `  ${token.token}`,
     '',
     'It is shown only this once. Start an agent on a host in that region with:',
-    `  ${agentRunHint(server, token, caFile)}`,
-    caFile
+    `  ${agentRunHint(server, token, local)}`,
+    local.caFile
       ? ''
       : "(ca.pem: the control plane's DATA_DIR/grpc-tls/ca.pem; leave --ca-file out if its gRPC certificate is publicly trusted)\n",
   ].join('\n');
@@ -60,7 +74,7 @@ export function tokenCommand(deps: CliDeps): Command {
       const expiresIn = opts.expires === undefined ? undefined : parseDuration(opts.expires);
       const ctx = commandContext(cmd, deps);
       const created = await ctx.client.createAgentToken(opts.region, expiresIn);
-      ctx.print(created, (t) => formatCreatedToken(ctx.globals.server, t, ctx.now(), localCaFile(ctx.globals.dataDir)));
+      ctx.print(created, (t) => formatCreatedToken(ctx.globals.server, t, ctx.now(), inspectDataDir(ctx.globals.dataDir)));
     });
 
   token
