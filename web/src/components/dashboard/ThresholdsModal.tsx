@@ -39,6 +39,8 @@ export function buildThresholdRows(endpoint: Endpoint, saved: AlertThreshold[], 
   const primary = regions.find((r) => r.primary_region) ?? null;
   for (const t of types) {
     if (!endpoint[t.type_code]) continue;
+    // Primary-only checks have one threshold, whatever region id the server stored it under.
+    if (t.requires_primary_region && rows.some((r) => r.monitor_type_id === t.monitor_type_id)) continue;
     const targets = t.requires_primary_region ? [primary] : endpoint.regions.map((k) => byKey.get(k) ?? null).filter(Boolean);
     for (const r of targets.length ? targets : [primary]) {
       const key = `${t.monitor_type_id}:${r?.region_id ?? null}`;
