@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { planStart, REPO_ROOT, runStart, runStep, type SpawnFn, type SpawnStep } from './start';
+import { dataDirFor, planStart, REPO_ROOT, runStart, runStep, type SpawnFn, type SpawnStep } from './start';
 
 const base = {
   repoRoot: '/srv/upfleet',
@@ -30,6 +30,12 @@ describe('planStart', () => {
     const steps = planStart({ ...base, dataDir: '/var/lib/upfleet', port: '8081' });
     for (const step of steps) expect(step.env).toEqual({ PATH: '/usr/bin', PORT: '8081', DATA_DIR: '/var/lib/upfleet' });
     expect(base.env).toEqual({ PATH: '/usr/bin', PORT: '9090' }); // the caller's env is not modified
+  });
+
+  it("resolves a relative data dir against the caller's directory, since the control plane runs from the repo root", () => {
+    expect(dataDirFor('./mydata', '/home/ann/work')).toBe('/home/ann/work/mydata');
+    expect(dataDirFor('/var/lib/upfleet', '/home/ann')).toBe('/var/lib/upfleet');
+    expect(dataDirFor(undefined, '/home/ann')).toBeUndefined();
   });
 
   it('skips the web build with --no-build', () => {

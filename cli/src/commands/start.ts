@@ -89,6 +89,14 @@ export async function runStart(opts: StartOptions, deps: Pick<CliDeps, 'spawn' |
   return 0;
 }
 
+/**
+ * The control plane runs from the repo root; a relative --data-dir or DATA_DIR means the caller's
+ * directory, as for the admin commands. Unset keeps the control plane's default (./data at the root).
+ */
+export function dataDirFor(dir: string | undefined, cwd: string): string | undefined {
+  return dir === undefined || dir.trim() === '' ? undefined : path.resolve(cwd, dir);
+}
+
 export function startCommand(deps: CliDeps, setExitCode: (code: number) => void): Command {
   return new Command('start')
     .description('Start Upfleet on embedded defaults, like `npm start` (PORT, GRPC_PORT, DATA_DIR, EMBEDDED_AGENT apply)')
@@ -104,7 +112,7 @@ export function startCommand(deps: CliDeps, setExitCode: (code: number) => void)
           tsxCli,
           env: deps.env,
           build: opts.build,
-          dataDir: globals.dataDir,
+          dataDir: dataDirFor(globals.dataDir ?? deps.env.DATA_DIR, deps.cwd),
           port: opts.port,
         },
         deps,
