@@ -16,7 +16,7 @@ export function startEmbeddedAgent(opts: {
   allowPrivateTargets: boolean; logger: Logger;
 }): EmbeddedAgent {
   const log = opts.logger.child({ component: 'embedded-agent' });
-  const args = ['--import', 'tsx', AGENT_MAIN, '--control-plane', `127.0.0.1:${opts.grpcPort}`, '--region', opts.region,
+  const args = ['--import', 'tsx', AGENT_MAIN, '--control-plane', `localhost:${opts.grpcPort}`, '--region', opts.region,
     '--token', opts.token, '--data-dir', opts.dataDir, '--metrics-port', '0', '--allow-private-targets', String(opts.allowPrivateTargets)];
   if (opts.caFile) args.push('--ca-file', opts.caFile);
   else if (opts.fingerprint) args.push('--server-fingerprint', opts.fingerprint);

@@ -107,6 +107,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     admin,
     catalog,
     adminToken,
+    results,
     webDistDir: config.webDistDir,
   });
 

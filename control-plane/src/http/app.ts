@@ -13,7 +13,7 @@ import type { CatalogRepo } from '../store/catalog-repo';
 import { parseId } from '../services/validation';
 import { authOf, requireUser } from './middleware/auth';
 import { errorHandler, notFoundApi } from './middleware/errors';
-import { adminRoutes } from './routes/admin';
+import { adminRoutes, type ResultCounter } from './routes/admin';
 import { authRoutes } from './routes/auth';
 import { publicRoutes, userRoutes } from './routes/users';
 
@@ -27,6 +27,7 @@ export interface AppDeps {
   admin: AdminService;
   catalog: CatalogRepo;
   adminToken: string;
+  results: ResultCounter | null;
   webDistDir: string | null;
   trustProxy?: boolean;
 }
@@ -65,7 +66,7 @@ export function createApp(deps: AppDeps): Express {
     const id = parseId(req.params.id, 'Endpoint not found');
     res.json({ success: true, data: await deps.graphs.forEndpoint(authOf(req).userId, id, req.query as Record<string, unknown>) });
   });
-  api.use(adminRoutes(deps.admin, deps.adminToken));
+  api.use(adminRoutes(deps.admin, deps.adminToken, deps.results));
   api.use(notFoundApi);
   app.use('/api', api);
 
