@@ -1,0 +1,83 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { AgentConfigError, loadAgentConfig, parseAgentArgv, redactConfig } from './config';
+
+const base = { UPFLEET_CONTROL_PLANE: 'cp.example:50051', UPFLEET_REGION: 'EU-Germany', UPFLEET_TOKEN: 't0k' };
+
+describe('loadAgentConfig', () => {
+  it('fills defaults from a minimal environment', () => {
+    const c = loadAgentConfig(base, {}, '/srv');
+    expect(c).toMatchObject({
+      controlPlane: 'cp.example:50051', region: 'EU-Germany', token: 't0k', dataDir: '/srv/agent-data',
+      tls: { mode: 'system' }, metricsPort: 9464, metricsHost: '127.0.0.1', concurrency: 256, outboxCap: 1_000_000,
+      batchSize: 500, flushIntervalMs: 1000, maxBatchesInFlight: 4, allowPrivateTargets: true,
+    });
+  });
+
+  it('lists every problem in one message', () => {
+    let err: unknown;
+    try {
+      loadAgentConfig({ UPFLEET_CONTROL_PLANE: 'no-port', UPFLEET_REGION: 'Germany', UPFLEET_CONCURRENCY: 'lots', UPFLEET_INSECURE: 'maybe' });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(AgentConfigError);
+    const msg = (err as Error).message;
+    expect(msg).toContain("control plane address must be HOST:PORT (got 'no-port')");
+    expect(msg).toContain("region must look like REGION-City, e.g. EU-Germany (got 'Germany')");
+    expect(msg).toContain("UPFLEET_CONCURRENCY must be a whole number from 1 to 100000 (got 'lots')");
+    expect(msg).toContain("UPFLEET_INSECURE must be true or false (got 'maybe')");
+    expect((err as AgentConfigError).problems).toHaveLength(4);
+  });
+
+  it('requires the control plane and region, naming the flag and the variable', () => {
+    expect(() => loadAgentConfig({})).toThrow(/--control-plane HOST:PORT or UPFLEET_CONTROL_PLANE[\s\S]*--region REGION-City/);
+  });
+
+  it('takes flags over env over the config file', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'upfleet-agent-cfg-'));
+    const file = path.join(dir, 'agent.json');
+    writeFileSync(file, JSON.stringify({ region: 'US-Virginia', concurrency: 64, batchSize: 100, dataDir: '/var/lib/upfleet' }));
+    const c = loadAgentConfig({ ...base, UPFLEET_AGENT_CONFIG: file, UPFLEET_CONCURRENCY: '128' }, { concurrency: 32 });
+    expect(c).toMatchObject({ region: 'EU-Germany', concurrency: 32, batchSize: 100, dataDir: '/var/lib/upfleet' });
+  });
+
+  it('rejects unknown keys in the config file', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'upfleet-agent-cfg-'));
+    const file = path.join(dir, 'agent.json');
+    writeFileSync(file, JSON.stringify({ controlplane: 'x:1' }));
+    expect(() => loadAgentConfig(base, { configFile: file })).toThrow(/unknown key 'controlplane'/);
+  });
+
+  it('accepts one TLS mode and normalises a pinned fingerprint', () => {
+    const fp = 'ab:'.repeat(31) + 'ab';
+    expect(loadAgentConfig({ ...base, UPFLEET_SERVER_FINGERPRINT: fp }).tls).toEqual({ mode: 'pin', fingerprint256: 'AB'.repeat(32) });
+    expect(loadAgentConfig({ ...base, UPFLEET_INSECURE: '1' }).tls).toEqual({ mode: 'insecure' });
+    expect(() => loadAgentConfig({ ...base, UPFLEET_INSECURE: '1', UPFLEET_CA_FILE: '/ca.pem' })).toThrow(/choose one of/);
+    expect(() => loadAgentConfig({ ...base, UPFLEET_SERVER_FINGERPRINT: 'abc' })).toThrow(/SHA-256 hex digest/);
+  });
+
+  it('reads ALLOW_PRIVATE_TARGETS=0 as the multi-tenant deployments set it', () => {
+    expect(loadAgentConfig({ ...base, ALLOW_PRIVATE_TARGETS: '0' }).allowPrivateTargets).toBe(false);
+  });
+
+  it('never shows the token when redacted for logging', () => {
+    expect(JSON.stringify(redactConfig(loadAgentConfig(base)))).not.toContain('t0k');
+  });
+});
+
+describe('parseAgentArgv', () => {
+  it('maps the documented flags to overrides', () => {
+    const { overrides } = parseAgentArgv([
+      '--control-plane', '127.0.0.1:50051', '--region', 'EU-Germany', '--token', 'T', '--data-dir', '/d', '--insecure',
+      '--metrics-port', '0',
+    ]);
+    const c = loadAgentConfig({}, overrides);
+    expect(c).toMatchObject({ controlPlane: '127.0.0.1:50051', token: 'T', dataDir: '/d', tls: { mode: 'insecure' }, metricsPort: 0 });
+  });
+  it('rejects an unknown flag', () => {
+    expect(() => parseAgentArgv(['--control-plan', 'x'])).toThrow(/Unknown option/);
+  });
+});

@@ -1,0 +1,191 @@
+// The agent, wired: scheduler → probes → outbox, and the link draining the outbox. Used by
+// main.ts, the CLI's `upfleet agent run` and the control plane's embedded agent.
+import { readFileSync } from 'node:fs';
+import type { Assignment, CheckResult } from '@upfleet/proto';
+import pino, { type Logger } from 'pino';
+import { openOutbox } from './buffer/sqlite-outbox';
+import type { AgentConfig } from './config';
+import { createLink, type LinkStats } from './link/reconnect-loop';
+import { CheckCounters, startMetricsServer, type MetricsServer } from './metrics';
+import { createHostResolver } from './probes/index';
+import { createCheckRunner } from './run-check';
+import type { Clock } from './scheduler/clock';
+import { createScheduler, type SchedulerStats } from './scheduler/scheduler';
+
+export { loadAgentConfig, parseAgentArgv, redactConfig, AgentConfigError, AGENT_USAGE } from './config';
+export type { AgentConfig, AgentConfigOverrides, AgentTls } from './config';
+export type { LinkState, LinkStats } from './link/reconnect-loop';
+
+export const AGENT_VERSION = '0.1.0';
+
+export interface AgentStats {
+  assignments: number;
+  checksRun: number;
+  checksFailed: number;
+  checksPerMinute: number;
+  scheduler: SchedulerStats;
+  outboxDepth: number;
+  outboxDropped: number;
+  link: LinkStats;
+}
+
+export interface StartAgentOptions {
+  /** the link gave up for good (revoked token or credential); the agent has stopped checking */
+  onFatal?: (message: string) => void;
+  clock?: Clock;
+  /** false: check on the saved snapshot only and never dial the control plane (benchmarks) */
+  connect?: boolean;
+  /** assignments to run in addition to the saved snapshot (benchmarks, tests) */
+  extraAssignments?: Assignment[];
+}
+
+export interface AgentHandle {
+  /** stop scheduling, let in-flight checks finish briefly, flush what can be sent, close the DB */
+  stop(): Promise<void>;
+  stats(): AgentStats;
+  /** bound metrics port, or null when off */
+  metricsPort: number | null;
+  agentId(): string | null;
+}
+
+export async function startAgent(config: AgentConfig, logger?: Logger, opts: StartAgentOptions = {}): Promise<AgentHandle> {
+  const log = (logger ?? pino({ name: 'agent', level: config.logLevel })).child({ component: 'agent', region: config.region });
+  const outbox = openOutbox({ dataDir: config.dataDir, cap: config.outboxCap });
+  const extraCa = config.probeCaFile ? [readFileSync(config.probeCaFile, 'utf8')] : undefined;
+  const runCheck = createCheckRunner({
+    resolver: createHostResolver(),
+    allowPrivateTargets: config.allowPrivateTargets,
+    extraCa,
+  });
+  const counters = new CheckCounters();
+
+  // Results reach SQLite in one transaction per event-loop turn instead of one per check.
+  let pending: CheckResult[] = [];
+  let flushScheduled = false;
+  const flushResults = (): void => {
+    flushScheduled = false;
+    if (!pending.length) return;
+    const rows = pending;
+    pending = [];
+    outbox.add(rows);
+    link?.nudge();
+  };
+
+  const scheduler = createScheduler({
+    concurrency: config.concurrency,
+    clock: opts.clock,
+    runCheck: async (a) => {
+      const r = await runCheck(a);
+      counters.record(r);
+      pending.push(r);
+      if (!flushScheduled) {
+        flushScheduled = true;
+        setImmediate(flushResults);
+      }
+    },
+    onError: (err, a) => log.error({ err, checkId: a.check_id }, 'check crashed'),
+  });
+
+  // Keep checking on the last snapshot while the control plane is away.
+  const saved = outbox.loadAssignments();
+  scheduler.replaceAll([...saved.assignments, ...(opts.extraAssignments ?? [])]);
+  scheduler.start();
+  log.info({ assignments: saved.assignments.length, version: saved.version, outboxDepth: outbox.depth() }, 'agent started');
+
+  let rateMark = { at: Date.now(), completed: 0 };
+  let checksPerMinute = 0;
+  const sampleRate = (): number => {
+    const now = Date.now();
+    const completed = scheduler.stats().completed;
+    if (now - rateMark.at >= 5000) {
+      checksPerMinute = ((completed - rateMark.completed) * 60_000) / (now - rateMark.at);
+      rateMark = { at: now, completed };
+    }
+    return checksPerMinute;
+  };
+
+  let stopped = false;
+  const link = opts.connect === false ? undefined : createLink({
+    controlPlane: config.controlPlane,
+    tls: config.tls,
+    region: config.region,
+    token: config.token,
+    hostname: config.hostname,
+    version: AGENT_VERSION,
+    batchSize: config.batchSize,
+    flushIntervalMs: config.flushIntervalMs,
+    maxBatchesInFlight: config.maxBatchesInFlight,
+    outbox,
+    scheduler,
+    logger: log.child({ component: 'link' }),
+    heartbeat: () => {
+      const s = scheduler.stats();
+      return {
+        checks_owned: s.assignments,
+        checks_per_minute: sampleRate(),
+        outbox_depth: outbox.depth(),
+        scheduling_lag_ms_p99: s.lag.p99Ms,
+        outbox_dropped: outbox.dropped(),
+      };
+    },
+    onFatal: (message) => {
+      // Results would be refused anyway: stop checking, keep the outbox for a re-registered agent.
+      void scheduler.stop(0);
+      opts.onFatal?.(message);
+    },
+  });
+  link?.start();
+
+  const emptyLink: LinkStats = {
+    state: 'idle', sessions: 0, batchesSent: 0, batchesAcked: 0, batchesNacked: 0, resultsAcked: 0, inFlight: 0,
+    assignmentsVersion: saved.version, lastError: '',
+  };
+  const stats = (): AgentStats => {
+    const s = scheduler.stats();
+    return {
+      assignments: s.assignments,
+      checksRun: counters.total,
+      checksFailed: counters.failed,
+      checksPerMinute: sampleRate(),
+      scheduler: s,
+      outboxDepth: stopped ? 0 : outbox.depth() + pending.length,
+      outboxDropped: stopped ? 0 : outbox.dropped(),
+      link: link?.stats() ?? emptyLink,
+    };
+  };
+
+  let metrics: MetricsServer | undefined;
+  if (config.metricsPort > 0) {
+    try {
+      metrics = await startMetricsServer(config.metricsHost, config.metricsPort, () => {
+        const st = stats();
+        return {
+          counters, scheduler: st.scheduler, outboxDepth: st.outboxDepth, outboxDropped: st.outboxDropped,
+          linkState: st.link.state, batchesAcked: st.link.batchesAcked, resultsAcked: st.link.resultsAcked,
+        };
+      });
+      log.info({ port: metrics.port }, 'metrics on http://%s:%d/metrics', config.metricsHost, metrics.port);
+    } catch (err) {
+      log.error({ err: (err as Error).message, port: config.metricsPort }, 'metrics port unavailable; continuing without metrics');
+    }
+  }
+
+  let stopping: Promise<void> | undefined;
+  return {
+    metricsPort: metrics?.port ?? null,
+    stats,
+    agentId: () => (stopped ? null : outbox.getIdentity()?.agent_id ?? null),
+    stop() {
+      stopping ??= (async () => {
+        await scheduler.stop(3000);
+        flushResults();
+        await link?.stop(3000);
+        await metrics?.close();
+        stopped = true;
+        log.info({ outboxDepth: outbox.depth() }, 'agent stopped');
+        outbox.close();
+      })();
+      return stopping;
+    },
+  };
+}

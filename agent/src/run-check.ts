@@ -1,0 +1,62 @@
+// Turns an assignment into a CheckResult by running the matching probe. The only place where
+// probe results meet the wire shape.
+import { randomUUID } from 'node:crypto';
+import type { Assignment, CheckResult } from '@upfleet/proto';
+import { probeHttp, probePing, probeTls, type HostResolver } from './probes/index';
+
+export interface CheckRunnerOptions {
+  resolver: HostResolver;
+  allowPrivateTargets: boolean;
+  extraCa?: string[];
+  maxBodyBytes?: number;
+  defaultTimeoutMs?: number;
+}
+
+export type CheckRunner = (a: Assignment) => Promise<CheckResult>;
+
+function base(a: Assignment, tsMs: number): CheckResult {
+  return {
+    check_id: a.check_id, endpoint_id: a.endpoint_id, kind: a.kind, region: a.region, ts_ms: tsMs,
+    ok: false, phase: '', error: '', status_code: 0, dns_ms: 0, connect_ms: 0, tls_ms: 0, ttfb_ms: 0,
+    total_ms: 0, cert_days_left: 0, cert_not_after_ms: 0, cert_issuer: '', cert_subject: '', ping_method: '',
+    redirects: 0, retention_days: a.retention_days, result_id: randomUUID(),
+  };
+}
+
+export function createCheckRunner(opts: CheckRunnerOptions): CheckRunner {
+  return async (a) => {
+    const ts = Date.now();
+    const r = base(a, ts);
+    const probeOpts = {
+      timeoutMs: a.timeout_ms > 0 ? a.timeout_ms : (opts.defaultTimeoutMs ?? 10_000),
+      resolver: opts.resolver,
+      allowPrivateTargets: opts.allowPrivateTargets,
+      extraCa: opts.extraCa,
+    };
+    switch (a.kind) {
+      case 'CHECK_KIND_HTTP': {
+        const p = await probeHttp(a.url, { ...probeOpts, maxBodyBytes: opts.maxBodyBytes });
+        return {
+          ...r, ok: p.ok, phase: p.phase, error: p.error, status_code: p.status_code, redirects: p.redirects,
+          ...p.timings,
+        };
+      }
+      case 'CHECK_KIND_TLS': {
+        const p = await probeTls(a.url, probeOpts);
+        return {
+          ...r, ok: p.ok, phase: p.phase, error: p.error, dns_ms: p.timings.dns_ms, connect_ms: p.timings.connect_ms,
+          tls_ms: p.timings.tls_ms, total_ms: p.timings.tls_ms, cert_days_left: p.cert_days_left,
+          cert_not_after_ms: p.cert_not_after_ms, cert_issuer: p.cert_issuer, cert_subject: p.cert_subject,
+        };
+      }
+      case 'CHECK_KIND_PING': {
+        const p = await probePing(a.url, probeOpts);
+        return {
+          ...r, ok: p.ok, phase: p.phase, error: p.error, dns_ms: p.dns_ms, total_ms: p.rtt_ms, ping_method: p.ping_method,
+        };
+      }
+      default:
+        return { ...r, phase: 'http', error: `unsupported check kind ${String(a.kind)}` };
+    }
+  };
+}
