@@ -111,3 +111,16 @@ describe('alert thresholds modal', () => {
     expect((put.body as { alert_thresholds: Array<{ monitor_type_id: number }> }).alert_thresholds.filter((t) => t.monitor_type_id === 1)).toHaveLength(1);
   });
 });
+
+describe('threshold rows', () => {
+  it('keeps one row for a primary-only check the server stored without a region id', async () => {
+    const { buildThresholdRows } = await import('./ThresholdsModal');
+    const rows = buildThresholdRows(
+      { ...endpoint, response_time: false },
+      [{ threshold_id: 0, monitor_type_id: 1, threshold_value: 400, threshold_operator: '>=', is_enabled: false, region_id: null, monitor_type: 'response_code', display_name: 'Response Code', region_name: null }],
+      [{ monitor_type_id: 1, type_code: 'response_code', display_name: 'Response Code', requires_primary_region: true }],
+      regions,
+    );
+    expect(rows).toHaveLength(1);
+  });
+});
