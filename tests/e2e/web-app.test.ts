@@ -38,7 +38,7 @@ d(title, () => {
     await signUp(page, base, account);
     await page.getByRole('heading', { name: `Welcome back, ${account.username}!` }).waitFor();
     await page.getByText('No endpoints yet').waitFor();
-    expect(JSON.parse((await page.evaluate(() => localStorage.getItem('user')))!).username).toBe(account.username);
+    expect(JSON.parse((await page.evaluate<string>("localStorage.getItem('user')"))).username).toBe(account.username);
 
     // Add endpoint: the Free plan offers only EU - Germany.
     await page.getByRole('button', { name: 'Add Endpoint' }).first().click();
@@ -111,7 +111,7 @@ d(title, () => {
     await page.getByRole('button', { name: account.username }).click();
     await page.getByRole('menuitem', { name: 'Sign Out' }).click();
     await page.waitForURL(`${base}/login`);
-    expect(await page.evaluate(() => localStorage.getItem('accessToken'))).toBeNull();
+    expect(await page.evaluate<string | null>("localStorage.getItem('accessToken')")).toBeNull();
     await page.getByLabel('Email').fill(account.email);
     await page.getByLabel('Password', { exact: true }).fill(account.password);
     await page.getByRole('button', { name: 'Sign In' }).click();
@@ -137,7 +137,7 @@ d(title, () => {
     await phone.goto(`${stack.baseUrl}/dashboard`); // same browser profile: still signed in
     await phone.getByRole('heading', { name: /Welcome back/ }).waitFor();
     await addEndpoint(phone, 'Phone site', `${stack.baseUrl}/pricing`);
-    const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    const overflow = await phone.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
     expect(overflow).toBeLessThanOrEqual(0);
     expect(await phone.getByRole('link', { name: 'Alert Settings' }).isVisible()).toBe(false);
     await phone.getByRole('button', { name: 'Open menu' }).click();
