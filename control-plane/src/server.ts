@@ -93,10 +93,10 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     }
     return byRegion;
   };
-  const engine = createAssignmentEngine({ endpoints: endpointsRepo, catalog, liveAgents, logger });
+  const engine = createAssignmentEngine({ endpoints: endpointsRepo, catalog, liveAgents, logger, startupGraceMs: 3000 });
   const onChange = () => engine.changed();
   const endpoints = createEndpointService({ endpoints: endpointsRepo, users, catalog, allowPrivateTargets: config.allowPrivateTargets, uptime: uptimeSource, onChange });
-  const admin = createAdminService({ users, catalog, agents: agentsRepo, onChange });
+  const admin = createAdminService({ users, catalog, agents: agentsRepo, onChange, ownedCount: (id) => engine.ownedCount(id) });
   const app = createApp({
     logger,
     auth: createAuthService({ users, catalog, tokens, limiter, box }),
@@ -149,6 +149,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     db,
     async close() {
       if (leaseTimer) clearInterval(leaseTimer);
+      engine.close();
       await embedded?.stop();
       await grpcServer?.close();
       await new Promise<void>((resolve) => {

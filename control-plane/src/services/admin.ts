@@ -6,7 +6,11 @@ import type { AgentsRepo } from '../store/agents-repo';
 import { regionKey, type CatalogRepo } from '../store/catalog-repo';
 import type { UsersRepo } from '../store/users-repo';
 
-export function createAdminService(deps: { users: UsersRepo; catalog: CatalogRepo; agents: AgentsRepo; onChange?: () => void; now?: () => number }) {
+export function createAdminService(deps: {
+  users: UsersRepo; catalog: CatalogRepo; agents: AgentsRepo; onChange?: () => void; now?: () => number;
+  /** Checks an agent owns right now (the heartbeat's copy lags a handover). */
+  ownedCount?: (agentId: string) => number;
+}) {
   const now = deps.now ?? Date.now;
   const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
   return {
@@ -82,7 +86,7 @@ export function createAdminService(deps: { users: UsersRepo; catalog: CatalogRep
         version: a.version,
         status: a.revoked_at !== null ? 'revoked' : a.lease_expires_at !== null && a.lease_expires_at > t ? 'live' : 'lapsed',
         last_heartbeat_at: iso(a.last_heartbeat_at),
-        checks_owned: a.checks_owned,
+        checks_owned: deps.ownedCount ? deps.ownedCount(a.agent_id) : a.checks_owned,
         checks_per_minute: a.checks_per_minute,
         outbox_depth: a.outbox_depth,
         scheduling_lag_ms_p99: a.scheduling_lag_ms_p99,

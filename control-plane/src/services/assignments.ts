@@ -15,6 +15,9 @@ export interface AssignmentWatcher {
 interface WatcherState extends AssignmentWatcher {
   version: number;
   current: Map<string, Assignment>;
+  /** Still inside the start-up grace: no snapshot sent yet, no deltas either. */
+  pending?: boolean;
+  flush?: () => void;
 }
 
 const KIND_CODE: Record<Exclude<CheckKind, 'CHECK_KIND_UNSPECIFIED'>, string> = {
@@ -84,11 +87,16 @@ export function createAssignmentEngine(deps: {
   /** Agents whose lease is live right now, by region. */
   liveAgents(): Map<string, Set<string>>;
   logger: Logger;
+  /** After a control-plane start, snapshots wait this long so reconnecting agents are all counted
+   *  before ownership is decided (they keep checking on their saved snapshot meanwhile). */
+  startupGraceMs?: number;
 }) {
   const log = deps.logger.child({ component: 'assignments' });
   const watchers = new Map<string, WatcherState>();
   let scheduled = false;
   let lastLive = '';
+  const graceUntil = Date.now() + (deps.startupGraceMs ?? 0);
+  let graceTimer: NodeJS.Timeout | null = null;
 
   function desiredByAgent(): Map<string, Map<string, Assignment>> {
     const primaryRegion = deps.catalog.primaryRegion();
@@ -118,6 +126,7 @@ export function createAssignmentEngine(deps: {
     if (watchers.size === 0) return;
     const desired = desiredByAgent();
     for (const w of watchers.values()) {
+      if (w.pending) continue;
       const want = desired.get(w.agentId) ?? new Map();
       const upserts: Assignment[] = [];
       const removed: string[] = [];
@@ -145,14 +154,24 @@ export function createAssignmentEngine(deps: {
     /** Registers a watcher and sends it its snapshot; others lose the checks it now owns. */
     watch(w: AssignmentWatcher): () => void {
       const state: WatcherState = { ...w, version: Date.now(), current: new Map() };
-      const previous = watchers.get(w.agentId);
       watchers.set(w.agentId, state);
-      const mine = desiredByAgent().get(w.agentId) ?? new Map<string, Assignment>();
-      state.current = mine;
-      w.send({ version: state.version, snapshot: { assignments: [...mine.values()] } });
-      log.info({ agentId: w.agentId, region: w.region, checks: mine.size }, 'agent watching');
-      void previous;
-      engine.changed();
+      const sendSnapshot = () => {
+        if (watchers.get(w.agentId) !== state) return;
+        const mine = desiredByAgent().get(w.agentId) ?? new Map<string, Assignment>();
+        state.current = mine;
+        w.send({ version: state.version, snapshot: { assignments: [...mine.values()] } });
+        log.info({ agentId: w.agentId, region: w.region, checks: mine.size }, 'agent watching');
+        engine.changed();
+      };
+      const wait = graceUntil - Date.now();
+      if (wait > 0) {
+        state.pending = true;
+        graceTimer ??= setTimeout(() => {
+          for (const s of watchers.values()) s.pending = false;
+          for (const s of [...watchers.values()]) s.flush?.();
+        }, wait);
+        state.flush = sendSnapshot;
+      } else sendSnapshot();
       return () => {
         if (watchers.get(w.agentId) === state) {
           watchers.delete(w.agentId);
@@ -172,6 +191,9 @@ export function createAssignmentEngine(deps: {
     },
 
     ownedCount: (agentId: string) => watchers.get(agentId)?.current.size ?? 0,
+    close(): void {
+      if (graceTimer) clearTimeout(graceTimer);
+    },
     watching: () => [...watchers.keys()],
   };
   return engine;
