@@ -165,7 +165,8 @@ describe('no result lost, none counted twice', () => {
       const r = await api.call('PATCH', `/api/users/endpoints/${ids.get(p)}/toggle`, { monitoring_enabled: false }, token);
       expect(r.status).toBe(200);
     }
-    await sleep(3000);
+    // The control plane holds snapshots for its 3 s start-up grace; then the agents drop the checks.
+    await sleep(7000);
     const hits = new Map(paths.map((p) => [p, target.total(p)]));
     let last = -1;
     await waitFor('stored counts to settle', async () => {
