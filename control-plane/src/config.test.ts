@@ -21,3 +21,11 @@ describe('loadConfig', () => {
     expect(shown).not.toContain(Buffer.alloc(32, 7).toString('base64'));
   });
 });
+
+describe('TRUST_PROXY', () => {
+  it('is off by default and takes a hop count or an address list', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: 'loopback' }).trustProxy).toBe('loopback');
+  });
+});

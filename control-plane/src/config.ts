@@ -26,6 +26,8 @@ export interface Config {
   agentLeaseSeconds: number;
   stripe: { secretKey: string | null; webhookSecret: string | null; apiBase: string | null };
   publicUrl: string | null;
+  /** express 'trust proxy': false, a hop count, or a list such as 'loopback, 10.0.0.0/8'. */
+  trustProxy: boolean | number | string;
 }
 
 type Env = Record<string, string | undefined>;
@@ -105,6 +107,13 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       apiBase: str('STRIPE_API_BASE'),
     },
     publicUrl: str('PUBLIC_URL'),
+    trustProxy: (() => {
+      const raw = str('TRUST_PROXY');
+      if (raw === null || raw === '0' || raw === 'false') return false;
+      if (/^\d+$/.test(raw)) return Number(raw);
+      if (raw === 'true') return 1;
+      return raw;
+    })(),
   };
   if ((config.grpcTls.certFile === null) !== (config.grpcTls.keyFile === null)) {
     problems.push('GRPC_TLS_CERT and GRPC_TLS_KEY must be set together');

@@ -109,6 +109,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     adminToken,
     results,
     webDistDir: config.webDistDir,
+    trustProxy: config.trustProxy,
   });
 
   const server: Server = await new Promise((resolve, reject) => {

@@ -29,7 +29,7 @@ export interface AppDeps {
   adminToken: string;
   results: ResultCounter | null;
   webDistDir: string | null;
-  trustProxy?: boolean;
+  trustProxy?: boolean | number | string;
 }
 
 export function createApp(deps: AppDeps): Express {
