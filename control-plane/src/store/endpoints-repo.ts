@@ -46,7 +46,9 @@ export interface MonitoredEndpoint {
 // Every query that touches a user's rows names the owner: a wrong id answers "not found".
 export function createEndpointsRepo(db: Db) {
   const q = {
-    list: db.prepare('SELECT * FROM endpoints WHERE user_id = ? ORDER BY url_id'),
+    // Arrays, not objects: a 1,000-endpoint dashboard list is read on every page load.
+    listRaw: db.prepare(`SELECT url_id, guid, name, url, description, regions, ping_host, cert_expiry, response_code,
+      response_time, monitoring_enabled, created_at FROM endpoints WHERE user_id = ? ORDER BY url_id`).raw(true),
     get: db.prepare('SELECT * FROM endpoints WHERE url_id = ? AND user_id = ?'),
     count: db.prepare('SELECT COUNT(*) FROM endpoints WHERE user_id = ?').pluck(),
     countActive: db.prepare('SELECT COUNT(*) FROM endpoints WHERE user_id = ? AND monitoring_enabled = 1').pluck(),
@@ -75,7 +77,21 @@ export function createEndpointsRepo(db: Db) {
     response_time: input.response_time ? 1 : 0,
   });
   return {
-    list: (userId: number) => (q.list.all(userId) as Row[]).map(toEndpoint),
+    list: (userId: number) =>
+      (q.listRaw.all(userId) as unknown[][]).map((r) => ({
+        url_id: r[0] as number,
+        guid: r[1] as string,
+        name: r[2] as string,
+        url: r[3] as string,
+        description: r[4] as string,
+        regions: parseRegions(r[5] as string),
+        ping_host: r[6] === 1,
+        cert_expiry: r[7] === 1,
+        response_code: r[8] === 1,
+        response_time: r[9] === 1,
+        monitoring_enabled: r[10] === 1,
+        created_at: r[11] as string,
+      })),
     get: (userId: number, urlId: number) => {
       const r = q.get.get(urlId, userId) as Row | undefined;
       return r && toEndpoint(r);
