@@ -24,6 +24,8 @@ export interface AgentConfig {
   metricsPort: number;
   metricsHost: string;
   concurrency: number;
+  /** worker threads running probes; 0 runs them on the main thread */
+  probeThreads: number;
   outboxCap: number;
   batchSize: number;
   flushIntervalMs: number;
@@ -46,6 +48,7 @@ export interface AgentConfigOverrides {
   insecure?: boolean;
   metricsPort?: number | string;
   concurrency?: number | string;
+  probeThreads?: number | string;
   outboxCap?: number | string;
   batchSize?: number | string;
   flushIntervalMs?: number | string;
@@ -76,6 +79,7 @@ const ENV: Record<Key, string[]> = {
   insecure: ['UPFLEET_INSECURE'],
   metricsPort: ['UPFLEET_METRICS_PORT'],
   concurrency: ['UPFLEET_CONCURRENCY'],
+  probeThreads: ['UPFLEET_PROBE_THREADS'],
   outboxCap: ['UPFLEET_OUTBOX_CAP'],
   batchSize: ['UPFLEET_BATCH_SIZE'],
   flushIntervalMs: ['UPFLEET_FLUSH_INTERVAL_MS'],
@@ -89,7 +93,7 @@ const ENV: Record<Key, string[]> = {
 const FLAG: Record<Key, string> = {
   controlPlane: '--control-plane', region: '--region', token: '--token', dataDir: '--data-dir',
   caFile: '--ca-file', serverFingerprint: '--server-fingerprint', insecure: '--insecure',
-  metricsPort: '--metrics-port', concurrency: '--concurrency', outboxCap: '--outbox-cap',
+  metricsPort: '--metrics-port', concurrency: '--concurrency', probeThreads: '--probe-threads', outboxCap: '--outbox-cap',
   batchSize: '--batch-size', flushIntervalMs: '--flush-interval-ms', maxBatchesInFlight: '--max-batches-in-flight',
   allowPrivateTargets: '--allow-private-targets', probeCaFile: '--probe-ca-file', hostname: '--hostname',
   logLevel: '--log-level',
@@ -187,6 +191,7 @@ export function loadAgentConfig(env: Env = process.env, overrides: AgentConfigOv
     metricsPort: int('metricsPort', 9464, 0, 65535),
     metricsHost: '127.0.0.1',
     concurrency: int('concurrency', 256, 1, 100_000),
+    probeThreads: int('probeThreads', 0, 0, 64),
     outboxCap: int('outboxCap', 1_000_000, 1000, 1_000_000_000),
     batchSize: int('batchSize', 500, 1, 50_000),
     flushIntervalMs: int('flushIntervalMs', 1000, 10, 600_000),
@@ -233,7 +238,7 @@ export function parseAgentArgv(argv: string[]): { overrides: AgentConfigOverride
 }
 
 export const AGENT_USAGE = `usage: upfleet agent run --control-plane HOST:PORT --region REGION-City --token TOKEN --data-dir DIR
-  [--ca-file FILE | --server-fingerprint SHA256 | --insecure] [--metrics-port 9464] [--concurrency 256]
+  [--ca-file FILE | --server-fingerprint SHA256 | --insecure] [--metrics-port 9464] [--concurrency 256] [--probe-threads 0]
   [--outbox-cap 1000000] [--batch-size 500] [--flush-interval-ms 1000] [--allow-private-targets true]
   [--probe-ca-file FILE] [--config FILE.json] [--log-level info]
 Every flag has an UPFLEET_* environment twin (UPFLEET_CONTROL_PLANE, UPFLEET_REGION, UPFLEET_TOKEN, ...).`;

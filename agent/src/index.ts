@@ -8,6 +8,7 @@ import type { AgentConfig } from './config';
 import { createLink, type LinkStats } from './link/reconnect-loop';
 import { CheckCounters, startMetricsServer, type MetricsServer } from './metrics';
 import { createHostResolver } from './probes/index';
+import { createProbePool } from './probe-pool';
 import { createCheckRunner } from './run-check';
 import type { Clock } from './scheduler/clock';
 import { createScheduler, type SchedulerStats } from './scheduler/scheduler';
@@ -52,7 +53,10 @@ export async function startAgent(config: AgentConfig, logger?: Logger, opts: Sta
   const log = (logger ?? pino({ name: 'agent', level: config.logLevel })).child({ component: 'agent', region: config.region });
   const outbox = openOutbox({ dataDir: config.dataDir, cap: config.outboxCap });
   const extraCa = config.probeCaFile ? [readFileSync(config.probeCaFile, 'utf8')] : undefined;
-  const runCheck = createCheckRunner({
+  const pool = config.probeThreads > 0
+    ? createProbePool({ threads: config.probeThreads, allowPrivateTargets: config.allowPrivateTargets, extraCa })
+    : undefined;
+  const runCheck = pool?.run ?? createCheckRunner({
     resolver: createHostResolver(),
     allowPrivateTargets: config.allowPrivateTargets,
     extraCa,
@@ -181,6 +185,7 @@ export async function startAgent(config: AgentConfig, logger?: Logger, opts: Sta
         flushResults();
         await link?.stop(3000);
         await metrics?.close();
+        await pool?.close();
         stopped = true;
         log.info({ outboxDepth: outbox.depth() }, 'agent stopped');
         outbox.close();

@@ -111,6 +111,8 @@ export interface Targets {
   unresolvable: string;
   /** number of HTTP requests the plain target has answered (all paths) */
   hits(): number;
+  /** number of TCP connections the plain target has accepted */
+  connections(): number;
   close(): Promise<void>;
 }
 
@@ -173,6 +175,8 @@ export async function startTargets(): Promise<Targets> {
   };
   const servers: net.Server[] = [];
   const plain = http.createServer(handler);
+  let connections = 0;
+  plain.on('connection', () => connections++);
   servers.push(plain);
   const base = `http://127.0.0.1:${await listen(plain)}`;
 
@@ -203,6 +207,7 @@ export async function startTargets(): Promise<Targets> {
     refused: `http://127.0.0.1:${await closedPort()}/`,
     unresolvable: 'http://no-such-host.invalid/',
     hits: () => hits,
+    connections: () => connections,
     async close() {
       for (const t of timers) clearTimeout(t);
       await Promise.all(

@@ -36,6 +36,7 @@ export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 interface HopState {
   phase: Exclude<ProbePhase, '' | 'timeout'>;
   socket?: net.Socket;
+  client?: Client;
   readyAt: number;
 }
 
@@ -64,13 +65,11 @@ export async function probeHttp(url: string, opts: HttpProbeOptions): Promise<Ht
     return finish('http', `invalid URL: ${url}`);
   }
   const seen = new Set<string>([current.href]);
-  const abort = new AbortController();
   const hop: HopState = { phase: 'dns', readyAt: 0 };
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
-    abort.abort();
-    hop.socket?.destroy();
+    abortHop(hop);
   }, opts.timeoutMs);
 
   try {
@@ -78,7 +77,7 @@ export async function probeHttp(url: string, opts: HttpProbeOptions): Promise<Ht
       if (current.protocol !== 'http:' && current.protocol !== 'https:') {
         return finish('http', `unsupported scheme ${current.protocol}`);
       }
-      const out = await requestOnce(current, opts, hop, timings, abort.signal, maxBody);
+      const out = await requestOnce(current, opts, hop, timings, maxBody);
       result.status_code = out.status;
       result.final_url = current.href;
       result.body_bytes = out.bodyBytes;
@@ -110,39 +109,75 @@ export async function probeHttp(url: string, opts: HttpProbeOptions): Promise<Ht
 
 interface HopOutcome { status: number; location?: string; bodyBytes: number; truncated: boolean }
 
-async function requestOnce(
-  target: URL, opts: HttpProbeOptions, hop: HopState, timings: ProbeTimings, signal: AbortSignal, maxBody: number,
+// Made once: undici builds a new error (with a stack trace) for every destroy() without one.
+const DONE = new Error('probe finished');
+const BODY_CAPPED = new Error('body cap reached');
+const TIMED_OUT = new Error('probe timed out');
+const noop = (): void => {};
+
+/** One request on a fresh Client (its own connection), through undici's handler API. */
+function requestOnce(
+  target: URL, opts: HttpProbeOptions, hop: HopState, timings: ProbeTimings, maxBody: number,
 ): Promise<HopOutcome> {
-  hop.phase = 'dns';
-  const client = new Client(target.origin, {
-    connect: (_o, cb) => connect(target, opts, hop, timings, cb),
-    pipelining: 1,
-    headersTimeout: opts.timeoutMs + 1000,
-    bodyTimeout: opts.timeoutMs + 1000,
-  });
-  try {
-    const res = await client.request({
-      path: target.pathname + target.search,
-      method: 'GET',
-      headers: { 'user-agent': opts.userAgent ?? 'Upfleet-Agent/0.1', accept: '*/*' },
-      reset: true, // Connection: close — no keep-alive between checks
-      signal,
+  return new Promise<HopOutcome>((resolve, reject) => {
+    hop.phase = 'dns';
+    const client = new Client(target.origin, {
+      connect: (_o, cb) => connect(target, opts, hop, timings, cb),
+      pipelining: 1,
+      headersTimeout: opts.timeoutMs + 1000,
+      bodyTimeout: opts.timeoutMs + 1000,
     });
-    timings.ttfb_ms += performance.now() - hop.readyAt;
-    let bodyBytes = 0;
-    let truncated = false;
-    for await (const chunk of res.body) {
-      bodyBytes += (chunk as Buffer).length;
-      if (bodyBytes >= maxBody) {
-        truncated = true;
-        break; // destroys the body stream and the connection with it
-      }
-    }
-    const loc = res.headers.location;
-    return { status: res.statusCode, location: Array.isArray(loc) ? loc[0] : loc, bodyBytes, truncated };
-  } finally {
-    client.destroy().catch(() => {});
-  }
+    hop.client = client;
+    const out: HopOutcome = { status: 0, bodyBytes: 0, truncated: false };
+    let settled = false;
+    const done = (err?: Error): void => {
+      if (settled) return;
+      settled = true;
+      hop.client = undefined;
+      client.destroy(DONE, noop);
+      if (err) reject(err);
+      else resolve(out);
+    };
+    client.dispatch(
+      {
+        origin: target.origin,
+        path: target.pathname + target.search,
+        method: 'GET',
+        headers: { 'user-agent': opts.userAgent ?? 'Upfleet-Agent/0.1', accept: '*/*' },
+        // No 'Connection: close' (undici then makes an error object per request to close the
+        // socket); the Client is destroyed right after the response, so no connection is reused.
+      },
+      {
+        onRequestStart() {},
+        onResponseStart(_c, statusCode, headers) {
+          if (statusCode < 200) return; // 1xx: the real response follows
+          timings.ttfb_ms += performance.now() - hop.readyAt;
+          out.status = statusCode;
+          const loc = headers.location;
+          out.location = Array.isArray(loc) ? loc[0] : loc;
+        },
+        onResponseData(c, chunk) {
+          out.bodyBytes += chunk.length;
+          if (out.bodyBytes >= maxBody && !out.truncated) {
+            out.truncated = true;
+            c.abort(BODY_CAPPED);
+          }
+        },
+        onResponseEnd() {
+          done();
+        },
+        onResponseError(_c, err) {
+          done(err === BODY_CAPPED || out.truncated ? undefined : err);
+        },
+      },
+    );
+  });
+}
+
+/** Ends the hop in progress at once (timeout). */
+function abortHop(hop: HopState): void {
+  hop.socket?.destroy();
+  hop.client?.destroy(TIMED_OUT, noop);
 }
 
 function connect(

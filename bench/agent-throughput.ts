@@ -1,0 +1,171 @@
+// Agent HTTP check throughput against a local nginx, side by side with two references on the
+// same target: wrk with `Connection: close` (the machine's limit for new connections) and
+// Debian's prometheus-blackbox-exporter driven by wrk through /probe.
+//   tsx bench/agent-throughput.ts [--seconds 12] [--concurrency 256]
+// Needs: apt-get install -y nginx wrk prometheus-blackbox-exporter
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import pino from 'pino';
+import type { Assignment } from '@upfleet/proto';
+import { loadAgentConfig, startAgent } from '../agent/src/index';
+import { closedPort } from '../tests/helpers/targets';
+
+const { values } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '12' },
+    concurrency: { type: 'string', default: '256' },
+    'probe-threads': { type: 'string', default: '0,2' },
+    'wrk-connections': { type: 'string', default: '64' },
+  },
+});
+const SECONDS = Number(values.seconds);
+const CONCURRENCY = Number(values.concurrency);
+const WRK_CONNS = Number(values['wrk-connections']);
+const THREADS = String(values['probe-threads']).split(',').map(Number);
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+const children: ChildProcess[] = [];
+const dir = mkdtempSync(path.join(tmpdir(), 'upfleet-bench-'));
+
+function need(bin: string): void {
+  if (spawnSync('sh', ['-c', `command -v ${bin}`]).status !== 0) {
+    console.error(`missing ${bin}: apt-get install -y nginx wrk prometheus-blackbox-exporter`);
+    process.exit(2);
+  }
+}
+
+async function waitHttp(url: string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    try {
+      const r = await fetch(url);
+      await r.text();
+      return;
+    } catch {
+      await sleep(100);
+    }
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+function start(bin: string, args: string[]): ChildProcess {
+  const c = spawn(bin, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  c.stderr!.on('data', () => {});
+  children.push(c);
+  return c;
+}
+
+async function startNginx(): Promise<string> {
+  const port = await closedPort();
+  const conf = path.join(dir, 'nginx.conf');
+  writeFileSync(conf, `
+worker_processes 1;
+daemon off;
+pid ${dir}/nginx.pid;
+error_log ${dir}/nginx-error.log warn;
+events { worker_connections 8192; }
+http {
+  access_log off;
+  client_body_temp_path ${dir}/body; proxy_temp_path ${dir}/proxy; fastcgi_temp_path ${dir}/fastcgi;
+  uwsgi_temp_path ${dir}/uwsgi; scgi_temp_path ${dir}/scgi;
+  server {
+    listen 127.0.0.1:${port} backlog=4096;
+    location / { default_type text/plain; return 200 "ok\\n"; }
+  }
+}
+`);
+  start('nginx', ['-p', dir, '-c', conf]);
+  const url = `http://127.0.0.1:${port}/`;
+  await waitHttp(url);
+  return url;
+}
+
+async function startBlackbox(): Promise<string> {
+  const port = await closedPort();
+  const conf = path.join(dir, 'blackbox.yml');
+  writeFileSync(conf, `modules:\n  http_2xx:\n    prober: http\n    timeout: 5s\n    http:\n      preferred_ip_protocol: ip4\n`);
+  start('prometheus-blackbox-exporter', [`--config.file=${conf}`, `--web.listen-address=127.0.0.1:${port}`]);
+  const base = `http://127.0.0.1:${port}`;
+  await waitHttp(`${base}/metrics`);
+  return base;
+}
+
+function runWrk(url: string, headers: string[] = []): { rps: number; errors: string } {
+  const args = ['-t', '2', '-c', String(WRK_CONNS), '-d', `${SECONDS}s`, ...headers.flatMap((h) => ['-H', h]), url];
+  const r = spawnSync('wrk', args, { encoding: 'utf8' });
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(r.stdout)?.[1] ?? 0);
+  const errors = [/Socket errors:.*/.exec(r.stdout)?.[0], /Non-2xx or 3xx responses: \d+/.exec(r.stdout)?.[0]].filter(Boolean).join('; ');
+  return { rps, errors };
+}
+
+async function runAgent(target: string, probeThreads: number): Promise<{ rps: number; failed: number; p99LagMs: number; rssMb: number }> {
+  const dataDir = path.join(dir, `agent-${probeThreads}`);
+  const config = loadAgentConfig({}, {
+    controlPlane: '127.0.0.1:1', region: 'EU-Germany', dataDir, insecure: true, metricsPort: 0,
+    concurrency: CONCURRENCY, outboxCap: 10_000_000, probeThreads,
+  });
+  // More demand than one agent can serve (12,000 checks at a 1 s interval): it runs flat out,
+  // every check on a new connection, results written to the SQLite outbox as in production.
+  const assignments: Assignment[] = Array.from({ length: 12_000 }, (_, i) => ({
+    check_id: `${i}:CHECK_KIND_HTTP:EU-Germany`, endpoint_id: i, kind: 'CHECK_KIND_HTTP', url: target,
+    interval_seconds: 1, timeout_ms: 5000, region: 'EU-Germany', retention_days: 30,
+  }));
+  const agent = await startAgent(config, pino({ level: 'warn' }), { connect: false, extraAssignments: assignments });
+  await sleep(2000); // warm-up
+  const s0 = agent.stats();
+  const t0 = performance.now();
+  await sleep(SECONDS * 1000);
+  const s1 = agent.stats();
+  const secs = (performance.now() - t0) / 1000;
+  const rssMb = process.memoryUsage().rss / 1048576;
+  await agent.stop();
+  return {
+    rps: (s1.checksRun - s0.checksRun) / secs,
+    failed: s1.checksFailed - s0.checksFailed,
+    p99LagMs: s1.scheduler.lag.p99Ms,
+    rssMb,
+  };
+}
+
+async function main(): Promise<void> {
+  for (const b of ['nginx', 'wrk', 'prometheus-blackbox-exporter']) need(b);
+  const target = await startNginx();
+  const blackbox = await startBlackbox();
+  const probeUrl = `${blackbox}/probe?target=${encodeURIComponent(target)}&module=http_2xx`;
+  const check = await (await fetch(probeUrl)).text();
+  if (!/^probe_success 1/m.test(check)) throw new Error(`blackbox probe does not succeed:\n${check}`);
+
+  console.log(`target ${target} (nginx, 1 worker); ${SECONDS} s per phase; machine: ${(await import('node:os')).cpus().length} cores`);
+  const wrk = runWrk(target, ['Connection: close']);
+  console.log(`wrk -H 'Connection: close'        ${wrk.rps.toFixed(0).padStart(8)} req/s   ${wrk.errors}`);
+  const bb = runWrk(probeUrl);
+  console.log(`blackbox_exporter via /probe      ${bb.rps.toFixed(0).padStart(8)} probes/s ${bb.errors}`);
+  const agents: { threads: number; rps: number }[] = [];
+  for (const threads of THREADS) {
+    const ag = await runAgent(target, threads);
+    agents.push({ threads, rps: ag.rps });
+    const label = `upfleet agent (probe threads ${threads})`.padEnd(33);
+    console.log(`${label}${ag.rps.toFixed(0).padStart(8)} checks/s (concurrency ${CONCURRENCY}, failed ${ag.failed}, lag p99 ${ag.p99LagMs.toFixed(0)} ms under overload)`);
+  }
+  console.log('');
+  console.log(`blackbox_exporter / wrk = ${(bb.rps / wrk.rps).toFixed(2)}x`);
+  for (const a of agents) {
+    console.log(`agent (probe threads ${a.threads}) / blackbox_exporter = ${(a.rps / bb.rps).toFixed(2)}x (aim >= 2x); / wrk = ${(a.rps / wrk.rps).toFixed(2)}x`);
+  }
+}
+
+main()
+  .catch((err) => {
+    console.error(err);
+    process.exitCode = 1;
+  })
+  .finally(() => {
+    for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
+    setTimeout(() => {
+      for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+      process.exit();
+    }, 500);
+  });
