@@ -82,6 +82,13 @@ export function renderMetrics(m: MetricsSnapshot): string {
   out.push(`upfleet_agent_results_acked_total ${m.resultsAcked}`);
   head('upfleet_agent_batches_acked_total', 'counter', 'Result batches the control plane stored.');
   out.push(`upfleet_agent_batches_acked_total ${m.batchesAcked}`);
+  const mem = process.memoryUsage();
+  head('process_resident_memory_bytes', 'gauge', 'Resident memory of the agent process.');
+  out.push(`process_resident_memory_bytes ${mem.rss}`);
+  head('nodejs_heap_size_total_bytes', 'gauge', 'V8 heap reserved.');
+  out.push(`nodejs_heap_size_total_bytes ${mem.heapTotal}`);
+  head('nodejs_heap_size_used_bytes', 'gauge', 'V8 heap in use.');
+  out.push(`nodejs_heap_size_used_bytes ${mem.heapUsed}`);
   head('upfleet_agent_stream_state', 'gauge', 'Control-plane link state (1 for the current one).');
   for (const s of LINK_STATES) out.push(`upfleet_agent_stream_state{state="${s}"} ${s === m.linkState ? 1 : 0}`);
   return out.join('\n') + '\n';

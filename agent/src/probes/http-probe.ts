@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { Client } from 'undici';
 import { bareHost, isPrivateAddress, TARGET_NOT_ALLOWED } from './resolve';
 import {
-  describeNetError, describeTlsCode, emptyTimings, PhaseError, round, trustedCa,
+  describeNetError, describeTlsCode, emptyTimings, PhaseError, round, clientSecureContext,
   type ProbeOptions, type ProbePhase, type ProbeTimings,
 } from './types';
 
@@ -217,7 +217,7 @@ function connect(
       const ts = tls.connect({
         socket: sock,
         servername: net.isIP(host) ? undefined : host,
-        ca: trustedCa(opts.extraCa),
+        secureContext: clientSecureContext(opts.extraCa),
         ALPNProtocols: ['http/1.1'],
       });
       hop.socket = ts;

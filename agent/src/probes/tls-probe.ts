@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
 import forge from 'node-forge';
 import { bareHost, isPrivateAddress, TARGET_NOT_ALLOWED } from './resolve';
 import {
-  describeNetError, describeTlsCode, emptyTimings, round, trustedCa,
+  describeNetError, describeTlsCode, emptyTimings, round, clientSecureContext,
   type ProbeOptions, type ProbePhase, type ProbeTimings,
 } from './types';
 
@@ -115,7 +115,7 @@ export async function probeTls(input: string, opts: ProbeOptions): Promise<TlsPr
         servername: net.isIP(target.host) ? undefined : target.host,
         // The hostname check still runs for a hostname servername; we only keep the verdict.
         rejectUnauthorized: false,
-        ca: trustedCa(opts.extraCa),
+        secureContext: clientSecureContext(opts.extraCa),
       });
       ts.once('error', (e) => done('tls', describeNetError(e)));
       ts.once('secureConnect', () => {

@@ -33,17 +33,23 @@ export class PhaseError extends Error {
   }
 }
 
-const caCache = new WeakMap<string[], string[]>();
+const contexts = new WeakMap<string[], tls.SecureContext>();
+let defaultContext: tls.SecureContext | undefined;
 
-/** System roots plus the extra CAs: node's `ca` option replaces the roots, so add them back. */
-export function trustedCa(extra: string[] | undefined): string[] | undefined {
-  if (!extra || extra.length === 0) return undefined;
-  let all = caCache.get(extra);
-  if (!all) {
-    all = [...tls.rootCertificates, ...extra];
-    caCache.set(extra, all);
+/**
+ * One client SecureContext per trust list, shared by all checks. Without it every tls.connect
+ * parses the ~140 system roots again (CPU) into a native store the GC frees late (memory).
+ * Node's client contexts keep no sessions of their own, so nothing is resumed across checks.
+ */
+export function clientSecureContext(extra: string[] | undefined): tls.SecureContext {
+  if (!extra || extra.length === 0) return (defaultContext ??= tls.createSecureContext({}));
+  let ctx = contexts.get(extra);
+  if (!ctx) {
+    // `ca` replaces the system roots, so add them back next to the extra CAs.
+    ctx = tls.createSecureContext({ ca: [...tls.rootCertificates, ...extra] });
+    contexts.set(extra, ctx);
   }
-  return all;
+  return ctx;
 }
 
 const TLS_TEXT: Record<string, string> = {

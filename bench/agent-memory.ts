@@ -1,0 +1,109 @@
+// Agent memory with 10,000 assignments: a real agent process (agent/src/main.ts) registers with
+// a loopback AgentService, receives 10,000 checks (80 % HTTP, 20 % TLS, 60 s interval) against
+// loopback targets, runs them and streams results; RSS is read from /proc after the warm-up.
+//   tsx bench/agent-memory.ts [--assignments 10000] [--seconds 30]
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import type { Assignment } from '@upfleet/proto';
+import { startTestControlPlane } from '../agent/src/link/test-control-plane';
+import { closedPort, startTargets } from '../tests/helpers/targets';
+
+const { values } = parseArgs({
+  options: { assignments: { type: 'string', default: '10000' }, seconds: { type: 'string', default: '30' } },
+});
+const N = Number(values.assignments);
+const SECONDS = Number(values.seconds);
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+function rssMb(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : 0;
+}
+
+async function metric(port: number, name: string): Promise<number> {
+  try {
+    const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    let sum = 0;
+    for (const line of text.split('\n')) if (line.startsWith(name)) sum += Number(line.split(' ').pop());
+    return sum;
+  } catch {
+    return 0;
+  }
+}
+
+async function measure(nodeFlags: string[], env: Record<string, string> = {}): Promise<void> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'upfleet-bench-mem-'));
+  const targets = await startTargets();
+  const caFile = path.join(dir, 'targets-ca.pem');
+  writeFileSync(caFile, targets.caPem);
+  const assignments: Assignment[] = Array.from({ length: N }, (_, i) => {
+    const tls = i % 5 === 4;
+    return {
+      check_id: `${i}:${tls ? 'CHECK_KIND_TLS' : 'CHECK_KIND_HTTP'}:EU-Germany`, endpoint_id: i,
+      kind: tls ? 'CHECK_KIND_TLS' : 'CHECK_KIND_HTTP', url: tls ? targets.https.valid : `${targets.http.ok}?e=${i}`,
+      interval_seconds: 60, timeout_ms: 10_000, region: 'EU-Germany', retention_days: 30,
+    };
+  });
+  const cp = await startTestControlPlane({ assignments, heartbeatIntervalSeconds: 5 });
+  const metricsPort = await closedPort();
+  const child = spawn(process.execPath, [
+    ...nodeFlags, '--import', 'tsx', path.join(root, 'agent/src/main.ts'), '--control-plane', cp.address, '--region', 'EU-Germany',
+    '--token', 'bootstrap-token', '--data-dir', path.join(dir, 'agent'), '--insecure', '--metrics-port', String(metricsPort),
+    '--probe-ca-file', caFile, '--log-level', 'warn',
+  ], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, ...env } });
+
+  let peak = 0;
+  const started = Date.now();
+  // warm-up: the first run of every new assignment happens at once
+  while (Date.now() - started < 60_000) {
+    await sleep(500);
+    peak = Math.max(peak, rssMb(child.pid!));
+    if ((await metric(metricsPort, 'upfleet_agent_checks_total')) >= N) break;
+  }
+  const warmupS = (Date.now() - started) / 1000;
+  const samples: number[] = [];
+  for (let i = 0; i < SECONDS; i++) {
+    await sleep(1000);
+    const r = rssMb(child.pid!);
+    samples.push(r);
+    peak = Math.max(peak, r);
+  }
+  const checks = await metric(metricsPort, 'upfleet_agent_checks_total');
+  const failed = await metric(metricsPort, 'upfleet_agent_checks_failed_total');
+  const owned = await metric(metricsPort, 'upfleet_agent_assignments');
+  const depth = await metric(metricsPort, 'upfleet_agent_outbox_depth');
+  const heapUsed = (await metric(metricsPort, 'nodejs_heap_size_used_bytes')) / 1048576;
+  const heapTotal = (await metric(metricsPort, 'nodejs_heap_size_total_bytes')) / 1048576;
+  child.kill('SIGTERM');
+  await new Promise((r) => child.once('exit', r));
+
+  const avg = samples.reduce((a, b) => a + b, 0) / samples.length;
+  console.log(`${Object.entries(env).map(([k, v]) => `${k}=${v} `).join('')}node ${nodeFlags.join(' ') || '(default flags)'}`);
+  console.log(`  assignments ${owned} (of ${N}), first round of checks done in ${warmupS.toFixed(1)} s`);
+  console.log(`  checks run ${checks} (failed ${failed}), results stored by the control plane ${cp.stored.size}, outbox depth ${depth}`);
+  console.log(`  V8 heap used ${heapUsed.toFixed(0)} MB of ${heapTotal.toFixed(0)} MB reserved`);
+  console.log(`  agent RSS after warm-up: ${samples[samples.length - 1].toFixed(0)} MB (avg ${avg.toFixed(0)} MB over ${SECONDS} s, peak ${peak.toFixed(0)} MB incl. warm-up)   aim < 200 MB`);
+  await cp.close();
+  await targets.close();
+  rmSync(dir, { recursive: true, force: true });
+}
+
+async function main(): Promise<void> {
+  await measure([]);
+  // Live heap after a full GC is ~25 MB; the rest of the default figure is V8 letting garbage
+  // accumulate. A cap on the old space is the knob for memory-tight hosts.
+  await measure(['--max-old-space-size=96']);
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
