@@ -32,7 +32,7 @@ describe('probeHttp', () => {
 
   it('records status 500 as a failed check in phase http', async () => {
     const r = await probeHttp(t.http.serverError, opts);
-    expect(r).toMatchObject({ ok: false, phase: '', status_code: 500, error: 'HTTP 500' });
+    expect(r).toMatchObject({ ok: false, phase: 'http', status_code: 500, error: 'HTTP 500' });
   });
 
   it('follows a 301 chain to the final 200 and counts the hops', async () => {
@@ -104,7 +104,7 @@ describe('probeHttp', () => {
     expect(t.hits()).toBe(before);
   });
 
-  it('applies the guard to every redirect hop, not only the first URL', async () => {
+  it('refuses a host name that resolves to loopback, checked after DNS', async () => {
     const r = await probeHttp('http://localhost:1/', { ...opts, allowPrivateTargets: false });
     expect(r.error).toBe('target address not allowed');
   });

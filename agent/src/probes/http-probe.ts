@@ -52,7 +52,7 @@ export async function probeHttp(url: string, opts: HttpProbeOptions): Promise<Ht
   const finish = (phase: ProbePhase, error: string): HttpProbeResult => {
     result.phase = phase;
     result.error = error;
-    result.ok = phase === '' && result.status_code > 0 && result.status_code < 400;
+    result.ok = phase === '' && result.status_code > 0;
     timings.total_ms = performance.now() - started;
     for (const k of Object.keys(timings) as (keyof ProbeTimings)[]) timings[k] = round(timings[k]);
     return result;
@@ -96,7 +96,7 @@ export async function probeHttp(url: string, opts: HttpProbeOptions): Promise<Ht
         current = next;
         continue;
       }
-      return finish('', out.status >= 400 ? `HTTP ${out.status}` : '');
+      return out.status >= 400 ? finish('http', `HTTP ${out.status}`) : finish('', '');
     }
   } catch (err) {
     if (timedOut) return finish('timeout', `timed out after ${opts.timeoutMs} ms during ${hop.phase}`);
