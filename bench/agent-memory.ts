@@ -36,7 +36,7 @@ async function metric(port: number, name: string): Promise<number> {
   }
 }
 
-async function measure(nodeFlags: string[], env: Record<string, string> = {}): Promise<void> {
+async function measure(nodeFlags: string[], agentArgs: string[] = []): Promise<void> {
   const dir = mkdtempSync(path.join(tmpdir(), 'upfleet-bench-mem-'));
   const targets = await startTargets();
   const caFile = path.join(dir, 'targets-ca.pem');
@@ -54,8 +54,8 @@ async function measure(nodeFlags: string[], env: Record<string, string> = {}): P
   const child = spawn(process.execPath, [
     ...nodeFlags, '--import', 'tsx', path.join(root, 'agent/src/main.ts'), '--control-plane', cp.address, '--region', 'EU-Germany',
     '--token', 'bootstrap-token', '--data-dir', path.join(dir, 'agent'), '--insecure', '--metrics-port', String(metricsPort),
-    '--probe-ca-file', caFile, '--log-level', 'warn',
-  ], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, ...env } });
+    '--probe-ca-file', caFile, '--log-level', 'warn', ...agentArgs,
+  ], { stdio: ['ignore', 'ignore', 'inherit'] });
 
   let peak = 0;
   const started = Date.now();
@@ -83,7 +83,7 @@ async function measure(nodeFlags: string[], env: Record<string, string> = {}): P
   await new Promise((r) => child.once('exit', r));
 
   const avg = samples.reduce((a, b) => a + b, 0) / samples.length;
-  console.log(`${Object.entries(env).map(([k, v]) => `${k}=${v} `).join('')}node ${nodeFlags.join(' ') || '(default flags)'}`);
+  console.log(`node ${nodeFlags.join(' ') || '(default flags)'}, agent ${agentArgs.join(' ') || '(defaults)'}`);
   console.log(`  assignments ${owned} (of ${N}), first round of checks done in ${warmupS.toFixed(1)} s`);
   console.log(`  checks run ${checks} (failed ${failed}), results stored by the control plane ${cp.stored.size}, outbox depth ${depth}`);
   console.log(`  V8 heap used ${heapUsed.toFixed(0)} MB of ${heapTotal.toFixed(0)} MB reserved`);
@@ -98,6 +98,7 @@ async function main(): Promise<void> {
   // Live heap after a full GC is ~25 MB; the rest of the default figure is V8 letting garbage
   // accumulate. A cap on the old space is the knob for memory-tight hosts.
   await measure(['--max-old-space-size=96']);
+  await measure([], ['--probe-threads', '2']);
 }
 
 main().then(

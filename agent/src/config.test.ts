@@ -1,8 +1,16 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { AgentConfigError, loadAgentConfig, parseAgentArgv, redactConfig } from './config';
+
+const dirs: string[] = [];
+const tempDir = (): string => {
+  const d = mkdtempSync(path.join(tmpdir(), 'upfleet-agent-cfg-'));
+  dirs.push(d);
+  return d;
+};
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 const base = { UPFLEET_CONTROL_PLANE: 'cp.example:50051', UPFLEET_REGION: 'EU-Germany', UPFLEET_TOKEN: 't0k' };
 
@@ -37,7 +45,7 @@ describe('loadAgentConfig', () => {
   });
 
   it('takes flags over env over the config file', () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'upfleet-agent-cfg-'));
+    const dir = tempDir();
     const file = path.join(dir, 'agent.json');
     writeFileSync(file, JSON.stringify({ region: 'US-Virginia', concurrency: 64, batchSize: 100, dataDir: '/var/lib/upfleet' }));
     const c = loadAgentConfig({ ...base, UPFLEET_AGENT_CONFIG: file, UPFLEET_CONCURRENCY: '128' }, { concurrency: 32 });
@@ -45,7 +53,7 @@ describe('loadAgentConfig', () => {
   });
 
   it('rejects unknown keys in the config file', () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'upfleet-agent-cfg-'));
+    const dir = tempDir();
     const file = path.join(dir, 'agent.json');
     writeFileSync(file, JSON.stringify({ controlplane: 'x:1' }));
     expect(() => loadAgentConfig(base, { configFile: file })).toThrow(/unknown key 'controlplane'/);

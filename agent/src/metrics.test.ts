@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
@@ -14,8 +14,9 @@ afterAll(() => t.close());
 
 describe('agent metrics', () => {
   it('serves Prometheus text with checks by kind and result, lag, outbox and stream state', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'upfleet-metrics-'));
     const cfg = loadAgentConfig({}, {
-      controlPlane: '127.0.0.1:1', region: 'EU-Germany', dataDir: mkdtempSync(path.join(tmpdir(), 'upfleet-metrics-')),
+      controlPlane: '127.0.0.1:1', region: 'EU-Germany', dataDir,
       insecure: true, metricsPort: 0,
     });
     const agent = await startAgent({ ...cfg, metricsPort: await closedPort() }, pino({ level: 'silent' }), {
@@ -38,6 +39,7 @@ describe('agent metrics', () => {
       expect(text).toContain('upfleet_agent_stream_state{state="idle"} 1');
     } finally {
       await agent.stop();
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ describe('createHostResolver', () => {
     const r = createHostResolver({ hostsFile: file });
     expect(await r.resolve('probe-target.test')).toEqual({ ok: true, address: '127.0.0.9', family: 4 });
     expect(await r.resolve('ALIAS.test.')).toEqual({ ok: true, address: '127.0.0.9', family: 4 });
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('resolves literals and localhost locally and never resolves .invalid', async () => {
