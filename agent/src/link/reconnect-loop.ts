@@ -109,12 +109,14 @@ export function createLink(deps: LinkDeps): Link {
   }
 
   function applyUpdate(u: AssignmentUpdate): void {
-    if (u.snapshot) {
+    // `update` names the oneof member that is set; unset members decode as null.
+    const kind = u.update ?? (u.snapshot ? 'snapshot' : u.delta ? 'delta' : undefined);
+    if (kind === 'snapshot' && u.snapshot) {
       const list = u.snapshot.assignments ?? [];
       deps.scheduler.replaceAll(list);
       deps.outbox.saveSnapshot(u.version, list);
       log.info({ version: u.version, assignments: list.length }, 'assignment snapshot');
-    } else if (u.delta) {
+    } else if (kind === 'delta' && u.delta) {
       const ups = u.delta.upserts ?? [];
       const removed = u.delta.removed_check_ids ?? [];
       deps.scheduler.remove(removed);
