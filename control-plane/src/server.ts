@@ -7,6 +7,7 @@ import type { Config } from './config';
 import type { Logger } from './logger';
 import { createApp } from './http/app';
 import { createSecretBox, randomToken } from './lib/crypto';
+import { createMetrics } from './lib/metrics';
 import { deriveKey, loadMasterKey, readOrCreateSecretFile } from './lib/secrets-files';
 import { createAdminService } from './services/admin';
 import { createAlertService } from './services/alerts';
@@ -80,7 +81,38 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     results = createResultStore({ clickhouseUrl: config.clickhouseUrl, dataDir: config.dataDir, logger });
     await results.init();
   } else results = extras.results;
-  const graphSource: GraphSource | null = results && { graphs: (id, opts) => results!.graphs(id, opts) };
+  const metrics = createMetrics();
+  const countRequest = metrics.counter('upfleet_http_requests_total', 'REST requests by method and status class');
+  const requestSeconds = metrics.summary('upfleet_http_request_duration_seconds', 'REST request time');
+  const ingested = metrics.counter('upfleet_ingest_results_total', 'Check results stored in ClickHouse');
+  const ingestBatches = metrics.counter('upfleet_ingest_batches_total', 'Result batches by outcome');
+  const ingestSeconds = metrics.summary('upfleet_ingest_batch_duration_seconds', 'Time to store one batch');
+  const graphSeconds = metrics.summary('upfleet_graph_query_duration_seconds', 'Graph query time in the results store');
+  const ingestStore = results && {
+    async insertBatch(batchId: string, agentId: string, rows: Parameters<ResultStore['insertBatch']>[2]) {
+      const t = performance.now();
+      try {
+        await results!.insertBatch(batchId, agentId, rows);
+        ingested({}, rows.length);
+        ingestBatches({ result: 'ok' });
+      } catch (e) {
+        ingestBatches({ result: 'failed' });
+        throw e;
+      } finally {
+        ingestSeconds({}, (performance.now() - t) / 1000);
+      }
+    },
+  };
+  const graphSource: GraphSource | null = results && {
+    async graphs(id, opts) {
+      const t = performance.now();
+      try {
+        return await results!.graphs(id, opts);
+      } finally {
+        graphSeconds({}, (performance.now() - t) / 1000);
+      }
+    },
+  };
   const uptimeSource: UptimeSource | undefined = results
     ? cachedUptime({ uptime: (ids) => results!.uptime(ids, Date.now() - UPTIME_WINDOW_MS) })
     : undefined;
@@ -110,7 +142,23 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     results,
     webDistDir: config.webDistDir,
     trustProxy: config.trustProxy,
+    metrics: {
+      render: () => metrics.render(),
+      observeRequest: (method, status, seconds) => {
+        countRequest({ method, status: `${Math.floor(status / 100)}xx` });
+        requestSeconds({ method }, seconds);
+      },
+    },
   });
+  metrics.gauge('upfleet_agents_live', 'Agents with a live lease, by region', () => {
+    const byRegion = new Map<string, number>();
+    for (const a of agentsRepo.live(Date.now())) byRegion.set(a.region, (byRegion.get(a.region) ?? 0) + 1);
+    return [...byRegion].map(([region, n]) => [{ region }, n]);
+  });
+  metrics.gauge('upfleet_agent_checks_owned', 'Checks each watching agent owns', () =>
+    engine.watching().map((id) => [{ agent_id: id }, engine.ownedCount(id)]));
+  metrics.gauge('upfleet_agent_outbox_depth', 'Results buffered on each agent (last heartbeat)', () =>
+    agentsRepo.listAgents().filter((a) => a.revoked_at === null).map((a) => [{ agent_id: a.agent_id, region: a.region }, a.outbox_depth]));
 
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(config.port, config.host, () => resolve(s));
@@ -126,7 +174,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
   let embedded: EmbeddedAgent | null = null;
   if (results) {
     tls = config.grpcTls.insecure ? null : loadOrCreateGrpcTls(config.dataDir, config.grpcTls);
-    const handlers = createAgentServiceHandlers({ agents: agentsRepo, catalog, engine, store: results, leaseSeconds: config.agentLeaseSeconds, logger });
+    const handlers = createAgentServiceHandlers({ agents: agentsRepo, catalog, engine, store: ingestStore!, leaseSeconds: config.agentLeaseSeconds, logger });
     grpcServer = await startGrpcServer(handlers, config.host, config.grpcPort, tls);
     logger.info({ port: grpcServer.port, tls: Boolean(tls) }, 'grpc listening');
     // Lapsed leases are noticed here even when no agent calls in.

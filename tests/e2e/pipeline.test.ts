@@ -52,6 +52,10 @@ describe('probe pipeline with two agents in a region', () => {
     const list = await api.call('GET', '/api/users/endpoints-with-uptime', undefined, token);
     await waitFor('uptime', async () => (await api.call('GET', '/api/users/endpoints-with-uptime', undefined, token)).body.data[0].uptime_percentage === 100, 15_000);
     expect(list.status).toBe(200);
+    const metrics = await (await fetch(`${stack.baseUrl}/metrics`, { headers: { authorization: `Bearer ${stack.adminToken}` } })).text();
+    const value = (name: string) => Number(metrics.split('\n').find((l) => l.startsWith(name))?.split(' ').pop());
+    expect(value('upfleet_ingest_results_total')).toBeGreaterThan(0);
+    expect(value('upfleet_agents_live{region="EU-Germany"}')).toBe(1);
   });
 
   it('stops checking an endpoint whose monitoring is toggled off', async () => {

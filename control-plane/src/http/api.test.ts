@@ -397,6 +397,17 @@ describe('admin API', () => {
     expect((await h.call('GET', '/api/admin/users', undefined, h.cp.adminToken)).status).toBe(200);
   });
 
+  it('serves Prometheus metrics to the admin token only, counting REST requests', async () => {
+    expect((await fetch(`${h.cp.url}/metrics`)).status).toBe(401);
+    await h.call('GET', '/api/public/packages');
+    const res = await fetch(`${h.cp.url}/metrics`, { headers: { authorization: `Bearer ${h.cp.adminToken}` } });
+    expect(res.headers.get('content-type')).toContain('text/plain');
+    const text = await res.text();
+    const line = text.split('\n').find((l) => l.startsWith('upfleet_http_requests_total{method="GET",status="2xx"}'));
+    expect(Number(line?.split(' ')[1])).toBeGreaterThan(0);
+    expect(text).toContain('# TYPE upfleet_http_request_duration_seconds summary');
+  });
+
   it('writes the admin token to DATA_DIR with mode 600', () => {
     const st = fs.statSync(path.join(h.dataDir, 'admin-token'));
     expect(st.mode & 0o777).toBe(0o600);

@@ -11,7 +11,7 @@ import type { GraphService } from '../services/graphs';
 import type { TokenService } from '../services/tokens';
 import type { CatalogRepo } from '../store/catalog-repo';
 import { parseId } from '../services/validation';
-import { authOf, requireUser } from './middleware/auth';
+import { authOf, requireAdmin, requireUser } from './middleware/auth';
 import { errorHandler, notFoundApi } from './middleware/errors';
 import { adminRoutes, type ResultCounter } from './routes/admin';
 import { authRoutes } from './routes/auth';
@@ -30,6 +30,8 @@ export interface AppDeps {
   results: ResultCounter | null;
   webDistDir: string | null;
   trustProxy?: boolean | number | string;
+  /** Prometheus text for GET /metrics (admin token, as Prometheus' `authorization` scrape option). */
+  metrics?: { render(): string; observeRequest(method: string, status: number, seconds: number): void };
 }
 
 export function createApp(deps: AppDeps): Express {
@@ -41,9 +43,10 @@ export function createApp(deps: AppDeps): Express {
   app.use((req, res, next) => {
     const start = process.hrtime.bigint();
     res.on('finish', () => {
-      if (!req.path.startsWith('/api/')) return;
+      if (!req.originalUrl.startsWith('/api/')) return; // req.path is rewritten by the mounted router
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
-      log.debug({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
+      deps.metrics?.observeRequest(req.method, res.statusCode, ms / 1000);
+      log.debug({ method: req.method, path: req.originalUrl.split('?')[0], status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
     });
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Referrer-Policy', 'same-origin');
@@ -69,6 +72,12 @@ export function createApp(deps: AppDeps): Express {
   api.use(adminRoutes(deps.admin, deps.adminToken, deps.results));
   api.use(notFoundApi);
   app.use('/api', api);
+  if (deps.metrics) {
+    const metrics = deps.metrics;
+    app.get('/metrics', requireAdmin(deps.adminToken), (_req, res) => {
+      res.type('text/plain; version=0.0.4').send(metrics.render());
+    });
+  }
 
   const dist = deps.webDistDir;
   const indexHtml = dist ? path.join(dist, 'index.html') : null;
