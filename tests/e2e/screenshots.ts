@@ -111,9 +111,27 @@ async function main(): Promise<void> {
     const page = await browser.context.newPage();
     const base = stack.baseUrl;
     await signUp(page, base, { username: 'alice', email: 'alice@example.com', password: 'correct-horse-1' });
+    // Business plan: 10-second checks with response time and ping, so the graphs have a shape.
+    await fetch(`${base}/api/admin/users/set-package`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${stack.adminToken}` },
+      body: JSON.stringify({ email: 'alice@example.com', package: 'Business' }),
+    });
+    await page.reload();
     await addEndpoint(page, 'Upfleet app', `${base}/`, 'The web app itself, served by the control plane');
     await addEndpoint(page, 'Status API', `${base}/api/public/packages`, 'Public packages endpoint');
     await addEndpoint(page, 'Docs site', `${base}/about`);
+    const token = (await page.evaluate('localStorage.getItem("accessToken")')) as string;
+    const list = (await (await fetch(`${base}/api/users/endpoints-with-uptime`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+      data: Array<Record<string, unknown>>;
+    };
+    for (const e of list.data) {
+      await fetch(`${base}/api/users/endpoints/${e.url_id}`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ ...e, response_time: true, ping_host: true }),
+      });
+    }
     await page.goto(`${base}/alert-settings`);
     for (const [platform, field, value] of [
       ['email', 'Email Address', 'ops@example.com'],
@@ -128,7 +146,7 @@ async function main(): Promise<void> {
       await d.getByRole('button', { name: 'Add Alert Method' }).click();
       await d.waitFor({ state: 'detached' });
     }
-    await page.waitForTimeout(8000); // let the embedded agent record a few checks
+    await page.waitForTimeout(60_000); // let the embedded agent record a few checks (every 10 s)
 
     const shots: Array<[string, string, (p: Page) => Promise<void>]> = [
       ['home', '/', async () => undefined],
