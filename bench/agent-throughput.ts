@@ -17,14 +17,14 @@ const { values } = parseArgs({
   options: {
     seconds: { type: 'string', default: '12' },
     concurrency: { type: 'string', default: '256' },
-    'probe-threads': { type: 'string', default: '0,2' },
+    'probe-threads': { type: 'string', default: 'auto,0' },
     'wrk-connections': { type: 'string', default: '64' },
   },
 });
 const SECONDS = Number(values.seconds);
 const CONCURRENCY = Number(values.concurrency);
 const WRK_CONNS = Number(values['wrk-connections']);
-const THREADS = String(values['probe-threads']).split(',').map(Number);
+const THREADS = String(values['probe-threads']).split(',').map((v) => (v === 'auto' ? ('auto' as const) : Number(v)));
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 const children: ChildProcess[] = [];
@@ -100,7 +100,7 @@ function runWrk(url: string, headers: string[] = []): { rps: number; errors: str
   return { rps, errors };
 }
 
-async function runAgent(target: string, probeThreads: number): Promise<{ rps: number; failed: number; p99LagMs: number; rssMb: number }> {
+async function runAgent(target: string, probeThreads: number | 'auto'): Promise<{ rps: number; failed: number; p99LagMs: number; rssMb: number }> {
   const dataDir = path.join(dir, `agent-${probeThreads}`);
   const config = loadAgentConfig({}, {
     controlPlane: '127.0.0.1:1', region: 'EU-Germany', dataDir, insecure: true, metricsPort: 0,
@@ -113,7 +113,8 @@ async function runAgent(target: string, probeThreads: number): Promise<{ rps: nu
     interval_seconds: 1, timeout_ms: 5000, region: 'EU-Germany', retention_days: 30,
   }));
   const agent = await startAgent(config, pino({ level: 'warn' }), { connect: false, extraAssignments: assignments });
-  await sleep(2000); // warm-up
+  // warm-up; 'auto' starts worker threads after 15 s of a saturated main thread
+  await sleep(probeThreads === 'auto' ? 18_000 : 2000);
   const s0 = agent.stats();
   const t0 = performance.now();
   await sleep(SECONDS * 1000);
@@ -142,7 +143,7 @@ async function main(): Promise<void> {
   console.log(`wrk -H 'Connection: close'        ${wrk.rps.toFixed(0).padStart(8)} req/s   ${wrk.errors}`);
   const bb = runWrk(probeUrl);
   console.log(`blackbox_exporter via /probe      ${bb.rps.toFixed(0).padStart(8)} probes/s ${bb.errors}`);
-  const agents: { threads: number; rps: number }[] = [];
+  const agents: { threads: number | 'auto'; rps: number }[] = [];
   for (const threads of THREADS) {
     const ag = await runAgent(target, threads);
     agents.push({ threads, rps: ag.rps });

@@ -25,7 +25,9 @@ export interface AgentConfig {
   metricsHost: string;
   concurrency: number;
   /** worker threads running probes; 0 runs them on the main thread */
-  probeThreads: number;
+  /** Probe worker threads: a fixed number (0 = main thread only) or 'auto': threads start when
+   *  the main thread stays busy, one per core. */
+  probeThreads: number | 'auto';
   outboxCap: number;
   batchSize: number;
   flushIntervalMs: number;
@@ -191,7 +193,7 @@ export function loadAgentConfig(env: Env = process.env, overrides: AgentConfigOv
     metricsPort: int('metricsPort', 9464, 0, 65535),
     metricsHost: '127.0.0.1',
     concurrency: int('concurrency', 256, 1, 100_000),
-    probeThreads: int('probeThreads', 0, 0, 64),
+    probeThreads: (str('probeThreads') ?? 'auto') === 'auto' ? 'auto' : int('probeThreads', 0, 0, 64),
     outboxCap: int('outboxCap', 1_000_000, 1000, 1_000_000_000),
     batchSize: int('batchSize', 500, 1, 50_000),
     flushIntervalMs: int('flushIntervalMs', 1000, 10, 600_000),
@@ -238,7 +240,7 @@ export function parseAgentArgv(argv: string[]): { overrides: AgentConfigOverride
 }
 
 export const AGENT_USAGE = `usage: upfleet agent run --control-plane HOST:PORT --region REGION-City --token TOKEN --data-dir DIR
-  [--ca-file FILE | --server-fingerprint SHA256 | --insecure] [--metrics-port 9464] [--concurrency 256] [--probe-threads 0]
+  [--ca-file FILE | --server-fingerprint SHA256 | --insecure] [--metrics-port 9464] [--concurrency 256] [--probe-threads auto|N]
   [--outbox-cap 1000000] [--batch-size 500] [--flush-interval-ms 1000] [--allow-private-targets true]
   [--probe-ca-file FILE] [--config FILE.json] [--log-level info]
 Every flag has an UPFLEET_* environment twin (UPFLEET_CONTROL_PLANE, UPFLEET_REGION, UPFLEET_TOKEN, ...).`;

@@ -9,7 +9,9 @@ import { createLink, type LinkStats } from './link/reconnect-loop';
 import { CheckCounters, startMetricsServer, type MetricsServer } from './metrics';
 import { createHostResolver } from './probes/index';
 import { createProbePool } from './probe-pool';
-import { createCheckRunner } from './run-check';
+import { createAdaptiveRunner } from './adaptive-runner';
+import { availableParallelism } from 'node:os';
+import { createCheckRunner, type CheckRunner } from './run-check';
 import type { Clock } from './scheduler/clock';
 import { createScheduler, type SchedulerStats } from './scheduler/scheduler';
 
@@ -53,14 +55,21 @@ export async function startAgent(config: AgentConfig, logger?: Logger, opts: Sta
   const log = (logger ?? pino({ name: 'agent', level: config.logLevel })).child({ component: 'agent', region: config.region });
   const outbox = openOutbox({ dataDir: config.dataDir, cap: config.outboxCap });
   const extraCa = config.probeCaFile ? [readFileSync(config.probeCaFile, 'utf8')] : undefined;
-  const pool = config.probeThreads > 0
-    ? createProbePool({ threads: config.probeThreads, allowPrivateTargets: config.allowPrivateTargets, extraCa })
-    : undefined;
-  const runCheck = pool?.run ?? createCheckRunner({
+  const localRunner = (): CheckRunner => createCheckRunner({
     resolver: createHostResolver(),
     allowPrivateTargets: config.allowPrivateTargets,
     extraCa,
   });
+  const makePool = (threads: number) => createProbePool({ threads, allowPrivateTargets: config.allowPrivateTargets, extraCa });
+  let pool: { run: CheckRunner; close(): Promise<void> } | undefined;
+  if (config.probeThreads === 'auto') {
+    pool = createAdaptiveRunner({
+      local: localRunner(),
+      makePool: () => makePool(Math.max(1, availableParallelism())),
+      onStart: (u) => log.info({ eventLoopUtilization: Math.round(u * 100) / 100, threads: availableParallelism() }, 'main thread saturated; probes move to worker threads'),
+    });
+  } else if (config.probeThreads > 0) pool = makePool(config.probeThreads);
+  const runCheck = pool?.run ?? localRunner();
   const counters = new CheckCounters();
 
   // Results reach SQLite in one transaction per event-loop turn instead of one per check.
