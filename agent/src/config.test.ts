@@ -20,7 +20,7 @@ describe('loadAgentConfig', () => {
     expect(c).toMatchObject({
       controlPlane: 'cp.example:50051', region: 'EU-Germany', token: 't0k', dataDir: '/srv/agent-data',
       tls: { mode: 'system' }, metricsPort: 9464, metricsHost: '127.0.0.1', concurrency: 256, outboxCap: 1_000_000,
-      batchSize: 500, flushIntervalMs: 1000, maxBatchesInFlight: 4, allowPrivateTargets: true,
+      batchSize: 2000, flushIntervalMs: 1000, maxBatchesInFlight: 4, allowPrivateTargets: true, probeThreads: 'auto',
     });
   });
 

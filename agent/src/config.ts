@@ -195,7 +195,7 @@ export function loadAgentConfig(env: Env = process.env, overrides: AgentConfigOv
     concurrency: int('concurrency', 256, 1, 100_000),
     probeThreads: (str('probeThreads') ?? 'auto') === 'auto' ? 'auto' : int('probeThreads', 0, 0, 64),
     outboxCap: int('outboxCap', 1_000_000, 1000, 1_000_000_000),
-    batchSize: int('batchSize', 500, 1, 50_000),
+    batchSize: int('batchSize', 2000, 1, 5000),
     flushIntervalMs: int('flushIntervalMs', 1000, 10, 600_000),
     maxBatchesInFlight: int('maxBatchesInFlight', 4, 1, 64),
     allowPrivateTargets: bool('allowPrivateTargets', true),
@@ -241,6 +241,6 @@ export function parseAgentArgv(argv: string[]): { overrides: AgentConfigOverride
 
 export const AGENT_USAGE = `usage: upfleet agent run --control-plane HOST:PORT --region REGION-City --token TOKEN --data-dir DIR
   [--ca-file FILE | --server-fingerprint SHA256 | --insecure] [--metrics-port 9464] [--concurrency 256] [--probe-threads auto|N]
-  [--outbox-cap 1000000] [--batch-size 500] [--flush-interval-ms 1000] [--allow-private-targets true]
+  [--outbox-cap 1000000] [--batch-size 2000] [--flush-interval-ms 1000] [--allow-private-targets true]
   [--probe-ca-file FILE] [--config FILE.json] [--log-level info]
 Every flag has an UPFLEET_* environment twin (UPFLEET_CONTROL_PLANE, UPFLEET_REGION, UPFLEET_TOKEN, ...).`;

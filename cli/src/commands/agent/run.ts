@@ -143,7 +143,7 @@ export function agentRunCommand(deps: CliDeps, setExitCode: (code: number) => vo
     .option('--allow-private-targets <bool>', 'check targets on private/loopback addresses (set false for multi-tenant)')
     .option('--concurrency <n>', 'checks running at once (default 256)')
     .option('--outbox-cap <n>', 'results kept while the control plane is away; oldest dropped beyond (default 1000000)')
-    .option('--batch-size <n>', 'results per batch sent (default 500)')
+    .option('--batch-size <n>', 'results per batch sent (default 2000, at most 5000)')
     .option('--flush-interval-ms <ms>', 'longest wait before a partial batch is sent (default 1000)')
     .option('--max-batches-in-flight <n>', 'unacknowledged batches at once (default 4)')
     .option('--probe-ca-file <file>', 'extra CAs the HTTPS and TLS checks trust besides the system roots')

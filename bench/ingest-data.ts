@@ -1,0 +1,30 @@
+// Result batches shared by bench/ingest.ts and its agent processes.
+import type { CheckResult, ResultBatch } from '@upfleet/proto';
+
+const HOUR = 3_600_000;
+const T0 = Math.floor(Date.now() / HOUR) * HOUR - 6 * HOUR;
+const KINDS = ['CHECK_KIND_HTTP', 'CHECK_KIND_PING', 'CHECK_KIND_TLS'] as const;
+const REGIONS = ['EU-Germany', 'US-Virginia', 'AP-Singapore'];
+
+export function makeBatches(prefix: string, total: number, size: number): ResultBatch[] {
+  const out: ResultBatch[] = [];
+  for (let b = 0; b * size < total; b++) {
+    const results: CheckResult[] = [];
+    for (let j = 0; j < size; j++) {
+      const i = b * size + j;
+      const kind = KINDS[i % 3]!;
+      results.push({
+        check_id: `${i % 2000}:${kind}`, endpoint_id: 1 + (i % 2000), kind, region: REGIONS[i % 3]!,
+        ts_ms: T0 + Math.floor(i / 10) * 10, ok: i % 17 !== 0, phase: i % 17 === 0 ? 'http' : '',
+        error: i % 17 === 0 ? 'HTTP 503' : '', status_code: i % 17 === 0 ? 503 : 200, dns_ms: 1.2, connect_ms: 3.4,
+        tls_ms: 8.1, ttfb_ms: 40.5, total_ms: 50 + (i % 100), cert_days_left: kind === 'CHECK_KIND_TLS' ? 80 : 0,
+        cert_not_after_ms: kind === 'CHECK_KIND_TLS' ? T0 + 80 * 24 * HOUR : 0, cert_issuer: 'R11', cert_subject: 'CN=example.com',
+        ping_method: kind === 'CHECK_KIND_PING' ? 'icmp' : '', redirects: 0, retention_days: 30,
+        result_id: `${prefix}-${i}`,
+      });
+    }
+    out.push({ batch_id: `${prefix}-${b}`, results });
+  }
+  return out;
+}
+
