@@ -9,7 +9,7 @@ const opts: ProbeOptions = { timeoutMs: 1000, resolver: createHostResolver(), al
 const hasPing = existsSync('/usr/bin/ping') || existsSync('/bin/ping');
 
 describe('probePing', () => {
-  it.skipIf(!hasPing)('measures an ICMP round trip to loopback with the system ping', async (ctx) => {
+  it.skipIf(!hasPing)('measures an ICMP round trip to loopback with the system ping (skips where iputils ping is missing or may not send ICMP)', async (ctx) => {
     const r = await probePing('http://127.0.0.1/', { ...opts, method: 'icmp' });
     if (r.error === 'system ping is not available') ctx.skip(); // ping without CAP_NET_RAW here
     expect(r).toMatchObject({ ok: true, phase: '', error: '', ping_method: 'icmp' });
