@@ -23,6 +23,7 @@ export interface Config {
   };
   accessTokenTtlSeconds: number;
   refreshTokenTtlDays: number;
+  refreshReuseGraceSeconds: number;
   agentLeaseSeconds: number;
   stripe: { secretKey: string | null; webhookSecret: string | null; apiBase: string | null };
   publicUrl: string | null;
@@ -100,6 +101,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     },
     accessTokenTtlSeconds: int('ACCESS_TOKEN_TTL_SECONDS', 900, 5, 86400),
     refreshTokenTtlDays: int('REFRESH_TOKEN_TTL_DAYS', 30, 1, 365),
+    refreshReuseGraceSeconds: int('REFRESH_REUSE_GRACE_SECONDS', 10, 0, 300),
     agentLeaseSeconds: int('AGENT_LEASE_SECONDS', 15, 3, 600),
     stripe: {
       secretKey: str('STRIPE_SECRET_KEY'),

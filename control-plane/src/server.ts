@@ -69,6 +69,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     signingKey: deriveKey(master, 'access-tokens'),
     accessTtlSeconds: config.accessTokenTtlSeconds,
     refreshTtlDays: config.refreshTokenTtlDays,
+    reuseGraceSeconds: config.refreshReuseGraceSeconds,
   });
   const rl = config.rateLimits;
   const limiter = createRateLimiter(

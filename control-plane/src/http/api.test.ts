@@ -7,7 +7,8 @@ import { startHarness, type Harness } from '../test-support/harness';
 
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness();
+  // No reuse grace here, so a replayed refresh token is treated as theft at once.
+  h = await startHarness({ REFRESH_REUSE_GRACE_SECONDS: '0' });
 });
 afterAll(async () => {
   await h.close();

@@ -36,6 +36,23 @@ describe('rate limits', () => {
   });
 });
 
+describe('refresh reuse grace', () => {
+  it('lets a second tab refresh with the just-rotated token, but treats a late replay as theft', async () => {
+    h = await startHarness({ REFRESH_REUSE_GRACE_SECONDS: '1' });
+    const { refreshToken } = await h.signup('twotabs');
+    const tabA = await h.call('POST', '/api/auth/refresh', { refreshToken });
+    const tabB = await h.call('POST', '/api/auth/refresh', { refreshToken });
+    expect(tabA.status).toBe(200);
+    expect(tabB.status).toBe(200);
+    expect(tabB.body.data.refreshToken).not.toBe(tabA.body.data.refreshToken);
+    expect((await h.call('POST', '/api/auth/refresh', { refreshToken: tabA.body.data.refreshToken })).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 1500));
+    const replay = await h.call('POST', '/api/auth/refresh', { refreshToken });
+    expect(replay.status).toBe(401);
+    expect((await h.call('POST', '/api/auth/refresh', { refreshToken: tabB.body.data.refreshToken })).status).toBe(401);
+  });
+});
+
 describe('restart', () => {
   it('keeps accounts, endpoints, thresholds, alert methods, 2FA and sessions after a restart', async () => {
     h = await startHarness();

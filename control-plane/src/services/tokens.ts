@@ -13,6 +13,9 @@ export function createTokenService(deps: {
   signingKey: Buffer;
   accessTtlSeconds: number;
   refreshTtlDays: number;
+  /** A rotated token presented again within this window is a second tab or a retried request,
+   *  not theft: it gets a fresh token in the same family instead of revoking it. */
+  reuseGraceSeconds?: number;
   now?: () => number;
 }) {
   const now = deps.now ?? Date.now;
@@ -60,11 +63,15 @@ export function createTokenService(deps: {
       const row = deps.sessions.findToken(sha256(refreshToken));
       const t = now();
       if (!row || row.session_revoked_at !== null || row.expires_at <= t) throw unauthorized('Invalid refresh token');
+      const next = randomToken();
       if (row.used_at !== null) {
+        if (t - row.used_at <= (deps.reuseGraceSeconds ?? 0) * 1000) {
+          deps.sessions.addToken(sha256(next), row.session_id, row.user_id, t, t + refreshTtlMs);
+          return { userId: row.user_id, accessToken: await signAccess(row.user_id, row.session_id), refreshToken: next };
+        }
         deps.sessions.revoke(row.session_id, 'refresh token reuse', t);
         throw unauthorized('Invalid refresh token');
       }
-      const next = randomToken();
       if (!deps.sessions.rotate(row.token_hash, sha256(next), row.session_id, row.user_id, t, t + refreshTtlMs)) {
         deps.sessions.revoke(row.session_id, 'refresh token reuse', t);
         throw unauthorized('Invalid refresh token');

@@ -34,6 +34,9 @@ export function createSessionsRepo(db: Db) {
       q.insertToken.run(newHash, sessionId, userId, now, expiresAt);
       return true;
     }),
+    /** Another token in an existing family (the reuse grace of a just-rotated token). */
+    addToken: (tokenHash: string, sessionId: string, userId: number, now: number, expiresAt: number) =>
+      q.insertToken.run(tokenHash, sessionId, userId, now, expiresAt),
     revoke: (sessionId: string, reason: string, now = Date.now()) => q.revoke.run(now, reason, sessionId),
     revokeOthers: (userId: number, keepSessionId: string, reason: string, now = Date.now()) => q.revokeOthers.run(now, reason, userId, keepSessionId),
     isLive: (sessionId: string, userId: number): boolean => q.isLive.get(sessionId, userId) !== undefined,
