@@ -7,7 +7,7 @@ import { ServicesProvider } from './app-context';
 import './styles.css';
 
 let navigate: (path: string) => void = (path) => window.location.assign(path);
-const services = createServices({ storage: window.localStorage, navigate: (p) => navigate(p) });
+const services = createServices({ storage: window.localStorage, storageEvents: window, navigate: (p) => navigate(p) });
 const router = createBrowserRouter(appRoutes);
 navigate = (p) => void router.navigate(p);
 

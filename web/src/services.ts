@@ -4,7 +4,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { AuthResult, User } from '@upfleet/proto/rest';
 import { MESSAGES } from '@upfleet/proto/rest';
 import { createApiClient, AuthenticationError, type ApiClient } from './api/client';
-import { createAuthStore, tokenStoreOf, type AuthStore } from './stores/auth-store';
+import { createAuthStore, tokenStoreOf, type AuthStore, type StorageEvents } from './stores/auth-store';
 import { createSessionMonitor, type SessionMonitor, type SessionMonitorDeps } from './session/session-monitor';
 
 export type LoginOutcome = { ok: true } | { ok: false; requires2FA: boolean; error: string };
@@ -28,6 +28,8 @@ export interface AppServices {
 
 export interface ServicesDeps {
   storage: Storage;
+  /** The window, so tabs share rotated tokens through 'storage' events. */
+  storageEvents?: StorageEvents;
   navigate(path: string): void;
   fetch?: typeof fetch;
   baseUrl?: string;
@@ -35,7 +37,7 @@ export interface ServicesDeps {
 }
 
 export function createServices(deps: ServicesDeps): AppServices {
-  const auth = createAuthStore(deps.storage);
+  const auth = createAuthStore(deps.storage, deps.storageEvents);
   const goLogin = (): void => {
     auth.getState().clear();
     deps.navigate('/login');

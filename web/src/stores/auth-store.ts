@@ -29,10 +29,15 @@ function readUser(storage: Storage): User | null {
 
 export type AuthStore = StoreApi<AuthState>;
 
-export function createAuthStore(storage: Storage): AuthStore {
+/** Where other tabs' changes to the same storage are announced (window's 'storage' event). */
+export interface StorageEvents {
+  addEventListener(type: 'storage', listener: (e: StorageEvent) => void): void;
+}
+
+export function createAuthStore(storage: Storage, events?: StorageEvents): AuthStore {
   const accessToken = storage.getItem(STORAGE_KEYS.accessToken);
   const refreshToken = storage.getItem(STORAGE_KEYS.refreshToken);
-  return createStore<AuthState>((set) => ({
+  const store = createStore<AuthState>((set) => ({
     user: readUser(storage),
     accessToken,
     refreshToken,
@@ -63,6 +68,19 @@ export function createAuthStore(storage: Storage): AuthStore {
       set({ user: null, accessToken: null, refreshToken: null, status: 'anonymous' });
     },
   }));
+  // Refresh tokens rotate: when another tab refreshes (or signs out), take its tokens, or this
+  // tab would present a spent token later and the server would end the session as stolen.
+  events?.addEventListener('storage', (e) => {
+    if (e.storageArea !== storage || (e.key !== null && !Object.values(STORAGE_KEYS).includes(e.key as never))) return;
+    const access = storage.getItem(STORAGE_KEYS.accessToken);
+    const refresh = storage.getItem(STORAGE_KEYS.refreshToken);
+    if (!access && !refresh) {
+      if (store.getState().status !== 'anonymous') store.setState({ user: null, accessToken: null, refreshToken: null, status: 'anonymous' });
+      return;
+    }
+    store.setState({ accessToken: access, refreshToken: refresh, user: readUser(storage) ?? store.getState().user });
+  });
+  return store;
 }
 
 export function tokenStoreOf(auth: AuthStore) {
