@@ -124,10 +124,11 @@ describe('no result lost, none counted twice', () => {
       const r = await api.call('POST', '/api/users/endpoints', { name: p, url: target.url(p), response_code: true }, token);
       ids.set(p, r.body.data.url_id);
     }
-    await waitFor('both agents owning checks', async () => {
+    await waitFor('both agents owning checks, each check once', async () => {
       const l = (await api.admin<AgentView[]>('GET', '/api/admin/agents')).filter((a) => a.status === 'live');
-      return l.length === 2 && l.every((a) => a.checks_owned > 0);
+      return l.length === 2 && l.every((a) => a.checks_owned > 0) && l.reduce((n, a) => n + a.checks_owned, 0) === paths.length;
     });
+    await sleep(1000); // let the last ownership delta reach the agents before the outage
   });
   afterAll(async () => {
     await Promise.all(agents.map((a) => a.stop()));
@@ -165,12 +166,28 @@ describe('no result lost, none counted twice', () => {
     agents[1] = startAgentProcess(stack, { token: 'used-once-identity-is-on-disk', dataDir: agents[1].dataDir });
     await sleep(11_000);
     await restartStack();
+    // The restarted agent may still be in its reconnect backoff: until both are back, the one
+    // away keeps checking on its saved snapshot.
+    await waitFor('both agents reconnected', async () => {
+      const l = (await api.admin<AgentView[]>('GET', '/api/admin/agents')).filter((a) => a.status === 'live');
+      return l.length === 2;
+    }, 60_000, 500);
     for (const p of paths) {
       const r = await api.call('PATCH', `/api/users/endpoints/${ids.get(p)}/toggle`, { monitoring_enabled: false }, token);
       expect(r.status).toBe(200);
     }
-    // The control plane holds snapshots for its 3 s start-up grace; then the agents drop the checks.
-    await sleep(7000);
+    // Read the target's log once it has been quiet for longer than the 10 s interval.
+    const allHits = () => paths.reduce((n, p) => n + target.total(p), 0);
+    let lastTotal = allHits();
+    let quietSince = Date.now();
+    await waitFor('the target to go quiet', async () => {
+      const n = allHits();
+      if (n !== lastTotal) {
+        lastTotal = n;
+        quietSince = Date.now();
+      }
+      return Date.now() - quietSince > 11_000;
+    }, 90_000, 500);
     const hits = new Map(paths.map((p) => [p, target.total(p)]));
     let last = -1;
     await waitFor('stored counts to settle', async () => {
