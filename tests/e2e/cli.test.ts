@@ -59,7 +59,7 @@ describe('upfleet CLI against the real control plane', () => {
       const agents = JSON.parse(list.out) as Array<{ region: string; status: string }>;
       return agents.find((a) => a.region === 'SA-Santiago' && a.status === 'live');
     }, 30_000, 500);
-    expect(row).toBeTruthy();
+    expect(row).toMatchObject({ region: 'SA-Santiago', status: 'live' });
     const table = upfleet('agent', 'list');
     expect(table.out).toMatch(/SA-Santiago\s.*live/);
 

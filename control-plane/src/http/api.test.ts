@@ -156,7 +156,7 @@ describe('two-factor authentication', () => {
 
     const good = await h.call('POST', '/api/auth/login', { email: user.email, password: 'correct horse', two_factor_code: authenticator.generate(secret) });
     expect(good.status).toBe(200);
-    expect(good.body.data.accessToken).toBeTruthy();
+    expect(good.body.data.accessToken).toMatch(/^ey/);
 
     const backup = await h.call('POST', '/api/auth/login', { email: user.email, password: 'correct horse', two_factor_code: backupCodes[3] });
     expect(backup.status).toBe(200);
