@@ -3,7 +3,7 @@ import { authenticator } from 'otplib';
 import QRCode from 'qrcode';
 import crypto from 'node:crypto';
 import { LIMITS, MESSAGES, type AuthResult, type Profile, type TwoFactorSetup, type User } from '@upfleet/proto/rest';
-import { AppError, badRequest, conflict, unauthorized, notFound } from '../errors';
+import { badRequest, conflict, unauthorized, notFound } from '../errors';
 import { DUMMY_PASSWORD_HASH, hashPassword, sha256, verifyPassword, type SecretBox } from '../lib/crypto';
 import type { CatalogRepo } from '../store/catalog-repo';
 import type { UserRow, UsersRepo } from '../store/users-repo';
@@ -196,4 +196,3 @@ export function createAuthService(deps: AuthDeps) {
   };
 }
 export type AuthService = ReturnType<typeof createAuthService>;
-export { AppError };

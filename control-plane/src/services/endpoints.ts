@@ -30,7 +30,7 @@ export function createEndpointService(deps: {
     return catalog.packageById(user.package_id) ?? catalog.freePackage();
   }
 
-  function parseInput(userId: number, raw: Record<string, unknown>, plan: Package): Required<EndpointInput> {
+  function parseInput(raw: Record<string, unknown>, plan: Package): Required<EndpointInput> {
     const name = requireString(raw, 'name', 'Name', 200);
     const url = validateMonitorUrl(requireString(raw, 'url', 'URL', 2048));
     if (!deps.allowPrivateTargets && isPrivateHostname(new URL(url).hostname)) {
@@ -54,7 +54,6 @@ export function createEndpointService(deps: {
     if (!plan.multi_region && primary && regions.some((r) => r !== regionKey(primary))) {
       throw badRequest(`Your ${plan.package_name} plan monitors from the primary region ${regionLabel(primary)} only. Please upgrade to select more regions.`);
     }
-    void userId;
     return { name, url, description, regions, ...features };
   }
 
@@ -82,7 +81,7 @@ export function createEndpointService(deps: {
 
     create(userId: number, raw: Record<string, unknown>) {
       const plan = planOf(userId);
-      const input = parseInput(userId, raw, plan);
+      const input = parseInput(raw, plan);
       if (endpoints.count(userId) >= plan.max_endpoints) throw badRequest(MESSAGES.tooManyEndpoints(plan.max_endpoints, plan.package_name));
       if (endpoints.urlTaken(userId, input.url)) throw conflict('You are already monitoring this URL');
       const id = endpoints.insert(userId, crypto.randomUUID(), input);
@@ -92,7 +91,7 @@ export function createEndpointService(deps: {
 
     update(userId: number, urlId: number, raw: Record<string, unknown>) {
       if (!endpoints.get(userId, urlId)) throw notFound('Endpoint not found');
-      const input = parseInput(userId, raw, planOf(userId));
+      const input = parseInput(raw, planOf(userId));
       if (endpoints.urlTaken(userId, input.url, urlId)) throw conflict('You are already monitoring this URL');
       endpoints.update(userId, urlId, input);
       changed();
