@@ -2,6 +2,7 @@
 // concurrency and no overlapping runs of one check. One timer for the earliest due check.
 import type { Assignment } from '@upfleet/proto';
 import { systemClock, type Clock } from './clock';
+import { fnv1a32 } from '@upfleet/proto/hash';
 
 export type RunCheck = (assignment: Assignment, plannedAt: number) => Promise<void>;
 
@@ -48,15 +49,8 @@ interface Entry {
 
 interface Due { at: number; seq: number; id: string; gen: number }
 
-/** FNV-1a: a stable, well-spread 32-bit hash of the check id. */
-export function hashCheckId(id: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < id.length; i++) {
-    h ^= id.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
+/** A stable, well-spread 32-bit hash of the check id (FNV-1a, shared with the control plane). */
+export const hashCheckId = (id: string): number => fnv1a32(id);
 
 /** The first planned start strictly after `t` for a check with this period and offset. */
 export function nextSlot(t: number, periodMs: number, offsetMs: number): number {

@@ -5,6 +5,7 @@ import type { Assignment, AssignmentUpdate, CheckKind } from '@upfleet/proto';
 import type { Logger } from '../logger';
 import { regionKey, type CatalogRepo } from '../store/catalog-repo';
 import type { EndpointsRepo, MonitoredEndpoint } from '../store/endpoints-repo';
+import { fnv1a32Mixed } from '@upfleet/proto/hash';
 
 export interface AssignmentWatcher {
   agentId: string;
@@ -51,18 +52,9 @@ export function checksForEndpoint(e: MonitoredEndpoint, primary: string | null):
   return out;
 }
 
-/** FNV-1a; good spread, cheap enough for 100k checks x agents. */
+/** Rendezvous score: FNV-1a with a finaliser; cheap enough for 100k checks x agents. */
 function score(agentId: string, checkId: string): number {
-  let h = 0x811c9dc5;
-  const s = `${agentId}|${checkId}`;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  return h >>> 0;
+  return fnv1a32Mixed(`${agentId}|${checkId}`);
 }
 
 export function ownerOf(checkId: string, agents: string[]): string | null {
