@@ -149,6 +149,23 @@ export interface Subscription {
   customer_portal_url: string | null;
 }
 
+export interface CheckoutSession {
+  url: string;
+  /** true when the user already pays: the URL is the customer portal, not a second subscription. */
+  portal?: boolean;
+}
+
+/** A plan change the dashboard reports: what changed and why (a downgrade never deletes). */
+export interface PlanChangeNotice {
+  id: number;
+  from_package: string;
+  to_package: string;
+  reason: string;
+  message: string;
+  created_at: string;
+  disabled_endpoints: string[];
+}
+
 export type GraphFunction = 'response_time' | 'response_code' | 'ping' | 'cert_expiry';
 
 export interface GraphSeries {
@@ -184,4 +201,8 @@ export const MESSAGES = {
   invalidThresholds: 'Please enter valid threshold values for all thresholds before saving.',
   invalidCredentials: 'Invalid email or password',
   invalidCode: 'Invalid verification code',
+  billingNotConfigured: 'Billing is not configured',
+  noSubscription: 'No active subscription found',
+  priceMismatch: 'The price does not match the selected plan',
+  checkoutClaimed: 'This checkout has already been used',
 } as const;

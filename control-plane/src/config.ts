@@ -71,6 +71,12 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   if (secretKey && Buffer.from(secretKey, 'base64').length !== 32) {
     problems.push('SECRET_KEY must be 32 bytes in base64 (openssl rand -base64 32)');
   }
+  const stripeApiBase = str('STRIPE_API_BASE');
+  if (stripeApiBase && !/^https?:\/\/[^\s/]+\/?$/.test(stripeApiBase)) {
+    problems.push(`STRIPE_API_BASE must be an http(s) origin such as http://127.0.0.1:12111 (got '${stripeApiBase}')`);
+  }
+  const publicUrl = str('PUBLIC_URL');
+  if (publicUrl && !/^https?:\/\/[^\s]+$/.test(publicUrl)) problems.push(`PUBLIC_URL must be an http(s) URL (got '${publicUrl}')`);
   const logLevel = str('LOG_LEVEL') ?? 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got '${logLevel}')`);
@@ -106,9 +112,9 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     stripe: {
       secretKey: str('STRIPE_SECRET_KEY'),
       webhookSecret: str('STRIPE_WEBHOOK_SECRET'),
-      apiBase: str('STRIPE_API_BASE'),
+      apiBase: stripeApiBase,
     },
-    publicUrl: str('PUBLIC_URL'),
+    publicUrl: publicUrl && publicUrl.replace(/\/+$/, ''),
     trustProxy: (() => {
       const raw = str('TRUST_PROXY');
       if (raw === null || raw === '0' || raw === 'false') return false;

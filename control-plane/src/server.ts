@@ -12,6 +12,11 @@ import { deriveKey, loadMasterKey, readOrCreateSecretFile } from './lib/secrets-
 import { createAdminService } from './services/admin';
 import { createAlertService } from './services/alerts';
 import { createAuthService } from './services/auth';
+import { createBillingService } from './services/billing';
+import { createPriceService } from './services/billing-prices';
+import { createPlanChanger } from './services/plan-change';
+import { createStripeClient } from './lib/stripe';
+import { createBillingRepo } from './store/billing-repo';
 import { createEndpointService, type UptimeSource } from './services/endpoints';
 import { createGraphService, type GraphSource } from './services/graphs';
 import { createRateLimiter } from './services/rate-limiter';
@@ -47,6 +52,8 @@ export interface ControlPlaneExtras {
   /** Results store; undefined makes the configured one (chDB or CLICKHOUSE_URL), null runs without
    *  one (graphs answer 503, agents are not served) for tests of the REST surface alone. */
   results?: ResultStore | null;
+  /** Clock for billing (the past-due grace); tests move it forward. */
+  now?: () => number;
 }
 
 const UPTIME_WINDOW_MS = 7 * 86400_000;
@@ -130,14 +137,25 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
   const onChange = () => engine.changed();
   const endpoints = createEndpointService({ endpoints: endpointsRepo, users, catalog, allowPrivateTargets: config.allowPrivateTargets, uptime: uptimeSource, onChange });
   const admin = createAdminService({ users, catalog, agents: agentsRepo, onChange, ownedCount: (id) => engine.ownedCount(id) });
+  // Billing is off without STRIPE_SECRET_KEY: checkout answers 503, everything else works.
+  const stripe = config.stripe.secretKey ? createStripeClient(config.stripe.secretKey, config.stripe.apiBase) : null;
+  const billingRepo = createBillingRepo(db);
+  let listeningUrl = '';
+  const billing = createBillingService({
+    stripe, webhookSecret: config.stripe.webhookSecret, billing: billingRepo, users, catalog, logger, now: extras.now,
+    plans: createPlanChanger({ users, catalog, endpoints: endpointsRepo, billing: billingRepo, onChange, now: extras.now }),
+    publicUrl: () => config.publicUrl ?? listeningUrl,
+  });
   const app = createApp({
     logger,
-    auth: createAuthService({ users, catalog, tokens, limiter, box }),
+    auth: createAuthService({ users, catalog, tokens, limiter, box, checkout: billing }),
     tokens,
     endpoints,
     alerts: createAlertService({ alerts: createAlertsRepo(db), endpoints: endpointsRepo, catalog, box }),
     graphs: createGraphService({ endpoints, source: graphSource }),
     admin,
+    billing,
+    prices: createPriceService({ stripe, catalog }),
     catalog,
     adminToken,
     results,
@@ -167,7 +185,17 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
   });
   const httpPort = (server.address() as AddressInfo).port;
   const url = `http://${config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host}:${httpPort}`;
+  listeningUrl = url;
   logger.info({ port: httpPort }, 'http listening');
+  // Past-due subscriptions past their 7-day grace fall back to Free even when nobody signs in.
+  const graceTimer = stripe ? setInterval(() => {
+    try {
+      billing.expireGrace();
+    } catch (err) {
+      logger.error({ err }, 'past-due grace check failed');
+    }
+  }, 60_000) : null;
+  graceTimer?.unref();
 
   let grpcServer: GrpcServerHandle | null = null;
   let tls: GrpcTlsMaterial | null = null;
@@ -199,6 +227,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     db,
     async close() {
       if (leaseTimer) clearInterval(leaseTimer);
+      if (graceTimer) clearInterval(graceTimer);
       engine.close();
       await embedded?.stop();
       await grpcServer?.close();

@@ -1,2 +1,2 @@
 // Shared zod schemas of the REST API (server parses with them, web forms validate with them).
-export {};
+export * from './billing';

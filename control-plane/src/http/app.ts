@@ -6,6 +6,8 @@ import type { Logger } from '../logger';
 import type { AdminService } from '../services/admin';
 import type { AlertService } from '../services/alerts';
 import type { AuthService } from '../services/auth';
+import type { BillingService } from '../services/billing';
+import type { PriceService } from '../services/billing-prices';
 import type { EndpointService } from '../services/endpoints';
 import type { GraphService } from '../services/graphs';
 import type { TokenService } from '../services/tokens';
@@ -15,6 +17,7 @@ import { authOf, requireAdmin, requireUser } from './middleware/auth';
 import { errorHandler, notFoundApi } from './middleware/errors';
 import { adminRoutes, type ResultCounter } from './routes/admin';
 import { authRoutes } from './routes/auth';
+import { billingRoutes, billingWebhookRoute } from './routes/billing';
 import { publicRoutes, userRoutes } from './routes/users';
 
 export interface AppDeps {
@@ -25,6 +28,8 @@ export interface AppDeps {
   alerts: AlertService;
   graphs: GraphService;
   admin: AdminService;
+  billing: BillingService;
+  prices: PriceService;
   catalog: CatalogRepo;
   adminToken: string;
   results: ResultCounter | null;
@@ -53,6 +58,7 @@ export function createApp(deps: AppDeps): Express {
     next();
   });
 
+  app.use(billingWebhookRoute(deps.billing));
   const api = express.Router();
   api.use(express.json({ limit: '64kb' }));
   api.use((_req, res, next) => {
@@ -65,6 +71,7 @@ export function createApp(deps: AppDeps): Express {
   api.use(publicRoutes(deps.catalog));
   api.use(authRoutes(deps.auth, deps.tokens));
   api.use(userRoutes(deps));
+  api.use(billingRoutes({ billing: deps.billing, prices: deps.prices, tokens: deps.tokens, adminToken: deps.adminToken }));
   api.get('/graphs/endpoint/:id', requireUser(deps.tokens), async (req, res) => {
     const id = parseId(req.params.id, 'Endpoint not found');
     res.json({ success: true, data: await deps.graphs.forEndpoint(authOf(req).userId, id, req.query as Record<string, unknown>) });

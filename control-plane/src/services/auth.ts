@@ -7,6 +7,7 @@ import { badRequest, conflict, unauthorized, notFound } from '../errors';
 import { DUMMY_PASSWORD_HASH, hashPassword, sha256, verifyPassword, type SecretBox } from '../lib/crypto';
 import type { CatalogRepo } from '../store/catalog-repo';
 import type { UserRow, UsersRepo } from '../store/users-repo';
+import type { CheckoutClaimer } from './billing';
 import type { RateLimiter } from './rate-limiter';
 import type { TokenService } from './tokens';
 import { TIMEZONES, requireString, validateEmail, validateUsername } from './validation';
@@ -30,6 +31,8 @@ export interface AuthDeps {
   tokens: TokenService;
   limiter: RateLimiter;
   box: SecretBox;
+  /** Attaches an anonymous checkout (`checkout_session` in the body) to the account. */
+  checkout?: CheckoutClaimer;
 }
 
 export function createAuthService(deps: AuthDeps) {
@@ -59,6 +62,8 @@ export function createAuthService(deps: AuthDeps) {
       const password = checkPassword(body.password);
       if (users.byEmail(email)) throw conflict('An account with this email already exists');
       if (users.byUsername(username)) throw conflict('This username is already taken');
+      // Checked with Stripe before the account exists, so a bad or used checkout creates nothing.
+      const claim = (await deps.checkout?.prepareClaim(body.checkout_session)) ?? null;
       const hash = await hashPassword(password);
       let id: number;
       try {
@@ -67,6 +72,7 @@ export function createAuthService(deps: AuthDeps) {
         if (String((e as Error).message).includes('UNIQUE')) throw conflict('An account with this email already exists');
         throw e;
       }
+      if (claim) deps.checkout!.commitClaim(claim, id);
       const pair = await tokens.issue(id);
       return { user: toUser(users.byId(id)!), ...pair };
     },
@@ -94,6 +100,8 @@ export function createAuthService(deps: AuthDeps) {
         }
       }
       limiter.reset('account_fail', email);
+      const claim = (await deps.checkout?.prepareClaim(body.checkout_session)) ?? null;
+      if (claim) deps.checkout!.commitClaim(claim, user.id);
       const pair = await tokens.issue(user.id);
       return { user: toUser(user), ...pair };
     },

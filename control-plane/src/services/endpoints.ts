@@ -103,6 +103,11 @@ export function createEndpointService(deps: {
       if (!e) throw notFound('Endpoint not found');
       const next = raw.monitoring_enabled === undefined ? !e.monitoring_enabled : raw.monitoring_enabled;
       if (typeof next !== 'boolean') throw badRequest('monitoring_enabled must be true or false');
+      // After a downgrade switched some off, switching them back on stays within the plan.
+      if (next && !e.monitoring_enabled) {
+        const plan = planOf(userId);
+        if (endpoints.countActive(userId) >= plan.max_endpoints) throw badRequest(MESSAGES.tooManyEndpoints(plan.max_endpoints, plan.package_name));
+      }
       endpoints.toggle(userId, urlId, next);
       changed();
       return { url_id: urlId, monitoring_enabled: next };

@@ -28,6 +28,8 @@ export function createCatalogRepo(db: Db) {
     packages: db.prepare('SELECT * FROM packages ORDER BY sort_order, package_id'),
     packageById: db.prepare('SELECT * FROM packages WHERE package_id = ?'),
     packageByName: db.prepare('SELECT * FROM packages WHERE lower(package_name) = lower(?)'),
+    packageByStripePrice: db.prepare("SELECT * FROM packages WHERE stripe_price_id = ? AND stripe_price_id != ''"),
+    setStripePrice: db.prepare('UPDATE packages SET stripe_price_id = ? WHERE package_id = ?'),
     regions: db.prepare('SELECT * FROM regions ORDER BY primary_region DESC, region_id'),
     regionByKey: db.prepare("SELECT * FROM regions WHERE region || '-' || city = ?"),
     monitorTypes: db.prepare('SELECT * FROM monitor_types ORDER BY monitor_type_id'),
@@ -44,6 +46,11 @@ export function createCatalogRepo(db: Db) {
       const r = q.packageByName.get(name) as Row | undefined;
       return r && toPackage(r);
     },
+    packageByStripePrice: (priceId: string): Package | undefined => {
+      const r = q.packageByStripePrice.get(priceId) as Row | undefined;
+      return r && toPackage(r);
+    },
+    setStripePrice: (packageId: number, priceId: string) => void q.setStripePrice.run(priceId, packageId),
     freePackage(): Package {
       return toPackage(q.packageByName.get('Free') as Row);
     },

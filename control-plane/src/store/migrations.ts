@@ -154,4 +154,53 @@ CREATE TABLE agents (
 CREATE INDEX agents_region ON agents (region);
 `,
   },
+  {
+    id: 4,
+    name: 'billing',
+    // Stripe mirror: one customer per user, subscriptions as Stripe last said, processed webhook
+    // event ids (idempotency), claimed anonymous checkouts, and the plan changes shown on the dashboard.
+    sql: `
+CREATE TABLE billing_customers (
+  stripe_customer_id TEXT PRIMARY KEY,
+  user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  created_at INTEGER NOT NULL
+);
+CREATE INDEX billing_customers_user ON billing_customers (user_id, created_at);
+CREATE TABLE billing_subscriptions (
+  stripe_subscription_id TEXT PRIMARY KEY,
+  user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  stripe_customer_id TEXT NOT NULL,
+  stripe_price_id TEXT NOT NULL,
+  status TEXT NOT NULL,
+  current_period_start INTEGER,
+  current_period_end INTEGER,
+  created INTEGER NOT NULL,
+  past_due_since INTEGER,
+  updated_at INTEGER NOT NULL
+);
+CREATE INDEX billing_subscriptions_user ON billing_subscriptions (user_id, created);
+CREATE TABLE billing_events (
+  event_id TEXT PRIMARY KEY,
+  type TEXT NOT NULL,
+  received_at INTEGER NOT NULL
+);
+CREATE TABLE billing_checkout_claims (
+  checkout_session_id TEXT PRIMARY KEY,
+  user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  claimed_at INTEGER NOT NULL
+);
+CREATE TABLE plan_changes (
+  id INTEGER PRIMARY KEY,
+  user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  from_package TEXT NOT NULL,
+  to_package TEXT NOT NULL,
+  reason TEXT NOT NULL,
+  message TEXT NOT NULL,
+  details TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  dismissed_at INTEGER
+);
+CREATE INDEX plan_changes_user ON plan_changes (user_id, id);
+`,
+  },
 ];

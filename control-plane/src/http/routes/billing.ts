@@ -1,0 +1,50 @@
+// Billing routes (SPEC section 7): checkout (signed in and anonymous), the subscription card, plan
+// change notices, the Stripe webhook (raw body, mounted before the JSON parser) and the admin
+// price commands behind `upfleet package set-price|sync-stripe`.
+import express, { Router } from 'express';
+import type { BillingService } from '../../services/billing';
+import type { PriceService } from '../../services/billing-prices';
+import type { TokenService } from '../../services/tokens';
+import { parseId } from '../../services/validation';
+import { authOf, requireAdmin, requireUser } from '../middleware/auth';
+
+/** POST /api/billing/webhook: the signature covers the exact bytes, so no JSON parser before it. */
+export function billingWebhookRoute(billing: BillingService): Router {
+  const r = Router();
+  r.post('/api/billing/webhook', express.raw({ type: () => true, limit: '1mb' }), async (req, res) => {
+    const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    res.json({ success: true, data: await billing.handleWebhook(raw, req.header('stripe-signature')) });
+  });
+  return r;
+}
+
+export function billingRoutes(deps: { billing: BillingService; prices: PriceService; tokens: TokenService; adminToken: string }): Router {
+  const { billing, prices } = deps;
+  const r = Router();
+  const user = requireUser(deps.tokens);
+  r.post('/billing/create-checkout-session', user, async (req, res) => {
+    res.json({ success: true, data: await billing.createCheckout(authOf(req).userId, req.body) });
+  });
+  r.post('/public/create-checkout-session', async (req, res) => {
+    res.json({ success: true, data: await billing.createPublicCheckout(req.body) });
+  });
+  r.get('/billing/subscription', user, async (req, res) => {
+    res.json({ success: true, data: await billing.subscription(authOf(req).userId) });
+  });
+  r.get('/billing/notices', user, (req, res) => {
+    res.json({ success: true, data: billing.notices(authOf(req).userId) });
+  });
+  r.post('/billing/notices/:id/dismiss', user, (req, res) => {
+    billing.dismissNotice(authOf(req).userId, parseId(req.params.id, 'Notice not found'));
+    res.json({ success: true, data: null });
+  });
+
+  const admin = requireAdmin(deps.adminToken);
+  r.post('/admin/packages/set-price', admin, (req, res) => {
+    res.json({ success: true, data: prices.setPrice(req.body) });
+  });
+  r.post('/admin/packages/sync-stripe', admin, async (_req, res) => {
+    res.json({ success: true, data: await prices.syncStripe() });
+  });
+  return r;
+}
