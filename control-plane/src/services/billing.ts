@@ -322,8 +322,8 @@ export function createBillingService(deps: {
       }
       const subId = idOf(session.subscription);
       const customerId = idOf(session.customer);
-      if (session.mode !== 'subscription' || !subId || !customerId) throw badRequest('This checkout is not a subscription');
-      if (session.status !== 'complete') throw badRequest('This checkout is not complete yet');
+      if (session.mode !== 'subscription') throw badRequest('This checkout is not a subscription');
+      if (session.status !== 'complete' || !subId || !customerId) throw badRequest('This checkout is not complete yet');
       // A signed-in checkout already belongs to its user.
       if (session.client_reference_id) throw conflict(MESSAGES.checkoutClaimed);
       const owner = billing.userOfCustomer(customerId);
