@@ -134,6 +134,45 @@ describe('package and region commands', () => {
     );
   });
 
+  it('package set-price posts { package, stripe_price_id } and package list then shows the price', async () => {
+    const run = await admin('package', 'set-price', '--package', 'Pro', '--stripe-price', 'price_456');
+    expect(run).toEqual({ code: 0, stderr: '', stdout: 'Pro now uses Stripe price price_456.\n' });
+    expect(api.requests[0]).toMatchObject({ method: 'POST', path: '/api/admin/packages/set-price', body: { package: 'Pro', stripe_price_id: 'price_456' } });
+    expect((await admin('package', 'list')).stdout).toContain('price_456');
+  });
+
+  it("package set-price exits 1 with the server's message for an unknown package or a bad id, and needs both options", async () => {
+    expect(await admin('package', 'set-price', '--package', 'Gold', '--stripe-price', 'price_1')).toEqual({
+      code: 1, stdout: '', stderr: "upfleet: No package named Gold; see 'upfleet package list'\n",
+    });
+    expect(await admin('package', 'set-price', '--package', 'Pro', '--stripe-price', 'prod_1')).toEqual({
+      code: 1, stdout: '', stderr: 'upfleet: stripe_price_id must look like price_123\n',
+    });
+    const run = await admin('package', 'set-price', '--package', 'Pro');
+    expect(run.code).toBe(1);
+    expect(run.stderr.split('\n')[0]).toBe("upfleet: required option '--stripe-price <id>' not specified");
+    expect(api.state.packages[1].stripe_price_id).toBe('price_123');
+  });
+
+  it('package sync-stripe prints what it did per plan; a second run creates nothing', async () => {
+    api.state.packages.push(freePackage({ package_id: 4, package_name: 'Business', price: 99 }));
+    const run = await admin('package', 'sync-stripe');
+    expect(api.requests[0]).toMatchObject({ method: 'POST', path: '/api/admin/packages/sync-stripe' });
+    expect(run).toEqual({
+      code: 0,
+      stderr: '',
+      stdout: [
+        'PACKAGE   ACTION   STRIPE PRICE            LOOKUP KEY        NOTE',
+        'Free      skipped  -                       -                 free plan',
+        'Pro       kept     price_123               -                 already has a price',
+        'Business  created  price_upfleet_business  upfleet_business  prod_upfleet_business, 9900 eur/month',
+        '',
+      ].join('\n'),
+    });
+    const again = await admin('package', 'sync-stripe', '--json');
+    expect(JSON.parse(again.stdout).map((r: { action: string }) => r.action)).toEqual(['skipped', 'kept', 'kept']);
+  });
+
   it('region list shows the REGION-City name agents use and live agent counts', async () => {
     const run = await admin('region', 'list');
     expect(run.stdout).toBe(

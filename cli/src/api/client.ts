@@ -9,6 +9,7 @@ import type {
   AgentTokenInfo,
   CreatedAgentToken,
   Package,
+  PriceSyncRow,
   Region,
   RevokedAgentToken,
   UserPackageChange,
@@ -26,6 +27,8 @@ export interface AdminClient {
   listUsers(): Promise<AdminUser[]>;
   setUserPackage(email: string, packageName: string): Promise<UserPackageChange>;
   listPackages(): Promise<Package[]>;
+  setPackagePrice(packageName: string, stripePriceId: string): Promise<Package>;
+  syncStripePrices(): Promise<PriceSyncRow[]>;
   listRegions(): Promise<AdminRegion[]>;
   addRegion(input: AddRegionInput): Promise<Region>;
   createAgentToken(region: string, expiresInSeconds?: number): Promise<CreatedAgentToken>;
@@ -86,6 +89,9 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
     listUsers: () => request('GET', '/api/admin/users'),
     setUserPackage: (email, packageName) => request('POST', '/api/admin/users/set-package', { email, package: packageName }),
     listPackages: () => request('GET', '/api/admin/packages'),
+    setPackagePrice: (packageName, stripePriceId) =>
+      request('POST', '/api/admin/packages/set-price', { package: packageName, stripe_price_id: stripePriceId }),
+    syncStripePrices: () => request('POST', '/api/admin/packages/sync-stripe', {}),
     listRegions: () => request('GET', '/api/admin/regions'),
     addRegion: (input) => request('POST', '/api/admin/regions', input),
     createAgentToken: (region, expiresInSeconds) =>

@@ -67,3 +67,12 @@ export interface AgentInfo {
   version: string;
   scheduling_lag_ms_p99?: number;
 }
+
+/** One row of `package sync-stripe`: what was done for each plan. */
+export interface PriceSyncRow {
+  package_name: string;
+  action: 'created' | 'linked' | 'kept' | 'skipped';
+  stripe_price_id: string;
+  lookup_key: string | null;
+  note: string;
+}

@@ -90,6 +90,24 @@ export async function startAdminApiServer(adminToken: string, state: AdminApiSta
       }
       case 'GET /api/admin/packages':
         return ok(state.packages);
+      case 'POST /api/admin/packages/set-price': {
+        const pkg = state.packages.find((p) => p.package_name.toLowerCase() === String(input.package).toLowerCase());
+        if (!pkg) return fail(404, `No package named ${String(input.package)}; see 'upfleet package list'`);
+        if (!/^price_[A-Za-z0-9_]+$/.test(String(input.stripe_price_id))) return fail(400, 'stripe_price_id must look like price_123');
+        if (pkg.price <= 0) return fail(400, `${pkg.package_name} is free: it needs no Stripe price`);
+        pkg.stripe_price_id = String(input.stripe_price_id);
+        return ok(pkg);
+      }
+      case 'POST /api/admin/packages/sync-stripe': {
+        // Like the control plane: a Product and a monthly Price for each paid plan without one.
+        return ok(state.packages.map((p) => {
+          if (p.price <= 0) return { package_name: p.package_name, action: 'skipped', stripe_price_id: '', lookup_key: null, note: 'free plan' };
+          if (p.stripe_price_id) return { package_name: p.package_name, action: 'kept', stripe_price_id: p.stripe_price_id, lookup_key: null, note: 'already has a price' };
+          const key = `upfleet_${p.package_name.toLowerCase()}`;
+          p.stripe_price_id = `price_${key}`;
+          return { package_name: p.package_name, action: 'created', stripe_price_id: p.stripe_price_id, lookup_key: key, note: `prod_${key}, ${Math.round(p.price * 100)} ${p.currency.toLowerCase()}/month` };
+        }));
+      }
       case 'GET /api/admin/regions':
         return ok(state.regions);
       case 'POST /api/admin/regions': {
