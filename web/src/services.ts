@@ -10,8 +10,9 @@ import { createSessionMonitor, type SessionMonitor, type SessionMonitorDeps } fr
 export type LoginOutcome = { ok: true } | { ok: false; requires2FA: boolean; error: string };
 
 export interface AuthActions {
-  login(email: string, password: string, twoFactorCode?: string): Promise<LoginOutcome>;
-  signup(username: string, email: string, password: string): Promise<{ ok: true } | { ok: false; error: string }>;
+  /** `checkoutSession`: a paid anonymous checkout to attach to the account (from /signup?checkout_session=). */
+  login(email: string, password: string, twoFactorCode?: string, checkoutSession?: string): Promise<LoginOutcome>;
+  signup(username: string, email: string, password: string, checkoutSession?: string): Promise<{ ok: true } | { ok: false; error: string }>;
   logout(): Promise<void>;
   validateSession(): Promise<void>;
 }
@@ -46,9 +47,13 @@ export function createServices(deps: ServicesDeps): AppServices {
   const sessionUi = createStore<SessionUiState>(() => ({ warningSeconds: null }));
 
   const actions: AuthActions = {
-    async login(email, password, twoFactorCode) {
+    async login(email, password, twoFactorCode, checkoutSession) {
       try {
-        const body = twoFactorCode ? { email, password, two_factor_code: twoFactorCode } : { email, password };
+        const body = {
+          email, password,
+          ...(twoFactorCode ? { two_factor_code: twoFactorCode } : {}),
+          ...(checkoutSession ? { checkout_session: checkoutSession } : {}),
+        };
         const res = await api.publicRequest<AuthResult>('POST', '/api/auth/login', body);
         if (res.success) {
           auth.getState().setSession(res.data);
@@ -62,9 +67,10 @@ export function createServices(deps: ServicesDeps): AppServices {
         return { ok: false, requires2FA: false, error: 'Network error' };
       }
     },
-    async signup(username, email, password) {
+    async signup(username, email, password, checkoutSession) {
       try {
-        const res = await api.publicRequest<AuthResult>('POST', '/api/auth/signup', { username, email, password });
+        const body = { username, email, password, ...(checkoutSession ? { checkout_session: checkoutSession } : {}) };
+        const res = await api.publicRequest<AuthResult>('POST', '/api/auth/signup', body);
         if (res.success) {
           auth.getState().setSession(res.data);
           return { ok: true };

@@ -5,6 +5,7 @@ import { Spinner } from '../components/Spinner';
 import { ConfirmDialog } from '../components/Modal';
 import { EndpointFormModal, type PlanLimits } from '../components/dashboard/EndpointFormModal';
 import { ThresholdsModal } from '../components/dashboard/ThresholdsModal';
+import { PlanNotices } from '../components/dashboard/PlanNotices';
 import { BellIcon, ChartIcon, CheckCircleIcon, EditIcon, GlobeIcon, ActivityIcon, PauseIcon, PlayIcon, PlusIcon, TrashIcon, XCircleIcon } from '../components/Icons';
 import { regionKeyLabel, uptimeBadge } from '../lib/format';
 
@@ -107,6 +108,8 @@ export function DashboardPage() {
           <p className="page-sub">Here is how your endpoints are doing. You are on the <strong>{plan.package_name}</strong> plan.</p>
         </div>
       </header>
+
+      <PlanNotices onPlanChanged={() => void load()} />
 
       <section className="stat-grid" aria-label="Summary">
         <div className="card stat-card">

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { useServices } from '../app-context';
 import { sanitizeCode, isCompleteCode, validateLogin } from '../lib/validation';
 import { Modal } from '../components/Modal';
@@ -31,6 +31,7 @@ export function PasswordInput({ id, value, onChange, autoComplete, label, hint }
 export function LoginPage() {
   const { actions } = useServices();
   const navigate = useNavigate();
+  const checkoutSession = useSearchParams()[0].get('checkout_session') ?? undefined;
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState('');
@@ -48,7 +49,7 @@ export function LoginPage() {
     }
     setBusy(true);
     setError('');
-    const out = await actions.login(email.trim(), password);
+    const out = await actions.login(email.trim(), password, undefined, checkoutSession);
     setBusy(false);
     if (out.ok) navigate('/dashboard');
     else if (out.requires2FA) {
@@ -63,7 +64,7 @@ export function LoginPage() {
     if (!isCompleteCode(code)) return;
     setBusy(true);
     setCodeError('');
-    const out = await actions.login(email.trim(), password, code);
+    const out = await actions.login(email.trim(), password, code, checkoutSession);
     setBusy(false);
     if (out.ok) {
       setNeedsCode(false);

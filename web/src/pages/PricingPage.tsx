@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
-import type { Package } from '@upfleet/proto/rest';
+import type { CheckoutSession, Dashboard, Package } from '@upfleet/proto/rest';
 import { useAuth, useServices } from '../app-context';
 import { formatPrice } from '../lib/format';
 import { isEmail } from '../lib/validation';
@@ -31,6 +31,7 @@ export function PricingPage() {
   const [emailFor, setEmailFor] = useState<Package | null>(null);
   const [email, setEmail] = useState('');
   const [emailError, setEmailError] = useState('');
+  const [currentPlan, setCurrentPlan] = useState<string | null>(null);
 
   useEffect(() => {
     api
@@ -39,6 +40,14 @@ export function PricingPage() {
       .catch(() => setError('Failed to load plans'));
   }, [api]);
 
+  useEffect(() => {
+    if (!signedIn) return;
+    api
+      .get<Dashboard>('/api/users/dashboard')
+      .then((res) => res.success && setCurrentPlan(res.data.package_name))
+      .catch((err) => console.error('load current plan failed', err));
+  }, [api, signedIn]);
+
   const checkout = async (p: Package, anonymousEmail?: string) => {
     // A plan without a Stripe price cannot be bought: the button does nothing.
     if (!p.stripe_price_id) return;
@@ -46,8 +55,9 @@ export function PricingPage() {
     try {
       const body = { priceId: p.stripe_price_id, packageId: p.package_id, packageName: p.package_name };
       const res = signedIn
-        ? await api.post<{ url: string }>('/api/billing/create-checkout-session', body)
-        : await api.publicRequest<{ url: string }>('POST', '/api/public/create-checkout-session', { ...body, email: anonymousEmail });
+        ? await api.post<CheckoutSession>('/api/billing/create-checkout-session', body)
+        : await api.publicRequest<CheckoutSession>('POST', '/api/public/create-checkout-session', { ...body, email: anonymousEmail });
+      // A paying user gets the customer portal's address instead of a second subscription.
       if (res.success && res.data?.url) {
         window.location.assign(res.data.url);
         return;
@@ -80,6 +90,7 @@ export function PricingPage() {
         <div className="pricing-grid">
           {packages.map((p, i) => {
             const free = Number(p.price) === 0;
+            const current = signedIn && currentPlan === p.package_name;
             const featured = !free && i === (packages.length >= 4 ? 2 : 1);
             return (
               <article key={p.package_id} className={`card pricing-card${featured ? ' featured' : ''}`} aria-label={`${p.package_name} plan`}>
@@ -95,7 +106,9 @@ export function PricingPage() {
                     <li key={f}><CheckIcon width={16} height={16} /> {f}</li>
                   ))}
                 </ul>
-                {free ? (
+                {current && !free ? (
+                  <button type="button" className="btn btn-block btn-secondary" disabled>Current Plan</button>
+                ) : free ? (
                   <Link to={signedIn ? '/dashboard' : '/signup'} className="btn btn-secondary btn-block">
                     {signedIn ? 'Go to Dashboard' : 'Get Started Free'}
                   </Link>

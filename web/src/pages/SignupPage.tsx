@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { useServices } from '../app-context';
 import { validateSignup } from '../lib/validation';
 import { PasswordInput } from './LoginPage';
@@ -16,6 +16,8 @@ export const FREE_PLAN_ITEMS = [
 export function SignupPage() {
   const { actions } = useServices();
   const navigate = useNavigate();
+  // Back from an anonymous checkout: the new account claims the paid subscription.
+  const checkoutSession = useSearchParams()[0].get('checkout_session') ?? undefined;
   const [form, setForm] = useState({ username: '', email: '', password: '', confirmPassword: '' });
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
@@ -30,7 +32,7 @@ export function SignupPage() {
     }
     setBusy(true);
     setError('');
-    const out = await actions.signup(form.username.trim(), form.email.trim(), form.password);
+    const out = await actions.signup(form.username.trim(), form.email.trim(), form.password, checkoutSession);
     setBusy(false);
     if (out.ok) navigate('/dashboard');
     else setError(out.error);
@@ -42,6 +44,12 @@ export function SignupPage() {
         <div className="card auth-card">
           <h1>Create your account</h1>
           <p className="muted">Start monitoring for free</p>
+          {checkoutSession && (
+            <div className="alert alert-success" role="status">
+              Payment received. Create your account to activate your plan, or{' '}
+              <Link to={`/login?checkout_session=${encodeURIComponent(checkoutSession)}`}>sign in</Link> to add it to an existing one.
+            </div>
+          )}
           <form onSubmit={submit} noValidate>
             <div className="field">
               <label htmlFor="signup-username">Username</label>
