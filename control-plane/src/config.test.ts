@@ -29,3 +29,16 @@ describe('TRUST_PROXY', () => {
     expect(loadConfig({ TRUST_PROXY: 'loopback' }).trustProxy).toBe('loopback');
   });
 });
+
+describe('Stripe settings', () => {
+  it('reads STRIPE_API_BASE and PUBLIC_URL (trailing slash dropped) and rejects values that are not http(s) URLs', () => {
+    const c = loadConfig({ STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: 'whsec_y', STRIPE_API_BASE: 'http://127.0.0.1:12111', PUBLIC_URL: 'https://up.example.com/' });
+    expect(c.stripe).toEqual({ secretKey: 'sk_test_x', webhookSecret: 'whsec_y', apiBase: 'http://127.0.0.1:12111' });
+    expect(c.publicUrl).toBe('https://up.example.com');
+    expect(loadConfig({}).stripe.apiBase).toBeNull();
+    expect(() => loadConfig({ STRIPE_API_BASE: 'localhost:12111', PUBLIC_URL: 'up.example.com' })).toThrow(
+      "Invalid configuration: STRIPE_API_BASE must be an http(s) origin such as http://127.0.0.1:12111 (got 'localhost:12111'); PUBLIC_URL must be an http(s) URL (got 'up.example.com')",
+    );
+    expect(JSON.stringify(redactConfig(c))).not.toContain('whsec_y');
+  });
+});
