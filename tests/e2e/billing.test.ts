@@ -110,4 +110,37 @@ d(title, () => {
     const page12 = list.find((e) => e.name === 'Page 12')!;
     expect(agentIntervals(stack, page12.url_id)).toEqual([]);
   });
+
+  it('anonymous checkout with an email, then signup with the checkout session: the new account is on Pro; the session cannot be claimed twice', async () => {
+    const base = stack.baseUrl;
+    const p = await browser.context.newPage(); // same profile: sign out by clearing the stored session
+    p.setDefaultTimeout(30_000);
+    await p.goto(`${base}/pricing`);
+    await p.evaluate('localStorage.clear()');
+    await p.reload();
+    await p.getByRole('button', { name: 'Choose Pro' }).click();
+    const modal = p.getByRole('dialog', { name: 'Subscribe to Pro' });
+    await modal.getByLabel('Email').fill('buyer@example.com');
+    await modal.getByRole('button', { name: 'Continue to Checkout' }).click();
+    await p.waitForURL(new RegExp(`^${stripe.url}/c/pay/cs_test_`));
+    const sessionId = p.url().split('/').at(-1)!;
+    expect(stripe.sessions.get(sessionId)).toMatchObject({ customer_email: 'buyer@example.com', client_reference_id: null });
+
+    const paid = stripe.completeCheckout(sessionId);
+    await stripe.deliver(base, stripe.event('checkout.session.completed', paid.session));
+    await p.goto(paid.session.success_url);
+    expect(p.url()).toBe(`${base}/signup?checkout_session=${sessionId}`);
+    await p.getByText('Payment received. Create your account to activate your plan').waitFor();
+    await p.getByLabel('Username').fill('buyer');
+    await p.getByLabel('Email').fill('buyer@example.com');
+    await p.getByLabel('Password', { exact: true }).fill('correct-horse-2');
+    await p.getByLabel('Confirm Password').fill('correct-horse-2');
+    await p.getByRole('button', { name: 'Create Account' }).click();
+    await p.waitForURL(`${base}/dashboard`);
+    await p.getByText('You are on the Pro plan.').waitFor();
+
+    const again = await api.call('POST', '/api/auth/signup', { username: 'second', email: 'second@example.com', password: 'correct-horse-3', checkout_session: sessionId });
+    expect([again.status, again.body.error]).toEqual([409, 'This checkout has already been used']);
+    await p.close();
+  });
 });
