@@ -1,5 +1,5 @@
 -- Upfleet results schema for a ClickHouse cluster: ReplicatedMergeTree per shard + Distributed on top.
--- Same columns, rollups and TTLs as control-plane/src/results/schema.ts (results/cluster-schema.test.ts checks it).
+-- Same columns, rollups and TTLs as control-plane/src/results/schema.ts (keep them in step).
 -- The Distributed tables carry the names the control plane queries (upfleet.check_results,
 -- upfleet.check_results_1m, upfleet.check_results_1h) and the views carry the names its init()
 -- creates, so init()'s CREATE ... IF NOT EXISTS statements find everything and change nothing.
