@@ -81,7 +81,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
   const metrics = new Registry();
   let results: ResultStore | null;
   if (extras.results === undefined) {
-    results = createResultStore({ clickhouseUrl: config.clickhouseUrl, dataDir: config.dataDir, logger, metrics });
+    results = createResultStore({ clickhouseUrl: config.clickhouseUrl, dataDir: config.dataDir, logger });
     await results.init();
   } else results = extras.results;
   const uptimeSource: UptimeSource | undefined = results
@@ -106,7 +106,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     tokens,
     endpoints,
     alerts: createAlertService({ alerts: createAlertsRepo(db), endpoints: endpointsRepo, catalog, box }),
-    graphs: createGraphService({ endpoints, source: results }),
+    graphs: createGraphService({ endpoints, source: results, metrics }),
     admin,
     catalog,
     adminToken,

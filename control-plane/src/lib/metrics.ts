@@ -1,5 +1,5 @@
 // Prometheus metrics by prom-client. server.ts creates one Registry per control plane and passes it
-// to each part, which registers what it measures: the results store (graph query time), ReportResults
+// to each part, which registers what it measures: the graph service (results-store query time), ReportResults
 // (ingest), the agent service (live agents, outboxes), the assignment engine (checks owned) and,
 // here, the REST middleware's request metrics, which createApp() reports through observeRequest().
 import { Counter, Summary, type Registry } from 'prom-client';

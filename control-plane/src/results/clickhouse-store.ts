@@ -1,7 +1,6 @@
 // Check results in ClickHouse through @clickhouse/client: embedded chDB by default, a server by URL.
 // One code path for both; only the connection differs. This file composes the parts:
 // connection.ts (clients and insert lanes), row-encoding.ts, graph-plan.ts and queries.ts.
-import { Summary, type Registry } from 'prom-client';
 import type { CheckResult } from '@upfleet/proto';
 import type { GraphSeries } from '@upfleet/proto/rest';
 import type { Logger } from '../logger';
@@ -44,8 +43,6 @@ export interface ResultStoreOptions {
   /** Embedded mode: parallel insert connections (each one's SET state is its own). */
   insertLanes?: number;
   now?: () => number;
-  /** The store registers its own metrics here (graph query time). */
-  metrics?: Registry;
 }
 
 export function createResultStore(opts: ResultStoreOptions): ClickHouseResultStore {
@@ -57,7 +54,6 @@ export class ClickHouseResultStore implements ResultStore {
   private readonly db: string;
   private readonly log: Logger;
   private readonly now: () => number;
-  private readonly graphSeconds: Summary | null;
   private conn: Connection | null = null;
 
   constructor(private readonly opts: ResultStoreOptions) {
@@ -65,9 +61,6 @@ export class ClickHouseResultStore implements ResultStore {
     this.db = assertDatabaseName(opts.database ?? DEFAULT_DATABASE);
     this.log = opts.logger.child({ component: 'results', mode: this.mode });
     this.now = opts.now ?? Date.now;
-    this.graphSeconds = opts.metrics
-      ? new Summary({ name: 'upfleet_graph_query_duration_seconds', help: 'Graph query time in the results store', percentiles: [], registers: [opts.metrics] })
-      : null;
   }
 
   private get client() {
@@ -110,12 +103,7 @@ export class ClickHouseResultStore implements ResultStore {
   }
 
   async graphs(endpointId: number, q: GraphQuery): Promise<GraphSeries[]> {
-    const end = this.graphSeconds?.startTimer();
-    try {
-      return await queryGraphs(this.client, this.db, endpointId, q, planGraphQuery(q.fromMs, q.toMs, this.now(), q.source));
-    } finally {
-      end?.();
-    }
+    return queryGraphs(this.client, this.db, endpointId, q, planGraphQuery(q.fromMs, q.toMs, this.now(), q.source));
   }
 
   async uptime(endpointIds: number[], sinceMs: number): Promise<Map<number, number | null>> {

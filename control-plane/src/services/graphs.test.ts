@@ -11,7 +11,7 @@ import { startHarness, type Harness } from '../testing/harness';
 // sees are exactly bucketSeconds apart, for each range the dashboard offers.
 const HOUR = 3_600_000;
 
-describe('GET /api/graphs/endpoint/:id on chDB', () => {
+describe('control plane with a chDB results store', () => {
   let dir: string;
   let store: ClickHouseResultStore;
   let h: Harness;
@@ -67,5 +67,26 @@ describe('GET /api/graphs/endpoint/:id on chDB', () => {
     expect(times.length).toBeLessThanOrEqual(500);
     const gaps = new Set(times.slice(1).map((t, i) => t - times[i]!));
     expect([...gaps]).toEqual([bucketSeconds * 1000]);
+  });
+
+  it('serves every control-plane metric on GET /metrics, each registered by its part', async () => {
+    const res = await fetch(`${h.cp.url}/metrics`, { headers: { authorization: `Bearer ${h.cp.adminToken}` } });
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    const types = Object.fromEntries([...text.matchAll(/^# TYPE (\S+) (\S+)$/gm)].map((m) => [m[1], m[2]]));
+    expect(types).toEqual({
+      upfleet_http_requests_total: 'counter',
+      upfleet_http_request_duration_seconds: 'summary',
+      upfleet_ingest_results_total: 'counter',
+      upfleet_ingest_batches_total: 'counter',
+      upfleet_ingest_batch_duration_seconds: 'summary',
+      upfleet_graph_query_duration_seconds: 'summary',
+      upfleet_agents_live: 'gauge',
+      upfleet_agent_checks_owned: 'gauge',
+      upfleet_agent_outbox_depth: 'gauge',
+    });
+    // The graphs above were timed.
+    const count = text.split('\n').find((l) => l.startsWith('upfleet_graph_query_duration_seconds_count'));
+    expect(Number(count?.split(' ')[1])).toBeGreaterThanOrEqual(4);
   });
 });

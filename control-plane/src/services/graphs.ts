@@ -1,4 +1,5 @@
 // Graph data for one endpoint, scoped by owner before the results store is asked.
+import { Summary, type Registry } from 'prom-client';
 import type { GraphFunction, GraphSeries, GraphsResponse } from '@upfleet/proto/rest';
 import { AppError, badRequest } from '../errors';
 import { GRAPH_MAX_RANGE_MS } from '../checks';
@@ -9,8 +10,20 @@ export interface GraphReader {
   graphs(endpointId: number, opts: { fromMs: number; toMs: number; functions: GraphFunction[]; regions?: string[]; source?: GraphSource }): Promise<GraphSeries[]>;
 }
 
-export function createGraphService(deps: { endpoints: EndpointService; source: GraphReader | null; now?: () => number }) {
+export function createGraphService(deps: {
+  endpoints: EndpointService;
+  source: GraphReader | null;
+  now?: () => number;
+  /** The service registers its own metrics here (time the results store takes to answer). */
+  metrics?: Registry;
+}) {
   const now = deps.now ?? Date.now;
+  const querySeconds = new Summary({
+    name: 'upfleet_graph_query_duration_seconds',
+    help: 'Graph query time in the results store',
+    percentiles: [],
+    registers: deps.metrics ? [deps.metrics] : [],
+  });
   return {
     async forEndpoint(userId: number, endpointId: number, query: Record<string, unknown>): Promise<GraphsResponse> {
       const endpoint = deps.endpoints.get(userId, endpointId);
@@ -40,10 +53,13 @@ export function createGraphService(deps: { endpoints: EndpointService; source: G
       if (functions.length === 0) return { graphs: [], from: fromMs, to: toMs, bucketSeconds };
       if (!deps.source) throw new AppError('unavailable', 'Failed to fetch graph data');
       let graphs: GraphSeries[];
+      const timed = querySeconds.startTimer();
       try {
         graphs = await deps.source.graphs(endpointId, { fromMs: Math.floor(fromMs), toMs: Math.ceil(toMs), functions, source: plan.source });
       } catch {
         throw new AppError('unavailable', 'Failed to fetch graph data');
+      } finally {
+        timed();
       }
       return { graphs, from: fromMs, to: toMs, bucketSeconds };
     },
