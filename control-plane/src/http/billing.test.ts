@@ -3,7 +3,7 @@
 // Stripe's own scheme.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '@upfleet/proto/rest';
-import { startHarness, type Harness } from '../test-support/harness';
+import { startHarness, type Harness } from '../testing/harness';
 import { startFakeStripe, type FakeStripe } from '../testing/fake-stripe';
 import { PAST_DUE_GRACE_MS } from '../services/billing';
 
@@ -175,6 +175,8 @@ describe('webhooks', () => {
     expect([r.status, r.body.data]).toEqual([200, { received: true, duplicate: true }]);
     expect(stripe.count('GET /v1/subscriptions')).toBe(reads);
     expect(await planOf(u.token)).toBe('Pro');
+    const metrics = await (await fetch(`${h.cp.url}/metrics`, { headers: { authorization: `Bearer ${h.cp.adminToken}` } })).text();
+    expect(metrics).toContain('upfleet_billing_webhook_events_total{type="customer.subscription.updated",outcome="duplicate"} 1');
   });
 
   it('is safe out of order: a stale event is checked against the subscription read fresh from Stripe', async () => {

@@ -2,6 +2,7 @@
 // signup/login, the subscription card, and webhooks. Stripe is the source of truth: a webhook is a
 // trigger, the subscription itself is read fresh from Stripe, so replays and out-of-order events
 // cannot move a user to a stale plan.
+import { Counter, type Registry } from 'prom-client';
 import Stripe from 'stripe';
 import type { z } from 'zod';
 import {
@@ -54,10 +55,18 @@ export function createBillingService(deps: {
   publicUrl: () => string;
   logger: Logger;
   now?: () => number;
+  /** The service registers its own metrics here (webhook deliveries by outcome). */
+  metrics?: Registry;
 }) {
   const { billing, catalog } = deps;
   const now = deps.now ?? Date.now;
   const log = deps.logger.child({ component: 'billing' });
+  const webhookEvents = new Counter({
+    name: 'upfleet_billing_webhook_events_total',
+    help: 'Stripe webhook deliveries by event type and outcome (applied, ignored, duplicate, rejected)',
+    labelNames: ['type', 'outcome'],
+    registers: deps.metrics ? [deps.metrics] : [],
+  });
 
   function requireStripe(): Stripe {
     if (!deps.stripe) throw new AppError('unavailable', MESSAGES.billingNotConfigured);
@@ -294,9 +303,13 @@ export function createBillingService(deps: {
       try {
         event = stripe.webhooks.constructEvent(rawBody, signature ?? '', deps.webhookSecret);
       } catch {
+        webhookEvents.inc({ type: 'unknown', outcome: 'rejected' });
         throw badRequest('Invalid Stripe signature');
       }
-      if (billing.eventSeen(event.id)) return { received: true, duplicate: true };
+      if (billing.eventSeen(event.id)) {
+        webhookEvents.inc({ type: event.type, outcome: 'duplicate' });
+        return { received: true, duplicate: true };
+      }
       const apply = await prepareEvent(event);
       const fresh = billing.transaction(() => {
         if (!billing.recordEvent(event.id, event.type, now())) return false;
@@ -304,6 +317,7 @@ export function createBillingService(deps: {
         return true;
       });
       log.info({ event: event.id, type: event.type, applied: Boolean(apply) && fresh }, 'stripe event');
+      webhookEvents.inc({ type: event.type, outcome: !fresh ? 'duplicate' : apply ? 'applied' : 'ignored' });
       if (!fresh) return { received: true, duplicate: true };
       return apply ? { received: true } : { received: true, ignored: true };
     },

@@ -2,6 +2,7 @@
 // switched off (most recently created first), features and regions the plan lacks are removed,
 // and checks follow the new interval (the assignment engine is told). The change is recorded
 // with a message for the dashboard saying what changed and why.
+import { Counter, type Registry } from 'prom-client';
 import { FEATURES, FEATURE_LABELS, type Package, type PlanChangeNotice } from '@upfleet/proto/rest';
 import type { BillingRepo, PlanChangeRow } from '../store/billing-repo';
 import { regionKey, regionLabel, type CatalogRepo } from '../store/catalog-repo';
@@ -62,8 +63,16 @@ export function createPlanChanger(deps: {
   /** Tells the assignment engine, so agents get deltas (new interval, fewer checks). */
   onChange?: () => void;
   now?: () => number;
+  /** Registers its own metric here (plan changes by target plan). */
+  metrics?: Registry;
 }) {
   const now = deps.now ?? Date.now;
+  const changes = new Counter({
+    name: 'upfleet_plan_changes_total',
+    help: 'Users moved to another plan by billing, by the plan they moved to',
+    labelNames: ['to_package'],
+    registers: deps.metrics ? [deps.metrics] : [],
+  });
 
   /** Brings a user's endpoints within a plan; changes only what the plan does not allow. */
   function enforce(userId: number, plan: Package): PlanEnforcement {
@@ -134,6 +143,7 @@ export function createPlanChanger(deps: {
         };
         return { ...change, id: deps.billing.insertPlanChange(change), dismissed_at: null };
       });
+      changes.inc({ to_package: to.package_name });
       deps.onChange?.();
       return row;
     },
