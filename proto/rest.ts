@@ -155,6 +155,15 @@ export interface CheckoutSession {
   portal?: boolean;
 }
 
+/** One row of `upfleet package sync-stripe` (POST /api/admin/packages/sync-stripe). */
+export interface PriceSyncRow {
+  package_name: string;
+  action: 'created' | 'linked' | 'kept' | 'skipped';
+  stripe_price_id: string;
+  lookup_key: string | null;
+  note: string;
+}
+
 /** A plan change the dashboard reports: what changed and why (a downgrade never deletes). */
 export interface PlanChangeNotice {
   id: number;

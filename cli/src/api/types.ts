@@ -1,9 +1,9 @@
 // Shapes of the control plane's admin REST API (/api/admin/*). Package and Region come from the
 // browser-safe module shared with the web app; the admin-only shapes live here until the control
 // plane exports them.
-import type { Package, Region } from '@upfleet/proto/rest';
+import type { Package, PriceSyncRow, Region } from '@upfleet/proto/rest';
 
-export type { Package, Region };
+export type { Package, PriceSyncRow, Region };
 
 export interface AdminUser {
   id: number;
@@ -66,13 +66,4 @@ export interface AgentInfo {
   outbox_depth: number;
   version: string;
   scheduling_lag_ms_p99?: number;
-}
-
-/** One row of `package sync-stripe`: what was done for each plan. */
-export interface PriceSyncRow {
-  package_name: string;
-  action: 'created' | 'linked' | 'kept' | 'skipped';
-  stripe_price_id: string;
-  lookup_key: string | null;
-  note: string;
 }

@@ -258,6 +258,15 @@ describe('webhooks', () => {
     // Dismissed notices stay dismissed.
     expect((await h.call('POST', `/api/billing/notices/${notice.id}/dismiss`, {}, u.token)).status).toBe(200);
     expect((await h.call('GET', '/api/billing/notices', undefined, u.token)).body.data.map((n: any) => n.id)).not.toContain(notice.id);
+
+    // Paying again re-enables nothing on its own; monitoring can then be switched back on.
+    expect((await h.call('POST', '/api/billing/create-checkout-session', await checkoutBody('Pro'), u.token)).body.data.portal).toBeUndefined();
+    const again = stripe.completeCheckout(lastSessionId());
+    await stripe.deliver(h.cp.url, stripe.event('checkout.session.completed', again.session));
+    expect(await planOf(u.token)).toBe('Pro');
+    const after = (await h.call('GET', '/api/users/endpoints-with-uptime', undefined, u.token)).body.data as any[];
+    expect(after.filter((e) => !e.monitoring_enabled).map((e) => e.name)).toEqual(['Site 11', 'Site 12', 'Site 13']);
+    expect((await h.call('PATCH', `/api/users/endpoints/${list[11].url_id}/toggle`, { monitoring_enabled: true }, u.token)).status).toBe(200);
   });
 });
 

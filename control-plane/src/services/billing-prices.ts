@@ -2,19 +2,11 @@
 // Products and monthly Prices in Stripe (lookup key upfleet_<plan>, idempotency keys), so running
 // it twice creates nothing new.
 import type Stripe from 'stripe';
-import { MESSAGES, type Package } from '@upfleet/proto/rest';
+import { MESSAGES, type Package, type PriceSyncRow } from '@upfleet/proto/rest';
 import { setPackagePriceBody } from '@upfleet/proto/schemas';
 import { AppError, badRequest, notFound } from '../errors';
 import type { CatalogRepo } from '../store/catalog-repo';
 import { parseBody } from './billing';
-
-export interface PriceSyncRow {
-  package_name: string;
-  action: 'created' | 'linked' | 'kept' | 'skipped';
-  stripe_price_id: string;
-  lookup_key: string | null;
-  note: string;
-}
 
 const ZERO_DECIMAL = new Set(['JPY']);
 export const lookupKeyOf = (p: Package) => `upfleet_${p.package_name.toLowerCase().replace(/[^a-z0-9]+/g, '_')}`;
