@@ -383,3 +383,21 @@ describe('billing not configured', () => {
     }
   });
 });
+
+describe('Stripe unreachable', () => {
+  it('checkout answers 503 with a clear message and stores nothing', async () => {
+    const gone = await startFakeStripe();
+    const h3 = await startHarness({ STRIPE_SECRET_KEY: gone.secretKey, STRIPE_WEBHOOK_SECRET: gone.webhookSecret, STRIPE_API_BASE: gone.url });
+    try {
+      await h3.call('POST', '/api/admin/packages/set-price', { package: 'Pro', stripe_price_id: PRO_PRICE }, h3.cp.adminToken);
+      await gone.close();
+      const u = await h3.signup();
+      const r = await h3.call('POST', '/api/billing/create-checkout-session', { priceId: PRO_PRICE, packageId: 3, packageName: 'Pro' }, u.token);
+      expect([r.status, r.body]).toEqual([503, { success: false, error: 'The payment provider could not create the customer; please try again' }]);
+      expect((await h3.call('GET', '/api/users/dashboard', undefined, u.token)).body.data.package_name).toBe('Free');
+      expect(h3.cp.db.prepare('SELECT COUNT(*) FROM billing_customers').pluck().get()).toBe(0);
+    } finally {
+      await h3.close();
+    }
+  });
+});

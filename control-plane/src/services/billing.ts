@@ -73,14 +73,17 @@ export function createBillingService(deps: {
     return deps.stripe;
   }
 
-  /** Stripe calls: its errors become one clear 503 (the webhook's 5xx makes Stripe retry). */
+  /** A failed Stripe call becomes one clear 503 (on the webhook, the 5xx makes Stripe retry). */
+  function providerError(what: string, err: unknown): AppError {
+    if (err instanceof AppError) return err;
+    log.warn({ err: (err as Error).message, what }, 'stripe call failed');
+    return new AppError('unavailable', `The payment provider could not ${what}; please try again`);
+  }
   async function call<T>(what: string, fn: () => Promise<T>): Promise<T> {
     try {
       return await fn();
     } catch (err) {
-      if (err instanceof AppError) throw err;
-      log.warn({ err: (err as Error).message, what }, 'stripe call failed');
-      throw new AppError('unavailable', `The payment provider could not ${what}; please try again`);
+      throw providerError(what, err);
     }
   }
   const isMissing = (err: unknown) => err instanceof Stripe.errors.StripeError && err.code === 'resource_missing';
@@ -106,7 +109,7 @@ export function createBillingService(deps: {
       return await stripe.subscriptions.retrieve(id);
     } catch (err) {
       if (fallback && isMissing(err)) return fallback;
-      return call('read the subscription', () => Promise.reject(err));
+      throw providerError('read the subscription', err);
     }
   }
 
@@ -332,7 +335,7 @@ export function createBillingService(deps: {
         session = await stripe.checkout.sessions.retrieve(sessionId);
       } catch (err) {
         if (isMissing(err)) throw badRequest('Unknown checkout session');
-        return call('read the checkout', () => Promise.reject(err));
+        throw providerError('read the checkout', err);
       }
       const subId = idOf(session.subscription);
       const customerId = idOf(session.customer);
