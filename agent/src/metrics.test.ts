@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closedPort, startTargets, type Targets } from '../../tests/helpers/targets';
 import { loadAgentConfig } from './config';
 import { startAgent } from './index';
-import { waitFor } from './link/test-control-plane';
+import { waitFor } from './testing/test-control-plane';
 
 let t: Targets;
 beforeAll(async () => { t = await startTargets(); });

@@ -11,7 +11,7 @@ import { makeCa, makeCert, startTargets, type Targets } from '../../../tests/hel
 import { openOutbox } from '../buffer/sqlite-outbox';
 import { loadAgentConfig, type AgentConfig } from '../config';
 import { startAgent, type AgentHandle } from '../index';
-import { startTestControlPlane, waitFor, type TestControlPlane } from './test-control-plane';
+import { startTestControlPlane, waitFor, type TestControlPlane } from '../testing/test-control-plane';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const mainTs = path.resolve(here, '../main.ts');
