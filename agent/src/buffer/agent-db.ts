@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 export type AgentDb = Database.Database;
 
 /** Small values (identity, snapshot version, dropped count) share one key/value table. */
-export const KV_SCHEMA = 'CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY, value TEXT NOT NULL);';
+const KV_SCHEMA = 'CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY, value TEXT NOT NULL);';
 
 export function openAgentDb(opts: { dataDir: string; fileName?: string }): AgentDb {
   mkdirSync(opts.dataDir, { recursive: true });
