@@ -23,8 +23,9 @@ export const MonitorUrl = requiredText('URL', 2048).transform((raw, ctx) => {
 });
 
 /** Region keys such as `EU-Germany`, de-duplicated; absent or null means "the primary region". */
+const regionsError = 'Regions must be a list of region names';
 export const RegionKeys = z
-  .array(z.string(), { error: 'Regions must be a list of region names' })
+  .array(z.string({ error: regionsError }), { error: regionsError })
   .nullish()
   .transform((v) => [...new Set(v ?? [])]);
 
