@@ -6,3 +6,4 @@ export * from './endpoints';
 export * from './alerts';
 export * from './graphs';
 export * from './admin';
+export * from './forms';

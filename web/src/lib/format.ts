@@ -102,13 +102,5 @@ export const GRAPH_UNITS: Record<GraphFunction, string> = {
   cert_expiry: 'days',
 };
 
-/** UTC and offsets UTC-12 .. UTC+14, with UTC+5:30 (SPEC section 9). */
-export const TIMEZONES: string[] = (() => {
-  const list: string[] = [];
-  for (let h = -12; h <= 14; h++) {
-    if (h === 0) list.push('UTC');
-    else list.push(`UTC${h > 0 ? '+' : ''}${h}`);
-    if (h === 5) list.push('UTC+5:30');
-  }
-  return list;
-})();
+/** UTC-12 .. UTC+14 with UTC+5:30 (SPEC section 9): the profile form's list is the one the server accepts. */
+export { TIMEZONES } from '@upfleet/proto/schemas';
