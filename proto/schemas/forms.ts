@@ -24,8 +24,8 @@ export const PasswordChangeForm = z
 
 /** A threshold as typed in the form (text or number), rounded on save, then the API's own rule. */
 export const ThresholdFormValue = z
-  .union([z.number(), z.string().trim().min(1)], { error: MESSAGES.invalidThresholds })
+  .union([z.number(), z.string().trim().min(1, MESSAGES.invalidThresholds)], { error: MESSAGES.invalidThresholds })
   .transform(Number)
-  .pipe(z.number().finite(MESSAGES.invalidThresholds).positive(MESSAGES.invalidThresholds))
+  .pipe(z.number({ error: MESSAGES.invalidThresholds }).finite(MESSAGES.invalidThresholds).positive(MESSAGES.invalidThresholds))
   .transform(Math.round)
   .pipe(ThresholdValue);
