@@ -6,8 +6,8 @@ import { Spinner } from './Spinner';
 import { CheckIcon, CopyIcon } from './Icons';
 import { isCompleteCode, sanitizeCode, validateTwoFactorCode } from '../lib/validation';
 
-export const COPY_CONFIRM_MS = 2000;
-export const SUCCESS_CLOSE_MS = 2000;
+const COPY_CONFIRM_MS = 2000;
+const SUCCESS_CLOSE_MS = 2000;
 
 async function copyText(text: string): Promise<void> {
   try {

@@ -24,7 +24,7 @@ export function validateTwoFactorCode(code: string): string | null {
 
 export const validateEndpointBasics = (name: string, url: string): string | null => firstError(EndpointCreateBody, { name, url });
 
-export interface ThresholdValue { threshold_value: number | string }
+interface ThresholdValue { threshold_value: number | string }
 
 export function validateThresholds(rows: ThresholdValue[]): string | null {
   return rows.some((r) => !check(ThresholdFormValue, r.threshold_value).ok) ? MESSAGES.invalidThresholds : null;

@@ -6,7 +6,7 @@ import { ConfirmDialog, Modal } from '../components/Modal';
 import { BellIcon, EditIcon, PlusIcon, TrashIcon } from '../components/Icons';
 import { FIELD_LABELS, validateAlertMethod } from '../lib/validation';
 
-export const PLATFORM_LABELS: Record<AlertPlatform, string> = {
+const PLATFORM_LABELS: Record<AlertPlatform, string> = {
   email: 'Email',
   slack: 'Slack',
   telegram: 'Telegram',

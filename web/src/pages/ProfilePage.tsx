@@ -110,7 +110,7 @@ export function ChangePasswordForm() {
   );
 }
 
-export function TwoFactorCard() {
+function TwoFactorCard() {
   const { api } = useServices();
   const [enabled, setEnabled] = useState<boolean | null>(null);
   const [setupOpen, setSetupOpen] = useState(false);

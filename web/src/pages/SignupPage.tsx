@@ -5,7 +5,7 @@ import { validateSignup } from '../lib/validation';
 import { PasswordInput } from './LoginPage';
 import { CheckIcon } from '../components/Icons';
 
-export const FREE_PLAN_ITEMS = [
+const FREE_PLAN_ITEMS = [
   '10 endpoints',
   'Checks every 5 minutes',
   'EU - Germany region',

@@ -9,7 +9,7 @@ export type PlanLimits = Pick<Dashboard, 'package_name' | 'max_regions' | 'ping_
 
 const PRIMARY_FALLBACK = 'EU-Germany';
 
-export function primaryRegionKey(regions: Region[]): string {
+function primaryRegionKey(regions: Region[]): string {
   const p = regions.find((r) => r.primary_region);
   return p ? regionKey(p) : PRIMARY_FALLBACK;
 }
