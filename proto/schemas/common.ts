@@ -2,7 +2,7 @@
 import { z } from 'zod';
 
 /** The one email rule (server and web forms). */
-export const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const isEmail = (v: string): boolean => EMAIL_RE.test(v.trim());
 
 /** The one http(s) URL rule: parses, is http or https, has a host. */
