@@ -32,27 +32,29 @@ export type AlertThresholdsBody = z.infer<typeof AlertThresholdsBody>;
 const configField = (field: string) =>
   z.string({ error: `${field} is required` }).trim().min(1, `${field} is required`).max(2048, `${field} is too long`);
 
-const webhookConfig = z.object({
+/** A platform's config object; anything but an object (absent, null, a list) says it is required. */
+const config = <S extends z.ZodRawShape>(shape: S) => z.object(shape, { error: 'platform_config is required' });
+
+const webhookConfig = config({
   webhook_url: configField('webhook_url').refine(isHttpUrl, 'Webhook URL must be a valid URL'),
 });
 
 /** Config fields per platform (SPEC section 3), each required, with the platform's own rule. */
 export const PLATFORM_CONFIG = {
-  email: z.object({ email_address: configField('email_address').refine(isEmail, 'Please enter a valid email address') }),
-  slack: z.object({ bot_token: configField('bot_token'), channel: configField('channel') }),
-  telegram: z.object({
+  email: config({ email_address: configField('email_address').refine(isEmail, 'Please enter a valid email address') }),
+  slack: config({ bot_token: configField('bot_token'), channel: configField('channel') }),
+  telegram: config({
     bot_token: configField('bot_token'),
     chat_id: configField('chat_id').regex(/^-?\d+$|^@\w+$/, 'chat_id must be a numeric chat id or @channel'),
   }),
   webhook: webhookConfig,
   discord: webhookConfig,
   teams: webhookConfig,
-  sms: z.object({ phone_number: configField('phone_number').regex(/^\+?[0-9 ()-]{6,20}$/, 'Please enter a valid phone number') }),
+  sms: config({ phone_number: configField('phone_number').regex(/^\+?[0-9 ()-]{6,20}$/, 'Please enter a valid phone number') }),
 } satisfies Record<AlertPlatform, z.ZodType>;
 
-/** `platform_config` for one platform: an object (else 'platform_config is required') holding its fields. */
-export const platformConfig = (platform: AlertPlatform) =>
-  z.record(z.string(), z.unknown(), { error: 'platform_config is required' }).pipe(PLATFORM_CONFIG[platform]);
+/** `platform_config` for one platform. */
+export const platformConfig = <P extends AlertPlatform>(platform: P): (typeof PLATFORM_CONFIG)[P] => PLATFORM_CONFIG[platform];
 
 const platformError = `platform must be one of ${ALERT_PLATFORMS.join(', ')}`;
 const isEnabled = z.boolean({ error: 'is_enabled must be true or false' });

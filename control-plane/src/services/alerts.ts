@@ -107,7 +107,7 @@ export function createAlertService(deps: { alerts: AlertsRepo; endpoints: Endpoi
       if (body.platform !== undefined && body.platform !== current.platform) throw badRequest('The platform of an alert method cannot be changed');
       const enabled = body.is_enabled ?? current.is_enabled;
       // The config's rules depend on the stored platform, so this part of the body is parsed here.
-      const config = body.platform_config === undefined ? current.platform_config : parseInput(platformConfig(current.platform), body.platform_config);
+      const config = body.platform_config === undefined ? current.platform_config : parseInput<Record<string, string>>(platformConfig(current.platform), body.platform_config);
       alerts.updateMethod(userId, id, enabled, deps.box.seal(JSON.stringify(config)));
       return toMethod(alerts.method(userId, id)!);
     },
