@@ -2,8 +2,8 @@
 import { authenticator } from 'otplib';
 import QRCode from 'qrcode';
 import crypto from 'node:crypto';
-import { MESSAGES, type AuthResult, type Profile, type TwoFactorSetup, type User } from '@upfleet/proto/rest';
-import type { LoginBody, PasswordChangeBody, ProfileUpdateBody, RefreshBody, SignupBody, TwoFactorVerifyBody } from '@upfleet/proto/schemas';
+import { LIMITS, MESSAGES, type AuthResult, type Profile, type TwoFactorSetup, type User } from '@upfleet/proto/rest';
+import { TwoFactorCode, check, type LoginBody, type PasswordChangeBody, type ProfileUpdateBody, type RefreshBody, type SignupBody, type TwoFactorVerifyBody } from '@upfleet/proto/schemas';
 import { badRequest, conflict, unauthorized, notFound } from '../errors';
 import { DUMMY_PASSWORD_HASH, hashPassword, sha256, verifyPassword, type SecretBox } from '../lib/crypto';
 import type { CatalogRepo } from '../store/catalog-repo';
@@ -19,7 +19,7 @@ export const toUser = (u: UserRow): User => ({
   two_factor_enabled: Boolean(u.two_factor_enabled),
 });
 
-authenticator.options = { window: 1, digits: 6, step: 30 };
+authenticator.options = { window: 1, digits: LIMITS.twoFactorDigits, step: 30 };
 
 const BACKUP_CODE_COUNT = 10;
 const normaliseBackupCode = (code: string) => code.trim().toLowerCase().replace(/[^a-z0-9]/g, '');
@@ -36,10 +36,8 @@ export function createAuthService(deps: AuthDeps) {
   const { users, tokens, limiter, box } = deps;
 
   function verifyTotpOrBackup(user: UserRow, code: string): boolean {
-    const digits = code.trim();
-    if (/^\d{6}$/.test(digits) && user.totp_secret_enc) {
-      return authenticator.check(digits, box.open(user.totp_secret_enc));
-    }
+    const totp = check(TwoFactorCode, code);
+    if (totp.ok && user.totp_secret_enc) return authenticator.check(totp.data, box.open(user.totp_secret_enc));
     const backup = normaliseBackupCode(code);
     return backup.length >= 8 && users.useBackupCode(user.id, sha256(backup));
   }

@@ -1,12 +1,12 @@
 // Endpoints: the plan's rules (features, regions, count) are enforced here, on the server.
 import crypto from 'node:crypto';
 import { FEATURES, FEATURE_LABELS, MESSAGES, type Dashboard, type Endpoint, type EndpointInput, type Package } from '@upfleet/proto/rest';
+import type { EndpointCreateBody, EndpointToggleBody } from '@upfleet/proto/schemas';
 import { badRequest, conflict, notFound } from '../errors';
 import { isPrivateHostname } from '../lib/net';
 import { regionKey, regionLabel, type CatalogRepo } from '../store/catalog-repo';
 import type { EndpointsRepo } from '../store/endpoints-repo';
 import type { UsersRepo } from '../store/users-repo';
-import type { EndpointCreateBody, EndpointToggleBody } from '@upfleet/proto/schemas';
 
 export interface UptimeSource {
   /** 7-day uptime per endpoint, percentage with two decimals; absent or null when no data. */

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import type { TwoFactorSetup } from '@upfleet/proto/rest';
+import { LIMITS, type TwoFactorSetup } from '@upfleet/proto/rest';
 import { useServices } from '../app-context';
 import { Modal } from './Modal';
 import { Spinner } from './Spinner';
@@ -144,7 +144,7 @@ export function TwoFactorSetupModal({ onClose, onEnabled }: { onClose(): void; o
       {setup && step === 3 && (
         <form className="setup-step" onSubmit={verify} noValidate>
           <Field id="setup-code" label="Enter the 6-digit code from your app">
-            <input id="setup-code" className="code-input" inputMode="numeric" autoComplete="one-time-code" maxLength={6} placeholder="000000" value={code} onChange={(e) => setCode(sanitizeCode(e.target.value))} />
+            <input id="setup-code" className="code-input" inputMode="numeric" autoComplete="one-time-code" maxLength={LIMITS.twoFactorDigits} placeholder="000000" value={code} onChange={(e) => setCode(sanitizeCode(e.target.value))} />
           </Field>
           {error && <div className="alert alert-error" role="alert">{error}</div>}
           {success && <div className="alert alert-success" role="status">{success}</div>}

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
+import { LIMITS } from '@upfleet/proto/rest';
 import { useServices } from '../app-context';
 import { sanitizeCode, isCompleteCode, validateLogin } from '../lib/validation';
 import { Modal } from '../components/Modal';
@@ -76,7 +77,7 @@ export function LoginPage() {
                 autoComplete="one-time-code"
                 value={code}
                 onChange={(e) => setCode(sanitizeCode(e.target.value))}
-                maxLength={6}
+                maxLength={LIMITS.twoFactorDigits}
                 placeholder="000000"
               />
             </Field>
