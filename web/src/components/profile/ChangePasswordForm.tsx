@@ -3,13 +3,14 @@ import { useState, type FormEvent } from 'react';
 import { useServices } from '../../app-context';
 import { validatePasswordChange } from '../../lib/validation';
 import { PasswordInput } from '../PasswordInput';
-import { Flash, type Msg } from './Flash';
+import { Flash, useFlashCall } from './Flash';
+
+const TEXTS = { ok: 'Password changed successfully!', failed: 'Failed to change password', crashed: 'An error occurred while changing password' };
 
 export function ChangePasswordForm() {
   const { api } = useServices();
   const [form, setForm] = useState({ current: '', next: '', confirm: '' });
-  const [msg, setMsg] = useState<Msg>(null);
-  const [busy, setBusy] = useState(false);
+  const { msg, setMsg, busy, run } = useFlashCall();
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -18,18 +19,8 @@ export function ChangePasswordForm() {
       setMsg({ kind: 'error', text: invalid });
       return;
     }
-    setBusy(true);
-    setMsg(null);
-    try {
-      const res = await api.post('/api/users/change-password', { current_password: form.current, new_password: form.next });
-      if (res.success) {
-        setForm({ current: '', next: '', confirm: '' });
-        setMsg({ kind: 'success', text: 'Password changed successfully!' });
-      } else setMsg({ kind: 'error', text: res.error || 'Failed to change password' });
-    } catch {
-      setMsg({ kind: 'error', text: 'An error occurred while changing password' });
-    }
-    setBusy(false);
+    const body = { current_password: form.current, new_password: form.next };
+    await run(() => api.post('/api/users/change-password', body), TEXTS, () => setForm({ current: '', next: '', confirm: '' }));
   };
 
   return (

@@ -4,35 +4,27 @@ import type { Profile } from '@upfleet/proto/rest';
 import { useServices } from '../../app-context';
 import { TIMEZONES } from '../../lib/format';
 import { Field } from '../Field';
-import { Flash, type Msg } from './Flash';
+import { Flash, useFlashCall } from './Flash';
+
+const TEXTS = { ok: 'Profile updated successfully!', failed: 'Failed to update profile', crashed: 'An error occurred while updating profile' };
 
 export function ProfileForm({ initial, onSaved }: { initial: Profile; onSaved(p: Profile): void }) {
   const { api } = useServices();
   const [form, setForm] = useState<Profile>(initial);
   const [saved, setSaved] = useState<Profile>(initial);
-  const [msg, setMsg] = useState<Msg>(null);
-  const [busy, setBusy] = useState(false);
+  const { msg, busy, run } = useFlashCall();
   const changed = form.username !== saved.username || form.email !== saved.email || form.timezone !== saved.timezone;
   const valid = form.username.trim() !== '' && form.email.trim() !== '';
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!changed || !valid) return;
-    setBusy(true);
-    setMsg(null);
-    try {
-      const body = { username: form.username.trim(), email: form.email.trim(), timezone: form.timezone };
-      const res = await api.put('/api/users/profile', body);
-      if (res.success) {
-        setSaved(body);
-        setForm(body);
-        onSaved(body);
-        setMsg({ kind: 'success', text: 'Profile updated successfully!' });
-      } else setMsg({ kind: 'error', text: res.error || 'Failed to update profile' });
-    } catch {
-      setMsg({ kind: 'error', text: 'An error occurred while updating profile' });
-    }
-    setBusy(false);
+    const body = { username: form.username.trim(), email: form.email.trim(), timezone: form.timezone };
+    await run(() => api.put('/api/users/profile', body), TEXTS, () => {
+      setSaved(body);
+      setForm(body);
+      onSaved(body);
+    });
   };
 
   return (

@@ -5,14 +5,16 @@ import { Spinner } from '../Spinner';
 import { ConfirmDialog } from '../Modal';
 import { TwoFactorSetupModal } from '../TwoFactorSetupModal';
 import { ShieldIcon } from '../Icons';
-import { Flash, type Msg } from './Flash';
+import { Flash, useFlashCall } from './Flash';
+
+const DISABLE_TEXTS = { ok: 'Two-factor authentication has been disabled', failed: 'Failed to disable 2FA', crashed: 'An error occurred while disabling 2FA' };
 
 export function TwoFactorCard() {
   const { api } = useServices();
   const [enabled, setEnabled] = useState<boolean | null>(null);
   const [setupOpen, setSetupOpen] = useState(false);
   const [confirmOpen, setConfirmOpen] = useState(false);
-  const [msg, setMsg] = useState<Msg>(null);
+  const { msg, setMsg, run } = useFlashCall();
 
   useEffect(() => {
     api
@@ -23,16 +25,7 @@ export function TwoFactorCard() {
 
   const disable = async () => {
     setConfirmOpen(false);
-    setMsg(null);
-    try {
-      const res = await api.post('/api/2fa/disable');
-      if (res.success) {
-        setEnabled(false);
-        setMsg({ kind: 'success', text: 'Two-factor authentication has been disabled' });
-      } else setMsg({ kind: 'error', text: res.error || 'Failed to disable 2FA' });
-    } catch {
-      setMsg({ kind: 'error', text: 'An error occurred while disabling 2FA' });
-    }
+    await run(() => api.post('/api/2fa/disable'), DISABLE_TEXTS, () => setEnabled(false));
   };
 
   return (
