@@ -1,23 +1,34 @@
-// REST bodies of the billing routes (SPEC section 7) and the admin price commands.
+// Billing bodies (SPEC section 7): checkout signed in and anonymous, the checkout a signup or login
+// claims, and the admin price command. Whether the price is the plan's own is policy (the service).
 import { z } from 'zod';
+import { emailAddress, requiredText } from './common';
 
-export const checkoutSessionBody = z.object({
-  priceId: z.string({ error: 'priceId is required' }).trim().min(1, 'priceId is required').max(200),
-  packageId: z.number({ error: 'packageId must be a plan id' }).int().positive(),
-  packageName: z.string({ error: 'packageName is required' }).trim().min(1, 'packageName is required').max(100),
-});
+export const CheckoutSessionBody = z
+  .object({
+    priceId: requiredText('priceId', 200),
+    packageId: z.number({ error: 'packageId must be a plan id' }).int('packageId must be a plan id').positive('packageId must be a plan id'),
+    packageName: requiredText('packageName', 100),
+  })
+  .meta({ id: 'CheckoutSessionBody', description: 'POST /api/billing/create-checkout-session' });
+export type CheckoutSessionBody = z.infer<typeof CheckoutSessionBody>;
 
-export const publicCheckoutSessionBody = checkoutSessionBody.extend({
-  email: z.email({ error: 'Please enter a valid email address' }).max(254),
-});
+export const PublicCheckoutSessionBody = CheckoutSessionBody.extend({ email: emailAddress() })
+  .meta({ id: 'PublicCheckoutSessionBody', description: 'POST /api/public/create-checkout-session (anonymous)' });
+export type PublicCheckoutSessionBody = z.infer<typeof PublicCheckoutSessionBody>;
 
-export const setPackagePriceBody = z.object({
-  package: z.string({ error: 'package is required' }).trim().min(1, 'package is required'),
-  stripe_price_id: z.string({ error: 'stripe_price_id is required' }).trim().regex(/^price_[A-Za-z0-9_]{1,200}$/, 'stripe_price_id must look like price_123'),
-});
+/** The `checkout_session` a signup or login may carry: a paid anonymous checkout to attach. */
+export const CheckoutSessionId = z
+  .string({ error: 'checkout_session is not a checkout session id' })
+  .trim()
+  .regex(/^cs_[A-Za-z0-9_]{1,250}$/, 'checkout_session is not a checkout session id');
 
-/** An optional `checkout_session` on signup and login: the anonymous checkout to claim. */
-export const checkoutClaimField = z.string().trim().regex(/^cs_[A-Za-z0-9_]{1,250}$/, 'checkout_session is not a checkout session id');
-
-export type CheckoutSessionBody = z.infer<typeof checkoutSessionBody>;
-export type PublicCheckoutSessionBody = z.infer<typeof publicCheckoutSessionBody>;
+export const SetPackagePriceBody = z
+  .object({
+    package: requiredText('package', 100),
+    stripe_price_id: z
+      .string({ error: 'stripe_price_id is required' })
+      .trim()
+      .regex(/^price_[A-Za-z0-9_]{1,200}$/, 'stripe_price_id must look like price_123'),
+  })
+  .meta({ id: 'SetPackagePriceBody', description: 'POST /api/admin/packages/set-price' });
+export type SetPackagePriceBody = z.infer<typeof SetPackagePriceBody>;

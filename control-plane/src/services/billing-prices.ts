@@ -3,10 +3,9 @@
 // it twice creates nothing new.
 import type Stripe from 'stripe';
 import { MESSAGES, type Package, type PriceSyncRow } from '@upfleet/proto/rest';
-import { setPackagePriceBody } from '@upfleet/proto/schemas';
+import type { SetPackagePriceBody } from '@upfleet/proto/schemas';
 import { AppError, badRequest, notFound } from '../errors';
 import type { CatalogRepo } from '../store/catalog-repo';
-import { parseBody } from './billing';
 
 const ZERO_DECIMAL = new Set(['JPY']);
 export const lookupKeyOf = (p: Package) => `upfleet_${p.package_name.toLowerCase().replace(/[^a-z0-9]+/g, '_')}`;
@@ -15,8 +14,7 @@ const minorUnits = (p: Package) => Math.round(ZERO_DECIMAL.has(p.currency) ? p.p
 export function createPriceService(deps: { stripe: Stripe | null; catalog: CatalogRepo; onChange?: () => void }) {
   const { catalog } = deps;
   return {
-    setPrice(body: unknown): Package {
-      const input = parseBody(setPackagePriceBody, body);
+    setPrice(input: SetPackagePriceBody): Package {
       const pkg = catalog.packageByName(input.package);
       if (!pkg) throw notFound(`No package named ${input.package}; see 'upfleet package list'`);
       if (pkg.price <= 0) throw badRequest(`${pkg.package_name} is free: it needs no Stripe price`);

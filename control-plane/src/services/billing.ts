@@ -4,7 +4,6 @@
 // cannot move a user to a stale plan.
 import { Counter, type Registry } from 'prom-client';
 import Stripe from 'stripe';
-import type { z } from 'zod';
 import {
   MESSAGES,
   type CheckoutSession,
@@ -12,7 +11,7 @@ import {
   type PlanChangeNotice,
   type Subscription,
 } from '@upfleet/proto/rest';
-import { checkoutClaimField, checkoutSessionBody, publicCheckoutSessionBody } from '@upfleet/proto/schemas';
+import type { CheckoutSessionBody, PublicCheckoutSessionBody } from '@upfleet/proto/schemas';
 import { AppError, badRequest, conflict, notFound } from '../errors';
 import type { Logger } from '../logger';
 import type { BillingRepo, SubscriptionRow } from '../store/billing-repo';
@@ -24,12 +23,6 @@ export const PAST_DUE_GRACE_MS = 7 * 86400_000;
 /** Statuses in which a subscription still gives its plan (past_due only within the grace). */
 const LIVE = new Set(['active', 'trialing', 'past_due']);
 
-export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
-  const r = schema.safeParse(body ?? {});
-  if (!r.success) throw badRequest(r.error.issues[0]?.message ?? 'Invalid request');
-  return r.data;
-}
-
 export interface PreparedClaim {
   sessionId: string;
   customerId: string;
@@ -38,7 +31,7 @@ export interface PreparedClaim {
 
 /** What auth needs to attach an anonymous checkout to the account signing up or in. */
 export interface CheckoutClaimer {
-  prepareClaim(raw: unknown): Promise<PreparedClaim | null>;
+  prepareClaim(sessionId: string | null | undefined): Promise<PreparedClaim | null>;
   commitClaim(claim: PreparedClaim, userId: number): void;
 }
 
@@ -220,9 +213,9 @@ export function createBillingService(deps: {
   const service = {
     enabled: () => deps.stripe !== null,
 
-    async createCheckout(userId: number, body: unknown): Promise<CheckoutSession> {
+    async createCheckout(userId: number, body: CheckoutSessionBody): Promise<CheckoutSession> {
       const stripe = requireStripe();
-      const pkg = checkedPackage(parseBody(checkoutSessionBody, body));
+      const pkg = checkedPackage(body);
       const user = deps.users.byId(userId);
       if (!user) throw notFound('User not found');
       // Someone who already pays changes plan in the portal, never by a second subscription.
@@ -256,9 +249,8 @@ export function createBillingService(deps: {
       return { url: session.url };
     },
 
-    async createPublicCheckout(body: unknown): Promise<CheckoutSession> {
+    async createPublicCheckout(input: PublicCheckoutSessionBody): Promise<CheckoutSession> {
       const stripe = requireStripe();
-      const input = parseBody(publicCheckoutSessionBody, body);
       const pkg = checkedPackage(input);
       const session = await call('start the checkout', () =>
         stripe.checkout.sessions.create({
@@ -325,10 +317,9 @@ export function createBillingService(deps: {
       return apply ? { received: true } : { received: true, ignored: true };
     },
 
-    async prepareClaim(raw: unknown): Promise<PreparedClaim | null> {
-      if (raw === undefined || raw === null || raw === '') return null;
+    async prepareClaim(sessionId: string | null | undefined): Promise<PreparedClaim | null> {
+      if (!sessionId) return null;
       const stripe = requireStripe();
-      const sessionId = parseBody(checkoutClaimField, raw);
       if (billing.claimOf(sessionId) !== undefined) throw conflict(MESSAGES.checkoutClaimed);
       let session: Stripe.Checkout.Session;
       try {

@@ -5,7 +5,14 @@ import type { Package, PlanChangeNotice } from '@upfleet/proto/rest';
 import { PricingPage } from './PricingPage';
 import { SignupPage } from './SignupPage';
 import { PlanNotices } from '../components/dashboard/PlanNotices';
-import { ok, renderWith, scriptedApi, signIn, testServices } from '../test-utils';
+import { ok, renderWith, scriptedApi, testServices } from '../test-utils';
+import type { AppServices } from '../services';
+
+const signIn = (services: AppServices) =>
+  services.auth.getState().setSession({
+    accessToken: 'a', refreshToken: 'r',
+    user: { id: 1, username: 'alice', email: 'alice@example.com', timezone: 'UTC', two_factor_enabled: false },
+  });
 
 const plan = (package_id: number, package_name: string, price: number, stripe_price_id: string): Package => ({
   package_id, package_name, price, currency: 'EUR', description: '', max_endpoints: 10, max_regions: 1, check_frequency_seconds: 300,

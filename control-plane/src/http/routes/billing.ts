@@ -2,10 +2,11 @@
 // change notices, the Stripe webhook (raw body, mounted before the JSON parser) and the admin
 // price commands behind `upfleet package set-price|sync-stripe`.
 import express, { Router } from 'express';
+import { CheckoutSessionBody, PublicCheckoutSessionBody, SetPackagePriceBody } from '@upfleet/proto/schemas';
 import type { BillingService } from '../../services/billing';
 import type { PriceService } from '../../services/billing-prices';
 import type { TokenService } from '../../services/tokens';
-import { parseId } from '../../services/validation';
+import { parseId, parseInput } from '../../services/validation';
 import { authOf, requireAdmin, requireUser } from '../middleware/auth';
 
 /** POST /api/billing/webhook: the signature covers the exact bytes, so no JSON parser before it. */
@@ -23,10 +24,10 @@ export function billingRoutes(deps: { billing: BillingService; prices: PriceServ
   const r = Router();
   const user = requireUser(deps.tokens);
   r.post('/billing/create-checkout-session', user, async (req, res) => {
-    res.json({ success: true, data: await billing.createCheckout(authOf(req).userId, req.body) });
+    res.json({ success: true, data: await billing.createCheckout(authOf(req).userId, parseInput(CheckoutSessionBody, req.body)) });
   });
   r.post('/public/create-checkout-session', async (req, res) => {
-    res.json({ success: true, data: await billing.createPublicCheckout(req.body) });
+    res.json({ success: true, data: await billing.createPublicCheckout(parseInput(PublicCheckoutSessionBody, req.body)) });
   });
   r.get('/billing/subscription', user, async (req, res) => {
     res.json({ success: true, data: await billing.subscription(authOf(req).userId) });
@@ -41,7 +42,7 @@ export function billingRoutes(deps: { billing: BillingService; prices: PriceServ
 
   const admin = requireAdmin(deps.adminToken);
   r.post('/admin/packages/set-price', admin, (req, res) => {
-    res.json({ success: true, data: prices.setPrice(req.body) });
+    res.json({ success: true, data: prices.setPrice(parseInput(SetPackagePriceBody, req.body)) });
   });
   r.post('/admin/packages/sync-stripe', admin, async (_req, res) => {
     res.json({ success: true, data: await prices.syncStripe() });
