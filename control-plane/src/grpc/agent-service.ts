@@ -1,6 +1,6 @@
 // AgentService handlers: Register, Heartbeat, WatchAssignments; ReportResults comes from report-results.ts.
 import crypto from 'node:crypto';
-import { grpc, type AgentServiceHandlers, type AssignmentUpdate } from '@upfleet/proto';
+import { grpc, type AgentServiceHandlers, type AssignmentUpdate, type CheckResult } from '@upfleet/proto';
 import { AppError } from '../errors';
 import type { Logger } from '../logger';
 import { randomToken, safeEqual, sha256 } from '../lib/crypto';
@@ -21,6 +21,8 @@ export function createAgentServiceHandlers(deps: {
   catalog: CatalogRepo;
   engine: AssignmentEngine;
   store: Pick<ResultStore, 'insertBatch'>;
+  /** Sees every stored batch's results (alert evaluation); see ReportResultsDeps.onStored. */
+  onResultsStored?(results: CheckResult[]): void;
   leaseSeconds: number;
   logger: Logger;
   now?: () => number;
@@ -107,6 +109,7 @@ export function createAgentServiceHandlers(deps: {
     ReportResults: createReportResultsHandler({
       store: deps.store,
       logger: deps.logger,
+      onStored: deps.onResultsStored,
       authenticate: (call) => {
         try {
           return authenticate(call);

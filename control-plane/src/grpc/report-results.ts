@@ -21,6 +21,9 @@ export interface ReportResultsDeps {
   /** Batches being stored at once per stream; the stream is paused beyond it. */
   maxInFlight?: number;
   maxBatchResults?: number;
+  /** Called with a batch's results once they are stored (alert evaluation). It runs after the ack
+   *  is on its way, and whatever it throws is logged: it never delays or fails an ack. */
+  onStored?(results: CheckResult[]): void;
 }
 
 export const MAX_BATCH_RESULTS = 5000;
@@ -75,6 +78,16 @@ export function createReportResultsHandler(deps: ReportResultsDeps): grpc.handle
     } catch (err) {
       log.warn({ batchId, err: (err as Error).message }, 'result batch not stored');
       return { batch_id: batchId, ok: false, error: 'results could not be stored; re-send the batch' };
+    }
+    if (deps.onStored && valid.length > 0) {
+      const onStored = deps.onStored;
+      setImmediate(() => {
+        try {
+          onStored(valid);
+        } catch (err) {
+          log.error({ batchId, err: (err as Error).message }, 'post-store hook failed');
+        }
+      });
     }
     return { batch_id: batchId, ok: true, error: dropped > 0 ? `${dropped} results with an unknown kind or endpoint were dropped` : '' };
   }

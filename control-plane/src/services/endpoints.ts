@@ -20,6 +20,8 @@ export function createEndpointService(deps: {
   allowPrivateTargets: boolean;
   uptime?: UptimeSource;
   onChange?: () => void;
+  /** Monitoring turned off or endpoint deleted: its open incidents resolve without notifying. */
+  onClosed?: (urlId: number) => void;
 }) {
   const { endpoints, catalog } = deps;
   const changed = () => deps.onChange?.();
@@ -104,12 +106,14 @@ export function createEndpointService(deps: {
       const next = raw.monitoring_enabled === undefined ? !e.monitoring_enabled : raw.monitoring_enabled;
       if (typeof next !== 'boolean') throw badRequest('monitoring_enabled must be true or false');
       endpoints.toggle(userId, urlId, next);
+      if (!next) deps.onClosed?.(urlId);
       changed();
       return { url_id: urlId, monitoring_enabled: next };
     },
 
     remove(userId: number, urlId: number) {
       if (!endpoints.delete(userId, urlId)) throw notFound('Endpoint not found');
+      deps.onClosed?.(urlId);
       changed();
       return { url_id: urlId };
     },

@@ -1,4 +1,6 @@
 import { Router } from 'express';
+import type { Alerting } from '../../alerting';
+import { AppError, badRequest } from '../../errors';
 import type { AlertService } from '../../services/alerts';
 import type { EndpointService } from '../../services/endpoints';
 import type { TokenService } from '../../services/tokens';
@@ -6,7 +8,7 @@ import type { CatalogRepo } from '../../store/catalog-repo';
 import { asBody, parseId } from '../../services/validation';
 import { authOf, requireUser } from '../middleware/auth';
 
-export function userRoutes(deps: { endpoints: EndpointService; alerts: AlertService; catalog: CatalogRepo; tokens: TokenService }): Router {
+export function userRoutes(deps: { endpoints: EndpointService; alerts: AlertService; alerting: Alerting | null; catalog: CatalogRepo; tokens: TokenService }): Router {
   const r = Router();
   const { endpoints, alerts, catalog } = deps;
   r.use('/users', requireUser(deps.tokens));
@@ -55,6 +57,27 @@ export function userRoutes(deps: { endpoints: EndpointService; alerts: AlertServ
   });
   r.delete('/users/alert-methods/:id', (req, res) => {
     res.json({ success: true, data: alerts.deleteMethod(uid(req), methodId(req.params.id)) });
+  });
+  r.get('/users/alert-methods/:id/signing-secret', (req, res) => {
+    res.json({ success: true, data: alerts.signingSecret(uid(req), methodId(req.params.id)) });
+  });
+  const alerting = () => {
+    if (!deps.alerting) throw new AppError('unavailable', 'Alerting is not running on this server');
+    return deps.alerting;
+  };
+  r.post('/users/alert-methods/:id/test', async (req, res) => {
+    res.json({ success: true, data: await alerting().sendTest(uid(req), methodId(req.params.id)) });
+  });
+  r.get('/users/alert-methods/:id/deliveries', (req, res) => {
+    res.json({ success: true, data: alerting().listDeliveries(uid(req), methodId(req.params.id)) });
+  });
+  r.get('/users/incidents', (req, res) => {
+    const q = req.query as Record<string, unknown>;
+    const status = q.status === undefined || q.status === '' ? null : q.status;
+    if (status !== null && status !== 'open' && status !== 'resolved') throw badRequest('status must be open or resolved');
+    const endpointIdRaw = q.endpoint_id === undefined || q.endpoint_id === '' ? null : q.endpoint_id;
+    if (endpointIdRaw !== null && !/^[1-9]\d{0,15}$/.test(String(endpointIdRaw))) throw badRequest('endpoint_id must be a positive whole number');
+    res.json({ success: true, data: alerting().listIncidents(uid(req), { endpointId: endpointIdRaw === null ? null : Number(endpointIdRaw), status }) });
   });
   return r;
 }
