@@ -67,7 +67,8 @@ function measured(type: Feature, r: CheckResult): number | null {
     case 'response_time': return r.status_code > 0 ? r.total_ms : null;
     case 'response_code': return r.status_code > 0 ? r.status_code : null;
     case 'ping_host': return r.ok ? r.total_ms : null;
-    case 'cert_expiry': return r.cert_not_after_ms ? Math.floor(r.cert_days_left) : null;
+    // Days begun count: a certificate valid 4.3 more days "expires in 5 days"; an expired one counts down.
+    case 'cert_expiry': return r.cert_not_after_ms ? (r.cert_days_left > 0 ? Math.ceil(r.cert_days_left) : Math.floor(r.cert_days_left)) : null;
   }
 }
 

@@ -134,10 +134,10 @@ describe('alert evaluator', () => {
     fx.addThreshold(id, 'cert_expiry', '<', 14);
     const ev = make();
     const tls = (over: object) => httpResult(id, next(), { kind: 'CHECK_KIND_TLS', status_code: 0, ...over });
-    ev.evaluate([tls({ cert_days_left: 5.6, cert_not_after_ms: T0 + 5.6 * 86_400_000 })]);
+    ev.evaluate([tls({ cert_days_left: 4.6, cert_not_after_ms: T0 + 4.6 * 86_400_000 })]);
     ev.evaluate([tls({ ok: false, phase: 'connect', error: 'refused' })]);
     expect(incidents()).toHaveLength(0);
-    ev.evaluate([tls({ cert_days_left: 5.5, cert_not_after_ms: T0 + 5.5 * 86_400_000 })]);
+    ev.evaluate([tls({ cert_days_left: 4.5, cert_not_after_ms: T0 + 4.5 * 86_400_000 })]);
     expect(incidents()[0]).toMatchObject({ condition: 'threshold:cert_expiry:any', cause: 'certificate expires in 5 days' });
   });
 
