@@ -27,7 +27,7 @@ describe('alert method secrets', () => {
     const list = (await h.call('GET', '/api/users/alert-methods', undefined, token)).body.data;
     const cfg = Object.fromEntries(list.map((m: any) => [m.platform, m.platform_config]));
     expect(cfg.slack).toEqual({ bot_token: `${'•'.repeat(11)}7890`, channel: '#ops' });
-    expect(cfg.discord.webhook_url).toBe(`https://discord.com${'•'.repeat(28)}wxyz`);
+    expect(cfg.discord.webhook_url).toBe(`https://discord.com/${'•'.repeat(27)}wxyz`);
     expect(cfg.sms.phone_number).toBe(`${'•'.repeat(10)}5678`);
     expect(cfg.email).toEqual({ email_address: 'ops@example.com' });
     expect(JSON.stringify(list)).not.toContain('secret-part');

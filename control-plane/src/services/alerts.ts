@@ -16,7 +16,9 @@ export function maskSecret(field: string, value: string): string {
   let keep = 0;
   if (field === 'webhook_url') {
     try {
-      keep = new URL(value).origin.length;
+      // Origin and the first '/' stay, so the masked value is still a URL the edit form accepts.
+      const origin = new URL(value).origin;
+      keep = value.startsWith(origin) ? origin.length + (value[origin.length] === '/' ? 1 : 0) : 0;
     } catch {
       keep = 0;
     }

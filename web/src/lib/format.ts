@@ -1,5 +1,5 @@
 // Display rules of SPEC sections 3, 8 and 9: currency symbols, badges, classes and dates.
-import type { Currency, GraphFunction, Region } from '@upfleet/proto/rest';
+import { FEATURE_LABELS, type Currency, type Feature, type GraphFunction, type Region } from '@upfleet/proto/rest';
 
 const SYMBOLS: Record<string, string> = { EUR: '€', USD: '$', GBP: '£', JPY: '¥' };
 
@@ -112,3 +112,30 @@ export const TIMEZONES: string[] = (() => {
   }
   return list;
 })();
+
+/** 'since 14:05' for today, 'since 23 Nov 14:05' before. */
+export function sinceLabel(iso: string, now: number = Date.now()): string {
+  const d = new Date(iso);
+  const time = d.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' });
+  const sameDay = new Date(now).toDateString() === d.toDateString();
+  return sameDay ? `since ${time}` : `since ${d.toLocaleDateString('en-GB', { day: 'numeric', month: 'short' })} ${time}`;
+}
+
+/** '3 min', '2 h 5 min', '1 d 4 h' between two instants (to now when still open). */
+export function durationLabel(fromIso: string, toIso: string | null, now: number = Date.now()): string {
+  const s = Math.max(0, Math.round(((toIso ? Date.parse(toIso) : now) - Date.parse(fromIso)) / 1000));
+  if (s < 60) return `${s} s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m} min`;
+  const h = Math.floor(m / 60);
+  if (h < 48) return m % 60 ? `${h} h ${m % 60} min` : `${h} h`;
+  return `${Math.floor(h / 24)} d ${h % 24} h`;
+}
+
+/** What an incident's condition means for a person: 'Down', 'Response Time threshold (US - Virginia)'. */
+export function conditionLabel(condition: string): string {
+  if (condition === 'down') return 'Down';
+  const [, type, region] = condition.split(':');
+  const name = FEATURE_LABELS[type as Feature] ?? type;
+  return `${name} threshold${region && region !== 'any' ? ` (${regionKeyLabel(region)})` : ''}`;
+}
