@@ -2,7 +2,7 @@
 // Pure: no SQLite, no clock.
 import type { CheckResult } from '@upfleet/proto';
 import type { Feature, ThresholdOperator } from '@upfleet/proto/rest';
-import { resultKind, type ResultKind } from '../results/clickhouse-store';
+import { kindName, type KindName } from '../checks';
 
 export const DOWN = 'down';
 
@@ -24,14 +24,14 @@ export interface Observation {
 
 export const thresholdCondition = (type: string, region: string | null) => `threshold:${type}:${region ?? 'any'}`;
 
-const THRESHOLD_KIND: Record<Feature, ResultKind> = {
+const THRESHOLD_KIND: Record<Feature, KindName> = {
   response_time: 'http',
   response_code: 'http',
   ping_host: 'ping',
   cert_expiry: 'tls',
 };
 
-export const kindOfCondition = (condition: string): ResultKind =>
+export const kindOfCondition = (condition: string): KindName =>
   condition === DOWN ? 'http' : THRESHOLD_KIND[condition.split(':')[1] as Feature];
 
 export function compare(actual: number, op: ThresholdOperator, limit: number): boolean {
@@ -83,7 +83,7 @@ function thresholdCause(t: ThresholdRule, actual: number): string {
 
 /** Every condition this result informs, in a fixed order. */
 export function observe(r: CheckResult, thresholds: readonly ThresholdRule[], regionLabel: string): Observation[] {
-  const kind = resultKind(r.kind);
+  const kind = kindName(r.kind);
   const out: Observation[] = [];
   if (kind === 'http') out.push({ condition: DOWN, failing: isDown(r), cause: isDown(r) ? downCause(r, regionLabel) : '' });
   for (const t of thresholds) {

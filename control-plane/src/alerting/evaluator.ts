@@ -6,7 +6,7 @@
 import type { CheckResult } from '@upfleet/proto';
 import type { Feature, ThresholdOperator } from '@upfleet/proto/rest';
 import type { Logger } from '../logger';
-import { resultKind, type ResultKind } from '../results/clickhouse-store';
+import { kindName, type KindName } from '../checks';
 import { checksForEndpoint } from '../services/assignments';
 import { DOWN, kindOfCondition, observe, thresholdCondition, type ThresholdRule } from './conditions';
 import type { AlertingRepo, ConditionRow, EndpointAlertRow, IncidentRow, RegionStateRow } from './repo';
@@ -32,7 +32,7 @@ export interface EvaluatorDeps {
 
 interface Context {
   row: EndpointAlertRow;
-  regions: Record<ResultKind, string[]>;
+  regions: Record<KindName, string[]>;
   thresholds: ThresholdRule[];
 }
 
@@ -67,8 +67,8 @@ export function createAlertEvaluator(deps: EvaluatorDeps) {
         cert_expiry: row.cert_expiry === 1, response_code: row.response_code === 1, response_time: row.response_time === 1,
         check_frequency_seconds: row.check_frequency_seconds, retention_days: row.retention_days,
       };
-      const regions: Record<ResultKind, string[]> = { http: [], tls: [], ping: [] };
-      for (const a of checksForEndpoint(monitored, deps.primaryRegion())) regions[resultKind(a.kind)!].push(a.region);
+      const regions: Record<KindName, string[]> = { http: [], tls: [], ping: [] };
+      for (const a of checksForEndpoint(monitored, deps.primaryRegion())) regions[kindName(a.kind)!].push(a.region);
       const thresholds = repo.thresholds(urlId).map((t) => ({
         condition: thresholdCondition(t.monitor_type, t.region),
         type: t.monitor_type as Feature,

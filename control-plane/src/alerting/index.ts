@@ -1,6 +1,7 @@
 // Alerting as one part: the evaluator (results → incidents + outbox rows), the dispatcher (outbox →
 // channels), and what the REST routes read (incidents, deliveries, test sends).
 import crypto from 'node:crypto';
+import { Counter, Gauge, Summary, type Registry } from 'prom-client';
 import type { CheckResult } from '@upfleet/proto';
 import type { AlertDelivery, AlertPlatform, Incident } from '@upfleet/proto/rest';
 import { badRequest, notFound } from '../errors';
@@ -23,7 +24,8 @@ export interface AlertingDeps {
   channels: Record<AlertPlatform, Channel>;
   now?: () => number;
   pollMs?: number;
-  onOutcome?(platform: AlertPlatform, result: 'delivered' | 'retry' | 'failed'): void;
+  /** Alerting registers its own metrics here: delivery tries, incident events, evaluation time, outbox depth. */
+  metrics?: Registry;
 }
 
 const DELIVERIES_SHOWN = 50;
@@ -33,6 +35,16 @@ export function createAlerting(deps: AlertingDeps) {
   const now = deps.now ?? Date.now;
   const log = deps.logger.child({ component: 'alerting' });
   const { channels } = deps;
+  const registers = deps.metrics ? [deps.metrics] : [];
+  const deliveries = new Counter({ name: 'upfleet_alert_deliveries_total', help: 'Alert delivery tries by platform and outcome', labelNames: ['platform', 'result'], registers });
+  const events = new Counter({ name: 'upfleet_alert_events_queued_total', help: 'Outbox rows queued for incident events', registers });
+  const evalSeconds = new Summary({ name: 'upfleet_alert_evaluation_duration_seconds', help: 'Time to evaluate one stored batch', percentiles: [], registers });
+  new Gauge({
+    name: 'upfleet_alert_outbox_pending', help: 'Alert deliveries waiting to be sent or retried', registers,
+    collect() {
+      this.set(deps.repo.pendingCount());
+    },
+  });
 
   function method(userId: number, methodId: number): MethodForDelivery | null {
     const row = deps.alerts.method(userId, methodId);
@@ -46,7 +58,10 @@ export function createAlerting(deps: AlertingDeps) {
     return { platform: row.platform as AlertPlatform, enabled: row.is_enabled === 1, config };
   }
 
-  const dispatcher = createDispatcher({ repo: deps.repo, channels, method, logger: deps.logger, now, pollMs: deps.pollMs, onOutcome: deps.onOutcome });
+  const dispatcher = createDispatcher({
+    repo: deps.repo, channels, method, logger: deps.logger, now, pollMs: deps.pollMs,
+    onOutcome: (platform, result) => deliveries.inc({ platform, result }),
+  });
   const evaluator = createAlertEvaluator({
     repo: deps.repo, logger: deps.logger, regionLabel: deps.regionLabel, primaryRegion: deps.primaryRegion, now,
     onQueued: () => dispatcher.wake(),
@@ -67,10 +82,13 @@ export function createAlerting(deps: AlertingDeps) {
   return {
     /** From report-results after a batch is stored. Never throws: alerting must not fail an ack. */
     onResultsStored(results: readonly CheckResult[]) {
+      const done = evalSeconds.startTimer();
       try {
-        evaluator.evaluate(results);
+        events.inc(evaluator.evaluate(results).queued);
       } catch (err) {
         log.error({ err: (err as Error).message }, 'alert evaluation failed');
+      } finally {
+        done();
       }
     },
     evaluate: (results: readonly CheckResult[]) => evaluator.evaluate(results),

@@ -108,6 +108,7 @@ export function createAlertingRepo(db: Db) {
       VALUES (@user_id, @alert_method_id, @incident_id, @event, @idempotency_key, @payload, @status, @attempts, @next_attempt_at,
         @last_error, @created_at, @delivered_at)`),
     due: db.prepare(`SELECT * FROM alert_deliveries WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, delivery_id LIMIT ?`),
+    pending: db.prepare(`SELECT COUNT(*) FROM alert_deliveries WHERE status = 'pending'`).pluck(),
     nextDue: db.prepare(`SELECT MIN(next_attempt_at) FROM alert_deliveries WHERE status = 'pending'`).pluck(),
     markDelivered: db.prepare(`UPDATE alert_deliveries SET status = 'delivered', attempts = attempts + 1, delivered_at = ?, last_error = NULL
       WHERE delivery_id = ? AND status = 'pending'`),
@@ -159,6 +160,7 @@ export function createAlertingRepo(db: Db) {
     },
     due: (now: number, limit: number) => q.due.all(now, limit) as DeliveryRow[],
     nextDueAt: () => q.nextDue.get() as number | null,
+    pendingCount: () => q.pending.get() as number,
     markDelivered: (id: number, at: number) => void q.markDelivered.run(at, id),
     markFailed: (id: number, error: string) => void q.markFailed.run(error, id),
     markRetry: (id: number, error: string, nextAt: number) => void q.markRetry.run(error, nextAt, id),

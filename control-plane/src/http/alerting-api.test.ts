@@ -1,7 +1,7 @@
 // REST for alerting: test sends, deliveries, incidents, write-only secrets, webhook signing secrets.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpReceiver, type HttpReceiver } from '../testing/alert-receivers';
-import { startHarness, type Harness } from '../test-support/harness';
+import { startHarness, type Harness } from '../testing/harness';
 
 let h: Harness;
 let receiver: HttpReceiver;
