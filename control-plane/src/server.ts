@@ -125,10 +125,11 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     metrics,
   });
   alerting.start();
-  // Endpoint, plan or region changes move assignments and what the evaluator knows of endpoints.
-  const onChange = () => {
+  // Endpoint, plan or region changes move assignments and what the evaluator knows of endpoints:
+  // one endpoint's context after its own change, every context after a plan or region change.
+  const onChange = (urlId?: number) => {
     engine.changed();
-    alerting.invalidate();
+    alerting.invalidate(urlId);
   };
   const endpoints = createEndpointService({
     endpoints: endpointsRepo, users, catalog, allowPrivateTargets: config.allowPrivateTargets, uptime: uptimeSource, onChange,

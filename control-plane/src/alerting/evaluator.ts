@@ -55,6 +55,13 @@ export function createAlertEvaluator(deps: EvaluatorDeps) {
   const log = deps.logger.child({ component: 'alert-evaluator' });
   const contexts = new Map<number, Context | null>();
   const states = new Map<number, EndpointState>();
+  // Region labels are asked for per result: cached (cleared with the contexts).
+  const labels = new Map<string, string>();
+  const labelOf = (key: string) => {
+    let l = labels.get(key);
+    if (l === undefined) labels.set(key, (l = deps.regionLabel(key)));
+    return l;
+  };
 
   function context(urlId: number): Context | null {
     let ctx = contexts.get(urlId);
@@ -130,12 +137,14 @@ export function createAlertEvaluator(deps: EvaluatorDeps) {
     const touched = new Set<number>();
     const t = now();
 
-    const sorted = results.length > 1 ? [...results].sort((a, b) => Number(a.ts_ms) - Number(b.ts_ms)) : results;
+    let inOrder = true;
+    for (let i = 1; i < results.length && inOrder; i++) inOrder = Number(results[i - 1]!.ts_ms) <= Number(results[i]!.ts_ms);
+    const sorted = inOrder ? results : [...results].sort((a, b) => Number(a.ts_ms) - Number(b.ts_ms));
     for (const r of sorted) {
       const urlId = Number(r.endpoint_id);
       const ctx = context(urlId);
       if (!ctx) continue;
-      const observations = observe(r, ctx.thresholds, deps.regionLabel(r.region));
+      const observations = observe(r, ctx.thresholds, labelOf(r.region));
       if (observations.length === 0) continue;
       const st = stateOf(urlId);
       const ts = Number(r.ts_ms);
@@ -148,25 +157,29 @@ export function createAlertEvaluator(deps: EvaluatorDeps) {
         }
         if (ts <= rs.last_ts) continue; // a re-sent batch or a late result: already counted
         rs.last_ts = ts;
-        const before = `${rs.fails}${rs.passes}${rs.down}`;
+        const { fails, passes, down } = rs;
         let flipped = false;
         if (o.failing) {
-          rs.fails = Math.min(rs.fails + 1, CONFIRM_COUNT);
+          rs.fails = Math.min(fails + 1, CONFIRM_COUNT);
           rs.passes = 0;
-          if (!rs.down) rs.cause = o.cause;
-          if (rs.fails >= CONFIRM_COUNT && !rs.down) {
+          if (!down) rs.cause = o.cause;
+          if (rs.fails >= CONFIRM_COUNT && !down) {
             rs.down = 1;
             flipped = true;
           }
         } else {
-          rs.passes = Math.min(rs.passes + 1, CONFIRM_COUNT);
           rs.fails = 0;
-          if (rs.passes >= CONFIRM_COUNT && rs.down) {
-            rs.down = 0;
-            flipped = true;
+          // Passes only count towards recovery: an up region that passes changes nothing (no write).
+          if (down) {
+            rs.passes = Math.min(passes + 1, CONFIRM_COUNT);
+            if (rs.passes >= CONFIRM_COUNT) {
+              rs.down = 0;
+              rs.passes = 0;
+              flipped = true;
+            }
           }
         }
-        if (`${rs.fails}${rs.passes}${rs.down}` !== before) {
+        if (rs.fails !== fails || rs.passes !== passes || rs.down !== down) {
           dirtyRegions.set(`${urlId}|${key}`, rs);
           touched.add(urlId);
         }
@@ -203,7 +216,7 @@ export function createAlertEvaluator(deps: EvaluatorDeps) {
       cs = { down: false, changes: [], flapping: false };
       st.conditions.set(condition, cs);
     }
-    const labels = downRegions.map((g) => deps.regionLabel(g));
+    const downLabels = downRegions.map(labelOf);
     const cause = downRegions.map((g) => st.regions.get(regionStateKey(condition, g))!.cause).filter(Boolean).join('; ');
     const save = () => {
       dirty.set(`${urlId}|${condition}`, { url_id: urlId, condition, down: cs.down ? 1 : 0, changes: JSON.stringify(cs.changes), flapping: cs.flapping ? 1 : 0 });
@@ -224,11 +237,11 @@ export function createAlertEvaluator(deps: EvaluatorDeps) {
             repo.updateIncident(open.incident_id, open.regions, `${open.cause} (${flapCause})`, true);
             return 0;
           }
-          return openIncident(ctx, condition, labels, `${cause} (${flapCause})`, true, t);
+          return openIncident(ctx, condition, downLabels, `${cause} (${flapCause})`, true, t);
         });
         return;
       }
-      ops.push(() => (isDown ? openIncident(ctx, condition, labels, cause, false, t) : resolveIncident(ctx, condition, t)));
+      ops.push(() => (isDown ? openIncident(ctx, condition, downLabels, cause, false, t) : resolveIncident(ctx, condition, t)));
       return;
     }
     if (cs.flapping) {
@@ -241,10 +254,10 @@ export function createAlertEvaluator(deps: EvaluatorDeps) {
         const open = repo.openIncident(urlId, condition);
         if (!isDown) return open ? resolveIncident(ctx, condition, t) : 0;
         if (open) {
-          repo.updateIncident(open.incident_id, JSON.stringify(labels), cause, false);
+          repo.updateIncident(open.incident_id, JSON.stringify(downLabels), cause, false);
           return 0;
         }
-        return openIncident(ctx, condition, labels, cause, false, t);
+        return openIncident(ctx, condition, downLabels, cause, false, t);
       });
       return;
     }
@@ -252,7 +265,7 @@ export function createAlertEvaluator(deps: EvaluatorDeps) {
       // Still down; keep the incident's region list current without telling anyone again.
       ops.push(() => {
         const open = repo.openIncident(urlId, condition);
-        if (open && open.regions !== JSON.stringify(labels) && !open.flapping) repo.updateIncident(open.incident_id, JSON.stringify(labels), open.cause, false);
+        if (open && open.regions !== JSON.stringify(downLabels) && !open.flapping) repo.updateIncident(open.incident_id, JSON.stringify(downLabels), open.cause, false);
         return 0;
       });
     }
@@ -277,8 +290,10 @@ export function createAlertEvaluator(deps: EvaluatorDeps) {
     evaluate,
     /** Endpoint, threshold or plan changed: re-read contexts (states stay). */
     invalidate(urlId?: number) {
-      if (urlId === undefined) contexts.clear();
-      else contexts.delete(urlId);
+      if (urlId === undefined) {
+        contexts.clear();
+        labels.clear();
+      } else contexts.delete(urlId);
     },
     /** Monitoring disabled or endpoint deleted: resolve its incidents without notifying, forget its state. */
     closeEndpoint(urlId: number) {

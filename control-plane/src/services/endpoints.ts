@@ -19,12 +19,13 @@ export function createEndpointService(deps: {
   catalog: CatalogRepo;
   allowPrivateTargets: boolean;
   uptime?: UptimeSource;
-  onChange?: () => void;
+  /** An endpoint was added, edited, toggled or deleted (its id). */
+  onChange?: (urlId: number) => void;
   /** Monitoring turned off or endpoint deleted: its open incidents resolve without notifying. */
   onClosed?: (urlId: number) => void;
 }) {
   const { endpoints, catalog } = deps;
-  const changed = () => deps.onChange?.();
+  const changed = (urlId: number) => deps.onChange?.(urlId);
 
   function planOf(userId: number): Package {
     const user = deps.users.byId(userId);
@@ -87,7 +88,7 @@ export function createEndpointService(deps: {
       if (endpoints.count(userId) >= plan.max_endpoints) throw badRequest(MESSAGES.tooManyEndpoints(plan.max_endpoints, plan.package_name));
       if (endpoints.urlTaken(userId, input.url)) throw conflict('You are already monitoring this URL');
       const id = endpoints.insert(userId, crypto.randomUUID(), input);
-      changed();
+      changed(id);
       return endpoints.get(userId, id)!;
     },
 
@@ -96,7 +97,7 @@ export function createEndpointService(deps: {
       const input = parseInput(raw, planOf(userId));
       if (endpoints.urlTaken(userId, input.url, urlId)) throw conflict('You are already monitoring this URL');
       endpoints.update(userId, urlId, input);
-      changed();
+      changed(urlId);
       return endpoints.get(userId, urlId)!;
     },
 
@@ -107,14 +108,14 @@ export function createEndpointService(deps: {
       if (typeof next !== 'boolean') throw badRequest('monitoring_enabled must be true or false');
       endpoints.toggle(userId, urlId, next);
       if (!next) deps.onClosed?.(urlId);
-      changed();
+      changed(urlId);
       return { url_id: urlId, monitoring_enabled: next };
     },
 
     remove(userId: number, urlId: number) {
       if (!endpoints.delete(userId, urlId)) throw notFound('Endpoint not found');
       deps.onClosed?.(urlId);
-      changed();
+      changed(urlId);
       return { url_id: urlId };
     },
 

@@ -35,6 +35,10 @@ export function createAlertingFixture(plan = 'Business'): AlertingFixture {
   const alerts = createAlertsRepo(db);
   const box = createSecretBox(crypto.randomBytes(32));
   let n = 0;
+  const typeId = db.prepare('SELECT monitor_type_id FROM monitor_types WHERE type_code = ?').pluck();
+  const regionId = db.prepare("SELECT region_id FROM regions WHERE region || '-' || city = ?").pluck();
+  const insThreshold = db.prepare(`INSERT INTO alert_thresholds (url_id, user_id, monitor_type_id, region_id, threshold_value, threshold_operator, is_enabled)
+    VALUES (?, ?, ?, ?, ?, ?, 1)`);
   return {
     db, dir, box, userId,
     addEndpoint(opts = {}) {
@@ -46,10 +50,7 @@ export function createAlertingFixture(plan = 'Business'): AlertingFixture {
       });
     },
     addThreshold(urlId, type, operator, value, region = null) {
-      const typeId = db.prepare('SELECT monitor_type_id FROM monitor_types WHERE type_code = ?').pluck().get(type) as number;
-      const regionId = region === null ? null : (db.prepare("SELECT region_id FROM regions WHERE region || '-' || city = ?").pluck().get(region) as number);
-      db.prepare(`INSERT INTO alert_thresholds (url_id, user_id, monitor_type_id, region_id, threshold_value, threshold_operator, is_enabled)
-        VALUES (?, ?, ?, ?, ?, ?, 1)`).run(urlId, userId, typeId, regionId, value, operator);
+      insThreshold.run(urlId, userId, typeId.get(type), region === null ? null : regionId.get(region), value, operator);
     },
     addMethod(platform, config, enabled = true) {
       return alerts.insertMethod(userId, platform, enabled, box.seal(JSON.stringify(config)));
