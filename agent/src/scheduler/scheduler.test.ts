@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Assignment } from '@upfleet/proto';
 import { createFakeClock } from '../testing/fake-clock';
-import { createScheduler, hashCheckId, nextSlot, type RunCheck } from './scheduler';
+import { CONFIRM_FAILURES, createScheduler, hashCheckId, nextSlot, RECHECK_DELAY_MS, type RunCheck } from './scheduler';
 
 const settle = (): Promise<void> => new Promise((r) => setImmediate(r));
 
@@ -193,5 +193,75 @@ describe('scheduler', () => {
     await settle();
     expect(n).toBeGreaterThanOrEqual(2);
     expect(errors.length).toBe(n);
+  });
+
+  describe('fast confirmation', () => {
+    /** Runs that fail while `failing` is true, recorded with their times. */
+    function failing(clock: { now(): number }) {
+      const runs: number[] = [];
+      const state = { failing: true };
+      const run: RunCheck = async () => {
+        runs.push(clock.now());
+        return { failed: state.failing };
+      };
+      return { runs, run, state };
+    }
+    const advance = async (clock: ReturnType<typeof createFakeClock>, ms: number) => {
+      for (let i = 0; i < ms / 1000; i++) {
+        await clock.advance(1000);
+        await settle();
+      }
+    };
+
+    it('re-runs a failed check after 10 s instead of a whole interval, until it has failed twice', async () => {
+      const clock = createFakeClock();
+      const f = failing(clock);
+      const s = createScheduler({ runCheck: f.run, concurrency: 4, clock });
+      s.start();
+      const t0 = clock.now();
+      s.upsert([assignment('down', { interval_seconds: 300 })]);
+      await clock.advance(0);
+      await settle();
+      await advance(clock, 60_000);
+      expect(CONFIRM_FAILURES).toBe(2);
+      // The first run at once, one re-check 10 s later (2 failures: confirmed), then nothing until the slot.
+      expect(f.runs.map((t) => t - t0)).toEqual([0, RECHECK_DELAY_MS]);
+      await advance(clock, 300_000);
+      const slot = nextSlot(t0, 300_000, hashCheckId('down') % 300_000);
+      expect(f.runs.slice(2)).toContain(slot);
+      s.stop();
+    });
+
+    it('stops re-checking when the re-check passes, and starts again at the next failure', async () => {
+      const clock = createFakeClock();
+      const f = failing(clock);
+      const s = createScheduler({ runCheck: f.run, concurrency: 4, clock });
+      s.start();
+      s.upsert([assignment('flaky', { interval_seconds: 300 })]);
+      await clock.advance(0);
+      await settle();
+      f.state.failing = false;
+      await advance(clock, 60_000);
+      expect(f.runs).toHaveLength(2); // the failure and its passing re-check
+      await advance(clock, 300_000);
+      expect(f.runs).toHaveLength(3); // the periodic run only
+      s.stop();
+    });
+
+    it('adds no run when the interval is 10 s or shorter: the next periodic run is the re-check', async () => {
+      const clock = createFakeClock();
+      const f = failing(clock);
+      const s = createScheduler({ runCheck: f.run, concurrency: 4, clock });
+      s.start();
+      const t0 = clock.now();
+      s.upsert([assignment('fast', { interval_seconds: 5 })]);
+      await clock.advance(0);
+      await settle();
+      await advance(clock, 30_000);
+      const offset = hashCheckId('fast') % 5000;
+      for (const t of f.runs.slice(1)) expect((t - offset) % 5000).toBe(0);
+      expect(f.runs.length).toBe(1 + Math.floor((t0 + 30_000 - offset) / 5000) - Math.floor((t0 - offset) / 5000));
+      s.stop();
+    });
   });
 });

@@ -1,6 +1,7 @@
 // What a check result says about each alert condition of its endpoint: failing or passing, and why.
 // Pure: no SQLite, no clock.
 import type { CheckResult } from '@upfleet/proto';
+import { isDownResult } from '@upfleet/proto/outcome';
 import type { Feature, ThresholdOperator } from '@upfleet/proto/rest';
 import { kindName, type KindName } from '../checks';
 
@@ -48,9 +49,7 @@ export function compare(actual: number, op: ThresholdOperator, limit: number): b
 const num = (n: number) => Math.round(n).toLocaleString('en-US');
 
 /** The same rule as uptime: failed, or for HTTP a final status outside 2xx. */
-export function isDown(r: CheckResult): boolean {
-  return !r.ok || (r.status_code > 0 && (r.status_code < 200 || r.status_code > 299));
-}
+export const isDown = isDownResult;
 
 export function downCause(r: CheckResult, regionLabel: string): string {
   if (r.status_code > 0 && (r.status_code < 200 || r.status_code > 299)) return `HTTP ${r.status_code} from ${regionLabel}`;
