@@ -41,7 +41,7 @@ export function createDispatcher(deps: DispatcherDeps) {
   const { repo } = deps;
   const now = deps.now ?? Date.now;
   const random = deps.random ?? Math.random;
-  const concurrency = deps.concurrency ?? 8;
+  const concurrency = deps.concurrency ?? 32;
   const log = deps.logger.child({ component: 'alert-dispatcher' });
   const inFlight = new Map<number, Promise<void>>();
   let timer: NodeJS.Timeout | null = null;
