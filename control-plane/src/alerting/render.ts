@@ -1,5 +1,6 @@
 // Every alert text in one place: what a person needs (endpoint, what is wrong, where, since when,
 // a link, and on resolve how long it lasted), shaped per channel from the same facts.
+import { formatDuration } from '@upfleet/proto/duration';
 import type { AlertEvent } from './types';
 
 export interface RenderedMessage {
@@ -12,16 +13,6 @@ export interface RenderedMessage {
   /** Link to the dashboard, or null without PUBLIC_URL. */
   link: string | null;
   color: 'red' | 'green' | 'blue';
-}
-
-export function formatDuration(ms: number): string {
-  const s = Math.max(0, Math.round(ms / 1000));
-  if (s < 60) return `${s} s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return s % 60 ? `${m} min ${s % 60} s` : `${m} min`;
-  const h = Math.floor(m / 60);
-  if (h < 48) return m % 60 ? `${h} h ${m % 60} min` : `${h} h`;
-  return `${Math.floor(h / 24)} d ${h % 24} h`;
 }
 
 const when = (iso: string) => `${iso.slice(0, 19).replace('T', ' ')} UTC`;

@@ -1,4 +1,5 @@
 // Display rules of SPEC sections 3, 8 and 9: currency symbols, badges, classes and dates.
+import { formatDuration } from '@upfleet/proto/duration';
 import { FEATURE_LABELS, type Currency, type Feature, type GraphFunction, type Region } from '@upfleet/proto/rest';
 
 const SYMBOLS: Record<string, string> = { EUR: '€', USD: '$', GBP: '£', JPY: '¥' };
@@ -121,15 +122,9 @@ export function sinceLabel(iso: string, now: number = Date.now()): string {
   return sameDay ? `since ${time}` : `since ${d.toLocaleDateString('en-GB', { day: 'numeric', month: 'short' })} ${time}`;
 }
 
-/** '3 min', '2 h 5 min', '1 d 4 h' between two instants (to now when still open). */
+/** How long from one instant to another (to now while still open): '3 min 20 s', '2 h 5 min'. */
 export function durationLabel(fromIso: string, toIso: string | null, now: number = Date.now()): string {
-  const s = Math.max(0, Math.round(((toIso ? Date.parse(toIso) : now) - Date.parse(fromIso)) / 1000));
-  if (s < 60) return `${s} s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m} min`;
-  const h = Math.floor(m / 60);
-  if (h < 48) return m % 60 ? `${h} h ${m % 60} min` : `${h} h`;
-  return `${Math.floor(h / 24)} d ${h % 24} h`;
+  return formatDuration((toIso ? Date.parse(toIso) : now) - Date.parse(fromIso));
 }
 
 /** What an incident's condition means for a person: 'Down', 'Response Time threshold (US - Virginia)'. */

@@ -112,7 +112,7 @@ describe('dashboard and graphs', () => {
     expect(rows[0]).toHaveTextContent('ongoing for 10 min');
     expect(rows[1]).toHaveTextContent('Resolved');
     expect(rows[1]).toHaveTextContent('Response Time threshold: response time 2,340 ms > 1,000 ms');
-    expect(rows[1]).toHaveTextContent('lasted 3 min');
+    expect(rows[1]).toHaveTextContent('lasted 3 min 20 s');
     expect(incidentPeriods(list, now)).toEqual([
       { from: Date.parse('2026-11-23T11:50:00.000Z'), to: now },
       { from: Date.parse('2026-11-23T10:00:00.000Z'), to: Date.parse('2026-11-23T10:03:20.000Z') },
