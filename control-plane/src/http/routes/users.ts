@@ -1,11 +1,12 @@
 import { Router } from 'express';
 import type { Alerting } from '../../alerting';
-import { AppError, badRequest } from '../../errors';
+import { AppError } from '../../errors';
 import type { AlertService } from '../../services/alerts';
 import type { EndpointService } from '../../services/endpoints';
 import type { TokenService } from '../../services/tokens';
 import type { CatalogRepo } from '../../store/catalog-repo';
-import { asBody, parseId } from '../../services/validation';
+import { AlertMethodCreateBody, AlertMethodUpdateBody, AlertThresholdsBody, EndpointCreateBody, EndpointToggleBody, EndpointUpdateBody, IncidentsQuery } from '@upfleet/proto/schemas';
+import { parseId, parseInput } from '../../services/validation';
 import { authOf, requireUser } from '../middleware/auth';
 
 export function userRoutes(deps: { endpoints: EndpointService; alerts: AlertService; alerting: Alerting | null; catalog: CatalogRepo; tokens: TokenService }): Router {
@@ -22,13 +23,13 @@ export function userRoutes(deps: { endpoints: EndpointService; alerts: AlertServ
     res.json({ success: true, data: await endpoints.list(uid(req)) });
   });
   r.post('/users/endpoints', (req, res) => {
-    res.status(201).json({ success: true, data: endpoints.create(uid(req), asBody(req.body)) });
+    res.status(201).json({ success: true, data: endpoints.create(uid(req), parseInput(EndpointCreateBody, req.body)) });
   });
   r.put('/users/endpoints/:id', (req, res) => {
-    res.json({ success: true, data: endpoints.update(uid(req), endpointId(req.params.id), asBody(req.body)) });
+    res.json({ success: true, data: endpoints.update(uid(req), endpointId(req.params.id), parseInput(EndpointUpdateBody, req.body)) });
   });
   r.patch('/users/endpoints/:id/toggle', (req, res) => {
-    res.json({ success: true, data: endpoints.toggle(uid(req), endpointId(req.params.id), asBody(req.body)) });
+    res.json({ success: true, data: endpoints.toggle(uid(req), endpointId(req.params.id), parseInput(EndpointToggleBody, req.body)) });
   });
   r.delete('/users/endpoints/:id', (req, res) => {
     res.json({ success: true, data: endpoints.remove(uid(req), endpointId(req.params.id)) });
@@ -37,7 +38,7 @@ export function userRoutes(deps: { endpoints: EndpointService; alerts: AlertServ
     res.json({ success: true, data: alerts.listThresholds(uid(req), endpointId(req.params.id)) });
   });
   r.put('/users/endpoints/:id/alert-thresholds', (req, res) => {
-    res.json({ success: true, data: alerts.saveThresholds(uid(req), endpointId(req.params.id), asBody(req.body)) });
+    res.json({ success: true, data: alerts.saveThresholds(uid(req), endpointId(req.params.id), parseInput(AlertThresholdsBody, req.body)) });
   });
   r.get('/users/regions', (_req, res) => {
     res.json({ success: true, data: catalog.listRegions() });
@@ -50,10 +51,10 @@ export function userRoutes(deps: { endpoints: EndpointService; alerts: AlertServ
     res.json({ success: true, data: alerts.listMethods(uid(req)) });
   });
   r.post('/users/alert-methods', (req, res) => {
-    res.status(201).json({ success: true, data: alerts.createMethod(uid(req), asBody(req.body)) });
+    res.status(201).json({ success: true, data: alerts.createMethod(uid(req), parseInput(AlertMethodCreateBody, req.body)) });
   });
   r.put('/users/alert-methods/:id', (req, res) => {
-    res.json({ success: true, data: alerts.updateMethod(uid(req), methodId(req.params.id), asBody(req.body)) });
+    res.json({ success: true, data: alerts.updateMethod(uid(req), methodId(req.params.id), parseInput(AlertMethodUpdateBody, req.body)) });
   });
   r.delete('/users/alert-methods/:id', (req, res) => {
     res.json({ success: true, data: alerts.deleteMethod(uid(req), methodId(req.params.id)) });
@@ -72,12 +73,10 @@ export function userRoutes(deps: { endpoints: EndpointService; alerts: AlertServ
     res.json({ success: true, data: alerting().listDeliveries(uid(req), methodId(req.params.id)) });
   });
   r.get('/users/incidents', (req, res) => {
-    const q = req.query as Record<string, unknown>;
-    const status = q.status === undefined || q.status === '' ? null : q.status;
-    if (status !== null && status !== 'open' && status !== 'resolved') throw badRequest('status must be open or resolved');
-    const endpointIdRaw = q.endpoint_id === undefined || q.endpoint_id === '' ? null : q.endpoint_id;
-    if (endpointIdRaw !== null && !/^[1-9]\d{0,15}$/.test(String(endpointIdRaw))) throw badRequest('endpoint_id must be a positive whole number');
-    res.json({ success: true, data: alerting().listIncidents(uid(req), { endpointId: endpointIdRaw === null ? null : Number(endpointIdRaw), status }) });
+    // An empty parameter (endpoint_id=&status=) means "any", as the web app sends it.
+    const raw = Object.fromEntries(Object.entries(req.query as Record<string, unknown>).filter(([, v]) => v !== ''));
+    const q = parseInput(IncidentsQuery, raw);
+    res.json({ success: true, data: alerting().listIncidents(uid(req), { endpointId: q.endpoint_id ?? null, status: q.status ?? null }) });
   });
   return r;
 }

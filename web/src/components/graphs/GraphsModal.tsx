@@ -41,7 +41,7 @@ export function IncidentHistory({ incidents, now }: { incidents: Incident[]; now
   );
 }
 
-export function graphQuery(hours: number, custom: TimeRange | null): string {
+function graphQuery(hours: number, custom: TimeRange | null): string {
   return custom ? `timeFrom=${custom.from}&timeTo=${custom.to}` : `hours=${hours}`;
 }
 
