@@ -7,7 +7,7 @@ import type { AlertDelivery, Endpoint, Incident } from '@upfleet/proto/rest';
 import { AlertSettingsPage } from './AlertSettingsPage';
 import { DashboardPage } from './DashboardPage';
 import { IncidentHistory, incidentPeriods } from '../components/graphs/GraphsModal';
-import { fail, ok, renderWith, scriptedApi, signIn, testServices } from '../test-utils';
+import { fail, ok, renderWith, scriptedApi, testServices } from '../test-utils';
 
 const slack = { alert_method_id: 5, platform: 'slack' as const, is_enabled: true, platform_config: { bot_token: '•••••••1234', channel: '#ops' } };
 const incident = (over: Partial<Incident> = {}): Incident => ({
@@ -88,7 +88,6 @@ describe('dashboard and graphs', () => {
       'GET /api/users/incidents': () => ok([incident({ opened_at: opened.toISOString() })]),
     });
     const services = testServices(api);
-    signIn(services);
     renderWith(<DashboardPage />, services);
     const badge = await screen.findByTestId('down-badge');
     const time = opened.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' });
