@@ -203,4 +203,19 @@ describe('alert evaluator', () => {
     for (let i = 0; i < 3; i++) ev.evaluate([httpResult(id, next(), { ok: false, status_code: 503 }), httpResult(99999, ts, { ok: false })]);
     expect(incidents()).toHaveLength(0);
   });
+
+  it('keeps incidents for the owner plan\'s retention: older resolved ones and their deliveries are pruned, open ones stay', () => {
+    const id = fx.addEndpoint();
+    const m = fx.addMethod('webhook', { webhook_url: 'https://hooks.example.com/x' });
+    const day = 86_400_000;
+    const ins = fx.db.prepare('INSERT INTO incidents (user_id, url_id, condition, regions, cause, opened_at, resolved_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
+    const old = Number(ins.run(fx.userId, id, 'down', '[]', 'old', T0 - 400 * day, T0 - 366 * day).lastInsertRowid);
+    ins.run(fx.userId, id, 'down', '[]', 'recent', T0 - 300 * day, T0 - 299 * day);
+    ins.run(fx.userId, id, 'threshold:response_time:any', '[]', 'open for long', T0 - 500 * day, null);
+    const repo = createAlertingRepo(fx.db);
+    repo.insertDelivery({ userId: fx.userId, methodId: m, incidentId: old, event: { type: 'incident.resolved', occurred_at: '', incident: null, endpoint: null }, key: 'k-old', now: T0 - 366 * day });
+    repo.prune(T0); // Business keeps 365 days
+    expect(incidents().map((i) => i.cause)).toEqual(['recent', 'open for long']);
+    expect(deliveries()).toHaveLength(0);
+  });
 });
