@@ -218,4 +218,22 @@ describe('alert evaluator', () => {
     expect(incidents().map((i) => i.cause)).toEqual(['recent', 'open for long']);
     expect(deliveries()).toHaveLength(0);
   });
+
+  it('resolves silently an incident whose down regions were removed from the endpoint', () => {
+    const id = fx.addEndpoint({ regions: ['EU-Germany', 'US-Virginia'], features: { response_time: true } });
+    fx.addMethod('webhook', { webhook_url: 'https://hooks.example.com/x' });
+    const ev = make();
+    for (let i = 0; i < 2; i++) {
+      const t = next();
+      ev.evaluate([httpResult(id, t), httpResult(id, t, { region: 'US-Virginia', ok: false, status_code: 503, phase: 'http', error: 'HTTP 503' })]);
+    }
+    expect(incidents()[0].resolved_at).toBeNull();
+    fx.db.prepare(`UPDATE endpoints SET regions = '["EU-Germany"]' WHERE url_id = ?`).run(id);
+    ev.invalidate(id);
+    expect(incidents()[0]).toMatchObject({ resolved_at: clock, resolved_silently: 1 });
+    expect(deliveries().map((d) => d.event)).toEqual(['opened']);
+    // And it can open again later from the regions it still has.
+    for (let i = 0; i < 2; i++) ev.evaluate([httpResult(id, next(), { ok: false, status_code: 500, phase: 'http', error: 'HTTP 500' })]);
+    expect(incidents()).toHaveLength(2);
+  });
 });

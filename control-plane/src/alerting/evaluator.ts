@@ -271,6 +271,34 @@ export function createAlertEvaluator(deps: EvaluatorDeps) {
     }
   }
 
+  /** After an edit (regions, features): a condition no longer down over the current regions
+   *  resolves without notifying, like a disabled endpoint's. */
+  function reconcile(urlId: number) {
+    const ctx = context(urlId);
+    if (!ctx) return;
+    const st = stateOf(urlId);
+    const stale: string[] = [];
+    for (const [condition, cs] of st.conditions) {
+      if (!cs.down) continue;
+      const regions = regionsOf(ctx, condition);
+      const down = regions.filter((g) => st.regions.get(regionStateKey(condition, g))?.down === 1).length;
+      if (down > 0 && down * 2 >= regions.length) continue;
+      cs.down = false;
+      cs.flapping = false;
+      cs.changes = [];
+      stale.push(condition);
+    }
+    if (stale.length === 0) return;
+    const t = now();
+    repo.transaction(() => {
+      for (const condition of stale) {
+        repo.saveCondition({ url_id: urlId, condition, down: 0, changes: '[]', flapping: 0 });
+        const open = repo.openIncident(urlId, condition);
+        if (open) repo.resolveIncident(open.incident_id, t, true);
+      }
+    });
+  }
+
   function openIncident(ctx: Context, condition: string, regions: string[], cause: string, flapping: boolean, t: number): number {
     if (repo.openIncident(ctx.row.url_id, condition)) return 0;
     const row = { user_id: ctx.row.user_id, url_id: ctx.row.url_id, condition, regions: JSON.stringify(regions), cause, flapping: flapping ? 1 : 0, opened_at: t };
@@ -293,7 +321,10 @@ export function createAlertEvaluator(deps: EvaluatorDeps) {
       if (urlId === undefined) {
         contexts.clear();
         labels.clear();
-      } else contexts.delete(urlId);
+        return;
+      }
+      contexts.delete(urlId);
+      reconcile(urlId);
     },
     /** Monitoring disabled or endpoint deleted: resolve its incidents without notifying, forget its state. */
     closeEndpoint(urlId: number) {
