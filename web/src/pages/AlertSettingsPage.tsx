@@ -260,6 +260,13 @@ export function AlertSettingsPage() {
           <PlusIcon width={16} height={16} /> Add Alert Method
         </button>
       </header>
+      {newSecret && (
+        <div className="alert alert-success signing-secret-notice" role="status">
+          <p><strong>Webhook signing secret</strong>: every webhook is signed (Standard Webhooks: <code>webhook-id</code>, <code>webhook-timestamp</code>, <code>webhook-signature</code>). Verify it with this secret; you can show it again from the edit form.</p>
+          <div className="secret-box" data-testid="new-signing-secret">{newSecret}</div>
+          <button type="button" className="btn btn-secondary btn-sm" onClick={() => setNewSecret(null)}>Dismiss</button>
+        </div>
+      )}
       <section className="card list-card" aria-label="Alert methods">
         {!methods ? (
           <Spinner />
@@ -313,13 +320,6 @@ export function AlertSettingsPage() {
           method={editing === 'new' ? null : editing} existing={existing} onSave={save} onClose={() => setEditing(null)}
           loadSigningSecret={editing !== 'new' ? () => loadSigningSecret(editing.alert_method_id) : undefined}
         />
-      )}
-      {newSecret && (
-        <Modal title="Webhook signing secret" onClose={() => setNewSecret(null)}>
-          <p>Every webhook is signed (Standard Webhooks: <code>webhook-id</code>, <code>webhook-timestamp</code>, <code>webhook-signature</code>). Verify it with this secret; you can show it again from the edit form.</p>
-          <div className="secret-box" data-testid="new-signing-secret">{newSecret}</div>
-          <div className="modal-actions"><button type="button" className="btn btn-primary" onClick={() => setNewSecret(null)}>Done</button></div>
-        </Modal>
       )}
       {deleting && (
         <ConfirmDialog title="Delete Alert Method" message="Are you sure you want to delete this alert method?" onConfirm={() => void remove(deleting)} onCancel={() => setDeleting(null)} />

@@ -65,7 +65,8 @@ describe('Alert Settings: tests and deliveries', () => {
     await u.type(screen.getByLabelText('Webhook URL'), 'https://hooks.example.com/abcd');
     await u.click(screen.getAllByRole('button', { name: 'Add Alert Method' }).at(-1)!); // the form's submit
     expect(await screen.findByTestId('new-signing-secret')).toHaveTextContent(secret);
-    await u.click(screen.getByRole('button', { name: 'Done' }));
+    await u.click(screen.getByRole('button', { name: 'Dismiss' }));
+    expect(screen.queryByTestId('new-signing-secret')).toBeNull();
     await u.click(await screen.findByRole('button', { name: 'Edit Webhook alert method' }));
     expect(screen.queryByTestId('signing-secret')).toBeNull();
     await u.click(screen.getByRole('button', { name: 'Show signing secret' }));
