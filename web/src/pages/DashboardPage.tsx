@@ -36,18 +36,27 @@ export function DashboardPage() {
   const [dialog, setDialog] = useState<Dialog>(null);
   const [openIncidents, setOpenIncidents] = useState<Map<number, Incident>>(new Map());
 
+  // Oldest open incident per endpoint: the row says since when it has been down.
+  const loadIncidents = useCallback(async () => {
+    try {
+      const res = await api.get<Incident[]>('/api/users/incidents?status=open');
+      if (!res.success) return;
+      const byEndpoint = new Map<number, Incident>();
+      for (const i of res.data ?? []) byEndpoint.set(i.url_id, i);
+      setOpenIncidents(byEndpoint);
+    } catch {
+      // the list still shows without incident states
+    }
+  }, [api]);
+
   const load = useCallback(async () => {
     try {
-      const [d, e, r, inc] = await Promise.all([
+      const [d, e, r] = await Promise.all([
         api.get<Dashboard>('/api/users/dashboard'),
         api.get<Endpoint[]>('/api/users/endpoints-with-uptime'),
         api.publicRequest<Region[]>('GET', '/api/public/regions'),
-        api.get<Incident[]>('/api/users/incidents?status=open').catch(() => null),
+        loadIncidents(),
       ]);
-      // Oldest open incident per endpoint: the row says since when it has been down.
-      const byEndpoint = new Map<number, Incident>();
-      for (const i of inc?.success ? inc.data ?? [] : []) byEndpoint.set(i.url_id, i);
-      setOpenIncidents(byEndpoint);
       if (d.success) setDashboard(d.data);
       else console.error('load dashboard failed', d.status, d.error);
       setEndpoints(e.success ? e.data ?? [] : []);
@@ -57,11 +66,17 @@ export function DashboardPage() {
       console.error('load dashboard failed', err);
       setEndpoints((x) => x ?? []);
     }
-  }, [api]);
+  }, [api, loadIncidents]);
 
   useEffect(() => {
     void load();
   }, [load]);
+
+  // Incidents open and close while the page is open: refresh their states every 30 s.
+  useEffect(() => {
+    const t = setInterval(() => void loadIncidents(), 30_000);
+    return () => clearInterval(t);
+  }, [loadIncidents]);
 
   const plan: PlanLimits = dashboard ? { ...DEFAULT_PLAN, ...dashboard, package_name: dashboard.package_name || 'Free', max_regions: dashboard.max_regions || 1 } : DEFAULT_PLAN;
 
