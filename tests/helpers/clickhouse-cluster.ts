@@ -68,7 +68,7 @@ ${shards}
 export async function startClickHouseCluster(opts: { shards?: number } = {}): Promise<ClickHouseCluster> {
   const n = opts.shards ?? 2;
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'upfleet-clickhouse-cluster-'));
-  const ports = [];
+  const ports: Array<{ http: number; tcp: number }> = [];
   for (let i = 0; i < n; i++) ports.push({ http: await freePort(), tcp: await freePort() });
   const configFile = path.join(root, 'cluster.xml');
   fs.writeFileSync(configFile, clusterConfig(TEST_CLUSTER, ports.map((p) => p.tcp)));
