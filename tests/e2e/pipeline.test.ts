@@ -21,7 +21,7 @@ const BACKENDS: Backend[] = [
 ];
 
 /** Starts the backend's ClickHouse server (if any) before the suite's own hooks; gives the stack's env. */
-function useBackend(backend: Backend): () => Record<string, string> {
+function useBackend(backend: Backend): { env: () => Record<string, string>; server: () => ClickHouseServer | undefined } {
   let clickhouse: ClickHouseServer | undefined;
   beforeAll(async () => {
     if (backend.server) clickhouse = await startClickHouseServer();
@@ -29,11 +29,14 @@ function useBackend(backend: Backend): () => Record<string, string> {
   afterAll(async () => {
     await clickhouse?.stop();
   });
-  return () => ({ AGENT_LEASE_SECONDS: String(LEASE_SECONDS), ...(clickhouse ? { CLICKHOUSE_URL: clickhouse.url } : {}) });
+  return {
+    env: () => ({ AGENT_LEASE_SECONDS: String(LEASE_SECONDS), ...(clickhouse ? { CLICKHOUSE_URL: clickhouse.url } : {}) }),
+    server: () => clickhouse,
+  };
 }
 
 describe.each(BACKENDS)('probe pipeline with two agents in a region, results in $name', (backend) => {
-  const stackEnv = useBackend(backend);
+  const clickhouse = useBackend(backend);
   let stack: Stack;
   let target: CountingTarget;
   const agents: AgentProcess[] = [];
@@ -43,7 +46,7 @@ describe.each(BACKENDS)('probe pipeline with two agents in a region, results in 
 
   beforeAll(async () => {
     target = await startCountingTarget();
-    stack = await startStack({ env: stackEnv() });
+    stack = await startStack({ env: clickhouse.env() });
     agents.push(startAgentProcess(stack, { token: await createAgentToken(stack) }));
     await waitFor('the first agent to be live', async () => (await liveAgents()).length === 1);
     token = await api.signup('pipeline', 'Business');
@@ -78,6 +81,8 @@ describe.each(BACKENDS)('probe pipeline with two agents in a region, results in 
     const value = (name: string) => Number(metrics.split('\n').find((l) => l.startsWith(name))?.split(' ').pop());
     expect(value('upfleet_ingest_results_total')).toBeGreaterThan(0);
     expect(value('upfleet_agents_live{region="EU-Germany"}')).toBe(1);
+    const server = clickhouse.server();
+    if (server) expect(Number(await server.query(`SELECT count() FROM upfleet.check_results WHERE endpoint_id = ${id}`))).toBeGreaterThan(0);
   });
 
   if (backend.server) return;
@@ -130,7 +135,7 @@ describe.each(BACKENDS)('probe pipeline with two agents in a region, results in 
 });
 
 describe.each(BACKENDS)('no result lost, none counted twice, results in $name', (backend) => {
-  const stackEnv = useBackend(backend);
+  const { env: stackEnv } = useBackend(backend);
   let stack: Stack;
   let target: CountingTarget;
   const agents: AgentProcess[] = [];
