@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT } from './start-stack';
-import { freePort, startClickHouseServer, type ClickHouseServer } from './clickhouse-server';
+import { PortInUseError, freePort, startClickHouseServer, type ClickHouseServer } from './clickhouse-server';
 
 export const CLUSTER_SCHEMA_FILE = path.join(REPO_ROOT, 'deploy/clickhouse/cluster-schema.sql');
 /** The value of the {cluster} macro the schema's Distributed tables name. */
@@ -66,7 +66,17 @@ ${shards}
 }
 
 export async function startClickHouseCluster(opts: { shards?: number } = {}): Promise<ClickHouseCluster> {
-  const n = opts.shards ?? 2;
+  // Ports are fixed in the shared config: when one was taken since it was picked, pick them all again.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startClusterOnce(opts.shards ?? 2);
+    } catch (err) {
+      if (attempt >= 3 || !(err instanceof PortInUseError)) throw err;
+    }
+  }
+}
+
+async function startClusterOnce(n: number): Promise<ClickHouseCluster> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'upfleet-clickhouse-cluster-'));
   const ports: Array<{ http: number; tcp: number }> = [];
   for (let i = 0; i < n; i++) ports.push({ http: await freePort(), tcp: await freePort() });

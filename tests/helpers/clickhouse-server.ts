@@ -121,7 +121,8 @@ export async function startClickHouseServer(opts: ClickHouseServerOptions = {}):
   }
 }
 
-class PortInUseError extends Error {}
+/** The server could not bind its ports (taken since they were picked). */
+export class PortInUseError extends Error {}
 
 async function startOnce(opts: ClickHouseServerOptions): Promise<ClickHouseServer> {
   const lib = libchdbPath();
