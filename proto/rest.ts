@@ -184,4 +184,8 @@ export const MESSAGES = {
   invalidThresholds: 'Please enter valid threshold values for all thresholds before saving.',
   invalidCredentials: 'Invalid email or password',
   invalidCode: 'Invalid verification code',
+  twoFactorDisableProof: 'Enter your current password or a verification code to disable two-factor authentication',
 } as const;
+
+/** POST /api/2fa/disable: one of the two proves the person at the keyboard owns the account. */
+export interface TwoFactorDisableRequest { password?: string; token?: string }

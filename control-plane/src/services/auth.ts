@@ -19,7 +19,14 @@ export const toUser = (u: UserRow): User => ({
   two_factor_enabled: Boolean(u.two_factor_enabled),
 });
 
-authenticator.options = { window: 1, digits: 6, step: 30 };
+const TOTP_STEP_SECONDS = 30;
+authenticator.options = { window: 1, digits: 6, step: TOTP_STEP_SECONDS };
+
+/** The time step a 6-digit code belongs to (within ±1 step of now), or null when it is wrong. */
+function totpStep(code: string, secret: string, now: number): number | null {
+  const delta = authenticator.clone({ epoch: now }).checkDelta(code, secret);
+  return delta === null ? null : Math.floor(now / 1000 / TOTP_STEP_SECONDS) + delta;
+}
 
 const BACKUP_CODE_COUNT = 10;
 const normaliseBackupCode = (code: string) => code.trim().toLowerCase().replace(/[^a-z0-9]/g, '');
@@ -30,10 +37,12 @@ export interface AuthDeps {
   tokens: TokenService;
   limiter: RateLimiter;
   box: SecretBox;
+  now?: () => number;
 }
 
 export function createAuthService(deps: AuthDeps) {
   const { users, tokens, limiter, box } = deps;
+  const now = deps.now ?? Date.now;
 
   function checkPassword(pw: unknown, label = 'Password'): string {
     if (typeof pw !== 'string' || pw === '') throw badRequest(`${label} is required`);
@@ -42,10 +51,13 @@ export function createAuthService(deps: AuthDeps) {
     return pw;
   }
 
+  /** A TOTP code counts once: its time step must be later than the last one this account used
+   *  (RFC 6238 §5.2), so a code seen over a shoulder or in a log cannot be replayed in its window. */
   function verifyTotpOrBackup(user: UserRow, code: string): boolean {
     const digits = code.trim();
     if (/^\d{6}$/.test(digits) && user.totp_secret_enc) {
-      return authenticator.check(digits, box.open(user.totp_secret_enc));
+      const step = totpStep(digits, box.open(user.totp_secret_enc), now());
+      return step !== null && users.claimTotpStep(user.id, step);
     }
     const backup = normaliseBackupCode(code);
     return backup.length >= 8 && users.useBackupCode(user.id, sha256(backup));
@@ -76,22 +88,17 @@ export function createAuthService(deps: AuthDeps) {
       const email = typeof body.email === 'string' ? body.email.trim().toLowerCase() : '';
       const password = typeof body.password === 'string' ? body.password : '';
       if (!email || !password) throw badRequest('Email and password are required');
-      limiter.check('account_fail', email);
+      const attempt = limiter.consume('account_fail', email);
       const user = users.byEmail(email);
       const ok = await verifyPassword(password, user?.password_hash ?? DUMMY_PASSWORD_HASH);
-      if (!user || !ok) {
-        limiter.hit('account_fail', email);
-        throw unauthorized(MESSAGES.invalidCredentials);
-      }
+      if (!user || !ok) throw unauthorized(MESSAGES.invalidCredentials);
       if (user.two_factor_enabled) {
         const code = body.two_factor_code;
         if (code === undefined || code === null || code === '') {
+          limiter.undo(attempt); // the right password, asked for its second factor: not a failure
           throw unauthorized('Two-factor authentication code required', { requires2FA: true });
         }
-        if (typeof code !== 'string' || !verifyTotpOrBackup(user, code)) {
-          limiter.hit('account_fail', email);
-          throw unauthorized(MESSAGES.invalidCode, { requires2FA: true });
-        }
+        if (typeof code !== 'string' || !verifyTotpOrBackup(user, code)) throw unauthorized(MESSAGES.invalidCode, { requires2FA: true });
       }
       limiter.reset('account_fail', email);
       const pair = await tokens.issue(user.id);
@@ -122,7 +129,7 @@ export function createAuthService(deps: AuthDeps) {
       return { username: u.username, email: u.email, timezone: u.timezone };
     },
 
-    updateProfile(userId: number, body: Record<string, unknown>): Profile {
+    updateProfile(userId: number, sessionId: string, body: Record<string, unknown>): Profile {
       const username = validateUsername(requireString(body, 'username', 'Username', 100));
       const email = validateEmail(requireString(body, 'email', 'Email', 254));
       const timezone = body.timezone === undefined ? 'UTC' : String(body.timezone);
@@ -131,7 +138,9 @@ export function createAuthService(deps: AuthDeps) {
       if (byEmail && byEmail.id !== userId) throw conflict('An account with this email already exists');
       const byName = users.byUsername(username);
       if (byName && byName.id !== userId) throw conflict('This username is already taken');
+      const before = users.byId(userId);
       users.updateProfile(userId, username, email, timezone);
+      if (before && before.email.toLowerCase() !== email.toLowerCase()) tokens.revokeOthers(userId, sessionId, 'email change');
       return { username, email, timezone };
     },
 
@@ -141,13 +150,11 @@ export function createAuthService(deps: AuthDeps) {
       const next = checkPassword(body.new_password, 'New password');
       const user = users.byId(userId);
       if (!user) throw notFound('User not found');
-      limiter.check('account_fail', user.email);
-      if (!(await verifyPassword(current, user.password_hash))) {
-        limiter.hit('account_fail', user.email);
-        throw badRequest('Current password is incorrect');
-      }
+      const attempt = limiter.consume('account_fail', user.email);
+      if (!(await verifyPassword(current, user.password_hash))) throw badRequest('Current password is incorrect');
+      limiter.undo(attempt);
       users.updatePassword(userId, await hashPassword(next));
-      tokens.revokeOthers(userId, sessionId);
+      tokens.revokeOthers(userId, sessionId, 'password change');
     },
 
     async setupTwoFactor(userId: number): Promise<TwoFactorSetup> {
@@ -165,7 +172,7 @@ export function createAuthService(deps: AuthDeps) {
       return { qrCodeUrl, secret, backupCodes };
     },
 
-    verifyTwoFactor(userId: number, ip: string, body: Record<string, unknown>): void {
+    verifyTwoFactor(userId: number, sessionId: string, ip: string, body: Record<string, unknown>): void {
       limiter.consume('twofa_ip', ip);
       const token = body.token;
       if (typeof token !== 'string' || token.trim() === '') throw badRequest('Please enter the verification code');
@@ -173,19 +180,31 @@ export function createAuthService(deps: AuthDeps) {
       const user = users.byId(userId);
       if (!user) throw notFound('User not found');
       if (!user.totp_pending_secret_enc) throw badRequest('Start two-factor setup first');
-      limiter.check('account_fail', user.email);
-      if (!authenticator.check(token.trim(), box.open(user.totp_pending_secret_enc))) {
-        limiter.hit('account_fail', user.email);
-        throw badRequest(MESSAGES.invalidCode);
-      }
-      users.enableTotp(userId);
+      const attempt = limiter.consume('account_fail', user.email);
+      const step = totpStep(token.trim(), box.open(user.totp_pending_secret_enc), now());
+      if (step === null) throw badRequest(MESSAGES.invalidCode);
+      limiter.undo(attempt);
+      // The step is recorded, so the code just used cannot sign in a moment later.
+      users.enableTotp(userId, step);
+      tokens.revokeOthers(userId, sessionId, 'two-factor enabled');
     },
 
-    disableTwoFactor(userId: number): void {
+    /** Needs the current password or a current code (TOTP or backup), so a stolen access token
+     *  alone cannot strip the second factor. */
+    async disableTwoFactor(userId: number, sessionId: string, body: Record<string, unknown>): Promise<void> {
       const user = users.byId(userId);
       if (!user) throw notFound('User not found');
       if (!user.two_factor_enabled) throw badRequest('Two-factor authentication is not enabled');
+      const password = typeof body.password === 'string' ? body.password : '';
+      const code = typeof body.token === 'string' ? body.token.trim() : '';
+      if (!password && !code) throw badRequest(MESSAGES.twoFactorDisableProof);
+      const attempt = limiter.consume('account_fail', user.email);
+      if (password) {
+        if (!(await verifyPassword(password, user.password_hash))) throw badRequest('Current password is incorrect');
+      } else if (!verifyTotpOrBackup(user, code)) throw badRequest(MESSAGES.invalidCode);
+      limiter.undo(attempt);
       users.disableTotp(userId);
+      tokens.revokeOthers(userId, sessionId, 'two-factor disabled');
     },
 
     twoFactorStatus(userId: number) {

@@ -154,4 +154,12 @@ CREATE TABLE agents (
 CREATE INDEX agents_region ON agents (region);
 `,
   },
+  {
+    id: 3,
+    name: 'hardening_accounts',
+    sql: `
+ALTER TABLE users ADD COLUMN totp_last_step INTEGER;
+CREATE INDEX refresh_tokens_expires ON refresh_tokens (expires_at);
+`,
+  },
 ];

@@ -1,12 +1,13 @@
 import { Router } from 'express';
 import type { AuthService } from '../../services/auth';
 import type { TokenService } from '../../services/tokens';
+import { clientKey } from '../../lib/net';
 import { asBody } from '../../services/validation';
 import { authOf, requireUser } from '../middleware/auth';
 
 export function authRoutes(auth: AuthService, tokens: TokenService): Router {
   const r = Router();
-  const ip = (req: { ip?: string }) => req.ip ?? 'unknown';
+  const ip = (req: { ip?: string }) => clientKey(req.ip);
 
   r.post('/auth/signup', async (req, res) => {
     res.status(201).json({ success: true, data: await auth.signup(asBody(req.body), ip(req)) });
@@ -29,11 +30,13 @@ export function authRoutes(auth: AuthService, tokens: TokenService): Router {
     res.json({ success: true, data: await auth.setupTwoFactor(authOf(req).userId) });
   });
   r.post('/2fa/verify', requireUser(tokens), (req, res) => {
-    auth.verifyTwoFactor(authOf(req).userId, ip(req), asBody(req.body));
+    const { userId, sessionId } = authOf(req);
+    auth.verifyTwoFactor(userId, sessionId, ip(req), asBody(req.body));
     res.json({ success: true, data: { enabled: true }, message: 'Two-factor authentication has been enabled successfully!' });
   });
-  r.post('/2fa/disable', requireUser(tokens), (req, res) => {
-    auth.disableTwoFactor(authOf(req).userId);
+  r.post('/2fa/disable', requireUser(tokens), async (req, res) => {
+    const { userId, sessionId } = authOf(req);
+    await auth.disableTwoFactor(userId, sessionId, asBody(req.body));
     res.json({ success: true, data: { enabled: false }, message: 'Two-factor authentication has been disabled' });
   });
   r.get('/2fa/status', requireUser(tokens), (req, res) => {
@@ -44,7 +47,8 @@ export function authRoutes(auth: AuthService, tokens: TokenService): Router {
     res.json({ success: true, data: auth.profile(authOf(req).userId) });
   });
   r.put('/users/profile', requireUser(tokens), (req, res) => {
-    res.json({ success: true, data: auth.updateProfile(authOf(req).userId, asBody(req.body)), message: 'Profile updated successfully!' });
+    const { userId, sessionId } = authOf(req);
+    res.json({ success: true, data: auth.updateProfile(userId, sessionId, asBody(req.body)), message: 'Profile updated successfully!' });
   });
   r.post('/users/change-password', requireUser(tokens), async (req, res) => {
     const { userId, sessionId } = authOf(req);
