@@ -124,18 +124,10 @@ export function TwoFactorCard() {
       .catch(() => setEnabled(false));
   }, [api]);
 
-  const disable = async () => {
+  const disabled = () => {
     setConfirmOpen(false);
-    setMsg(null);
-    try {
-      const res = await api.post('/api/2fa/disable');
-      if (res.success) {
-        setEnabled(false);
-        setMsg({ kind: 'success', text: 'Two-factor authentication has been disabled' });
-      } else setMsg({ kind: 'error', text: res.error || 'Failed to disable 2FA' });
-    } catch {
-      setMsg({ kind: 'error', text: 'An error occurred while disabling 2FA' });
-    }
+    setEnabled(false);
+    setMsg({ kind: 'success', text: 'Two-factor authentication has been disabled' });
   };
 
   return (
@@ -163,16 +155,67 @@ export function TwoFactorCard() {
           }}
         />
       )}
-      {confirmOpen && (
-        <ConfirmDialog
-          title="Disable Two-Factor Authentication"
-          message="Disabling two-factor authentication makes your account less secure. Are you sure you want to continue?"
-          confirmLabel="Disable 2FA"
-          onConfirm={() => void disable()}
-          onCancel={() => setConfirmOpen(false)}
-        />
-      )}
+      {confirmOpen && <DisableTwoFactorDialog onDisabled={disabled} onCancel={() => setConfirmOpen(false)} />}
     </section>
+  );
+}
+
+/** Disabling 2FA needs proof that the person at the keyboard owns the account: the current
+ *  password, or a code from the authenticator app (or a backup code). */
+export function DisableTwoFactorDialog({ onDisabled, onCancel }: { onDisabled(): void; onCancel(): void }) {
+  const { api } = useServices();
+  const [mode, setMode] = useState<'password' | 'token'>('password');
+  const [value, setValue] = useState('');
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  const submit = async () => {
+    if (!value.trim()) {
+      setError(mode === 'password' ? 'Please enter your current password' : 'Please enter the verification code');
+      return;
+    }
+    setBusy(true);
+    setError('');
+    try {
+      const res = await api.post('/api/2fa/disable', mode === 'password' ? { password: value } : { token: value.trim() });
+      if (res.success) onDisabled();
+      else setError(res.error || 'Failed to disable 2FA');
+    } catch {
+      setError('An error occurred while disabling 2FA');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const label = mode === 'password' ? 'Current password' : 'Verification or backup code';
+  return (
+    <ConfirmDialog
+      title="Disable Two-Factor Authentication"
+      message="Disabling two-factor authentication makes your account less secure. To continue, confirm it is you."
+      confirmLabel="Disable 2FA"
+      busy={busy}
+      onConfirm={() => void submit()}
+      onCancel={onCancel}
+    >
+      <form onSubmit={(e) => { e.preventDefault(); void submit(); }}>
+        <div className="field">
+          <label htmlFor="tfa-disable-proof">{label}</label>
+          <input
+            id="tfa-disable-proof"
+            type={mode === 'password' ? 'password' : 'text'}
+            autoComplete={mode === 'password' ? 'current-password' : 'one-time-code'}
+            inputMode={mode === 'password' ? undefined : 'numeric'}
+            value={value}
+            onChange={(e) => setValue(e.target.value)}
+            aria-invalid={error ? true : undefined}
+          />
+        </div>
+        {error && <div className="alert alert-error" role="alert">{error}</div>}
+        <button type="button" className="btn btn-ghost btn-sm" onClick={() => { setMode(mode === 'password' ? 'token' : 'password'); setValue(''); setError(''); }}>
+          {mode === 'password' ? 'Use a code from your authenticator app instead' : 'Use your password instead'}
+        </button>
+      </form>
+    </ConfirmDialog>
   );
 }
 
