@@ -6,7 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import type { GraphFunction } from '@upfleet/proto/rest';
-import { createResultStore, planGraphQuery } from '../control-plane/src/results/clickhouse-store';
+import { createResultStore } from '../control-plane/src/results/clickhouse-store';
+import { planGraphQuery } from '../control-plane/src/results/graph-plan';
 
 const RUNS = Number(process.argv[2] ?? 50);
 const MIN = 60_000;

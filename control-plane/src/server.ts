@@ -3,17 +3,18 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
+import { Registry } from 'prom-client';
 import type { Config } from './config';
 import type { Logger } from './logger';
 import { createApp } from './http/app';
 import { createSecretBox, randomToken } from './lib/crypto';
-import { createMetrics } from './lib/metrics';
+import { registerHttpMetrics } from './lib/metrics';
 import { deriveKey, loadMasterKey, readOrCreateSecretFile } from './lib/secrets-files';
 import { createAdminService } from './services/admin';
 import { createAlertService } from './services/alerts';
 import { createAuthService } from './services/auth';
 import { createEndpointService, type UptimeSource } from './services/endpoints';
-import { createGraphService, type GraphSource } from './services/graphs';
+import { createGraphService } from './services/graphs';
 import { createRateLimiter } from './services/rate-limiter';
 import { createTokenService } from './services/tokens';
 import { createAgentsRepo } from './store/agents-repo';
@@ -33,6 +34,7 @@ import { createAssignmentEngine } from './services/assignments';
 import { cachedUptime } from './services/uptime-cache';
 import { regionKey } from './store/catalog-repo';
 import { startEmbeddedAgent, type EmbeddedAgent } from './embedded-agent';
+import { UPTIME_WINDOW_MS } from './checks';
 
 export interface ControlPlane {
   httpPort: number;
@@ -53,8 +55,6 @@ export interface ControlPlaneExtras {
   /** How often expired sessions and refresh tokens are pruned (default hourly; also once at start). */
   pruneIntervalMs?: number;
 }
-
-const UPTIME_WINDOW_MS = 7 * 86400_000;
 
 export async function startControlPlane(config: Config, logger: Logger, extras: ControlPlaneExtras = {}): Promise<ControlPlane> {
   fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
@@ -93,43 +93,13 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     account_fail: perWindow(rl.accountFailures),
     endpoint_mutation: { max: rl.endpointMutationsPerMinute, windowSeconds: 60, message: 'Too many changes to endpoints. Please wait a minute and try again.' },
   });
+  // One registry per control plane; each part registers its own metrics on it.
+  const metrics = new Registry();
   let results: ResultStore | null;
   if (extras.results === undefined) {
     results = createResultStore({ clickhouseUrl: config.clickhouseUrl, dataDir: config.dataDir, logger });
     await results.init();
   } else results = extras.results;
-  const metrics = createMetrics();
-  const countRequest = metrics.counter('upfleet_http_requests_total', 'REST requests by method and status class');
-  const requestSeconds = metrics.summary('upfleet_http_request_duration_seconds', 'REST request time');
-  const ingested = metrics.counter('upfleet_ingest_results_total', 'Check results stored in ClickHouse');
-  const ingestBatches = metrics.counter('upfleet_ingest_batches_total', 'Result batches by outcome');
-  const ingestSeconds = metrics.summary('upfleet_ingest_batch_duration_seconds', 'Time to store one batch');
-  const graphSeconds = metrics.summary('upfleet_graph_query_duration_seconds', 'Graph query time in the results store');
-  const ingestStore = results && {
-    async insertBatch(batchId: string, agentId: string, rows: Parameters<ResultStore['insertBatch']>[2]) {
-      const t = performance.now();
-      try {
-        await results!.insertBatch(batchId, agentId, rows);
-        ingested({}, rows.length);
-        ingestBatches({ result: 'ok' });
-      } catch (e) {
-        ingestBatches({ result: 'failed' });
-        throw e;
-      } finally {
-        ingestSeconds({}, (performance.now() - t) / 1000);
-      }
-    },
-  };
-  const graphSource: GraphSource | null = results && {
-    async graphs(id, opts) {
-      const t = performance.now();
-      try {
-        return await results!.graphs(id, opts);
-      } finally {
-        graphSeconds({}, (performance.now() - t) / 1000);
-      }
-    },
-  };
   const uptimeSource: UptimeSource | undefined = results
     ? cachedUptime({ uptime: (ids) => results!.uptime(ids, Date.now() - UPTIME_WINDOW_MS) })
     : undefined;
@@ -142,7 +112,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     }
     return byRegion;
   };
-  const engine = createAssignmentEngine({ endpoints: endpointsRepo, catalog, liveAgents, logger, startupGraceMs: 3000 });
+  const engine = createAssignmentEngine({ endpoints: endpointsRepo, catalog, liveAgents, logger, startupGraceMs: 3000, metrics });
   const onChange = () => engine.changed();
   const endpoints = createEndpointService({ endpoints: endpointsRepo, users, catalog, allowPrivateTargets: config.allowPrivateTargets, uptime: uptimeSource, onChange });
   const admin = createAdminService({ users, catalog, agents: agentsRepo, onChange, ownedCount: (id) => engine.ownedCount(id) });
@@ -152,7 +122,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     tokens,
     endpoints,
     alerts: createAlertService({ alerts: createAlertsRepo(db), endpoints: endpointsRepo, catalog, box }),
-    graphs: createGraphService({ endpoints, source: graphSource }),
+    graphs: createGraphService({ endpoints, source: results, metrics }),
     admin,
     catalog,
     limiter,
@@ -160,23 +130,8 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     results,
     webDistDir: config.webDistDir,
     trustProxy: config.trustProxy,
-    metrics: {
-      render: () => metrics.render(),
-      observeRequest: (method, status, seconds) => {
-        countRequest({ method, status: `${Math.floor(status / 100)}xx` });
-        requestSeconds({ method }, seconds);
-      },
-    },
+    metrics: registerHttpMetrics(metrics),
   });
-  metrics.gauge('upfleet_agents_live', 'Agents with a live lease, by region', () => {
-    const byRegion = new Map<string, number>();
-    for (const a of agentsRepo.live(Date.now())) byRegion.set(a.region, (byRegion.get(a.region) ?? 0) + 1);
-    return [...byRegion].map(([region, n]) => [{ region }, n]);
-  });
-  metrics.gauge('upfleet_agent_checks_owned', 'Checks each watching agent owns', () =>
-    engine.watching().map((id) => [{ agent_id: id }, engine.ownedCount(id)]));
-  metrics.gauge('upfleet_agent_outbox_depth', 'Results buffered on each agent (last heartbeat)', () =>
-    agentsRepo.listAgents().filter((a) => a.revoked_at === null).map((a) => [{ agent_id: a.agent_id, region: a.region }, a.outbox_depth]));
 
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(config.port, config.host, () => resolve(s));
@@ -193,7 +148,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
   let embedded: EmbeddedAgent | null = null;
   if (results) {
     tls = config.grpcTls.insecure ? null : loadOrCreateGrpcTls(config.dataDir, config.grpcTls);
-    const handlers = createAgentServiceHandlers({ agents: agentsRepo, catalog, engine, store: ingestStore!, leaseSeconds: config.agentLeaseSeconds, logger });
+    const handlers = createAgentServiceHandlers({ agents: agentsRepo, catalog, engine, store: results, leaseSeconds: config.agentLeaseSeconds, logger, metrics });
     grpcServer = await startGrpcServer(handlers, config.host, config.grpcPort, tls);
     logger.info({ port: grpcServer.port, tls: Boolean(tls) }, 'grpc listening');
     // Lapsed leases are noticed here even when no agent calls in.

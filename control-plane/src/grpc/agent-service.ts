@@ -1,5 +1,6 @@
 // AgentService handlers: Register, Heartbeat, WatchAssignments; ReportResults comes from report-results.ts.
 import crypto from 'node:crypto';
+import { Gauge, type Registry } from 'prom-client';
 import { grpc, type AgentServiceHandlers, type AssignmentUpdate } from '@upfleet/proto';
 import { AppError } from '../errors';
 import type { Logger } from '../logger';
@@ -24,11 +25,14 @@ export function createAgentServiceHandlers(deps: {
   leaseSeconds: number;
   logger: Logger;
   now?: () => number;
+  /** The service registers its own metrics here (live agents, outbox depths; ingest via ReportResults). */
+  metrics?: Registry;
 }): AgentServiceHandlers {
   const now = deps.now ?? Date.now;
   const log = deps.logger.child({ component: 'agent-service' });
   const leaseMs = deps.leaseSeconds * 1000;
   const heartbeatSeconds = Math.max(1, Math.min(HEARTBEAT_INTERVAL_SECONDS_MAX, Math.floor(deps.leaseSeconds / 3)));
+  if (deps.metrics) registerAgentMetrics(deps.metrics, deps.agents, now);
 
   function authenticate(call: { metadata: grpc.Metadata }): AuthenticatedAgent {
     const raw = String(call.metadata.get('authorization')[0] ?? '');
@@ -107,6 +111,7 @@ export function createAgentServiceHandlers(deps: {
     ReportResults: createReportResultsHandler({
       store: deps.store,
       logger: deps.logger,
+      metrics: deps.metrics,
       authenticate: (call) => {
         try {
           return authenticate(call);
@@ -117,4 +122,29 @@ export function createAgentServiceHandlers(deps: {
       },
     }),
   };
+}
+
+function registerAgentMetrics(registry: Registry, agents: AgentsRepo, now: () => number): void {
+  new Gauge({
+    name: 'upfleet_agents_live',
+    help: 'Agents with a live lease, by region',
+    labelNames: ['region'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      const byRegion = new Map<string, number>();
+      for (const a of agents.live(now())) byRegion.set(a.region, (byRegion.get(a.region) ?? 0) + 1);
+      for (const [region, n] of byRegion) this.set({ region }, n);
+    },
+  });
+  new Gauge({
+    name: 'upfleet_agent_outbox_depth',
+    help: 'Results buffered on each agent (last heartbeat)',
+    labelNames: ['agent_id', 'region'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const a of agents.listAgents()) if (a.revoked_at === null) this.set({ agent_id: a.agent_id, region: a.region }, a.outbox_depth);
+    },
+  });
 }

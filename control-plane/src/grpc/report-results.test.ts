@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
+import { Registry } from 'prom-client';
 import { grpc, loadAgentService, type AgentServiceClient, type BatchAck, type CheckResult, type ResultBatch } from '@upfleet/proto';
 import { createResultStore, type ClickHouseResultStore, type ResultStore } from '../results/clickhouse-store';
 import { createReportResultsHandler, type AuthenticatedAgent } from './report-results';
@@ -50,6 +51,9 @@ describe('ReportResults over gRPC on loopback', () => {
   let observed: ObservedStore;
   let server: grpc.Server;
   let client: AgentServiceClient;
+  const metrics = new Registry();
+  /** A sample's value in the Prometheus text GET /metrics serves; 0 when absent. */
+  const sample = async (line: string) => Number((await metrics.metrics()).split('\n').find((l) => l.startsWith(`${line} `))?.split(' ')[1] ?? 0);
   const agents = new Map<string, AuthenticatedAgent>([['good', { agentId: 'agent-1', region: 'EU-Germany' }]]);
 
   beforeAll(async () => {
@@ -65,6 +69,7 @@ describe('ReportResults over gRPC on loopback', () => {
         logger,
         maxInFlight: 2,
         maxBatchResults: 100,
+        metrics,
         authenticate: (call) => {
           const token = String(call.metadata.get('authorization')[0] ?? '').replace(/^Bearer /, '');
           const agent = agents.get(token);
@@ -165,6 +170,27 @@ describe('ReportResults over gRPC on loopback', () => {
     expect(await store.countResults({ endpointId: ep })).toBe(1);
     s.stream.end();
     expect((await s.closed).code).toBe(grpc.status.OK);
+  });
+
+  it('counts stored results, batches by outcome and store time on the registry it is given', async () => {
+    const ep = nextEndpoint++;
+    const before = {
+      results: await sample('upfleet_ingest_results_total'),
+      ok: await sample('upfleet_ingest_batches_total{result="ok"}'),
+      failed: await sample('upfleet_ingest_batches_total{result="failed"}'),
+      timed: await sample('upfleet_ingest_batch_duration_seconds_count'),
+    };
+    const s = open();
+    observed.failNext = 1;
+    s.stream.write({ batch_id: 'b-metrics-1', results: [result(ep, 0)] });
+    s.stream.write({ batch_id: 'b-metrics-2', results: [result(ep, 1), result(ep, 2), result(ep, 3, { kind: 'CHECK_KIND_UNSPECIFIED' })] });
+    const acks = await s.until(2);
+    expect(acks.map((a) => a.ok)).toEqual([false, true]);
+    expect(await sample('upfleet_ingest_results_total')).toBe(before.results + 2);
+    expect(await sample('upfleet_ingest_batches_total{result="ok"}')).toBe(before.ok + 1);
+    expect(await sample('upfleet_ingest_batches_total{result="failed"}')).toBe(before.failed + 1);
+    expect(await sample('upfleet_ingest_batch_duration_seconds_count')).toBe(before.timed + 2);
+    s.stream.end();
   });
 
   it('refuses invalid batches with ok=false and drops results of unknown kind', async () => {

@@ -1,10 +1,12 @@
 // AgentService.ReportResults: result batches in, one ack per batch out, in order of arrival.
 // A batch is acked ok only after the store has it; on a store failure the ack says so and the
 // agent re-sends the same batch id, which the store deduplicates.
+import { Counter, Summary, type Registry } from 'prom-client';
 import { grpc, type BatchAck, type CheckResult, type ResultBatch } from '@upfleet/proto';
 import type { Logger } from '../logger';
 import { AppError } from '../errors';
-import { resultKind, type ResultStore } from '../results/clickhouse-store';
+import { kindName } from '../checks';
+import type { ResultStore } from '../results/clickhouse-store';
 
 export interface AuthenticatedAgent {
   agentId: string;
@@ -21,6 +23,8 @@ export interface ReportResultsDeps {
   /** Batches being stored at once per stream; the stream is paused beyond it. */
   maxInFlight?: number;
   maxBatchResults?: number;
+  /** The handler registers its own metrics here (results ingested, batches by outcome, store time). */
+  metrics?: Registry;
 }
 
 export const MAX_BATCH_RESULTS = 5000;
@@ -53,6 +57,10 @@ export function createReportResultsHandler(deps: ReportResultsDeps): grpc.handle
   const maxInFlight = Math.max(1, deps.maxInFlight ?? 4);
   const maxResults = deps.maxBatchResults ?? MAX_BATCH_RESULTS;
   const baseLog = deps.logger.child({ component: 'report-results' });
+  const registers = deps.metrics ? [deps.metrics] : [];
+  const ingested = new Counter({ name: 'upfleet_ingest_results_total', help: 'Check results stored in ClickHouse', registers });
+  const batches = new Counter({ name: 'upfleet_ingest_batches_total', help: 'Result batches by outcome', labelNames: ['result'], registers });
+  const storeSeconds = new Summary({ name: 'upfleet_ingest_batch_duration_seconds', help: 'Time to store one batch', percentiles: [], registers });
 
   async function storeBatch(agent: AuthenticatedAgent, batch: ResultBatch, log: Logger): Promise<BatchAck> {
     const batchId = batch.batch_id ?? '';
@@ -65,16 +73,22 @@ export function createReportResultsHandler(deps: ReportResultsDeps): grpc.handle
     // carry them again and block the agent's outbox forever.
     const valid: CheckResult[] = [];
     for (const r of results) {
-      if (!resultKind(r.kind) || !(r.endpoint_id > 0)) continue;
+      if (!kindName(r.kind) || !(r.endpoint_id > 0)) continue;
       valid.push(r.region ? r : { ...r, region: agent.region });
     }
     const dropped = results.length - valid.length;
     if (dropped > 0) log.warn({ batchId, dropped }, 'results with unknown kind or endpoint dropped');
+    const stored = storeSeconds.startTimer();
     try {
       await deps.store.insertBatch(batchId, agent.agentId, valid);
+      ingested.inc(valid.length);
+      batches.inc({ result: 'ok' });
     } catch (err) {
+      batches.inc({ result: 'failed' });
       log.warn({ batchId, err: (err as Error).message }, 'result batch not stored');
       return { batch_id: batchId, ok: false, error: 'results could not be stored; re-send the batch' };
+    } finally {
+      stored();
     }
     return { batch_id: batchId, ok: true, error: dropped > 0 ? `${dropped} results with an unknown kind or endpoint were dropped` : '' };
   }

@@ -3,7 +3,7 @@
 import { authenticator } from 'otplib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MESSAGES } from '@upfleet/proto/rest';
-import { startHarness, type Harness } from '../test-support/harness';
+import { startHarness, type Harness } from '../testing/harness';
 
 let h: Harness | undefined;
 afterEach(async () => {

@@ -34,7 +34,7 @@ export interface AppDeps {
   webDistDir: string | null;
   trustProxy?: boolean | number | string;
   /** Prometheus text for GET /metrics (admin token, as Prometheus' `authorization` scrape option). */
-  metrics?: { render(): string; observeRequest(method: string, status: number, seconds: number): void };
+  metrics?: { render(): string | Promise<string>; observeRequest(method: string, status: number, seconds: number): void };
 }
 
 export function createApp(deps: AppDeps): Express {
@@ -76,8 +76,8 @@ export function createApp(deps: AppDeps): Express {
   app.use('/api', api);
   if (deps.metrics) {
     const metrics = deps.metrics;
-    app.get('/metrics', requireAdmin(deps.adminToken), (_req, res) => {
-      res.type('text/plain; version=0.0.4').send(metrics.render());
+    app.get('/metrics', requireAdmin(deps.adminToken), async (_req, res) => {
+      res.type('text/plain; version=0.0.4').send(await metrics.render());
     });
   }
 

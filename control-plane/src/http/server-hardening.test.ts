@@ -5,7 +5,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../test-support/harness';
+import { startHarness, type Harness } from '../testing/harness';
 
 let h: Harness | undefined;
 afterEach(async () => {

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import type { CheckKind, CheckResult } from '@upfleet/proto';
-import { createResultStore, planGraphQuery, type ClickHouseResultStore } from './clickhouse-store';
+import { createResultStore, type ClickHouseResultStore } from './clickhouse-store';
+import { planGraphQuery } from './graph-plan';
 
 const logger = pino({ level: 'silent' });
 const MIN = 60_000;

@@ -1,8 +1,10 @@
 // Who checks what: every monitoring-enabled endpoint x its features x its regions, each check owned
 // by exactly one live agent of its region, chosen by rendezvous hashing. Watchers get a snapshot,
 // then deltas whenever endpoints, plans or the set of live agents change.
-import type { Assignment, AssignmentUpdate, CheckKind } from '@upfleet/proto';
+import { Gauge, type Registry } from 'prom-client';
+import type { Assignment, AssignmentUpdate } from '@upfleet/proto';
 import type { Logger } from '../logger';
+import { buildCheckId, checkTimeoutMs, type AssignedKind } from '../checks';
 import { regionKey, type CatalogRepo } from '../store/catalog-repo';
 import type { EndpointsRepo, MonitoredEndpoint } from '../store/endpoints-repo';
 import { fnv1a32Mixed } from '@upfleet/proto/hash';
@@ -21,24 +23,22 @@ interface WatcherState extends AssignmentWatcher {
   flush?: () => void;
 }
 
-const KIND_CODE: Record<Exclude<CheckKind, 'CHECK_KIND_UNSPECIFIED'>, string> = {
-  CHECK_KIND_HTTP: 'http',
-  CHECK_KIND_TLS: 'tls',
-  CHECK_KIND_PING: 'ping',
-};
-
-/** The checks one endpoint needs: response_code and cert_expiry only from the primary region. */
+/**
+ * The checks one endpoint needs: response_code and cert_expiry only from the primary region.
+ * Here the SQLite row's `url_id` becomes the proto's `endpoint_id` (see docs/architecture.md).
+ */
 export function checksForEndpoint(e: MonitoredEndpoint, primary: string | null): Assignment[] {
   const out: Assignment[] = [];
-  const add = (kind: Exclude<CheckKind, 'CHECK_KIND_UNSPECIFIED'>, region: string) => {
+  const endpointId = e.url_id;
+  const add = (kind: AssignedKind, region: string) => {
     const interval = e.check_frequency_seconds;
     out.push({
-      check_id: `${e.url_id}:${KIND_CODE[kind]}:${region}`,
-      endpoint_id: e.url_id,
+      check_id: buildCheckId(endpointId, kind, region),
+      endpoint_id: endpointId,
       kind,
       url: e.url,
       interval_seconds: interval,
-      timeout_ms: Math.min(30_000, Math.max(2_000, interval * 1000 - 1000)),
+      timeout_ms: checkTimeoutMs(interval),
       region,
       retention_days: e.retention_days,
     });
@@ -82,6 +82,8 @@ export function createAssignmentEngine(deps: {
   /** After a control-plane start, snapshots wait this long so reconnecting agents are all counted
    *  before ownership is decided (they keep checking on their saved snapshot meanwhile). */
   startupGraceMs?: number;
+  /** The engine registers its own metrics here (checks owned per agent). */
+  metrics?: Registry;
 }) {
   const log = deps.logger.child({ component: 'assignments' });
   const watchers = new Map<string, WatcherState>();
@@ -188,6 +190,18 @@ export function createAssignmentEngine(deps: {
     },
     watching: () => [...watchers.keys()],
   };
+  if (deps.metrics) {
+    new Gauge({
+      name: 'upfleet_agent_checks_owned',
+      help: 'Checks each watching agent owns',
+      labelNames: ['agent_id'],
+      registers: [deps.metrics],
+      collect() {
+        this.reset();
+        for (const id of engine.watching()) this.set({ agent_id: id }, engine.ownedCount(id));
+      },
+    });
+  }
   return engine;
 }
 export type AssignmentEngine = ReturnType<typeof createAssignmentEngine>;

@@ -1,16 +1,29 @@
 // Graph data for one endpoint, scoped by owner before the results store is asked.
+import { Summary, type Registry } from 'prom-client';
 import type { GraphFunction, GraphSeries, GraphsResponse } from '@upfleet/proto/rest';
 import { AppError, badRequest } from '../errors';
+import { GRAPH_MAX_RANGE_MS } from '../checks';
+import { planGraphQuery, type GraphSource } from '../results/graph-plan';
 import type { EndpointService } from './endpoints';
 
-export interface GraphSource {
-  graphs(endpointId: number, opts: { fromMs: number; toMs: number; functions: GraphFunction[]; regions?: string[] }): Promise<GraphSeries[]>;
+export interface GraphReader {
+  graphs(endpointId: number, opts: { fromMs: number; toMs: number; functions: GraphFunction[]; regions?: string[]; source?: GraphSource }): Promise<GraphSeries[]>;
 }
 
-const MAX_RANGE_MS = 400 * 86400_000;
-
-export function createGraphService(deps: { endpoints: EndpointService; source: GraphSource | null; now?: () => number }) {
+export function createGraphService(deps: {
+  endpoints: EndpointService;
+  source: GraphReader | null;
+  now?: () => number;
+  /** The service registers its own metrics here (time the results store takes to answer). */
+  metrics?: Registry;
+}) {
   const now = deps.now ?? Date.now;
+  const querySeconds = new Summary({
+    name: 'upfleet_graph_query_duration_seconds',
+    help: 'Graph query time in the results store',
+    percentiles: [],
+    registers: deps.metrics ? [deps.metrics] : [],
+  });
   return {
     async forEndpoint(userId: number, endpointId: number, query: Record<string, unknown>): Promise<GraphsResponse> {
       const endpoint = deps.endpoints.get(userId, endpointId);
@@ -28,20 +41,25 @@ export function createGraphService(deps: { endpoints: EndpointService; source: G
         toMs = now();
         fromMs = toMs - hours * 3600_000;
       }
-      if (toMs - fromMs > MAX_RANGE_MS) throw badRequest('The time range can be at most 400 days');
+      if (toMs - fromMs > GRAPH_MAX_RANGE_MS) throw badRequest('The time range can be at most 400 days');
       const functions: GraphFunction[] = [];
       if (endpoint.response_time) functions.push('response_time');
       if (endpoint.response_code) functions.push('response_code');
       if (endpoint.ping_host) functions.push('ping');
       if (endpoint.cert_expiry) functions.push('cert_expiry');
-      const bucketSeconds = Math.max(1, Math.ceil((toMs - fromMs) / 1000 / 500));
+      // The store is told which source this plan read, so bucketSeconds is the step its points have.
+      const plan = planGraphQuery(Math.floor(fromMs), Math.ceil(toMs), now());
+      const bucketSeconds = plan.stepMs / 1000;
       if (functions.length === 0) return { graphs: [], from: fromMs, to: toMs, bucketSeconds };
       if (!deps.source) throw new AppError('unavailable', 'Failed to fetch graph data');
       let graphs: GraphSeries[];
+      const timed = querySeconds.startTimer();
       try {
-        graphs = await deps.source.graphs(endpointId, { fromMs: Math.floor(fromMs), toMs: Math.ceil(toMs), functions });
+        graphs = await deps.source.graphs(endpointId, { fromMs: Math.floor(fromMs), toMs: Math.ceil(toMs), functions, source: plan.source });
       } catch {
         throw new AppError('unavailable', 'Failed to fetch graph data');
+      } finally {
+        timed();
       }
       return { graphs, from: fromMs, to: toMs, bucketSeconds };
     },

@@ -1,0 +1,91 @@
+// The ClickHouse connections of one result store: a query client and the insert lanes.
+// Server mode: one HTTP client does both (settings travel with each request). Embedded chDB:
+// settings are session-wide SETs, so an insert's dedup token would leak into the next statement
+// on the same connection; inserts get connections of their own, each used serially.
+import path from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { createClient, type ClickHouseClient } from '@clickhouse/client';
+
+export interface ConnectionOptions {
+  clickhouseUrl: string | null;
+  /** Embedded mode keeps its data under `${dataDir}/clickhouse`. */
+  dataDir: string;
+  /** Embedded mode: parallel insert connections. */
+  insertLanes?: number;
+}
+
+export interface Connection {
+  readonly mode: 'embedded' | 'server';
+  /** For queries and DDL. */
+  readonly query: ClickHouseClient;
+  /** Runs one insert on the least busy lane, after that lane's earlier inserts. */
+  insert(run: (client: ClickHouseClient) => Promise<unknown>): Promise<void>;
+  close(): Promise<void>;
+}
+
+interface Lane { client: ClickHouseClient; tail: Promise<unknown>; pending: number }
+
+// libchdb binds one data directory per process: every embedded store in this process must share it.
+let embeddedPath: string | null = null;
+let embeddedStores = 0;
+
+export async function openConnection(opts: ConnectionOptions): Promise<Connection> {
+  if (opts.clickhouseUrl) {
+    const client = createClient({
+      url: opts.clickhouseUrl,
+      max_open_connections: 16,
+      request_timeout: 60_000,
+      clickhouse_settings: { output_format_json_quote_64bit_integers: 0 },
+    });
+    return {
+      mode: 'server',
+      query: client,
+      insert: async (run) => {
+        await run(client);
+      },
+      close: () => client.close(),
+    };
+  }
+
+  const dir = path.resolve(opts.dataDir, 'clickhouse');
+  if (embeddedPath && embeddedPath !== dir) {
+    throw new Error(`chDB is already open at ${embeddedPath} in this process; it binds one data directory per process (asked for ${dir})`);
+  }
+  mkdirSync(dir, { recursive: true });
+  // Imported here so server mode never loads the native engine.
+  const { createChdbConnection } = await import('chdb/connection');
+  const make = () =>
+    createClient({
+      connection: createChdbConnection({ path: dir }),
+      // Embedded shares the machine with everything else: cap each query.
+      clickhouse_settings: { max_memory_usage: '2000000000', output_format_json_quote_64bit_integers: 0 },
+    } as Parameters<typeof createClient>[0]);
+  embeddedPath = dir;
+  embeddedStores++;
+  const query = make();
+  let lanes: Lane[] = Array.from({ length: Math.max(1, opts.insertLanes ?? 2) }, () => ({ client: make(), tail: Promise.resolve(), pending: 0 }));
+
+  return {
+    mode: 'embedded',
+    query,
+    async insert(run) {
+      const lane = lanes.reduce((a, b) => (b.pending < a.pending ? b : a));
+      lane.pending++;
+      const p = lane.tail.then(() => run(lane.client));
+      lane.tail = p.catch(() => undefined).finally(() => lane.pending--);
+      await p;
+    },
+    async close() {
+      await Promise.allSettled(lanes.map((l) => l.tail));
+      for (const c of [query, ...lanes.map((l) => l.client)]) await c.close();
+      lanes = [];
+      embeddedStores--;
+      if (embeddedStores === 0) {
+        embeddedPath = null;
+        // Lets a later store open another directory: the engine releases its old one only when idle.
+        const { drainPending } = await import('chdb');
+        await drainPending();
+      }
+    },
+  };
+}

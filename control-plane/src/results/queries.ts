@@ -1,0 +1,149 @@
+// The read side of the result store: graph series, uptime and exact counts. Values are always
+// bound parameters; only the database name (checked) and the table of the plan are spliced in.
+import type { ClickHouseClient } from '@clickhouse/client';
+import type { GraphFunction, GraphSeries } from '@upfleet/proto/rest';
+import { GRAPH_FUNCTION_KIND } from '../checks';
+import type { GraphPlan, GraphSource } from './graph-plan';
+import { SQL_2XX, SQL_CERT, SQL_TIMED } from './schema';
+
+const TABLE: Record<GraphSource, string> = { raw: 'check_results', '1m': 'check_results_1m', '1h': 'check_results_1h' };
+
+export interface GraphRange {
+  fromMs: number;
+  toMs: number;
+  functions: GraphFunction[];
+  /** Locations ('REGION-City') to include; all when absent. */
+  regions?: string[];
+}
+
+type GraphRow = [kind: string, region: string, bucket: unknown, t: number | string, timedN: number | string, totalSum: number, code: number, cert: number | null];
+
+function graphSql(db: string, plan: GraphPlan, filterRegions: boolean): string {
+  // The query's shape changes with the filter; values are always bound parameters.
+  const regionFilter = filterRegions ? 'region IN {regions:Array(String)}' : '1';
+  if (plan.source === 'raw') {
+    // Sparse buckets (one row) keep the row's own time, so short ranges show the raw points.
+    return `
+      SELECT kind, region,
+        intDiv(ms, {step:UInt64}) * {step:UInt64} AS b,
+        if(count() = 1, min(ms), b) AS t,
+        countIf(timed) AS timed_n,
+        sumIf(total, timed) AS total_sum,
+        argMax(status_code, ms) AS code,
+        minOrNullIf(cert_days_left, cert) AS cert
+      FROM (
+        SELECT kind, region, toUnixTimestamp64Milli(ts) AS ms, toFloat64(total_ms) AS total, status_code, cert_days_left,
+          ${SQL_TIMED} AS timed, ${SQL_CERT} AS cert
+        FROM ${db}.check_results
+        WHERE endpoint_id = {endpointId:UInt64} AND kind IN {kinds:Array(String)} AND ${regionFilter}
+          AND ts >= fromUnixTimestamp64Milli({fromMs:Int64}) AND ts <= fromUnixTimestamp64Milli({toMs:Int64})
+      )
+      GROUP BY kind, region, b
+      ORDER BY kind, region, t`;
+  }
+  const unit = plan.source === '1m' ? 60 : 3600;
+  // Whole rollup buckets that overlap the range.
+  return `
+    SELECT kind, region,
+      intDiv(toUInt64(toUnixTimestamp(bucket)) * 1000, {step:UInt64}) * {step:UInt64} AS b,
+      b AS t,
+      sum(timed_n) AS timed_n,
+      sum(total_sum) AS total_sum,
+      argMaxMerge(last_status) AS code,
+      min(cert_days_min) AS cert
+    FROM ${db}.${TABLE[plan.source]}
+    WHERE endpoint_id = {endpointId:UInt64} AND kind IN {kinds:Array(String)} AND ${regionFilter}
+      AND bucket >= toDateTime(intDiv({fromMs:Int64}, ${unit * 1000}) * ${unit}, 'UTC')
+      AND bucket <= toDateTime(intDiv({toMs:Int64}, 1000), 'UTC')
+    GROUP BY kind, region, b
+    ORDER BY kind, region, t`;
+}
+
+/** One series per (function, location), sorted by time, in the order the functions were asked. */
+export async function queryGraphs(client: ClickHouseClient, db: string, endpointId: number, q: GraphRange, plan: GraphPlan): Promise<GraphSeries[]> {
+  const functions = [...new Set(q.functions)];
+  const kinds = [...new Set(functions.map((f) => GRAPH_FUNCTION_KIND[f]))];
+  if (kinds.length === 0 || !(q.toMs >= q.fromMs)) return [];
+  const rs = await client.query({
+    query: graphSql(db, plan, q.regions !== undefined),
+    query_params: { endpointId, kinds, regions: q.regions ?? [], fromMs: Math.trunc(q.fromMs), toMs: Math.trunc(q.toMs), step: plan.stepMs },
+    format: 'JSONCompactEachRow',
+  });
+  const rows = (await rs.json()) as GraphRow[];
+
+  const series = new Map<string, GraphSeries>();
+  const push = (fn: GraphFunction, location: string, t: number, v: number) => {
+    const key = `${fn}\u0000${location}`;
+    let s = series.get(key);
+    if (!s) {
+      s = { itemId: `${endpointId}:${fn}:${location}`, function: fn, location, data: [] };
+      series.set(key, s);
+    }
+    s.data.push([t, v]);
+  };
+  const want = new Set(functions);
+  for (const [kind, region, , tRaw, timedRaw, totalSum, code, cert] of rows) {
+    const t = Number(tRaw);
+    const timed = Number(timedRaw);
+    const avg = timed > 0 ? round2(totalSum / timed) : null;
+    if (kind === 'http') {
+      if (want.has('response_time') && avg !== null) push('response_time', region, t, avg);
+      if (want.has('response_code')) push('response_code', region, t, Number(code));
+    } else if (kind === 'ping') {
+      if (want.has('ping') && avg !== null) push('ping', region, t, avg);
+    } else if (kind === 'tls') {
+      if (want.has('cert_expiry') && cert !== null) push('cert_expiry', region, t, round2(Number(cert)));
+    }
+  }
+  const order = (s: GraphSeries) => functions.indexOf(s.function);
+  return [...series.values()].sort((a, b) => order(a) - order(b) || a.location.localeCompare(b.location));
+}
+
+/** Share of 2xx among HTTP checks since `sinceMs`, in percent with two decimals; null without checks. */
+export async function queryUptime(client: ClickHouseClient, db: string, endpointIds: number[], sinceMs: number): Promise<Map<number, number | null>> {
+  const out = new Map<number, number | null>(endpointIds.map((id) => [id, null]));
+  if (endpointIds.length === 0) return out;
+  // Whole hours from the hour rollup; the part of the first hour before it from raw rows.
+  const hourS = Math.ceil(sinceMs / 3_600_000) * 3600;
+  const sql = `
+    SELECT endpoint_id, sum(n) AS n, sum(ok) AS ok FROM (
+      SELECT endpoint_id, count() AS n, countIf(${SQL_2XX}) AS ok
+      FROM ${db}.check_results
+      WHERE endpoint_id IN {ids:Array(UInt64)} AND kind = 'http'
+        AND ts >= fromUnixTimestamp64Milli({sinceMs:Int64}) AND ts < toDateTime({hourS:UInt32}, 'UTC')
+      GROUP BY endpoint_id
+      UNION ALL
+      SELECT endpoint_id, sum(n) AS n, sum(ok2xx_n) AS ok
+      FROM ${db}.check_results_1h
+      WHERE endpoint_id IN {ids:Array(UInt64)} AND kind = 'http' AND bucket >= toDateTime({hourS:UInt32}, 'UTC')
+      GROUP BY endpoint_id
+    ) GROUP BY endpoint_id`;
+  const rs = await client.query({
+    query: sql,
+    query_params: { ids: endpointIds, sinceMs: Math.trunc(sinceMs), hourS },
+    format: 'JSONCompactEachRow',
+  });
+  for (const [id, n, ok] of (await rs.json()) as Array<[number | string, number | string, number | string]>) {
+    const total = Number(n);
+    out.set(Number(id), total > 0 ? round2((Number(ok) * 100) / total) : null);
+  }
+  return out;
+}
+
+/** Exact number of stored check results (raw rows, or the rollups' counts). */
+export async function queryCount(client: ClickHouseClient, db: string, opts: { endpointId?: number; table?: GraphSource }): Promise<number> {
+  const source = opts.table ?? 'raw';
+  const agg = source === 'raw' ? 'count()' : 'sum(n)';
+  const rs = await client.query({
+    query: `SELECT ${agg} AS c FROM ${db}.${TABLE[source]}
+            WHERE {all:UInt8} = 1 OR endpoint_id = {endpointId:UInt64}`,
+    query_params: { all: opts.endpointId === undefined ? 1 : 0, endpointId: opts.endpointId ?? 0 },
+    format: 'JSONCompactEachRow',
+  });
+  const rows = (await rs.json()) as Array<[number | string]>;
+  return Number(rows[0]?.[0] ?? 0);
+}
+
+function round2(n: number): number {
+  return Math.round(n * 100) / 100;
+}

@@ -1,0 +1,92 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pino from 'pino';
+import type { CheckResult } from '@upfleet/proto';
+import { createResultStore, type ClickHouseResultStore } from '../results/clickhouse-store';
+import { startHarness, type Harness } from '../testing/harness';
+
+// The graph answer through the real REST route, control plane and chDB store: the points a user
+// sees are exactly bucketSeconds apart, for each range the dashboard offers.
+const HOUR = 3_600_000;
+
+describe('control plane with a chDB results store', () => {
+  let dir: string;
+  let store: ClickHouseResultStore;
+  let h: Harness;
+  let token: string;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'upfleet-graphs-'));
+    store = createResultStore({ clickhouseUrl: null, dataDir: dir, logger: pino({ level: 'silent' }) });
+    await store.init();
+    h = await startHarness({}, { results: store });
+    token = (await h.signup()).token;
+  }, 120_000);
+  afterAll(async () => {
+    await h?.close();
+    await store?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it.each([
+    [1, 10],
+    [24, 180],
+    [7 * 24, 1800],
+    [30 * 24, 7200],
+  ])('spaces the points of a %i h graph by its bucketSeconds (%i s)', async (hours, step) => {
+    const created = await h.call('POST', '/api/users/endpoints', {
+      name: `Graph ${hours}h`, url: `https://example.com/${hours}`, regions: ['EU-Germany'],
+      ping_host: false, cert_expiry: false, response_code: true, response_time: false,
+    }, token);
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const endpointId: number = created.body.data.url_id;
+    // Two results per bucket, from a bucket start well inside the range to well before now, so
+    // every bucket between the first and the last point has data.
+    const stepMs = step * 1000;
+    const now = Date.now();
+    const first = Math.ceil((now - hours * HOUR + 2 * stepMs) / stepMs) * stepMs;
+    const rows: CheckResult[] = [];
+    for (let ts = first; ts < now - 2 * stepMs; ts += stepMs / 2) {
+      rows.push({
+        check_id: `${endpointId}:http:EU-Germany`, endpoint_id: endpointId, kind: 'CHECK_KIND_HTTP', region: 'EU-Germany',
+        ts_ms: ts, ok: true, phase: '', error: '', status_code: 200, dns_ms: 1, connect_ms: 1, tls_ms: 1, ttfb_ms: 5,
+        total_ms: 50, cert_days_left: 0, cert_not_after_ms: 0, cert_issuer: '', cert_subject: '', ping_method: '',
+        redirects: 0, retention_days: 90, result_id: `${endpointId}-${ts}`,
+      });
+    }
+    await store.insertBatch(`graph-${hours}`, 'agent-1', rows);
+
+    const r = await h.call('GET', `/api/graphs/endpoint/${endpointId}?hours=${hours}`, undefined, token);
+    expect(r.status).toBe(200);
+    const { bucketSeconds, graphs } = r.body.data as { bucketSeconds: number; graphs: Array<{ function: string; data: Array<[number, number]> }> };
+    expect(bucketSeconds).toBe(step);
+    const times = graphs.find((g) => g.function === 'response_code')!.data.map((p) => p[0]);
+    expect(times.length).toBeGreaterThan(300);
+    expect(times.length).toBeLessThanOrEqual(500);
+    const gaps = new Set(times.slice(1).map((t, i) => t - times[i]!));
+    expect([...gaps]).toEqual([bucketSeconds * 1000]);
+  });
+
+  it('serves every control-plane metric on GET /metrics, each registered by its part', async () => {
+    const res = await fetch(`${h.cp.url}/metrics`, { headers: { authorization: `Bearer ${h.cp.adminToken}` } });
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    const types = Object.fromEntries([...text.matchAll(/^# TYPE (\S+) (\S+)$/gm)].map((m) => [m[1], m[2]]));
+    expect(types).toEqual({
+      upfleet_http_requests_total: 'counter',
+      upfleet_http_request_duration_seconds: 'summary',
+      upfleet_ingest_results_total: 'counter',
+      upfleet_ingest_batches_total: 'counter',
+      upfleet_ingest_batch_duration_seconds: 'summary',
+      upfleet_graph_query_duration_seconds: 'summary',
+      upfleet_agents_live: 'gauge',
+      upfleet_agent_checks_owned: 'gauge',
+      upfleet_agent_outbox_depth: 'gauge',
+    });
+    // The graphs above were timed.
+    const count = text.split('\n').find((l) => l.startsWith('upfleet_graph_query_duration_seconds_count'));
+    expect(Number(count?.split(' ')[1])).toBeGreaterThanOrEqual(4);
+  });
+});
