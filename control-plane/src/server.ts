@@ -84,6 +84,8 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
   const pruneTimer = setInterval(pruneSessions, extras.pruneIntervalMs ?? 3600_000);
   pruneTimer.unref();
   const rl = config.rateLimits;
+  // One registry per control plane; each part registers its own metrics on it.
+  const metrics = new Registry();
   const perWindow = (max: number) => ({ max, windowSeconds: rl.windowSeconds });
   const limiter = createRateLimiter(createRateLimitRepo(db), {
     login_ip: perWindow(rl.ipLogins),
@@ -92,9 +94,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     twofa_ip: perWindow(rl.ipLogins),
     account_fail: perWindow(rl.accountFailures),
     endpoint_mutation: { max: rl.endpointMutationsPerMinute, windowSeconds: 60, message: 'Too many changes to endpoints. Please wait a minute and try again.' },
-  });
-  // One registry per control plane; each part registers its own metrics on it.
-  const metrics = new Registry();
+  }, { metrics });
   let results: ResultStore | null;
   if (extras.results === undefined) {
     results = createResultStore({ clickhouseUrl: config.clickhouseUrl, dataDir: config.dataDir, logger });

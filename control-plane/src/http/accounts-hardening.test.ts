@@ -43,6 +43,8 @@ describe('per-account failure limit under parallel requests', () => {
     expect(refused[0].body).toEqual({ success: false, error: 'Too many attempts. Please try again later.' });
     // The account stays locked for the right password too.
     expect((await login(h, user.email)).status).toBe(429);
+    const metrics = await (await fetch(`${h.cp.url}/metrics`, { headers: { authorization: `Bearer ${h.cp.adminToken}` } })).text();
+    expect(metrics).toContain(`upfleet_rate_limited_total{bucket="account_fail"} ${refused.length + 1}`);
   });
 
   it('does not count a right password that is asked for its second factor', async () => {

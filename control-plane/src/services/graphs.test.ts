@@ -84,6 +84,7 @@ describe('control plane with a chDB results store', () => {
       upfleet_agents_live: 'gauge',
       upfleet_agent_checks_owned: 'gauge',
       upfleet_agent_outbox_depth: 'gauge',
+      upfleet_rate_limited_total: 'counter',
     });
     // The graphs above were timed.
     const count = text.split('\n').find((l) => l.startsWith('upfleet_graph_query_duration_seconds_count'));

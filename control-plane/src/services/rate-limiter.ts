@@ -1,3 +1,4 @@
+import { Counter, type Registry } from 'prom-client';
 import { AppError } from '../errors';
 import type { RateLimitRepo } from '../store/rate-limit-repo';
 
@@ -24,7 +25,15 @@ export interface RateLimiter {
   reset(bucket: LimitBucket, key: string): void;
 }
 
-export function createRateLimiter(repo: RateLimitRepo, rules: Record<LimitBucket, LimitRule>, now: () => number = Date.now): RateLimiter {
+export function createRateLimiter(
+  repo: RateLimitRepo,
+  rules: Record<LimitBucket, LimitRule>,
+  opts: { now?: () => number; metrics?: Registry } = {},
+): RateLimiter {
+  const now = opts.now ?? Date.now;
+  const refused = opts.metrics
+    ? new Counter({ name: 'upfleet_rate_limited_total', help: 'Requests refused with 429, by limit', labelNames: ['bucket'], registers: [opts.metrics] })
+    : null;
   const longestWindowMs = Math.max(...Object.values(rules).map((r) => r.windowSeconds)) * 1000;
   let lastPrune = 0;
   const limiter: RateLimiter = {
@@ -38,6 +47,7 @@ export function createRateLimiter(repo: RateLimitRepo, rules: Record<LimitBucket
       if (repo.count(bucket, key, t - windowMs) >= rules[bucket].max) {
         const oldest = repo.oldest(bucket, key, t - windowMs) ?? t;
         const retryAfter = Math.max(1, Math.ceil((oldest + windowMs - t) / 1000));
+        refused?.inc({ bucket });
         throw new AppError('rate_limited', rules[bucket].message ?? 'Too many attempts. Please try again later.', { retryAfter });
       }
     },
