@@ -186,6 +186,3 @@ export const MESSAGES = {
   invalidCode: 'Invalid verification code',
   twoFactorDisableProof: 'Enter your current password or a verification code to disable two-factor authentication',
 } as const;
-
-/** POST /api/2fa/disable: one of the two proves the person at the keyboard owns the account. */
-export interface TwoFactorDisableRequest { password?: string; token?: string }

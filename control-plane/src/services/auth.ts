@@ -3,13 +3,13 @@ import { authenticator } from 'otplib';
 import QRCode from 'qrcode';
 import crypto from 'node:crypto';
 import { LIMITS, MESSAGES, type AuthResult, type Profile, type TwoFactorSetup, type User } from '@upfleet/proto/rest';
+import { TwoFactorCode, check, type LoginBody, type PasswordChangeBody, type ProfileUpdateBody, type RefreshBody, type SignupBody, type TwoFactorDisableBody, type TwoFactorVerifyBody } from '@upfleet/proto/schemas';
 import { badRequest, conflict, unauthorized, notFound } from '../errors';
 import { DUMMY_PASSWORD_HASH, hashPassword, sha256, verifyPassword, type SecretBox } from '../lib/crypto';
 import type { CatalogRepo } from '../store/catalog-repo';
 import type { UserRow, UsersRepo } from '../store/users-repo';
 import type { RateLimiter } from './rate-limiter';
 import type { TokenService } from './tokens';
-import { TIMEZONES, requireString, validateEmail, validateUsername } from './validation';
 
 export const toUser = (u: UserRow): User => ({
   id: u.id,
@@ -20,9 +20,9 @@ export const toUser = (u: UserRow): User => ({
 });
 
 const TOTP_STEP_SECONDS = 30;
-authenticator.options = { window: 1, digits: 6, step: TOTP_STEP_SECONDS };
+authenticator.options = { window: 1, digits: LIMITS.twoFactorDigits, step: TOTP_STEP_SECONDS };
 
-/** The time step a 6-digit code belongs to (within ±1 step of now), or null when it is wrong. */
+/** The time step a code belongs to (within ±1 step of now), or null when it is wrong. */
 function totpStep(code: string, secret: string, now: number): number | null {
   const delta = authenticator.clone({ epoch: now }).checkDelta(code, secret);
   return delta === null ? null : Math.floor(now / 1000 / TOTP_STEP_SECONDS) + delta;
@@ -44,31 +44,22 @@ export function createAuthService(deps: AuthDeps) {
   const { users, tokens, limiter, box } = deps;
   const now = deps.now ?? Date.now;
 
-  function checkPassword(pw: unknown, label = 'Password'): string {
-    if (typeof pw !== 'string' || pw === '') throw badRequest(`${label} is required`);
-    if (pw.length < LIMITS.passwordMin) throw badRequest(label === 'Password' ? MESSAGES.passwordTooShort : MESSAGES.newPasswordTooShort);
-    if (pw.length > 1024) throw badRequest(`${label} is too long`);
-    return pw;
-  }
-
   /** A TOTP code counts once: its time step must be later than the last one this account used
    *  (RFC 6238 §5.2), so a code seen over a shoulder or in a log cannot be replayed in its window. */
   function verifyTotpOrBackup(user: UserRow, code: string): boolean {
-    const digits = code.trim();
-    if (/^\d{6}$/.test(digits) && user.totp_secret_enc) {
-      const step = totpStep(digits, box.open(user.totp_secret_enc), now());
+    const totp = check(TwoFactorCode, code);
+    if (totp.ok && user.totp_secret_enc) {
+      const step = totpStep(totp.data, box.open(user.totp_secret_enc), now());
       return step !== null && users.claimTotpStep(user.id, step);
     }
     const backup = normaliseBackupCode(code);
     return backup.length >= 8 && users.useBackupCode(user.id, sha256(backup));
   }
 
+  // Bodies arrive parsed by their schema (@upfleet/proto/schemas); what is left here is policy.
   return {
-    async signup(body: Record<string, unknown>, ip: string): Promise<AuthResult> {
+    async signup({ username, email, password }: SignupBody, ip: string): Promise<AuthResult> {
       limiter.consume('signup_ip', ip);
-      const username = validateUsername(requireString(body, 'username', 'Username', 100));
-      const email = validateEmail(requireString(body, 'email', 'Email', 254));
-      const password = checkPassword(body.password);
       if (users.byEmail(email)) throw conflict('An account with this email already exists');
       if (users.byUsername(username)) throw conflict('This username is already taken');
       const hash = await hashPassword(password);
@@ -83,33 +74,28 @@ export function createAuthService(deps: AuthDeps) {
       return { user: toUser(users.byId(id)!), ...pair };
     },
 
-    async login(body: Record<string, unknown>, ip: string): Promise<AuthResult> {
+    async login({ email, password, two_factor_code: code }: LoginBody, ip: string): Promise<AuthResult> {
       limiter.consume('login_ip', ip);
-      const email = typeof body.email === 'string' ? body.email.trim().toLowerCase() : '';
-      const password = typeof body.password === 'string' ? body.password : '';
-      if (!email || !password) throw badRequest('Email and password are required');
+      // Counted before the hash is awaited, so parallel guesses cannot all pass the check first.
       const attempt = limiter.consume('account_fail', email);
       const user = users.byEmail(email);
       const ok = await verifyPassword(password, user?.password_hash ?? DUMMY_PASSWORD_HASH);
       if (!user || !ok) throw unauthorized(MESSAGES.invalidCredentials);
       if (user.two_factor_enabled) {
-        const code = body.two_factor_code;
-        if (code === undefined || code === null || code === '') {
+        if (!code) {
           limiter.undo(attempt); // the right password, asked for its second factor: not a failure
           throw unauthorized('Two-factor authentication code required', { requires2FA: true });
         }
-        if (typeof code !== 'string' || !verifyTotpOrBackup(user, code)) throw unauthorized(MESSAGES.invalidCode, { requires2FA: true });
+        if (!verifyTotpOrBackup(user, code)) throw unauthorized(MESSAGES.invalidCode, { requires2FA: true });
       }
       limiter.reset('account_fail', email);
       const pair = await tokens.issue(user.id);
       return { user: toUser(user), ...pair };
     },
 
-    async refresh(body: Record<string, unknown>, ip: string) {
+    async refresh({ refreshToken }: RefreshBody, ip: string) {
       limiter.consume('refresh_ip', ip);
-      const token = body.refreshToken;
-      if (typeof token !== 'string' || token === '') throw badRequest('refreshToken is required');
-      const pair = await tokens.refresh(token);
+      const pair = await tokens.refresh(refreshToken);
       const user = users.byId(pair.userId);
       if (!user) throw unauthorized('Invalid refresh token');
       return { accessToken: pair.accessToken, refreshToken: pair.refreshToken, user: toUser(user) };
@@ -129,11 +115,7 @@ export function createAuthService(deps: AuthDeps) {
       return { username: u.username, email: u.email, timezone: u.timezone };
     },
 
-    updateProfile(userId: number, sessionId: string, body: Record<string, unknown>): Profile {
-      const username = validateUsername(requireString(body, 'username', 'Username', 100));
-      const email = validateEmail(requireString(body, 'email', 'Email', 254));
-      const timezone = body.timezone === undefined ? 'UTC' : String(body.timezone);
-      if (!TIMEZONES.includes(timezone)) throw badRequest('Please choose a timezone from the list');
+    updateProfile(userId: number, sessionId: string, { username, email, timezone }: ProfileUpdateBody): Profile {
       const byEmail = users.byEmail(email);
       if (byEmail && byEmail.id !== userId) throw conflict('An account with this email already exists');
       const byName = users.byUsername(username);
@@ -144,10 +126,7 @@ export function createAuthService(deps: AuthDeps) {
       return { username, email, timezone };
     },
 
-    async changePassword(userId: number, sessionId: string, body: Record<string, unknown>): Promise<void> {
-      const current = body.current_password;
-      if (typeof current !== 'string' || current === '') throw badRequest('Current password is required');
-      const next = checkPassword(body.new_password, 'New password');
+    async changePassword(userId: number, sessionId: string, { current_password: current, new_password: next }: PasswordChangeBody): Promise<void> {
       const user = users.byId(userId);
       if (!user) throw notFound('User not found');
       const attempt = limiter.consume('account_fail', user.email);
@@ -172,16 +151,13 @@ export function createAuthService(deps: AuthDeps) {
       return { qrCodeUrl, secret, backupCodes };
     },
 
-    verifyTwoFactor(userId: number, sessionId: string, ip: string, body: Record<string, unknown>): void {
+    verifyTwoFactor(userId: number, sessionId: string, ip: string, { token }: TwoFactorVerifyBody): void {
       limiter.consume('twofa_ip', ip);
-      const token = body.token;
-      if (typeof token !== 'string' || token.trim() === '') throw badRequest('Please enter the verification code');
-      if (!/^\d{6}$/.test(token.trim())) throw badRequest(MESSAGES.invalidCode);
       const user = users.byId(userId);
       if (!user) throw notFound('User not found');
       if (!user.totp_pending_secret_enc) throw badRequest('Start two-factor setup first');
       const attempt = limiter.consume('account_fail', user.email);
-      const step = totpStep(token.trim(), box.open(user.totp_pending_secret_enc), now());
+      const step = totpStep(token, box.open(user.totp_pending_secret_enc), now());
       if (step === null) throw badRequest(MESSAGES.invalidCode);
       limiter.undo(attempt);
       // The step is recorded, so the code just used cannot sign in a moment later.
@@ -191,17 +167,14 @@ export function createAuthService(deps: AuthDeps) {
 
     /** Needs the current password or a current code (TOTP or backup), so a stolen access token
      *  alone cannot strip the second factor. */
-    async disableTwoFactor(userId: number, sessionId: string, body: Record<string, unknown>): Promise<void> {
+    async disableTwoFactor(userId: number, sessionId: string, { password, token }: TwoFactorDisableBody): Promise<void> {
       const user = users.byId(userId);
       if (!user) throw notFound('User not found');
       if (!user.two_factor_enabled) throw badRequest('Two-factor authentication is not enabled');
-      const password = typeof body.password === 'string' ? body.password : '';
-      const code = typeof body.token === 'string' ? body.token.trim() : '';
-      if (!password && !code) throw badRequest(MESSAGES.twoFactorDisableProof);
       const attempt = limiter.consume('account_fail', user.email);
       if (password) {
         if (!(await verifyPassword(password, user.password_hash))) throw badRequest('Current password is incorrect');
-      } else if (!verifyTotpOrBackup(user, code)) throw badRequest(MESSAGES.invalidCode);
+      } else if (!token || !verifyTotpOrBackup(user, token)) throw badRequest(MESSAGES.invalidCode);
       limiter.undo(attempt);
       users.disableTotp(userId);
       tokens.revokeOthers(userId, sessionId, 'two-factor disabled');

@@ -1,8 +1,9 @@
 import { Router } from 'express';
 import type { AuthService } from '../../services/auth';
 import type { TokenService } from '../../services/tokens';
+import { LoginBody, PasswordChangeBody, ProfileUpdateBody, RefreshBody, SignupBody, TwoFactorDisableBody, TwoFactorVerifyBody } from '@upfleet/proto/schemas';
 import { clientKey } from '../../lib/net';
-import { asBody } from '../../services/validation';
+import { parseInput } from '../../services/validation';
 import { authOf, requireUser } from '../middleware/auth';
 
 export function authRoutes(auth: AuthService, tokens: TokenService): Router {
@@ -10,13 +11,13 @@ export function authRoutes(auth: AuthService, tokens: TokenService): Router {
   const ip = (req: { ip?: string }) => clientKey(req.ip);
 
   r.post('/auth/signup', async (req, res) => {
-    res.status(201).json({ success: true, data: await auth.signup(asBody(req.body), ip(req)) });
+    res.status(201).json({ success: true, data: await auth.signup(parseInput(SignupBody, req.body), ip(req)) });
   });
   r.post('/auth/login', async (req, res) => {
-    res.json({ success: true, data: await auth.login(asBody(req.body), ip(req)) });
+    res.json({ success: true, data: await auth.login(parseInput(LoginBody, req.body), ip(req)) });
   });
   r.post('/auth/refresh', async (req, res) => {
-    res.json({ success: true, data: await auth.refresh(asBody(req.body), ip(req)) });
+    res.json({ success: true, data: await auth.refresh(parseInput(RefreshBody, req.body), ip(req)) });
   });
   r.post('/auth/logout', requireUser(tokens), (req, res) => {
     auth.logout(authOf(req).sessionId);
@@ -31,12 +32,12 @@ export function authRoutes(auth: AuthService, tokens: TokenService): Router {
   });
   r.post('/2fa/verify', requireUser(tokens), (req, res) => {
     const { userId, sessionId } = authOf(req);
-    auth.verifyTwoFactor(userId, sessionId, ip(req), asBody(req.body));
+    auth.verifyTwoFactor(userId, sessionId, ip(req), parseInput(TwoFactorVerifyBody, req.body));
     res.json({ success: true, data: { enabled: true }, message: 'Two-factor authentication has been enabled successfully!' });
   });
   r.post('/2fa/disable', requireUser(tokens), async (req, res) => {
     const { userId, sessionId } = authOf(req);
-    await auth.disableTwoFactor(userId, sessionId, asBody(req.body));
+    await auth.disableTwoFactor(userId, sessionId, parseInput(TwoFactorDisableBody, req.body));
     res.json({ success: true, data: { enabled: false }, message: 'Two-factor authentication has been disabled' });
   });
   r.get('/2fa/status', requireUser(tokens), (req, res) => {
@@ -48,11 +49,11 @@ export function authRoutes(auth: AuthService, tokens: TokenService): Router {
   });
   r.put('/users/profile', requireUser(tokens), (req, res) => {
     const { userId, sessionId } = authOf(req);
-    res.json({ success: true, data: auth.updateProfile(userId, sessionId, asBody(req.body)), message: 'Profile updated successfully!' });
+    res.json({ success: true, data: auth.updateProfile(userId, sessionId, parseInput(ProfileUpdateBody, req.body)), message: 'Profile updated successfully!' });
   });
   r.post('/users/change-password', requireUser(tokens), async (req, res) => {
     const { userId, sessionId } = authOf(req);
-    await auth.changePassword(userId, sessionId, asBody(req.body));
+    await auth.changePassword(userId, sessionId, parseInput(PasswordChangeBody, req.body));
     res.json({ success: true, data: null, message: 'Password changed successfully!' });
   });
   return r;
