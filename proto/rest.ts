@@ -214,6 +214,7 @@ export const MESSAGES = {
   noSubscription: 'No active subscription found',
   priceMismatch: 'The price does not match the selected plan',
   checkoutClaimed: 'This checkout has already been used',
+  twoFactorDisableProof: 'Enter your current password or a verification code to disable two-factor authentication',
 } as const;
 
 /** An incident: one condition of one endpoint, from confirmation to recovery. */

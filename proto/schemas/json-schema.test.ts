@@ -11,7 +11,7 @@ describe('REST schemas as JSON Schema', () => {
       'AgentTokenCreateBody', 'AlertMethodCreateBody', 'AlertMethodUpdateBody', 'AlertThresholdsBody', 'CheckoutSessionBody', 'EndpointCreateBody',
       'EndpointToggleBody', 'EndpointUpdateBody', 'GraphQuery', 'IncidentsQuery', 'LoginBody', 'LogoutBody', 'PasswordChangeBody',
       'ProfileUpdateBody', 'PublicCheckoutSessionBody', 'RefreshBody', 'RegionCreateBody', 'ResultsCountQuery', 'SetPackageBody',
-      'SetPackagePriceBody', 'SignupBody', 'TwoFactorVerifyBody',
+      'SetPackagePriceBody', 'SignupBody', 'TwoFactorDisableBody', 'TwoFactorVerifyBody',
     ]);
   });
   it.each(bodies)('%s converts, named by its id', (name, schema) => {

@@ -11,12 +11,14 @@ import type { BillingService } from '../services/billing';
 import type { PriceService } from '../services/billing-prices';
 import type { EndpointService } from '../services/endpoints';
 import type { GraphService } from '../services/graphs';
+import type { RateLimiter } from '../services/rate-limiter';
 import type { TokenService } from '../services/tokens';
 import type { CatalogRepo } from '../store/catalog-repo';
 import { GraphQuery } from '@upfleet/proto/schemas';
 import { parseId, parseInput } from '../services/validation';
 import { authOf, requireAdmin, requireUser } from './middleware/auth';
 import { errorHandler, notFoundApi } from './middleware/errors';
+import { securityHeaders } from './middleware/security-headers';
 import { adminRoutes, type ResultCounter } from './routes/admin';
 import { authRoutes } from './routes/auth';
 import { billingRoutes, billingWebhookRoute } from './routes/billing';
@@ -35,6 +37,7 @@ export interface AppDeps {
   billing: BillingService;
   prices: PriceService;
   catalog: CatalogRepo;
+  limiter: RateLimiter;
   adminToken: string;
   results: ResultCounter | null;
   webDistDir: string | null;
@@ -57,10 +60,9 @@ export function createApp(deps: AppDeps): Express {
       deps.metrics?.observeRequest(req.method, res.statusCode, ms / 1000);
       log.debug({ method: req.method, path: req.originalUrl.split('?')[0], status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
     });
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Referrer-Policy', 'same-origin');
     next();
   });
+  app.use(securityHeaders);
 
   app.use(billingWebhookRoute(deps.billing));
   const api = express.Router();

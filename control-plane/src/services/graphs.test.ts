@@ -90,6 +90,7 @@ describe('control plane with a chDB results store', () => {
       upfleet_alert_outbox_pending: 'gauge',
       upfleet_billing_webhook_events_total: 'counter',
       upfleet_plan_changes_total: 'counter',
+      upfleet_rate_limited_total: 'counter',
     });
     // The graphs above were timed.
     const count = text.split('\n').find((l) => l.startsWith('upfleet_graph_query_duration_seconds_count'));
