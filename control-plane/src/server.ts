@@ -26,7 +26,7 @@ import { createRateLimitRepo } from './store/rate-limit-repo';
 import { seedDatabase } from './store/seed';
 import { createSessionsRepo } from './store/sessions-repo';
 import { createUsersRepo } from './store/users-repo';
-import { createAgentServiceHandlers } from './grpc/agent-service';
+import { createAgentServiceHandlers, createAgentStreams } from './grpc/agent-service';
 import { startGrpcServer, type GrpcServerHandle } from './grpc/server';
 import { loadOrCreateGrpcTls, type GrpcTlsMaterial } from './grpc/tls';
 import { createResultStore, type ResultStore } from './results/clickhouse-store';
@@ -85,7 +85,12 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     await results.init();
   } else results = extras.results;
   const uptimeSource: UptimeSource | undefined = results
-    ? cachedUptime({ uptime: (ids) => results!.uptime(ids, Date.now() - UPTIME_WINDOW_MS) })
+    ? cachedUptime({
+        uptime: (ids) => {
+          const now = Date.now();
+          return results!.uptime(ids, { sinceMs: now - UPTIME_WINDOW_MS, untilMs: now, createdAtMs: endpointsRepo.createdAtMs(ids) });
+        },
+      })
     : undefined;
 
   const liveAgents = () => {
@@ -96,10 +101,22 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     }
     return byRegion;
   };
-  const engine = createAssignmentEngine({ endpoints: endpointsRepo, catalog, liveAgents, logger, startupGraceMs: 3000, metrics });
-  const onChange = () => engine.changed();
-  const endpoints = createEndpointService({ endpoints: endpointsRepo, users, catalog, allowPrivateTargets: config.allowPrivateTargets, uptime: uptimeSource, onChange });
-  const admin = createAdminService({ users, catalog, agents: agentsRepo, onChange, ownedCount: (id) => engine.ownedCount(id) });
+  const engine = createAssignmentEngine({
+    endpoints: endpointsRepo, catalog, liveAgents, logger, startupGraceMs: 3000, metrics,
+    privateTargetsDenied: !config.allowPrivateTargets, releaseGraceMs: 2 * config.agentLeaseSeconds * 1000,
+  });
+  const streams = createAgentStreams();
+  const endpoints = createEndpointService({
+    endpoints: endpointsRepo, users, catalog, allowPrivateTargets: config.allowPrivateTargets, uptime: uptimeSource,
+    onChange: (endpointId) => engine.endpointChanged(endpointId),
+  });
+  const admin = createAdminService({
+    users, catalog, agents: agentsRepo, onChange: () => engine.changed(), ownedCount: (id) => engine.ownedCount(id),
+    onAgentsRevoked: (ids) => {
+      streams.closeAgents(ids);
+      ids.forEach((id) => engine.forget(id));
+    },
+  });
   const app = createApp({
     logger,
     auth: createAuthService({ users, catalog, tokens, limiter, box }),
@@ -130,7 +147,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
   let embedded: EmbeddedAgent | null = null;
   if (results) {
     tls = config.grpcTls.insecure ? null : loadOrCreateGrpcTls(config.dataDir, config.grpcTls);
-    const handlers = createAgentServiceHandlers({ agents: agentsRepo, catalog, engine, store: results, leaseSeconds: config.agentLeaseSeconds, logger, metrics });
+    const handlers = createAgentServiceHandlers({ agents: agentsRepo, catalog, engine, store: results, leaseSeconds: config.agentLeaseSeconds, logger, metrics, streams });
     grpcServer = await startGrpcServer(handlers, config.host, config.grpcPort, tls);
     logger.info({ port: grpcServer.port, tls: Boolean(tls) }, 'grpc listening');
     // Lapsed leases are noticed here even when no agent calls in.

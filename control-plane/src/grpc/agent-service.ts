@@ -10,6 +10,40 @@ import type { ResultStore } from '../results/clickhouse-store';
 import type { AgentsRepo } from '../store/agents-repo';
 import type { CatalogRepo } from '../store/catalog-repo';
 import { createReportResultsHandler, type AuthenticatedAgent } from './report-results';
+import { createResultAdmission } from './result-admission';
+
+/**
+ * The open streams of each agent, so a revocation ends them at once instead of at the next
+ * reconnect. server.ts makes one and gives it to the handlers and to the admin service.
+ */
+export function createAgentStreams() {
+  const open = new Map<string, Set<(status: Partial<grpc.ServiceError>) => void>>();
+  return {
+    track(agentId: string, close: (status: Partial<grpc.ServiceError>) => void): () => void {
+      let set = open.get(agentId);
+      if (!set) open.set(agentId, (set = new Set()));
+      set.add(close);
+      return () => {
+        set!.delete(close);
+        if (set!.size === 0 && open.get(agentId) === set) open.delete(agentId);
+      };
+    },
+    /** Ends every open stream of these agents with PERMISSION_DENIED. */
+    closeAgents(agentIds: string[]): number {
+      let n = 0;
+      for (const id of agentIds) {
+        for (const close of [...(open.get(id) ?? [])]) {
+          close({ code: grpc.status.PERMISSION_DENIED, details: 'agent credential revoked', message: 'agent credential revoked' });
+          n++;
+        }
+        open.delete(id);
+      }
+      return n;
+    },
+    count: (agentId: string) => open.get(agentId)?.size ?? 0,
+  };
+}
+export type AgentStreams = ReturnType<typeof createAgentStreams>;
 
 const HEARTBEAT_INTERVAL_SECONDS_MAX = 5;
 
@@ -27,7 +61,9 @@ export function createAgentServiceHandlers(deps: {
   now?: () => number;
   /** The service registers its own metrics here (live agents, outbox depths; ingest via ReportResults). */
   metrics?: Registry;
+  streams?: AgentStreams;
 }): AgentServiceHandlers {
+  const streams = deps.streams ?? createAgentStreams();
   const now = deps.now ?? Date.now;
   const log = deps.logger.child({ component: 'agent-service' });
   const leaseMs = deps.leaseSeconds * 1000;
@@ -95,6 +131,12 @@ export function createAgentServiceHandlers(deps: {
       }
       const t = now();
       deps.agents.touch(agent.agentId, t, t + leaseMs);
+      let closed = false;
+      const untrack = streams.track(agent.agentId, (status) => {
+        if (closed) return;
+        closed = true;
+        call.destroy(Object.assign(new Error(status.details), status));
+      });
       const stop = deps.engine.watch({
         agentId: agent.agentId,
         region: agent.region,
@@ -102,7 +144,11 @@ export function createAgentServiceHandlers(deps: {
           if (!call.cancelled && !call.destroyed) call.write(u);
         },
       });
-      const end = () => stop();
+      const end = () => {
+        closed = true;
+        untrack();
+        stop();
+      };
       call.on('cancelled', end);
       call.on('close', end);
       call.on('error', end);
@@ -112,6 +158,12 @@ export function createAgentServiceHandlers(deps: {
       store: deps.store,
       logger: deps.logger,
       metrics: deps.metrics,
+      admit: createResultAdmission({ assignedTo: deps.engine.assignedTo, now }),
+      stillAllowed: (a) => {
+        const row = deps.agents.agent(a.agentId);
+        return row !== undefined && row.revoked_at === null;
+      },
+      track: (a, close) => streams.track(a.agentId, close),
       authenticate: (call) => {
         try {
           return authenticate(call);

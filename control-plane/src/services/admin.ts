@@ -10,6 +10,8 @@ export function createAdminService(deps: {
   users: UsersRepo; catalog: CatalogRepo; agents: AgentsRepo; onChange?: () => void; now?: () => number;
   /** Checks an agent owns right now (the heartbeat's copy lags a handover). */
   ownedCount?: (agentId: string) => number;
+  /** These agents were just revoked: end their open streams now. */
+  onAgentsRevoked?: (agentIds: string[]) => void;
 }) {
   const now = deps.now ?? Date.now;
   const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -72,7 +74,8 @@ export function createAdminService(deps: {
     revokeAgentToken(tokenId: string) {
       const existing = deps.agents.tokenById(tokenId);
       if (!existing) throw notFound('Agent token not found');
-      deps.agents.revokeToken(tokenId, now());
+      const revoked = deps.agents.revokeToken(tokenId, now());
+      if (revoked.length > 0) deps.onAgentsRevoked?.(revoked);
       deps.onChange?.();
       return { token_id: tokenId, revoked_at: iso(deps.agents.tokenById(tokenId)!.revoked_at) };
     },

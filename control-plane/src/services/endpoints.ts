@@ -2,7 +2,7 @@
 import crypto from 'node:crypto';
 import { FEATURES, FEATURE_LABELS, MESSAGES, type Dashboard, type Endpoint, type EndpointInput, type Package } from '@upfleet/proto/rest';
 import { badRequest, conflict, notFound } from '../errors';
-import { isPrivateHostname } from '../lib/net';
+import { isPrivateHostname } from '@upfleet/proto/targets';
 import { regionKey, regionLabel, type CatalogRepo } from '../store/catalog-repo';
 import type { EndpointsRepo } from '../store/endpoints-repo';
 import type { UsersRepo } from '../store/users-repo';
@@ -19,10 +19,11 @@ export function createEndpointService(deps: {
   catalog: CatalogRepo;
   allowPrivateTargets: boolean;
   uptime?: UptimeSource;
-  onChange?: () => void;
+  /** Told which endpoint was created, edited, toggled or deleted (its checks are recomputed alone). */
+  onChange?: (endpointId: number) => void;
 }) {
   const { endpoints, catalog } = deps;
-  const changed = () => deps.onChange?.();
+  const changed = (endpointId: number) => deps.onChange?.(endpointId);
 
   function planOf(userId: number): Package {
     const user = deps.users.byId(userId);
@@ -85,7 +86,7 @@ export function createEndpointService(deps: {
       if (endpoints.count(userId) >= plan.max_endpoints) throw badRequest(MESSAGES.tooManyEndpoints(plan.max_endpoints, plan.package_name));
       if (endpoints.urlTaken(userId, input.url)) throw conflict('You are already monitoring this URL');
       const id = endpoints.insert(userId, crypto.randomUUID(), input);
-      changed();
+      changed(id);
       return endpoints.get(userId, id)!;
     },
 
@@ -94,7 +95,7 @@ export function createEndpointService(deps: {
       const input = parseInput(raw, planOf(userId));
       if (endpoints.urlTaken(userId, input.url, urlId)) throw conflict('You are already monitoring this URL');
       endpoints.update(userId, urlId, input);
-      changed();
+      changed(urlId);
       return endpoints.get(userId, urlId)!;
     },
 
@@ -104,13 +105,13 @@ export function createEndpointService(deps: {
       const next = raw.monitoring_enabled === undefined ? !e.monitoring_enabled : raw.monitoring_enabled;
       if (typeof next !== 'boolean') throw badRequest('monitoring_enabled must be true or false');
       endpoints.toggle(userId, urlId, next);
-      changed();
+      changed(urlId);
       return { url_id: urlId, monitoring_enabled: next };
     },
 
     remove(userId: number, urlId: number) {
       if (!endpoints.delete(userId, urlId)) throw notFound('Endpoint not found');
-      changed();
+      changed(urlId);
       return { url_id: urlId };
     },
 

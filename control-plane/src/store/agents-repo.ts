@@ -34,7 +34,7 @@ export function createAgentsRepo(db: Db) {
     revokeToken: db.prepare('UPDATE agent_tokens SET revoked_at = ? WHERE token_id = ? AND revoked_at IS NULL'),
     tokenById: db.prepare('SELECT * FROM agent_tokens WHERE token_id = ?'),
     useToken: db.prepare('UPDATE agent_tokens SET used_count = used_count + 1 WHERE token_id = ?'),
-    revokeAgentsOfToken: db.prepare('UPDATE agents SET revoked_at = ? WHERE token_id = ? AND revoked_at IS NULL'),
+    revokeAgentsOfToken: db.prepare('UPDATE agents SET revoked_at = ? WHERE token_id = ? AND revoked_at IS NULL RETURNING agent_id').pluck(),
     insertAgent: db.prepare(`INSERT INTO agents (agent_id, secret_hash, region, hostname, version, token_id, created_at)
       VALUES (?, ?, ?, ?, ?, ?, ?)`),
     agent: db.prepare('SELECT * FROM agents WHERE agent_id = ?'),
@@ -50,11 +50,10 @@ export function createAgentsRepo(db: Db) {
     tokenByHash: (hash: string) => q.tokenByHash.get(hash) as AgentTokenRow | undefined,
     tokenById: (id: string) => q.tokenById.get(id) as AgentTokenRow | undefined,
     listTokens: () => q.tokens.all() as AgentTokenRow[],
-    /** Revoking a bootstrap token also revokes the agents that registered with it. */
-    revokeToken: db.transaction((id: string, now: number): boolean => {
+    /** Revoking a bootstrap token also revokes the agents that registered with it; returns their ids. */
+    revokeToken: db.transaction((id: string, now: number): string[] => {
       const changed = q.revokeToken.run(now, id).changes === 1;
-      if (changed) q.revokeAgentsOfToken.run(now, id);
-      return changed;
+      return changed ? (q.revokeAgentsOfToken.all(now, id) as string[]) : [];
     }),
     registerAgent: db.transaction((a: { agentId: string; secretHash: string; region: string; hostname: string; version: string; tokenId: string }, now: number) => {
       q.useToken.run(a.tokenId);
