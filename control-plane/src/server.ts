@@ -106,12 +106,15 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     privateTargetsDenied: !config.allowPrivateTargets, releaseGraceMs: 2 * config.agentLeaseSeconds * 1000,
   });
   const streams = createAgentStreams();
+  // The gRPC TLS identity is known before any token is made: printed tokens carry its CA's fingerprint.
+  const tls: GrpcTlsMaterial | null = results && !config.grpcTls.insecure ? loadOrCreateGrpcTls(config.dataDir, config.grpcTls) : null;
   const endpoints = createEndpointService({
     endpoints: endpointsRepo, users, catalog, allowPrivateTargets: config.allowPrivateTargets, uptime: uptimeSource,
     onChange: (endpointId) => engine.endpointChanged(endpointId),
   });
   const admin = createAdminService({
     users, catalog, agents: agentsRepo, onChange: () => engine.changed(), ownedCount: (id) => engine.ownedCount(id),
+    caFingerprint: () => tls?.caFingerprint ?? null,
     onAgentsRevoked: (ids) => {
       streams.closeAgents(ids);
       ids.forEach((id) => engine.forget(id));
@@ -142,11 +145,9 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
   logger.info({ port: httpPort }, 'http listening');
 
   let grpcServer: GrpcServerHandle | null = null;
-  let tls: GrpcTlsMaterial | null = null;
   let leaseTimer: NodeJS.Timeout | null = null;
   let embedded: EmbeddedAgent | null = null;
   if (results) {
-    tls = config.grpcTls.insecure ? null : loadOrCreateGrpcTls(config.dataDir, config.grpcTls);
     const handlers = createAgentServiceHandlers({ agents: agentsRepo, catalog, engine, store: results, leaseSeconds: config.agentLeaseSeconds, logger, metrics, streams });
     grpcServer = await startGrpcServer(handlers, config.host, config.grpcPort, tls);
     logger.info({ port: grpcServer.port, tls: Boolean(tls) }, 'grpc listening');
@@ -155,7 +156,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     leaseTimer.unref();
     const primary = catalog.primaryRegion();
     if (config.embeddedAgent && primary) {
-      const token = admin.createAgentToken({ region: regionKey(primary), expires_in_seconds: 600 }).token;
+      const token = admin.createAgentToken({ region: regionKey(primary), expires_in_seconds: 600, max_uses: 1 }).token;
       embedded = startEmbeddedAgent({
         grpcPort: grpcServer.port, region: regionKey(primary), token, dataDir: path.join(config.dataDir, 'agent'),
         caFile: tls?.caFile ?? null, fingerprint: tls?.fingerprint ?? null, allowPrivateTargets: config.allowPrivateTargets, logger,

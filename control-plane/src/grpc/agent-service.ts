@@ -2,6 +2,7 @@
 import crypto from 'node:crypto';
 import { Gauge, type Registry } from 'prom-client';
 import { grpc, type AgentServiceHandlers, type AssignmentUpdate } from '@upfleet/proto';
+import { splitJoinToken } from '@upfleet/proto/join-token';
 import { AppError } from '../errors';
 import type { Logger } from '../logger';
 import { randomToken, safeEqual, sha256 } from '../lib/crypto';
@@ -83,7 +84,7 @@ export function createAgentServiceHandlers(deps: {
   return {
     Register(call, callback) {
       const req = call.request;
-      const token = deps.agents.tokenByHash(sha256(req.bootstrap_token ?? ''));
+      const token = deps.agents.tokenByHash(sha256(splitJoinToken(req.bootstrap_token ?? '').secret));
       const t = now();
       if (!token) return callback(fail(grpc.status.UNAUTHENTICATED, 'unknown bootstrap token'));
       if (token.revoked_at !== null) return callback(fail(grpc.status.PERMISSION_DENIED, 'bootstrap token revoked'));
@@ -94,10 +95,13 @@ export function createAgentServiceHandlers(deps: {
       if (!deps.catalog.regionByKey(token.region)) return callback(fail(grpc.status.FAILED_PRECONDITION, `region ${token.region} no longer exists`));
       const agentId = crypto.randomUUID();
       const secret = randomToken(32);
-      deps.agents.registerAgent(
+      const registered = deps.agents.registerAgent(
         { agentId, secretHash: sha256(secret), region: token.region, hostname: String(req.hostname ?? '').slice(0, 200), version: String(req.version ?? '').slice(0, 50), tokenId: token.token_id },
         t,
       );
+      if (!registered) {
+        return callback(fail(grpc.status.PERMISSION_DENIED, `bootstrap token already used ${token.max_uses === 1 ? 'once (single-use)' : `${token.max_uses} times`}`));
+      }
       log.info({ agentId, region: token.region, hostname: req.hostname }, 'agent registered');
       callback(null, { agent_id: agentId, agent_secret: secret, region: token.region, lease_seconds: deps.leaseSeconds, heartbeat_interval_seconds: heartbeatSeconds });
     },

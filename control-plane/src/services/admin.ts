@@ -6,10 +6,15 @@ import type { AgentsRepo } from '../store/agents-repo';
 import { regionKey, type CatalogRepo } from '../store/catalog-repo';
 import type { UsersRepo } from '../store/users-repo';
 
+/** Bootstrap tokens expire after a day unless asked otherwise. */
+export const DEFAULT_AGENT_TOKEN_TTL_SECONDS = 86_400;
+
 export function createAdminService(deps: {
   users: UsersRepo; catalog: CatalogRepo; agents: AgentsRepo; onChange?: () => void; now?: () => number;
   /** Checks an agent owns right now (the heartbeat's copy lags a handover). */
   ownedCount?: (agentId: string) => number;
+  /** SHA-256 of the gRPC CA the agents must trust (hex), carried in printed tokens; null without TLS. */
+  caFingerprint?: () => string | null;
   /** These agents were just revoked: end their open streams now. */
   onAgentsRevoked?: (agentIds: string[]) => void;
 }) {
@@ -50,25 +55,35 @@ export function createAdminService(deps: {
       return created;
     },
 
+    /**
+     * A bootstrap token: expires after `expires_in_seconds` (default 24 h; null: never) and allows
+     * `max_uses` registrations (default 1; null: any number). The printed token carries the CA's
+     * fingerprint (`upf_<secret>.<sha256>`), so an agent can fetch and pin the CA by itself.
+     */
     createAgentToken(body: Record<string, unknown>) {
       const region = typeof body.region === 'string' ? body.region.trim() : '';
       if (!deps.catalog.regionByKey(region)) throw badRequest(`Unknown region ${region || '(none)'}; see 'upfleet region list'`);
-      const ttl = body.expires_in_seconds;
-      if (ttl !== undefined && ttl !== null && (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl <= 0)) {
-        throw badRequest('expires_in_seconds must be a positive whole number');
+      const ttl = body.expires_in_seconds === undefined ? DEFAULT_AGENT_TOKEN_TTL_SECONDS : body.expires_in_seconds;
+      if (ttl !== null && (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl <= 0)) {
+        throw badRequest('expires_in_seconds must be a positive whole number, or null for a token that never expires');
+      }
+      const uses = body.max_uses === undefined ? 1 : body.max_uses;
+      if (uses !== null && (typeof uses !== 'number' || !Number.isInteger(uses) || uses <= 0)) {
+        throw badRequest('max_uses must be a positive whole number, or null for any number of agents');
       }
       const tokenId = crypto.randomUUID();
-      const token = `upf_${randomToken(24)}`;
+      const secret = `upf_${randomToken(24)}`;
       const t = now();
       const expiresAt = typeof ttl === 'number' ? t + ttl * 1000 : null;
-      deps.agents.insertToken(tokenId, sha256(token), region, t, expiresAt);
-      return { token_id: tokenId, token, region, expires_at: iso(expiresAt) };
+      deps.agents.insertToken(tokenId, sha256(secret), region, t, expiresAt, uses as number | null);
+      const fp = deps.caFingerprint?.() ?? null;
+      return { token_id: tokenId, token: fp ? `${secret}.${fp}` : secret, region, expires_at: iso(expiresAt), max_uses: uses as number | null, ca_fingerprint: fp };
     },
 
     listAgentTokens: () =>
       deps.agents.listTokens().map((t) => ({
         token_id: t.token_id, region: t.region, created_at: iso(t.created_at), expires_at: iso(t.expires_at),
-        revoked_at: iso(t.revoked_at), used_count: t.used_count,
+        revoked_at: iso(t.revoked_at), used_count: t.used_count, max_uses: t.max_uses,
       })),
 
     revokeAgentToken(tokenId: string) {
