@@ -139,7 +139,7 @@ export function createAgentServiceHandlers(deps: {
       const untrack = streams.track(agent.agentId, (status) => {
         if (closed) return;
         closed = true;
-        call.destroy(Object.assign(new Error(status.details), status));
+        call.emit('error', status);
       });
       const stop = deps.engine.watch({
         agentId: agent.agentId,

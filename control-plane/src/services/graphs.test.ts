@@ -56,7 +56,15 @@ describe('control plane with a chDB results store', () => {
         redirects: 0, retention_days: 90, result_id: `${endpointId}-${ts}`,
       });
     }
-    await store.insertBatch(`graph-${hours}`, 'agent-1', rows);
+    // The endpoint has existed for the whole range (results older than an endpoint are never shown),
+    // and one insert touches at most 10 daily partitions.
+    h.cp.db.prepare('UPDATE endpoints SET created_at = ? WHERE url_id = ?').run(new Date(now - hours * HOUR - HOUR).toISOString(), endpointId);
+    for (let i = 0, part = 0; i < rows.length; part++) {
+      const dayEnd = rows[i]!.ts_ms + 5 * 24 * HOUR;
+      const chunk = rows.slice(i).filter((x) => x.ts_ms < dayEnd);
+      await store.insertBatch(`graph-${hours}-${part}`, 'agent-1', chunk);
+      i += chunk.length;
+    }
 
     const r = await h.call('GET', `/api/graphs/endpoint/${endpointId}?hours=${hours}`, undefined, token);
     expect(r.status).toBe(200);
@@ -80,6 +88,7 @@ describe('control plane with a chDB results store', () => {
       upfleet_ingest_results_total: 'counter',
       upfleet_ingest_batches_total: 'counter',
       upfleet_ingest_batch_duration_seconds: 'summary',
+      upfleet_ingest_results_rejected_total: 'counter',
       upfleet_graph_query_duration_seconds: 'summary',
       upfleet_agents_live: 'gauge',
       upfleet_agent_checks_owned: 'gauge',
