@@ -1,13 +1,11 @@
 // Operator actions behind /api/admin: users' plans, regions, agent bootstrap tokens, agent status.
 import crypto from 'node:crypto';
+import type { AgentTokenCreateBody, RegionCreateBody, SetPackageBody } from '@upfleet/proto/schemas';
 import { badRequest, conflict, notFound } from '../errors';
 import { randomToken, sha256 } from '../lib/crypto';
 import type { AgentsRepo } from '../store/agents-repo';
 import { regionKey, type CatalogRepo } from '../store/catalog-repo';
 import type { UsersRepo } from '../store/users-repo';
-
-/** Bootstrap tokens expire after a day unless asked otherwise. */
-export const DEFAULT_AGENT_TOKEN_TTL_SECONDS = 86_400;
 
 export function createAdminService(deps: {
   users: UsersRepo; catalog: CatalogRepo; agents: AgentsRepo; onChange?: () => void; now?: () => number;
@@ -24,10 +22,7 @@ export function createAdminService(deps: {
     listUsers: () =>
       deps.users.adminList().map((u) => ({ ...u, two_factor_enabled: Boolean(u.two_factor_enabled) })),
 
-    setPackage(body: Record<string, unknown>) {
-      const email = typeof body.email === 'string' ? body.email.trim() : '';
-      const name = typeof body.package === 'string' ? body.package.trim() : '';
-      if (!email || !name) throw badRequest('email and package are required');
+    setPackage({ email, package: name }: SetPackageBody) {
       const user = deps.users.byEmail(email);
       if (!user) throw notFound(`No user with email ${email}`);
       const pkg = deps.catalog.packageByName(name);
@@ -44,40 +39,27 @@ export function createAdminService(deps: {
       return deps.catalog.listRegions().map((r) => ({ ...r, agents_live: live.filter((a) => a.region === regionKey(r)).length }));
     },
 
-    addRegion(body: Record<string, unknown>) {
-      const region = typeof body.region === 'string' ? body.region.trim() : '';
-      const city = typeof body.city === 'string' ? body.city.trim() : '';
-      if (!/^[A-Za-z]{2,10}$/.test(region)) throw badRequest('region must be 2 to 10 letters, e.g. US');
-      if (!/^[A-Za-z][A-Za-z .]{1,40}$/.test(city)) throw badRequest('city must be a name of 2 to 40 letters, e.g. Virginia');
+    addRegion({ region, city, primary }: RegionCreateBody) {
       if (deps.catalog.regionByKey(`${region}-${city}`)) throw conflict(`Region ${region}-${city} already exists`);
-      const created = deps.catalog.addRegion(region, city, body.primary === true);
+      const created = deps.catalog.addRegion(region, city, primary);
       deps.onChange?.();
       return created;
     },
 
     /**
-     * A bootstrap token: expires after `expires_in_seconds` (default 24 h; null: never) and allows
-     * `max_uses` registrations (default 1; null: any number). The printed token carries the CA's
-     * fingerprint (`upf_<secret>.<sha256>`), so an agent can fetch and pin the CA by itself.
+     * A bootstrap token: expires after `expires_in_seconds` (the schema's default is 24 h; null:
+     * never) and allows `max_uses` registrations (default 1; null: any number). The printed token
+     * carries the CA's fingerprint (`upf_<secret>.<sha256>`), so an agent can fetch and pin the CA.
      */
-    createAgentToken(body: Record<string, unknown>) {
-      const region = typeof body.region === 'string' ? body.region.trim() : '';
+    createAgentToken({ region, expires_in_seconds: ttl, max_uses: uses }: AgentTokenCreateBody) {
       if (!deps.catalog.regionByKey(region)) throw badRequest(`Unknown region ${region || '(none)'}; see 'upfleet region list'`);
-      const ttl = body.expires_in_seconds === undefined ? DEFAULT_AGENT_TOKEN_TTL_SECONDS : body.expires_in_seconds;
-      if (ttl !== null && (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl <= 0)) {
-        throw badRequest('expires_in_seconds must be a positive whole number, or null for a token that never expires');
-      }
-      const uses = body.max_uses === undefined ? 1 : body.max_uses;
-      if (uses !== null && (typeof uses !== 'number' || !Number.isInteger(uses) || uses <= 0)) {
-        throw badRequest('max_uses must be a positive whole number, or null for any number of agents');
-      }
       const tokenId = crypto.randomUUID();
       const secret = `upf_${randomToken(24)}`;
       const t = now();
       const expiresAt = typeof ttl === 'number' ? t + ttl * 1000 : null;
-      deps.agents.insertToken(tokenId, sha256(secret), region, t, expiresAt, uses as number | null);
+      deps.agents.insertToken(tokenId, sha256(secret), region, t, expiresAt, uses);
       const fp = deps.caFingerprint?.() ?? null;
-      return { token_id: tokenId, token: fp ? `${secret}.${fp}` : secret, region, expires_at: iso(expiresAt), max_uses: uses as number | null, ca_fingerprint: fp };
+      return { token_id: tokenId, token: fp ? `${secret}.${fp}` : secret, region, expires_at: iso(expiresAt), max_uses: uses, ca_fingerprint: fp };
     },
 
     listAgentTokens: () =>

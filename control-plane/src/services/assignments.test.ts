@@ -10,6 +10,7 @@ import { createCatalogRepo } from '../store/catalog-repo';
 import { createEndpointsRepo } from '../store/endpoints-repo';
 import { createUsersRepo } from '../store/users-repo';
 import { checksForEndpoint, createAssignmentEngine, ownerOf } from './assignments';
+import { EndpointCreateBody, EndpointToggleBody } from '@upfleet/proto/schemas';
 import { createEndpointService } from './endpoints';
 
 const base = { url_id: 7, url: 'https://example.com/', regions: ['EU-Germany', 'US-Virginia'], ping_host: false, cert_expiry: false, response_code: false, response_time: false, check_frequency_seconds: 60, retention_days: 90 };
@@ -84,11 +85,11 @@ describe('assignment engine deltas', () => {
       const deltas = () => updates.filter((u) => u.delta).map((u) => ({ up: u.delta!.upserts.map((a) => a.check_id), rm: u.delta!.removed_check_ids }));
 
       updates.length = 0;
-      const created = services.create(userId, { name: 'new', url: 'https://example.net/' });
+      const created = services.create(userId, EndpointCreateBody.parse({ name: 'new', url: 'https://example.net/' }));
       await tick();
-      services.update(userId, 5, { name: 'e5', url: 'https://example.com/5-moved' });
+      services.update(userId, 5, EndpointCreateBody.parse({ name: 'e5', url: 'https://example.com/5-moved' }));
       await tick();
-      services.toggle(userId, 7, { monitoring_enabled: false });
+      services.toggle(userId, 7, EndpointToggleBody.parse({ monitoring_enabled: false }));
       await tick();
       services.remove(userId, 9);
       await tick();
