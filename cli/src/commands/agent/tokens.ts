@@ -56,29 +56,19 @@ export function formatCreatedToken(server: string, token: CreatedAgentToken, now
   const expiry = token.expires_at ? `expires ${formatRelative(token.expires_at, nowMs)}, ${formatDate(token.expires_at)} UTC` : 'does not expire';
   const uses = token.max_uses === undefined ? '' : token.max_uses === null ? ', any number of agents' : token.max_uses === 1 ? ', single-use' : `, ${token.max_uses} agents`;
   const hint = agentRunHint(server, token, local);
-  if (splitJoinToken(token.token).caFingerprint) {
-    return [
-      `Agent bootstrap token for ${token.region} (id ${token.token_id}, ${expiry}${uses}):`,
-      '',
-      `  ${token.token}`,
-      '',
-      "It is shown only this once; it carries the fingerprint of the control plane's CA. Start an agent on a host in that region with:",
-      `  ${hint}`,
-      'or install it there as a service (systemd; writes the token to a 0600 env file):',
-      `  sudo ${hint.replace('upfleet agent run', 'upfleet agent install')}`,
-      '',
-    ].join('\n');
-  }
+  const joins = splitJoinToken(token.token).caFingerprint !== null;
   return [
     `Agent bootstrap token for ${token.region} (id ${token.token_id}, ${expiry}${uses}):`,
     '',
     `  ${token.token}`,
     '',
-    'It is shown only this once. Start an agent on a host in that region with:',
+    joins
+      ? "It is shown only this once; it carries the fingerprint of the control plane's CA. Start an agent on a host in that region with:"
+      : 'It is shown only this once. Start an agent on a host in that region with:',
     `  ${hint}`,
-    local.caFile
-      ? ''
-      : "(ca.pem: the control plane's DATA_DIR/grpc-tls/ca.pem; leave --ca-file out if its gRPC certificate is publicly trusted)\n",
+    ...(joins
+      ? ['or install it there as a service (systemd; writes the token to a 0600 env file):', `  sudo ${hint.replace('upfleet agent run', 'upfleet agent install')}`, '']
+      : [local.caFile ? '' : "(ca.pem: the control plane's DATA_DIR/grpc-tls/ca.pem; leave --ca-file out if its gRPC certificate is publicly trusted)\n"]),
   ].join('\n');
 }
 
