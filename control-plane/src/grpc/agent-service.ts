@@ -78,7 +78,7 @@ export function createAgentServiceHandlers(deps: {
     const agent = deps.agents.agent(m[1]);
     if (!agent || !safeEqual(agent.secret_hash, sha256(m[2]))) throw fail(grpc.status.UNAUTHENTICATED, 'unknown agent credential');
     if (agent.revoked_at !== null) throw fail(grpc.status.PERMISSION_DENIED, 'agent credential revoked');
-    return { agentId: agent.agent_id, region: agent.region };
+    return { agentId: agent.agent_id, region: agent.region, registeredAt: agent.created_at };
   }
 
   return {

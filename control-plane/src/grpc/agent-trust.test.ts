@@ -230,6 +230,32 @@ describe('results only from the agent that owns the check', () => {
   });
 });
 
+describe('results buffered across a control-plane restart', () => {
+  it('accepts an existing agent\'s backlog for its region\'s checks before its first snapshot, but not a new agent\'s', async () => {
+    const ep = await createEndpoint('https://example.com/restart');
+    const checkId = `${ep}:http:EU-Germany`;
+    const before = await newAgent('EU-Germany');
+    before.c.close();
+    await h.restart();
+    const c = client();
+    const old: TestAgent = { ...before, c };
+    const fresh = await newAgent('EU-Germany');
+    const o = report(old);
+    o.stream.write({ batch_id: 'backlog', results: [row(checkId, ep, { ts_ms: Date.now() - 30 * MIN })] });
+    await until(() => o.acks.length === 1, 'the backlog ack');
+    expect(o.acks[0]).toMatchObject({ ok: true, error: '' });
+    const f = report(fresh);
+    f.stream.write({ batch_id: 'fresh', results: [row(checkId, ep)] });
+    await until(() => f.acks.length === 1, 'the new agent\'s ack');
+    expect(f.acks[0]).toMatchObject({ ok: true, error: expect.stringMatching(/1 not assigned/) });
+    expect(await store.countResults({ endpointId: ep })).toBe(1);
+    o.stream.end();
+    f.stream.end();
+    c.close();
+    fresh.c.close();
+  });
+});
+
 describe('bootstrap tokens', () => {
   it('expire after 24 h by default, are single-use by default, allow --uses N and never-expiring, and carry the CA fingerprint', async () => {
     const t = await token('EU-Germany');

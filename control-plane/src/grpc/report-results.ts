@@ -11,6 +11,8 @@ import type { ResultAdmission } from './result-admission';
 export interface AuthenticatedAgent {
   agentId: string;
   region: string;
+  /** when it registered (ms); unknown: treated as just now */
+  registeredAt?: number;
 }
 
 export type ReportResultsCall = grpc.ServerDuplexStream<ResultBatch, BatchAck>;

@@ -22,7 +22,7 @@ export type ResultAdmission = (agent: AuthenticatedAgent, results: CheckResult[]
 
 export function createResultAdmission(deps: {
   /** the assignment behind `checkId` when the agent holds it (or held it lately), else null */
-  assignedTo(agentId: string, region: string, checkId: string): Assignment | null;
+  assignedTo(agentId: string, region: string, checkId: string, registeredAt?: number): Assignment | null;
   now?: () => number;
 }): ResultAdmission {
   const now = deps.now ?? Date.now;
@@ -34,7 +34,7 @@ export function createResultAdmission(deps: {
       rejected[why] = (rejected[why] ?? 0) + 1;
     };
     for (const r of results) {
-      const a = deps.assignedTo(agent.agentId, agent.region, String(r.check_id ?? ''));
+      const a = deps.assignedTo(agent.agentId, agent.region, String(r.check_id ?? ''), agent.registeredAt);
       if (!a) reject('not_assigned');
       // the row must describe the check it names (an unknown kind or another endpoint is not it)
       else if (r.kind !== a.kind || Number(r.endpoint_id) !== a.endpoint_id) reject('mismatch');

@@ -109,6 +109,8 @@ export function createAssignmentEngine(deps: {
   /** Checks each agent held until recently: agent → check id → (assignment, when it was released). */
   const released = new Map<string, Map<string, { a: Assignment; at: number }>>();
   let allChecks: { at: number; byId: Map<string, Assignment> } | null = null;
+  /** When each agent got its first snapshot from this process. */
+  const firstSnapshotAt = new Map<string, number>();
 
   const primaryKey = (): string | null => {
     const primaryRegion = deps.catalog.primaryRegion();
@@ -220,16 +222,19 @@ export function createAssignmentEngine(deps: {
 
     /**
      * The assignment behind a result an agent sent: a check it holds now or held within the
-     * release grace; right after a control-plane start (before ownership is rebuilt) any existing
-     * check of the agent's region. Null: the agent has no business reporting it.
+     * release grace. An agent that registered before this control plane started may have run on
+     * its saved snapshot while the control plane was away, which this process never saw: until
+     * the release grace after its first snapshot here, any existing check of its region counts.
+     * Null: the agent has no business reporting it.
      */
-    assignedTo(agentId: string, region: string, checkId: string): Assignment | null {
+    assignedTo(agentId: string, region: string, checkId: string, registeredAt = Number.POSITIVE_INFINITY): Assignment | null {
       const held = watchers.get(agentId)?.current.get(checkId);
       if (held) return held;
       const t = now();
       const r = released.get(agentId)?.get(checkId);
       if (r && t - r.at <= releaseGraceMs) return r.a;
-      if (t - startedAt <= Math.max(releaseGraceMs, (deps.startupGraceMs ?? 0) + releaseGraceMs)) {
+      const first = firstSnapshotAt.get(agentId);
+      if (registeredAt < startedAt && (first === undefined || t - first <= releaseGraceMs)) {
         if (!allChecks || t - allChecks.at > 1000) {
           const byId = new Map<string, Assignment>();
           const primary = primaryKey();
@@ -251,6 +256,7 @@ export function createAssignmentEngine(deps: {
         const mine = desiredByAgent().get(w.agentId) ?? new Map<string, Assignment>();
         state.current = mine;
         for (const id of mine.keys()) released.get(w.agentId)?.delete(id);
+        if (!firstSnapshotAt.has(w.agentId)) firstSnapshotAt.set(w.agentId, now());
         w.send({ version: state.version, snapshot: { assignments: [...mine.values()] } });
         log.info({ agentId: w.agentId, region: w.region, checks: mine.size }, 'agent watching');
         engine.changed();
