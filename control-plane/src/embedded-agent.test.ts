@@ -52,7 +52,7 @@ describe('embedded agent', () => {
   });
 
   it('registers with a token it got from the environment; no command line carries the token', async () => {
-    const agents = async () => (await fetch(`${h.cp.url}/api/admin/agents`, { headers: { authorization: `Bearer ${h.cp.adminToken}` } }).then((r) => r.json())).data as Array<{ status: string }>;
+    const agents = async () => ((await fetch(`${h.cp.url}/api/admin/agents`, { headers: { authorization: `Bearer ${h.cp.adminToken}` } }).then((r) => r.json())) as { data: Array<{ status: string }> }).data;
     const start = Date.now();
     while (!(await agents()).some((a) => a.status === 'live')) {
       if (Date.now() - start > 60_000) throw new Error('the embedded agent did not register');

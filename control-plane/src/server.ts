@@ -7,6 +7,9 @@ import { Registry } from 'prom-client';
 import type { Config } from './config';
 import type { Logger } from './logger';
 import { createApp } from './http/app';
+import { createAlerting } from './alerting';
+import { createChannels } from './alerting/channels';
+import { createAlertingRepo } from './alerting/repo';
 import { createSecretBox, randomToken } from './lib/crypto';
 import { registerHttpMetrics } from './lib/metrics';
 import { deriveKey, loadMasterKey, readOrCreateSecretFile } from './lib/secrets-files';
@@ -32,7 +35,7 @@ import { loadOrCreateGrpcTls, type GrpcTlsMaterial } from './grpc/tls';
 import { createResultStore, type ResultStore } from './results/clickhouse-store';
 import { createAssignmentEngine } from './services/assignments';
 import { cachedUptime } from './services/uptime-cache';
-import { regionKey } from './store/catalog-repo';
+import { regionKey, regionLabel } from './store/catalog-repo';
 import { startEmbeddedAgent, type EmbeddedAgent } from './embedded-agent';
 import { UPTIME_WINDOW_MS } from './checks';
 
@@ -108,12 +111,47 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
   const streams = createAgentStreams();
   // The gRPC TLS identity is known before any token is made: printed tokens carry its CA's fingerprint.
   const tls: GrpcTlsMaterial | null = results && !config.grpcTls.insecure ? loadOrCreateGrpcTls(config.dataDir, config.grpcTls) : null;
+  const alertsRepo = createAlertsRepo(db);
+  const alerting = createAlerting({
+    repo: createAlertingRepo(db),
+    alerts: alertsRepo,
+    box,
+    logger,
+    regionLabel: (key) => {
+      const r = catalog.regionByKey(key);
+      return r ? regionLabel(r) : key;
+    },
+    primaryRegion: () => {
+      const p = catalog.primaryRegion();
+      return p ? regionKey(p) : null;
+    },
+    channels: createChannels({
+      publicUrl: config.publicUrl,
+      allowPrivateTargets: config.allowPrivateTargets,
+      slackApiUrl: config.alerting.slackApiUrl,
+      telegramApiUrl: config.alerting.telegramApiUrl,
+      twilio: config.alerting.twilio,
+      smtp: { url: config.alerting.smtpUrl, from: config.alerting.smtpFrom },
+    }),
+    metrics,
+  });
+  alerting.start();
+  // One endpoint's change recomputes that endpoint's assignments and its evaluator context; a plan
+  // or region change recomputes every assignment and context.
   const endpoints = createEndpointService({
     endpoints: endpointsRepo, users, catalog, allowPrivateTargets: config.allowPrivateTargets, uptime: uptimeSource,
-    onChange: (endpointId) => engine.endpointChanged(endpointId),
+    onChange: (urlId) => {
+      engine.endpointChanged(urlId);
+      alerting.invalidate(urlId);
+    },
+    onClosed: (urlId) => alerting.endpointClosed(urlId),
   });
   const admin = createAdminService({
-    users, catalog, agents: agentsRepo, onChange: () => engine.changed(), ownedCount: (id) => engine.ownedCount(id),
+    users, catalog, agents: agentsRepo, ownedCount: (id) => engine.ownedCount(id),
+    onChange: () => {
+      engine.changed();
+      alerting.invalidate();
+    },
     caFingerprint: () => tls?.caFingerprint ?? null,
     onAgentsRevoked: (ids) => {
       streams.closeAgents(ids);
@@ -125,7 +163,8 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     auth: createAuthService({ users, catalog, tokens, limiter, box }),
     tokens,
     endpoints,
-    alerts: createAlertService({ alerts: createAlertsRepo(db), endpoints: endpointsRepo, catalog, box }),
+    alerts: createAlertService({ alerts: alertsRepo, endpoints: endpointsRepo, catalog, box, onThresholdsChanged: (urlId) => alerting.thresholdsChanged(urlId) }),
+    alerting,
     graphs: createGraphService({ endpoints, source: results, metrics }),
     admin,
     catalog,
@@ -148,7 +187,10 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
   let leaseTimer: NodeJS.Timeout | null = null;
   let embedded: EmbeddedAgent | null = null;
   if (results) {
-    const handlers = createAgentServiceHandlers({ agents: agentsRepo, catalog, engine, store: results, leaseSeconds: config.agentLeaseSeconds, logger, metrics, streams });
+    const handlers = createAgentServiceHandlers({
+      agents: agentsRepo, catalog, engine, store: results, leaseSeconds: config.agentLeaseSeconds, logger, metrics, streams,
+      onResultsStored: (rows) => alerting.onResultsStored(rows),
+    });
     grpcServer = await startGrpcServer(handlers, config.host, config.grpcPort, tls);
     logger.info({ port: grpcServer.port, tls: Boolean(tls) }, 'grpc listening');
     // Lapsed leases are noticed here even when no agent calls in.
@@ -173,6 +215,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     async close() {
       if (leaseTimer) clearInterval(leaseTimer);
       engine.close();
+      await alerting.stop();
       await embedded?.stop();
       await grpcServer?.close();
       await new Promise<void>((resolve) => {

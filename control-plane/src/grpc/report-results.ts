@@ -2,7 +2,7 @@
 // A batch is acked ok only after the store has it; on a store failure the ack says so and the
 // agent re-sends the same batch id, which the store deduplicates.
 import { Counter, Summary, type Registry } from 'prom-client';
-import { grpc, type BatchAck, type ResultBatch } from '@upfleet/proto';
+import { grpc, type BatchAck, type CheckResult, type ResultBatch } from '@upfleet/proto';
 import type { Logger } from '../logger';
 import { AppError } from '../errors';
 import type { ResultStore } from '../results/clickhouse-store';
@@ -31,6 +31,9 @@ export interface ReportResultsDeps {
   /** Batches being stored at once per stream; the stream is paused beyond it. */
   maxInFlight?: number;
   maxBatchResults?: number;
+  /** Called with a batch's results once they are stored (alert evaluation). It runs after the ack
+   *  is on its way, and whatever it throws is logged: it never delays or fails an ack. */
+  onStored?(results: CheckResult[]): void;
   /** The handler registers its own metrics here (results ingested, batches by outcome, store time). */
   metrics?: Registry;
 }
@@ -101,6 +104,16 @@ export function createReportResultsHandler(deps: ReportResultsDeps): grpc.handle
       return { batch_id: batchId, ok: false, error: 'results could not be stored; re-send the batch' };
     } finally {
       stored();
+    }
+    if (deps.onStored && valid.length > 0) {
+      const onStored = deps.onStored;
+      setImmediate(() => {
+        try {
+          onStored(valid);
+        } catch (err) {
+          log.error({ batchId, err: (err as Error).message }, 'post-store hook failed');
+        }
+      });
     }
     const why = Object.entries(rejected).map(([reason, n]) => `${n} ${reason.replace('_', ' ')}`).join(', ');
     return { batch_id: batchId, ok: true, error: dropped > 0 ? `${dropped} results were refused and not stored (${why})` : '' };

@@ -20,10 +20,12 @@ export function createEndpointService(deps: {
   allowPrivateTargets: boolean;
   uptime?: UptimeSource;
   /** Told which endpoint was created, edited, toggled or deleted (its checks are recomputed alone). */
-  onChange?: (endpointId: number) => void;
+  onChange?: (urlId: number) => void;
+  /** Monitoring turned off or endpoint deleted: its open incidents resolve without notifying. */
+  onClosed?: (urlId: number) => void;
 }) {
   const { endpoints, catalog } = deps;
-  const changed = (endpointId: number) => deps.onChange?.(endpointId);
+  const changed = (urlId: number) => deps.onChange?.(urlId);
 
   function planOf(userId: number): Package {
     const user = deps.users.byId(userId);
@@ -96,12 +98,14 @@ export function createEndpointService(deps: {
       if (!e) throw notFound('Endpoint not found');
       const next = body.monitoring_enabled ?? !e.monitoring_enabled;
       endpoints.toggle(userId, urlId, next);
+      if (!next) deps.onClosed?.(urlId);
       changed(urlId);
       return { url_id: urlId, monitoring_enabled: next };
     },
 
     remove(userId: number, urlId: number) {
       if (!endpoints.delete(userId, urlId)) throw notFound('Endpoint not found');
+      deps.onClosed?.(urlId);
       changed(urlId);
       return { url_id: urlId };
     },
