@@ -1,7 +1,9 @@
 // Trust in agents, end to end: the real control plane (REST + gRPC over TLS) with a chDB store,
 // agents played by real gRPC clients on loopback.
+import { spawn } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -281,6 +283,35 @@ describe('bootstrap tokens', () => {
     const bad = await admin('POST', '/api/admin/agent-tokens', { region: 'EU-Germany', max_uses: 0 });
     expect(bad).toMatchObject({ status: 400, body: { success: false, error: expect.stringMatching(/max_uses/) } });
     c.close();
+  });
+});
+
+describe('one-line join against the real control plane', () => {
+  it('an agent given only --control-plane, --region and the printed token fetches and pins the generated CA and goes live', async () => {
+    const t = await token('EU-Germany');
+    const agentDir = path.join(mkdtempSync(path.join(os.tmpdir(), 'upfleet-join-')), 'data');
+    const main = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../agent/src/main.ts');
+    const child = spawn(process.execPath, ['--import', 'tsx', main, '--control-plane', `127.0.0.1:${h.cp.grpcPort}`, '--region', 'EU-Germany',
+      '--data-dir', agentDir, '--metrics-port', '0', '--log-level', 'warn'], { env: { ...process.env, UPFLEET_TOKEN: t.token }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr!.on('data', (d) => (stderr += String(d)));
+    try {
+      const start = Date.now();
+      for (;;) {
+        const list = (await admin('GET', '/api/admin/agent-tokens')).body.data;
+        if (list.find((x: any) => x.token_id === t.token_id)?.used_count === 1) break;
+        if (Date.now() - start > 30_000) throw new Error(`the agent did not register: ${stderr}`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      const ca = readFileSync(path.join(h.dataDir, 'grpc-tls', 'ca.pem'), 'utf8');
+      await until(() => { try { return statSync(path.join(agentDir, 'ca.pem')).size > 0; } catch { return false; } }, 'the CA kept in the data dir');
+      expect(new X509Certificate(readFileSync(path.join(agentDir, 'ca.pem'))).fingerprint256).toBe(new X509Certificate(ca).fingerprint256);
+      expect(stderr).not.toMatch(/DEP0123|fatal/);
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      rmSync(path.dirname(agentDir), { recursive: true, force: true });
+    }
   });
 });
 
