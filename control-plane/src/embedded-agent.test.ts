@@ -1,12 +1,8 @@
 // The embedded agent (EMBEDDED_AGENT=1) gets its bootstrap token through the environment, never
 // on its command line, where any local user could read it (ps, /proc/<pid>/cmdline).
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createResultStore, type ClickHouseResultStore } from './results/clickhouse-store';
-import { startHarness, type Harness } from './testing/harness';
+import { startHarnessWithResults, type Harness } from './testing/harness';
 
 /** Command lines of this process's children (and theirs). */
 function descendantsCmdlines(): string[] {
@@ -36,20 +32,11 @@ function descendantsCmdlines(): string[] {
 }
 
 describe('embedded agent', () => {
-  let dir: string;
-  let store: ClickHouseResultStore;
   let h: Harness;
   beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'upfleet-embedded-'));
-    store = createResultStore({ clickhouseUrl: null, dataDir: dir, logger: pino({ level: 'silent' }) });
-    await store.init();
-    h = await startHarness({ EMBEDDED_AGENT: '1' }, { results: store });
+    h = await startHarnessWithResults({ EMBEDDED_AGENT: '1' });
   }, 120_000);
-  afterAll(async () => {
-    await h?.close();
-    await store?.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => h?.close());
 
   it('registers with a token it got from the environment; no command line carries the token', async () => {
     const agents = async () => ((await fetch(`${h.cp.url}/api/admin/agents`, { headers: { authorization: `Bearer ${h.cp.adminToken}` } }).then((r) => r.json())) as { data: Array<{ status: string }> }).data;

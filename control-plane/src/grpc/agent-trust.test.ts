@@ -7,31 +7,24 @@ import { fileURLToPath } from 'node:url';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import pino from 'pino';
 import { grpc, loadAgentService, type AgentServiceClient, type AssignmentUpdate, type BatchAck, type CheckResult, type RegisterResponse } from '@upfleet/proto';
-import { createResultStore, type ClickHouseResultStore } from '../results/clickhouse-store';
-import { startHarness, type Harness } from '../testing/harness';
+import type { ClickHouseResultStore } from '../results/clickhouse-store';
+import { startHarnessWithResults, type Harness } from '../testing/harness';
 
 const MIN = 60_000;
 const DAY = 86_400_000;
 
-let dir: string;
 let store: ClickHouseResultStore;
 let h: Harness;
 let user: string;
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'upfleet-trust-'));
-  store = createResultStore({ clickhouseUrl: null, dataDir: dir, logger: pino({ level: 'silent' }) });
-  await store.init();
-  h = await startHarness({ AGENT_LEASE_SECONDS: '5' }, { results: store });
+  const started = await startHarnessWithResults({ AGENT_LEASE_SECONDS: '5' });
+  h = started;
+  store = started.store;
   user = (await h.signup()).token;
 }, 120_000);
-afterAll(async () => {
-  await h?.close();
-  await store?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => h?.close());
 
 const admin = (method: string, p: string, body?: unknown) =>
   fetch(`${h.cp.url}${p}`, {
