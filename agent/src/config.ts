@@ -256,7 +256,7 @@ export function parseAgentArgv(argv: string[]): { overrides: AgentConfigOverride
 }
 
 export const AGENT_USAGE = `usage: upfleet agent run --control-plane HOST:PORT --region REGION-City --token TOKEN --data-dir DIR
-  [--ca-file FILE | --server-fingerprint SHA256 | --insecure] [--metrics-port 9464] [--concurrency 256] [--probe-threads auto|N]
+  [--ca-file FILE | --server-fingerprint SHA256 | --insecure] (none needed with a token that carries the CA fingerprint) [--metrics-port 9464] [--concurrency 256] [--probe-threads auto|N]
   [--outbox-cap 1000000] [--batch-size 2000] [--flush-interval-ms 1000] [--allow-private-targets true]
   [--probe-ca-file FILE] [--config FILE.json] [--log-level info]
 Every flag has an UPFLEET_* environment twin (UPFLEET_CONTROL_PLANE, UPFLEET_REGION, UPFLEET_TOKEN, ...).`;
