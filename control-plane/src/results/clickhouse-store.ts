@@ -102,6 +102,10 @@ export class ClickHouseResultStore implements ResultStore {
           // Admission keeps rows within -2 days..+5 min of now: at most 3-4 daily partitions per
           // batch. The bound stays on (0 would let a bad batch create thousands of partitions).
           max_partitions_per_insert_block: String(MAX_PARTITIONS_PER_INSERT),
+          // Cluster: a Distributed table acks only once every shard has its rows (each shard
+          // dedups its part by the same token), never from its local send queue. A no-op elsewhere.
+          // (The old name of distributed_foreground_insert, known to every server version.)
+          insert_distributed_sync: 1,
         },
       }),
     );
