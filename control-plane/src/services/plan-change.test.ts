@@ -3,7 +3,7 @@ import type { Package } from '@upfleet/proto/rest';
 import { describePlanChange, formatInterval } from './plan-change';
 
 const plan = (package_name: string, max_endpoints: number, check_frequency_seconds: number) => ({ package_name, max_endpoints, check_frequency_seconds }) as Package;
-const none = { disabled: [], featuresRemoved: [], regionsRemoved: [], endpointsChanged: 0 };
+const none = { disabled: [], disabledIds: [], featuresRemoved: [], regionsRemoved: [], endpointsChanged: 0 };
 
 describe('describePlanChange', () => {
   it('says only what changed on an upgrade: the plan, why, and the new interval', () => {

@@ -11,6 +11,7 @@ import type { UsersRepo } from '../store/users-repo';
 
 export interface PlanEnforcement {
   disabled: string[];
+  disabledIds: number[];
   featuresRemoved: string[];
   regionsRemoved: string[];
   endpointsChanged: number;
@@ -62,6 +63,8 @@ export function createPlanChanger(deps: {
   billing: BillingRepo;
   /** Tells the assignment engine, so agents get deltas (new interval, fewer checks). */
   onChange?: () => void;
+  /** An endpoint whose monitoring the downgrade switched off (its open incidents close). */
+  onEndpointDisabled?: (urlId: number) => void;
   now?: () => number;
   /** Registers its own metric here (plan changes by target plan). */
   metrics?: Registry;
@@ -82,7 +85,7 @@ export function createPlanChanger(deps: {
       const r = deps.catalog.regionByKey(key);
       return r ? regionLabel(r) : key;
     };
-    const out: PlanEnforcement = { disabled: [], featuresRemoved: [], regionsRemoved: [], endpointsChanged: 0 };
+    const out: PlanEnforcement = { disabled: [], disabledIds: [], featuresRemoved: [], regionsRemoved: [], endpointsChanged: 0 };
     const features = new Set<string>();
     const regions = new Set<string>();
     const list = deps.endpoints.list(userId);
@@ -114,6 +117,7 @@ export function createPlanChanger(deps: {
       for (const e of newestFirst.slice(0, over)) {
         deps.endpoints.toggle(userId, e.url_id, false);
         out.disabled.push(e.name);
+        out.disabledIds.push(e.url_id);
       }
     }
     out.featuresRemoved = [...features];
@@ -129,9 +133,11 @@ export function createPlanChanger(deps: {
       if (!user) return null;
       const from = deps.catalog.packageById(user.package_id) ?? deps.catalog.freePackage();
       if (from.package_id === to.package_id) return null;
+      let disabledIds: number[] = [];
       const row = deps.billing.transaction(() => {
         deps.users.setPackage(userId, to.package_id);
         const e = enforce(userId, to);
+        disabledIds = e.disabledIds;
         const change = {
           user_id: userId,
           from_package: from.package_name,
@@ -145,6 +151,7 @@ export function createPlanChanger(deps: {
       });
       changes.inc({ to_package: to.package_name });
       deps.onChange?.();
+      for (const id of disabledIds) deps.onEndpointDisabled?.(id);
       return row;
     },
   };
