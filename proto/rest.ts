@@ -160,12 +160,25 @@ export interface GraphSeries {
 
 export interface GraphsResponse { graphs: GraphSeries[]; from: number; to: number; bucketSeconds: number }
 
+/** A user's API key as listed: never the key itself, only its first characters. */
+export interface ApiKey {
+  id: number;
+  name: string;
+  prefix: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+/** The answer to creating a key: the only time `key` (upk_…) is shown. */
+export interface CreatedApiKey { id: number; name: string; key: string; prefix: string; created_at: string }
+
 /** SPEC section 9 constants the web app and the server both enforce. */
 export const LIMITS = {
   usernameMin: 3,
   usernameMax: 30,
   passwordMin: 8,
   twoFactorDigits: 6,
+  maxApiKeys: 20,
 } as const;
 
 export const MESSAGES = {
@@ -184,4 +197,7 @@ export const MESSAGES = {
   invalidThresholds: 'Please enter valid threshold values for all thresholds before saving.',
   invalidCredentials: 'Invalid email or password',
   invalidCode: 'Invalid verification code',
+  apiAccessNotInPlan: 'API access is not available in your current plan. Please upgrade to enable this feature.',
+  tooManyApiKeys: `You can have at most ${LIMITS.maxApiKeys} API keys. Please revoke one to create another.`,
+  apiKeyNotAllowed: 'API keys cannot be used on account routes. Please sign in to manage your account.',
 } as const;

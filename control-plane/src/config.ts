@@ -20,6 +20,8 @@ export interface Config {
     ipLogins: number;
     ipSignups: number;
     ipRefreshes: number;
+    /** Requests a minute per API key (RATE_LIMIT_API_KEY_PER_MINUTE). */
+    apiKeyPerMinute: number;
   };
   accessTokenTtlSeconds: number;
   refreshTokenTtlDays: number;
@@ -98,6 +100,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       ipLogins: int('RATE_LIMIT_IP_LOGINS', 60, 1, 1000000),
       ipSignups: int('RATE_LIMIT_IP_SIGNUPS', 20, 1, 1000000),
       ipRefreshes: int('RATE_LIMIT_IP_REFRESHES', 60, 1, 1000000),
+      apiKeyPerMinute: int('RATE_LIMIT_API_KEY_PER_MINUTE', 600, 1, 1000000),
     },
     accessTokenTtlSeconds: int('ACCESS_TOKEN_TTL_SECONDS', 900, 5, 86400),
     refreshTokenTtlDays: int('REFRESH_TOKEN_TTL_DAYS', 30, 1, 365),

@@ -12,6 +12,7 @@ import { registerHttpMetrics } from './lib/metrics';
 import { deriveKey, loadMasterKey, readOrCreateSecretFile } from './lib/secrets-files';
 import { createAdminService } from './services/admin';
 import { createAlertService } from './services/alerts';
+import { createApiKeyService } from './services/api-keys';
 import { createAuthService } from './services/auth';
 import { createEndpointService, type UptimeSource } from './services/endpoints';
 import { createGraphService } from './services/graphs';
@@ -19,6 +20,7 @@ import { createRateLimiter } from './services/rate-limiter';
 import { createTokenService } from './services/tokens';
 import { createAgentsRepo } from './store/agents-repo';
 import { createAlertsRepo } from './store/alerts-repo';
+import { createApiKeysRepo } from './store/api-keys-repo';
 import { createCatalogRepo } from './store/catalog-repo';
 import { openDatabase, type Db } from './store/db';
 import { createEndpointsRepo } from './store/endpoints-repo';
@@ -106,6 +108,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     tokens,
     endpoints,
     alerts: createAlertService({ alerts: createAlertsRepo(db), endpoints: endpointsRepo, catalog, box }),
+    apiKeys: createApiKeyService({ keys: createApiKeysRepo(db), planOf: endpoints.planOf, perMinute: config.rateLimits.apiKeyPerMinute }),
     graphs: createGraphService({ endpoints, source: results, metrics }),
     admin,
     catalog,

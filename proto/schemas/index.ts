@@ -7,3 +7,5 @@ export * from './alerts';
 export * from './graphs';
 export * from './admin';
 export * from './forms';
+export * from './api-keys';
+export * from './responses';

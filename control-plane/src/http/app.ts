@@ -5,6 +5,7 @@ import express, { type Express } from 'express';
 import type { Logger } from '../logger';
 import type { AdminService } from '../services/admin';
 import type { AlertService } from '../services/alerts';
+import type { ApiKeyService } from '../services/api-keys';
 import type { AuthService } from '../services/auth';
 import type { EndpointService } from '../services/endpoints';
 import type { GraphService } from '../services/graphs';
@@ -12,9 +13,10 @@ import type { TokenService } from '../services/tokens';
 import type { CatalogRepo } from '../store/catalog-repo';
 import { GraphQuery } from '@upfleet/proto/schemas';
 import { parseId, parseInput } from '../services/validation';
-import { authOf, requireAdmin, requireUser } from './middleware/auth';
+import { authOf, requireAdmin, requireUserOrKey } from './middleware/auth';
 import { errorHandler, notFoundApi } from './middleware/errors';
 import { adminRoutes, type ResultCounter } from './routes/admin';
+import { apiKeyRoutes } from './routes/api-keys';
 import { authRoutes } from './routes/auth';
 import { publicRoutes, userRoutes } from './routes/users';
 
@@ -24,6 +26,7 @@ export interface AppDeps {
   tokens: TokenService;
   endpoints: EndpointService;
   alerts: AlertService;
+  apiKeys: ApiKeyService;
   graphs: GraphService;
   admin: AdminService;
   catalog: CatalogRepo;
@@ -65,8 +68,9 @@ export function createApp(deps: AppDeps): Express {
   });
   api.use(publicRoutes(deps.catalog));
   api.use(authRoutes(deps.auth, deps.tokens));
+  api.use(apiKeyRoutes(deps.apiKeys, deps.tokens));
   api.use(userRoutes(deps));
-  api.get('/graphs/endpoint/:id', requireUser(deps.tokens), async (req, res) => {
+  api.get('/graphs/endpoint/:id', requireUserOrKey(deps.tokens, deps.apiKeys), async (req, res) => {
     const id = parseId(req.params.id, 'Endpoint not found');
     const query = parseInput(GraphQuery, req.query);
     res.json({ success: true, data: await deps.graphs.forEndpoint(authOf(req).userId, id, query) });

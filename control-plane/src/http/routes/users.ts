@@ -1,16 +1,18 @@
 import { Router } from 'express';
 import type { AlertService } from '../../services/alerts';
 import type { EndpointService } from '../../services/endpoints';
+import type { ApiKeyService } from '../../services/api-keys';
 import type { TokenService } from '../../services/tokens';
 import type { CatalogRepo } from '../../store/catalog-repo';
 import { AlertMethodCreateBody, AlertMethodUpdateBody, AlertThresholdsBody, EndpointCreateBody, EndpointToggleBody, EndpointUpdateBody } from '@upfleet/proto/schemas';
 import { parseId, parseInput } from '../../services/validation';
-import { authOf, requireUser } from '../middleware/auth';
+import { authOf, requireUserOrKey } from '../middleware/auth';
 
-export function userRoutes(deps: { endpoints: EndpointService; alerts: AlertService; catalog: CatalogRepo; tokens: TokenService }): Router {
+export function userRoutes(deps: { endpoints: EndpointService; alerts: AlertService; catalog: CatalogRepo; tokens: TokenService; apiKeys: ApiKeyService }): Router {
   const r = Router();
   const { endpoints, alerts, catalog } = deps;
-  r.use('/users', requireUser(deps.tokens));
+  // The data routes: a session, or an API key acting as its owner (account routes are matched before this router).
+  r.use('/users', requireUserOrKey(deps.tokens, deps.apiKeys));
   const uid = (req: Parameters<typeof authOf>[0]) => authOf(req).userId;
   const endpointId = (raw: unknown) => parseId(raw, 'Endpoint not found');
 
