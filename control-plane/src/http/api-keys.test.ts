@@ -103,6 +103,7 @@ describe('a key acts as its owner on the data routes', () => {
       ['PUT', `/api/users/endpoints/${theirs}/alert-thresholds`, { alert_thresholds: [] }],
       ['PUT', `/api/users/alert-methods/${theirMethod}`, { is_enabled: false }],
       ['DELETE', `/api/users/alert-methods/${theirMethod}`],
+      ['GET', `/api/graphs/endpoint/${theirs}?hours=1`],
     ];
     for (const [method, path, body] of attempts) {
       const r = await h.call(method, path, body, a.key);

@@ -1,6 +1,7 @@
 // createApp(deps): the whole REST surface and the web app, without listening (tests and main share it).
 import fs from 'node:fs';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import express, { type Express } from 'express';
 import type { Logger } from '../logger';
 import type { AdminService } from '../services/admin';
@@ -15,10 +16,15 @@ import { GraphQuery } from '@upfleet/proto/schemas';
 import { parseId, parseInput } from '../services/validation';
 import { authOf, requireAdmin, requireUserOrKey } from './middleware/auth';
 import { errorHandler, notFoundApi } from './middleware/errors';
+import { buildOpenApi } from './openapi';
 import { adminRoutes, type ResultCounter } from './routes/admin';
 import { apiKeyRoutes } from './routes/api-keys';
 import { authRoutes } from './routes/auth';
 import { publicRoutes, userRoutes } from './routes/users';
+
+const DOCS_DIR = path.join(import.meta.dirname, 'docs');
+const SWAGGER_UI_DIR = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+const PACKAGE_VERSION = (JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '../../package.json'), 'utf8')) as { version: string }).version;
 
 export interface AppDeps {
   logger: Logger;
@@ -76,6 +82,20 @@ export function createApp(deps: AppDeps): Express {
     res.json({ success: true, data: await deps.graphs.forEndpoint(authOf(req).userId, id, query) });
   });
   api.use(adminRoutes(deps.admin, deps.adminToken, deps.results));
+  // The public API's reference: the OpenAPI document and swagger-ui's static bundle (no CDN).
+  const openApi = buildOpenApi({ version: PACKAGE_VERSION, rateLimitPerMinute: deps.apiKeys.perMinute });
+  api.get('/openapi.json', (_req, res) => {
+    res.json(openApi);
+  });
+  api.get('/docs', (req, res, next) => {
+    if (req.originalUrl.split('?')[0].endsWith('/')) return next();
+    res.redirect(301, `${req.baseUrl}/docs/`); // relative asset URLs need the trailing slash
+  });
+  api.get('/docs/', (_req, res) => {
+    res.setHeader('Cache-Control', 'no-cache');
+    res.sendFile(path.join(DOCS_DIR, 'index.html'));
+  });
+  api.use('/docs', express.static(DOCS_DIR, { index: false }), express.static(SWAGGER_UI_DIR, { index: false, maxAge: '1h' }));
   api.use(notFoundApi);
   app.use('/api', api);
   if (deps.metrics) {

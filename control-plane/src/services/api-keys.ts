@@ -53,6 +53,9 @@ export function createApiKeyService(deps: {
   }
 
   return {
+    /** Requests a key may make a minute. */
+    perMinute: deps.perMinute,
+
     create(userId: number, body: ApiKeyCreateBody): CreatedApiKey {
       requireApiAccess(userId);
       if (deps.keys.count(userId) >= LIMITS.maxApiKeys) throw badRequest(MESSAGES.tooManyApiKeys);
