@@ -37,7 +37,7 @@ afterAll(async () => {
 describe('GET /api/openapi.json', () => {
   it('validates as an OpenAPI 3.1 document', async () => {
     const validator = new Validator();
-    const res = await validator.validate(structuredClone(doc) as object);
+    const res = await validator.validate(structuredClone(doc) as unknown as Parameters<Validator["validate"]>[0]);
     expect(res.errors ?? []).toEqual([]);
     expect(res.valid).toBe(true);
     expect(validator.version).toBe('3.1');
