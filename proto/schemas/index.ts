@@ -9,3 +9,4 @@ export * from './admin';
 export * from './forms';
 export * from './api-keys';
 export * from './responses';
+export * from './monitors';
