@@ -8,7 +8,7 @@ const bodies = Object.entries(schemas).filter(([name, v]) => v instanceof z.ZodT
 describe('REST schemas as JSON Schema', () => {
   it('covers every REST body and query', () => {
     expect(bodies.map(([n]) => n).sort()).toEqual([
-      'AgentTokenCreateBody', 'AlertMethodCreateBody', 'ApiKeyCreateBody', 'AlertMethodUpdateBody', 'AlertThresholdsBody', 'EndpointCreateBody',
+      'AgentTokenCreateBody', 'AlertMethodCreateBody', 'AlertMethodUpdateBody', 'AlertThresholdsBody', 'ApiKeyCreateBody', 'EndpointCreateBody',
       'EndpointToggleBody', 'EndpointUpdateBody', 'GraphQuery', 'LoginBody', 'LogoutBody', 'PasswordChangeBody',
       'ProfileUpdateBody', 'RefreshBody', 'RegionCreateBody', 'ResultsCountQuery', 'SetPackageBody', 'SignupBody', 'TwoFactorVerifyBody',
     ]);
