@@ -6,6 +6,7 @@ import {
   ALERT_PLATFORMS,
   FEATURES,
   THRESHOLD_OPERATORS,
+  type AlertDelivery,
   type AlertMethod,
   type AlertThreshold,
   type ApiKey,
@@ -13,6 +14,7 @@ import {
   type Dashboard,
   type Endpoint,
   type GraphsResponse,
+  type Incident,
   type MonitorType,
   type Package,
   type Region,
@@ -109,6 +111,42 @@ export const AlertMethodResource = z
   })
   .meta({ id: 'AlertMethod' });
 
+/** A new webhook method's answer also carries its signing secret (shown again on request). */
+export const AlertMethodCreatedResource = AlertMethodResource.extend({
+  signing_secret: z.string().optional().meta({ description: 'webhook only: the key of the X-Upfleet-Signature HMAC' }),
+}).meta({ id: 'AlertMethodCreated' });
+
+export const SigningSecretResource = z.object({ signing_secret: z.string() }).meta({ id: 'SigningSecret' });
+
+export const TestSendResult = z.object({ delivered: z.literal(true) }).meta({ id: 'TestSendResult', description: "A refusal by the provider is a 400 with the provider's reason" });
+
+export const AlertDeliveryResource = z
+  .object({
+    delivery_id: z.number().int(),
+    incident_id: z.number().int().nullable(),
+    event: z.enum(['opened', 'resolved', 'test']),
+    status: z.enum(['pending', 'delivered', 'failed']),
+    attempts: z.number().int(),
+    last_error: z.string().nullable(),
+    created_at: timestamp,
+    delivered_at: timestamp.nullable(),
+    next_attempt_at: timestamp.nullable(),
+  })
+  .meta({ id: 'AlertDelivery' });
+
+export const IncidentResource = z
+  .object({
+    incident_id: z.number().int(),
+    url_id: z.number().int(),
+    condition: z.string().meta({ description: "'down', or 'threshold:<monitor type>:<region or any>'" }),
+    regions: z.array(z.string()),
+    cause: z.string(),
+    flapping: z.boolean(),
+    opened_at: timestamp,
+    resolved_at: timestamp.nullable(),
+  })
+  .meta({ id: 'Incident' });
+
 export const AlertMethodDeleted = z.object({ alert_method_id: z.number().int() }).meta({ id: 'AlertMethodDeleted' });
 
 export const GraphsResource = z
@@ -146,8 +184,10 @@ const sameShapes: [
   Same<Out<typeof MonitorTypeResource>, MonitorType>,
   Same<Out<typeof AlertThresholdResource>, AlertThreshold>,
   Same<Out<typeof AlertMethodResource>, AlertMethod>,
+  Same<Out<typeof AlertDeliveryResource>, AlertDelivery>,
+  Same<Out<typeof IncidentResource>, Incident>,
   Same<Out<typeof GraphsResource>, GraphsResponse>,
   Same<Out<typeof ApiKeyResource>, ApiKey>,
   Same<Out<typeof CreatedApiKeyResource>, CreatedApiKey>,
-] = [true, true, true, true, true, true, true, true, true, true];
+] = [true, true, true, true, true, true, true, true, true, true, true, true];
 void sameShapes;

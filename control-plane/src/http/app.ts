@@ -4,6 +4,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import express, { type Express } from 'express';
 import type { Logger } from '../logger';
+import type { Alerting } from '../alerting';
 import type { AdminService } from '../services/admin';
 import type { AlertService } from '../services/alerts';
 import type { ApiKeyService } from '../services/api-keys';
@@ -33,6 +34,8 @@ export interface AppDeps {
   endpoints: EndpointService;
   alerts: AlertService;
   apiKeys: ApiKeyService;
+  /** Incidents, deliveries and test sends; null when the control plane runs without a results store. */
+  alerting?: Alerting | null;
   graphs: GraphService;
   admin: AdminService;
   catalog: CatalogRepo;
@@ -75,7 +78,7 @@ export function createApp(deps: AppDeps): Express {
   api.use(publicRoutes(deps.catalog));
   api.use(authRoutes(deps.auth, deps.tokens));
   api.use(apiKeyRoutes(deps.apiKeys, deps.tokens));
-  api.use(userRoutes(deps));
+  api.use(userRoutes({ ...deps, alerting: deps.alerting ?? null }));
   api.get('/graphs/endpoint/:id', requireUserOrKey(deps.tokens, deps.apiKeys), async (req, res) => {
     const id = parseId(req.params.id, 'Endpoint not found');
     const query = parseInput(GraphQuery, req.query);

@@ -2,6 +2,8 @@
 // the running server's real answers (with a chDB results store, through an API key) match the
 // response schemas of their routes and statuses. /api/docs serves swagger-ui's bundle, no inline script.
 import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
@@ -52,6 +54,8 @@ describe('GET /api/openapi.json', () => {
       'GET /api/users/endpoints/{url_id}/alert-thresholds', 'GET /api/users/monitor-types', 'GET /api/users/regions',
       'PATCH /api/users/endpoints/{url_id}/toggle', 'POST /api/users/alert-methods', 'POST /api/users/api-keys', 'POST /api/users/endpoints',
       'PUT /api/users/alert-methods/{alert_method_id}', 'PUT /api/users/endpoints/{url_id}', 'PUT /api/users/endpoints/{url_id}/alert-thresholds',
+      'GET /api/users/alert-methods/{alert_method_id}/signing-secret', 'POST /api/users/alert-methods/{alert_method_id}/test',
+      'GET /api/users/alert-methods/{alert_method_id}/deliveries', 'GET /api/users/incidents',
     ].sort());
     const keyed = doc.paths['/api/users/endpoints']!.post!;
     expect(keyed.security).toEqual([{ apiKey: [] }, { session: [] }]);
@@ -129,6 +133,34 @@ describe('GET /api/openapi.json', () => {
     await call('GET', '/api/users/alert-methods', '/api/users/alert-methods', undefined, key);
     await call('PUT', '/api/users/alert-methods/{alert_method_id}', `/api/users/alert-methods/${mid}`, { is_enabled: false }, key);
     await call('DELETE', '/api/users/alert-methods/{alert_method_id}', `/api/users/alert-methods/${mid}`, undefined, key);
+
+    // A webhook method on a real local receiver: its secret, a test send and the delivery it left.
+    const received: string[] = [];
+    const receiver = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        received.push(req.url ?? '');
+        res.writeHead(200).end('ok');
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    try {
+      const hook = await call('POST', '/api/users/alert-methods', '/api/users/alert-methods', {
+        platform: 'webhook', platform_config: { webhook_url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook` },
+      }, key);
+      const hid = hook.body.data.alert_method_id as number;
+      expect(hook.body.data.signing_secret).toBeTruthy();
+      await call('GET', '/api/users/alert-methods/{alert_method_id}/signing-secret', `/api/users/alert-methods/${hid}/signing-secret`, undefined, key);
+      await call('POST', '/api/users/alert-methods/{alert_method_id}/test', `/api/users/alert-methods/${hid}/test`, {}, key);
+      expect(received).toEqual(['/hook']);
+      const deliveries = await call('GET', '/api/users/alert-methods/{alert_method_id}/deliveries', `/api/users/alert-methods/${hid}/deliveries`, undefined, key);
+      expect(deliveries.body.data.length).toBeGreaterThan(0);
+      await call('GET', '/api/users/alert-methods/{alert_method_id}/deliveries', '/api/users/alert-methods/987654/deliveries', undefined, key); // 404
+    } finally {
+      await new Promise((r) => receiver.close(r));
+    }
+    await call('GET', '/api/users/incidents', `/api/users/incidents?endpoint_id=${id}`, undefined, key);
+    await call('GET', '/api/users/incidents', '/api/users/incidents?status=sometimes', undefined, key); // 400
     await call('DELETE', '/api/users/endpoints/{url_id}', `/api/users/endpoints/${id}`, undefined, key);
     await call('DELETE', '/api/users/api-keys/{id}', `/api/users/api-keys/${created.body.data.id}`, undefined, s.token);
 

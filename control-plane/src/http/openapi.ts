@@ -3,6 +3,7 @@
 // zod 4 emits JSON Schema 2020-12, the dialect OpenAPI 3.1 uses, so the schemas go in as they are.
 import { z } from 'zod';
 import {
+  AlertDeliveryResource, AlertMethodCreatedResource, IncidentResource, IncidentsQuery, SigningSecretResource, TestSendResult,
   AlertMethodCreateBody, AlertMethodDeleted, AlertMethodResource, AlertMethodUpdateBody, AlertThresholdResource, AlertThresholdsBody,
   ApiKeyCreateBody, ApiKeyResource, CreatedApiKeyResource, DashboardResource, EndpointCreateBody, EndpointDeleted, EndpointResource,
   EndpointSavedResource, EndpointToggleBody, EndpointToggleResult, EndpointUpdateBody, GraphQuery, GraphsResource, MonitorTypeResource,
@@ -46,9 +47,13 @@ export const API_ROUTES: ApiRoute[] = [
   { method: 'get', path: '/api/users/endpoints/{url_id}/alert-thresholds', summary: 'An endpoint\'s alert thresholds (saved, then disabled defaults)', tag: 'Alerts', access: 'key', data: list(AlertThresholdResource) },
   { method: 'put', path: '/api/users/endpoints/{url_id}/alert-thresholds', summary: 'Replace an endpoint\'s alert thresholds', tag: 'Alerts', access: 'key', body: AlertThresholdsBody, data: list(AlertThresholdResource) },
   { method: 'get', path: '/api/users/alert-methods', summary: 'List alert methods', tag: 'Alerts', access: 'key', data: list(AlertMethodResource) },
-  { method: 'post', path: '/api/users/alert-methods', summary: 'Create an alert method (one per platform)', tag: 'Alerts', access: 'key', body: AlertMethodCreateBody, data: AlertMethodResource, created: true, errors: [409] },
+  { method: 'post', path: '/api/users/alert-methods', summary: 'Create an alert method (one per platform)', tag: 'Alerts', access: 'key', body: AlertMethodCreateBody, data: AlertMethodCreatedResource, created: true, errors: [409] },
   { method: 'put', path: '/api/users/alert-methods/{alert_method_id}', summary: 'Update or toggle an alert method', tag: 'Alerts', access: 'key', body: AlertMethodUpdateBody, data: AlertMethodResource },
   { method: 'delete', path: '/api/users/alert-methods/{alert_method_id}', summary: 'Delete an alert method', tag: 'Alerts', access: 'key', data: AlertMethodDeleted },
+  { method: 'get', path: '/api/users/alert-methods/{alert_method_id}/signing-secret', summary: 'A webhook method\'s signing secret', tag: 'Alerts', access: 'key', data: SigningSecretResource },
+  { method: 'post', path: '/api/users/alert-methods/{alert_method_id}/test', summary: 'Send a test message now', tag: 'Alerts', access: 'key', data: TestSendResult, errors: [400, 503] },
+  { method: 'get', path: '/api/users/alert-methods/{alert_method_id}/deliveries', summary: 'Recent deliveries of an alert method', tag: 'Alerts', access: 'key', data: list(AlertDeliveryResource), errors: [503] },
+  { method: 'get', path: '/api/users/incidents', summary: 'Incidents, newest first', tag: 'Alerts', access: 'key', query: IncidentsQuery, data: list(IncidentResource), errors: [503] },
   { method: 'get', path: '/api/graphs/endpoint/{id}', summary: 'Graph series of an endpoint', tag: 'Graphs', access: 'key', query: GraphQuery, data: GraphsResource, errors: [503] },
   { method: 'get', path: '/api/users/api-keys', summary: 'List API keys (never the keys themselves)', tag: 'API keys', access: 'session', data: list(ApiKeyResource) },
   { method: 'post', path: '/api/users/api-keys', summary: 'Create an API key (shown once, in this answer)', tag: 'API keys', access: 'session', body: ApiKeyCreateBody, data: CreatedApiKeyResource, created: true },
@@ -62,7 +67,7 @@ const ERROR_TEXT: Record<number, string> = {
   404: 'No such id for this account (another account\'s ids are not found either)',
   409: 'Conflicts with an existing item',
   429: 'The API key used its allowance for this minute',
-  503: 'The results store is not available',
+  503: 'The results store or alerting is not available on this server',
 };
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
