@@ -1,39 +1,27 @@
 // The OpenAPI document (GET /api/openapi.json) validates as OpenAPI 3.1, covers the public API, and
 // the running server's real answers (with a chDB results store, through an API key) match the
 // response schemas of their routes and statuses. /api/docs serves swagger-ui's bundle, no inline script.
-import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CheckResult } from '@upfleet/proto';
-import { createResultStore, type ClickHouseResultStore } from '../results/clickhouse-store';
-import { startHarness, type Harness } from '../testing/harness';
+import { startHarnessWithChdb } from '../testing/harness';
 
 type Doc = { openapi: string; paths: Record<string, Record<string, { security: unknown[]; responses: Record<string, { $ref?: string }> }>> };
 
-let dir: string;
-let store: ClickHouseResultStore;
-let h: Harness;
+let h: Awaited<ReturnType<typeof startHarnessWithChdb>>;
 let doc: Doc;
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'upfleet-openapi-'));
-  store = createResultStore({ clickhouseUrl: null, dataDir: dir, logger: pino({ level: 'silent' }) });
-  await store.init();
-  h = await startHarness({}, { results: store });
+  h = await startHarnessWithChdb();
   const r = await h.call('GET', '/api/openapi.json');
   expect(r.status).toBe(200);
   doc = r.body as unknown as Doc;
 }, 120_000);
 afterAll(async () => {
   await h?.close();
-  await store?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('GET /api/openapi.json', () => {
@@ -122,7 +110,7 @@ describe('GET /api/openapi.json', () => {
       ok: true, phase: '', error: '', status_code: 200, dns_ms: 1, connect_ms: 1, tls_ms: 1, ttfb_ms: 5, total_ms: 40 + i, cert_days_left: 0,
       cert_not_after_ms: 0, cert_issuer: '', cert_subject: '', ping_method: '', redirects: 0, retention_days: 30, result_id: `openapi-${i}`,
     }));
-    await store.insertBatch('openapi-batch', 'agent-1', rows);
+    await h.store.insertBatch('openapi-batch', 'agent-1', rows);
     const graphs = await call('GET', '/api/graphs/endpoint/{id}', `/api/graphs/endpoint/${id}?hours=1`, undefined, key);
     expect(graphs.body.data.graphs.some((g: { data: unknown[] }) => g.data.length > 0)).toBe(true);
     await call('GET', '/api/graphs/endpoint/{id}', `/api/graphs/endpoint/${id}?hours=-1`, undefined, key); // 400

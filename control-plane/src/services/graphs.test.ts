@@ -1,33 +1,21 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import pino from 'pino';
 import type { CheckResult } from '@upfleet/proto';
-import { createResultStore, type ClickHouseResultStore } from '../results/clickhouse-store';
-import { startHarness, type Harness } from '../testing/harness';
+import { startHarnessWithChdb } from '../testing/harness';
 
 // The graph answer through the real REST route, control plane and chDB store: the points a user
 // sees are exactly bucketSeconds apart, for each range the dashboard offers.
 const HOUR = 3_600_000;
 
 describe('control plane with a chDB results store', () => {
-  let dir: string;
-  let store: ClickHouseResultStore;
-  let h: Harness;
+  let h: Awaited<ReturnType<typeof startHarnessWithChdb>>;
   let token: string;
 
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'upfleet-graphs-'));
-    store = createResultStore({ clickhouseUrl: null, dataDir: dir, logger: pino({ level: 'silent' }) });
-    await store.init();
-    h = await startHarness({}, { results: store });
+    h = await startHarnessWithChdb();
     token = (await h.signup()).token;
   }, 120_000);
   afterAll(async () => {
     await h?.close();
-    await store?.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it.each([
@@ -56,7 +44,7 @@ describe('control plane with a chDB results store', () => {
         redirects: 0, retention_days: 90, result_id: `${endpointId}-${ts}`,
       });
     }
-    await store.insertBatch(`graph-${hours}`, 'agent-1', rows);
+    await h.store.insertBatch(`graph-${hours}`, 'agent-1', rows);
 
     const r = await h.call('GET', `/api/graphs/endpoint/${endpointId}?hours=${hours}`, undefined, token);
     expect(r.status).toBe(200);

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../config';
 import { createLogger } from '../logger';
+import { createResultStore, type ClickHouseResultStore } from '../results/clickhouse-store';
 import { startControlPlane, type ControlPlane, type ControlPlaneExtras } from '../server';
 
 export interface Harness {
@@ -66,4 +67,21 @@ export async function startHarness(env: Record<string, string> = {}, extras: Con
     },
   };
   return h;
+}
+
+/** A harness on a real chDB results store in its own temp dir (graphs, alerting); close() removes both. */
+export async function startHarnessWithChdb(env: Record<string, string> = {}): Promise<Harness & { store: ClickHouseResultStore }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'upfleet-chdb-'));
+  const store = createResultStore({ clickhouseUrl: null, dataDir: dir, logger: createLogger('silent') });
+  await store.init();
+  const h = await startHarness(env, { results: store });
+  const closeHarness = h.close;
+  return Object.assign(h, {
+    store,
+    async close() {
+      await closeHarness();
+      await store.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  });
 }
