@@ -104,7 +104,7 @@ export function monitorsCommand(deps: CliDeps): Command {
       const yaml = toYaml(list, `# upfleet monitors: ${list.length} endpoint(s) from ${globals.server}\n# Apply with: upfleet monitors apply -f <this file> [--dry-run] [--prune]\n`);
       if (opts.output) {
         fs.writeFileSync(path.resolve(deps.cwd, opts.output), yaml);
-        deps.stderr(`Wrote ${list.length} monitor(s) to ${opts.output}\n`);
+        deps.stdout(`Wrote ${list.length} monitor(s) to ${opts.output}\n`);
       } else deps.stdout(yaml);
     });
 
