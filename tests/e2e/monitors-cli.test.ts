@@ -185,6 +185,7 @@ monitors:
       ['monitors:\n  - { name: Home, url: https://example.com/ }\n  - { name: home, url: https://other.example.com/ }\n', 'bad.yaml: monitor "home": name: appears more than once in the file (monitors are matched by name)'],
       ['monitors:\n  - { url: https://example.com/ }\n', 'bad.yaml: monitor #1: name: Name is required'],
       ['monitors: [\n', 'bad.yaml: not valid YAML'],
+      ['monitors:\n  - { name: Home, url: https://example.com/ }\n  - { name: Copy, url: https://example.com }\n', 'bad.yaml: monitor "Copy": url: https://example.com/ is also the URL of "Home" (one endpoint per URL)'],
     ];
     for (const [text, message] of cases) {
       write('bad.yaml', text);
@@ -193,6 +194,10 @@ monitors:
       expect(r.stderr.trim().split('\n'), text).toHaveLength(1);
       expect(r.stderr, text).toContain(`upfleet: ${message}`);
     }
+    // Without --prune the endpoints the file lacks stay, and so do their URLs.
+    write('bad.yaml', 'monitors:\n  - { name: Other, url: https://status.example.com/ }\n');
+    const taken = await upfleet(['monitors', 'apply', '-f', 'bad.yaml', '--api-key', a.key]);
+    expect(taken.stderr).toBe('upfleet: bad.yaml: monitor "Other": url: https://status.example.com/ is also the URL of "Status" (one endpoint per URL)\n');
     expect(await snapshot(a)).toEqual(before);
   });
 

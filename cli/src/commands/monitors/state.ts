@@ -174,11 +174,17 @@ export function planChanges(file: string, wanted: Monitor[], current: CurrentMon
     const fields = changedFields(want, have);
     changes.push({ action: fields.length ? 'update' : 'unchanged', name: want.name, url_id: have.url_id, fields, monitor: want });
   }
-  if (prune) {
-    const wantedNames = new Set(wanted.map((w) => w.name.toLowerCase()));
-    for (const c of current) {
-      if (!wantedNames.has(c.name.toLowerCase())) changes.push({ action: 'delete', name: c.name, url_id: c.url_id, fields: [], monitor: null });
+  const wantedNames = new Set(wanted.map((w) => w.name.toLowerCase()));
+  const others = current.filter((c) => !wantedNames.has(c.name.toLowerCase()));
+  if (prune) for (const c of others) changes.push({ action: 'delete', name: c.name, url_id: c.url_id, fields: [], monitor: null });
+  // One endpoint per URL (the API's rule), checked on the account as it would end up.
+  const urlOwner = new Map<string, string>(prune ? [] : others.map((c) => [c.url, c.name]));
+  for (const want of wanted) {
+    const owner = urlOwner.get(want.url);
+    if (owner !== undefined) {
+      throw new CliError('invalid', `${file}: monitor "${want.name}": url: ${want.url} is also the URL of "${owner}" (one endpoint per URL)`);
     }
+    urlOwner.set(want.url, want.name);
   }
   return changes;
 }
