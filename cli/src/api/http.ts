@@ -13,6 +13,9 @@ export interface JsonApiOptions {
   timeoutMs?: number;
   /** The 401 message: which credential was refused and where to fix it. */
   rejected: (base: string, serverText: string | null) => string;
+  /** How many times a 429 is waited out (its Retry-After, at most 60 s) before it fails; 0 by default. */
+  rateLimitRetries?: number;
+  sleep?: (ms: number) => Promise<void>;
 }
 
 export type JsonRequest = <T>(method: Method, path: string, body?: unknown) => Promise<T>;
@@ -22,23 +25,32 @@ export function createJsonApi(options: JsonApiOptions): JsonRequest {
   const doFetch = options.fetch ?? fetch;
   const timeoutMs = options.timeoutMs ?? 15_000;
 
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+
   return async function request<T>(method: Method, path: string, body?: unknown): Promise<T> {
     const token = options.credential();
     const url = `${base}${path}`;
     let res: Response;
-    try {
-      res = await doFetch(url, {
-        method,
-        headers: {
-          authorization: `Bearer ${token}`,
-          accept: 'application/json',
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-    } catch (err) {
-      throw new CliError('unreachable', `Cannot reach the control plane at ${base}: ${networkReason(err, timeoutMs)}`);
+    for (let attempt = 0; ; attempt++) {
+      try {
+        res = await doFetch(url, {
+          method,
+          headers: {
+            authorization: `Bearer ${token}`,
+            accept: 'application/json',
+            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          },
+          body: body === undefined ? undefined : JSON.stringify(body),
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+      } catch (err) {
+        throw new CliError('unreachable', `Cannot reach the control plane at ${base}: ${networkReason(err, timeoutMs)}`);
+      }
+      // A 429 changed nothing on the server, so the same request is safe to send again after the wait.
+      if (res.status !== 429 || attempt >= (options.rateLimitRetries ?? 0)) break;
+      const wait = Number(res.headers.get('retry-after'));
+      await res.arrayBuffer().catch(() => undefined);
+      await sleep(Math.min(60, Number.isFinite(wait) && wait > 0 ? wait : 1) * 1000);
     }
 
     const text = await res.text().catch(() => '');

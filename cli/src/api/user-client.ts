@@ -21,13 +21,16 @@ export interface UserClient {
   monitorTypes(): Promise<MonitorType[]>;
 }
 
-export function createUserClient(options: { server: string; apiKey: () => string; fetch?: typeof fetch; timeoutMs?: number }): UserClient {
+export function createUserClient(options: { server: string; apiKey: () => string; fetch?: typeof fetch; timeoutMs?: number; sleep?: (ms: number) => Promise<void> }): UserClient {
   const request = createJsonApi({
     server: options.server,
     credential: options.apiKey,
     fetch: options.fetch,
     timeoutMs: options.timeoutMs,
     rejected: (base, serverText) => `API key rejected by ${base}${serverText ? ` (${serverText})` : ''}: check --api-key or UPFLEET_API_KEY`,
+    // A key has a per-minute allowance; a large account's export or apply waits for the next minute.
+    rateLimitRetries: 3,
+    sleep: options.sleep,
   });
   return {
     dashboard: () => request('GET', '/api/users/dashboard'),
