@@ -200,6 +200,7 @@ export const MESSAGES = {
   apiAccessNotInPlan: 'API access is not available in your current plan. Please upgrade to enable this feature.',
   tooManyApiKeys: `You can have at most ${LIMITS.maxApiKeys} API keys. Please revoke one to create another.`,
   apiKeyNotAllowed: 'API keys cannot be used on account routes. Please sign in to manage your account.',
+  twoFactorDisableProof: 'Enter your current password or a verification code to disable two-factor authentication',
 } as const;
 
 /** An incident: one condition of one endpoint, from confirmation to recovery. */

@@ -11,6 +11,7 @@ import type { ApiKeyService } from '../services/api-keys';
 import type { AuthService } from '../services/auth';
 import type { EndpointService } from '../services/endpoints';
 import type { GraphService } from '../services/graphs';
+import type { RateLimiter } from '../services/rate-limiter';
 import type { TokenService } from '../services/tokens';
 import type { CatalogRepo } from '../store/catalog-repo';
 import { GraphQuery } from '@upfleet/proto/schemas';
@@ -18,6 +19,7 @@ import { parseId, parseInput } from '../services/validation';
 import { authOf, requireAdmin, requireUserOrKey } from './middleware/auth';
 import { errorHandler, notFoundApi } from './middleware/errors';
 import { buildOpenApi } from './openapi';
+import { securityHeaders } from './middleware/security-headers';
 import { adminRoutes, type ResultCounter } from './routes/admin';
 import { apiKeyRoutes } from './routes/api-keys';
 import { authRoutes } from './routes/auth';
@@ -39,6 +41,7 @@ export interface AppDeps {
   graphs: GraphService;
   admin: AdminService;
   catalog: CatalogRepo;
+  limiter: RateLimiter;
   adminToken: string;
   results: ResultCounter | null;
   webDistDir: string | null;
@@ -61,10 +64,9 @@ export function createApp(deps: AppDeps): Express {
       deps.metrics?.observeRequest(req.method, res.statusCode, ms / 1000);
       log.debug({ method: req.method, path: req.originalUrl.split('?')[0], status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
     });
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Referrer-Policy', 'same-origin');
     next();
   });
+  app.use(securityHeaders);
 
   const api = express.Router();
   api.use(express.json({ limit: '64kb' }));

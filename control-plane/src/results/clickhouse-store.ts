@@ -97,6 +97,10 @@ export class ClickHouseResultStore implements ResultStore {
           deduplicate_blocks_in_dependent_materialized_views: 1,
           // A batch spanning many days (an agent back after a long outage) stays one insert.
           max_partitions_per_insert_block: '0',
+          // Cluster: a Distributed table acks only once every shard has its rows (each shard
+          // dedups its part by the same token), never from its local send queue. A no-op elsewhere.
+          // (The old name of distributed_foreground_insert, known to every server version.)
+          insert_distributed_sync: 1,
         },
       }),
     );
