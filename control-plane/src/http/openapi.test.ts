@@ -8,16 +8,16 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CheckResult } from '@upfleet/proto';
 import { createLogger } from '../logger';
-import { startHarnessWithChdb } from '../testing/harness';
+import { startHarnessWithResults } from '../testing/harness';
 import { createApp, type AppDeps } from './app';
 
 type Doc = { openapi: string; paths: Record<string, Record<string, { security: unknown[]; responses: Record<string, { $ref?: string }> }>> };
 
-let h: Awaited<ReturnType<typeof startHarnessWithChdb>>;
+let h: Awaited<ReturnType<typeof startHarnessWithResults>>;
 let doc: Doc;
 
 beforeAll(async () => {
-  h = await startHarnessWithChdb();
+  h = await startHarnessWithResults();
   const r = await h.call('GET', '/api/openapi.json');
   expect(r.status).toBe(200);
   doc = r.body as unknown as Doc;
@@ -131,6 +131,8 @@ describe('GET /api/openapi.json', () => {
       ok: true, phase: '', error: '', status_code: 200, dns_ms: 1, connect_ms: 1, tls_ms: 1, ttfb_ms: 5, total_ms: 40 + i, cert_days_left: 0,
       cert_not_after_ms: 0, cert_issuer: '', cert_subject: '', ping_method: '', redirects: 0, retention_days: 30, result_id: `openapi-${i}`,
     }));
+    // Results older than their endpoint are never shown: the endpoint has existed for the hour.
+    h.cp.db.prepare('UPDATE endpoints SET created_at = ? WHERE url_id = ?').run(new Date(now - 3_600_000).toISOString(), id);
     await h.store.insertBatch('openapi-batch', 'agent-1', rows);
     const graphs = await call('GET', '/api/graphs/endpoint/{id}', `/api/graphs/endpoint/${id}?hours=1`, undefined, key);
     expect(graphs.body.data.graphs.some((g: { data: unknown[] }) => g.data.length > 0)).toBe(true);

@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../config';
 import { createLogger } from '../logger';
-import { createResultStore, type ClickHouseResultStore } from '../results/clickhouse-store';
 import { startControlPlane, type ControlPlane, type ControlPlaneExtras } from '../server';
+import { createResultStore, type ClickHouseResultStore } from '../results/clickhouse-store';
 
 export interface Harness {
   cp: ControlPlane;
@@ -69,9 +69,9 @@ export async function startHarness(env: Record<string, string> = {}, extras: Con
   return h;
 }
 
-/** A harness on a real chDB results store in its own temp dir (graphs, alerting); close() removes both. */
-export async function startHarnessWithChdb(env: Record<string, string> = {}): Promise<Harness & { store: ClickHouseResultStore }> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'upfleet-chdb-'));
+/** A harness with a chDB results store of its own (kept across h.restart()); close() ends both. */
+export async function startHarnessWithResults(env: Record<string, string> = {}): Promise<Harness & { store: ClickHouseResultStore }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'upfleet-results-'));
   const store = createResultStore({ clickhouseUrl: null, dataDir: dir, logger: createLogger('silent') });
   await store.init();
   const h = await startHarness(env, { results: store });
