@@ -186,12 +186,25 @@ export interface GraphSeries {
 
 export interface GraphsResponse { graphs: GraphSeries[]; from: number; to: number; bucketSeconds: number }
 
+/** A user's API key as listed: never the key itself, only its first characters. */
+export interface ApiKey {
+  id: number;
+  name: string;
+  prefix: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+/** The answer to creating a key: the only time `key` (upk_…) is shown. */
+export interface CreatedApiKey { id: number; name: string; key: string; prefix: string; created_at: string }
+
 /** SPEC section 9 constants the web app and the server both enforce. */
 export const LIMITS = {
   usernameMin: 3,
   usernameMax: 30,
   passwordMin: 8,
   twoFactorDigits: 6,
+  maxApiKeys: 20,
 } as const;
 
 export const MESSAGES = {
@@ -214,6 +227,9 @@ export const MESSAGES = {
   noSubscription: 'No active subscription found',
   priceMismatch: 'The price does not match the selected plan',
   checkoutClaimed: 'This checkout has already been used',
+  apiAccessNotInPlan: 'API access is not available in your current plan. Please upgrade to enable this feature.',
+  tooManyApiKeys: `You can have at most ${LIMITS.maxApiKeys} API keys. Please revoke one to create another.`,
+  apiKeyNotAllowed: 'API keys cannot be used on account routes. Please sign in to manage your account.',
   twoFactorDisableProof: 'Enter your current password or a verification code to disable two-factor authentication',
 } as const;
 

@@ -9,7 +9,8 @@ export type CliErrorCode =
   | 'not_found' // 404
   | 'rejected' // any other 4xx with an error text
   | 'server' // 5xx or a response that is not the API's JSON shape
-  | 'agent'; // the agent failed to start
+  | 'agent' // the agent failed to start
+  | 'invalid'; // a monitors file that fails its schema or the plan's limits (nothing was changed)
 
 export class CliError extends Error {
   constructor(

@@ -4,6 +4,7 @@
 import { Command, CommanderError } from 'commander';
 import { agentCommand } from './commands/agent/index';
 import type { AgentModule } from './commands/agent/run';
+import { monitorsCommand } from './commands/monitors/index';
 import { packageCommand } from './commands/package/index';
 import { regionCommand } from './commands/region/index';
 import { startCommand } from './commands/start';
@@ -16,7 +17,7 @@ export type { CliDeps } from './context';
 
 export function buildProgram(deps: CliDeps, setExitCode: (code: number) => void = () => {}): Command {
   const program = new Command('upfleet')
-    .description('Upfleet admin CLI: start the product, manage users, packages, regions and probe agents')
+    .description('Upfleet CLI: start the product, manage users, packages, regions and probe agents (admin token); monitoring as code (API key)')
     .option('--server <url>', `control plane URL (env UPFLEET_SERVER, default ${DEFAULT_SERVER})`)
     .option('--token <token>', "admin token (env UPFLEET_ADMIN_TOKEN, else the admin-token file in the data dir)")
     .option('--data-dir <dir>', "control plane's data directory holding admin-token (env DATA_DIR, default ./data)")
@@ -34,6 +35,7 @@ export function buildProgram(deps: CliDeps, setExitCode: (code: number) => void 
   program.addCommand(packageCommand(deps));
   program.addCommand(regionCommand(deps));
   program.addCommand(agentCommand(deps, setExitCode));
+  program.addCommand(monitorsCommand(deps));
 
   // Subcommands inherit output and exit handling.
   const inherit = (cmd: Command) => {

@@ -75,3 +75,11 @@ describe('alert channel settings', () => {
     expect(shown).toContain('mail.example.com');
   });
 });
+
+describe('RATE_LIMIT_API_KEY_PER_MINUTE', () => {
+  it('defaults to 600 requests a minute per API key and refuses anything but a positive whole number', () => {
+    expect(loadConfig({}).rateLimits.apiKeyPerMinute).toBe(600);
+    expect(loadConfig({ RATE_LIMIT_API_KEY_PER_MINUTE: '120' }).rateLimits.apiKeyPerMinute).toBe(120);
+    expect(() => loadConfig({ RATE_LIMIT_API_KEY_PER_MINUTE: '0' })).toThrow("RATE_LIMIT_API_KEY_PER_MINUTE must be a whole number from 1 to 1000000 (got '0')");
+  });
+});

@@ -20,6 +20,8 @@ export interface Config {
     ipLogins: number;
     ipSignups: number;
     ipRefreshes: number;
+    /** Requests a minute per API key (RATE_LIMIT_API_KEY_PER_MINUTE). */
+    apiKeyPerMinute: number;
     /** Endpoint and threshold changes per user per minute. */
     endpointMutationsPerMinute: number;
   };
@@ -123,6 +125,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       ipLogins: int('RATE_LIMIT_IP_LOGINS', 60, 1, 1000000),
       ipSignups: int('RATE_LIMIT_IP_SIGNUPS', 20, 1, 1000000),
       ipRefreshes: int('RATE_LIMIT_IP_REFRESHES', 60, 1, 1000000),
+      apiKeyPerMinute: int('RATE_LIMIT_API_KEY_PER_MINUTE', 600, 1, 1000000),
       endpointMutationsPerMinute: int('RATE_LIMIT_ENDPOINT_MUTATIONS_PER_MINUTE', 60, 1, 1000000),
     },
     shutdownTimeoutSeconds: int('SHUTDOWN_TIMEOUT_SECONDS', 10, 0, 3600),

@@ -38,3 +38,4 @@ export const notFound = (what = 'Not found') => new AppError('not_found', what);
 export const unauthorized = (msg = 'Authentication required', extra: Record<string, unknown> = {}) =>
   new AppError('unauthorized', msg, extra);
 export const conflict = (msg: string) => new AppError('conflict', msg);
+export const forbidden = (msg: string) => new AppError('forbidden', msg);

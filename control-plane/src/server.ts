@@ -15,6 +15,7 @@ import { registerHttpMetrics } from './lib/metrics';
 import { deriveKey, loadMasterKey, readOrCreateSecretFile } from './lib/secrets-files';
 import { createAdminService } from './services/admin';
 import { createAlertService } from './services/alerts';
+import { createApiKeyService } from './services/api-keys';
 import { createAuthService } from './services/auth';
 import { createBillingService } from './services/billing';
 import { createPriceService } from './services/billing-prices';
@@ -27,6 +28,7 @@ import { createRateLimiter } from './services/rate-limiter';
 import { createTokenService } from './services/tokens';
 import { createAgentsRepo } from './store/agents-repo';
 import { createAlertsRepo } from './store/alerts-repo';
+import { createApiKeysRepo } from './store/api-keys-repo';
 import { createCatalogRepo } from './store/catalog-repo';
 import { openDatabase, type Db } from './store/db';
 import { createEndpointsRepo } from './store/endpoints-repo';
@@ -205,6 +207,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     endpoints,
     alerts: createAlertService({ alerts: alertsRepo, endpoints: endpointsRepo, catalog, box, onThresholdsChanged: (urlId) => alerting.thresholdsChanged(urlId) }),
     alerting,
+    apiKeys: createApiKeyService({ keys: createApiKeysRepo(db), planOf: endpoints.planOf, perMinute: config.rateLimits.apiKeyPerMinute }),
     graphs: createGraphService({ endpoints, source: results, metrics }),
     admin,
     billing,

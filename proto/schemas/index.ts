@@ -8,3 +8,6 @@ export * from './graphs';
 export * from './admin';
 export * from './forms';
 export * from './billing';
+export * from './api-keys';
+export * from './responses';
+export * from './monitors';

@@ -1,11 +1,13 @@
 // createApp(deps): the whole REST surface and the web app, without listening (tests and main share it).
 import fs from 'node:fs';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import express, { type Express } from 'express';
 import type { Logger } from '../logger';
 import type { Alerting } from '../alerting';
 import type { AdminService } from '../services/admin';
 import type { AlertService } from '../services/alerts';
+import type { ApiKeyService } from '../services/api-keys';
 import type { AuthService } from '../services/auth';
 import type { BillingService } from '../services/billing';
 import type { PriceService } from '../services/billing-prices';
@@ -16,13 +18,19 @@ import type { TokenService } from '../services/tokens';
 import type { CatalogRepo } from '../store/catalog-repo';
 import { GraphQuery } from '@upfleet/proto/schemas';
 import { parseId, parseInput } from '../services/validation';
-import { authOf, requireAdmin, requireUser } from './middleware/auth';
+import { authOf, requireAdmin, requireUserOrKey } from './middleware/auth';
 import { errorHandler, notFoundApi } from './middleware/errors';
+import { buildOpenApi } from './openapi';
 import { securityHeaders } from './middleware/security-headers';
 import { adminRoutes, type ResultCounter } from './routes/admin';
+import { apiKeyRoutes } from './routes/api-keys';
 import { authRoutes } from './routes/auth';
 import { billingRoutes, billingWebhookRoute } from './routes/billing';
 import { publicRoutes, userRoutes } from './routes/users';
+
+const DOCS_DIR = path.join(import.meta.dirname, 'docs');
+const SWAGGER_UI_DIR = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+const PACKAGE_VERSION = (JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '../../package.json'), 'utf8')) as { version: string }).version;
 
 export interface AppDeps {
   logger: Logger;
@@ -30,6 +38,7 @@ export interface AppDeps {
   tokens: TokenService;
   endpoints: EndpointService;
   alerts: AlertService;
+  apiKeys: ApiKeyService;
   /** Incidents, deliveries and test sends; null when the control plane runs without a results store. */
   alerting?: Alerting | null;
   graphs: GraphService;
@@ -76,14 +85,29 @@ export function createApp(deps: AppDeps): Express {
   });
   api.use(publicRoutes(deps.catalog));
   api.use(authRoutes(deps.auth, deps.tokens));
+  api.use(apiKeyRoutes(deps.apiKeys, deps.tokens));
   api.use(userRoutes({ ...deps, alerting: deps.alerting ?? null }));
   api.use(billingRoutes({ billing: deps.billing, prices: deps.prices, tokens: deps.tokens, adminToken: deps.adminToken }));
-  api.get('/graphs/endpoint/:id', requireUser(deps.tokens), async (req, res) => {
+  api.get('/graphs/endpoint/:id', requireUserOrKey(deps.tokens, deps.apiKeys), async (req, res) => {
     const id = parseId(req.params.id, 'Endpoint not found');
     const query = parseInput(GraphQuery, req.query);
     res.json({ success: true, data: await deps.graphs.forEndpoint(authOf(req).userId, id, query) });
   });
   api.use(adminRoutes(deps.admin, deps.adminToken, deps.results));
+  // The public API's reference: the OpenAPI document and swagger-ui's static bundle (no CDN).
+  const openApi = buildOpenApi({ version: PACKAGE_VERSION, rateLimitPerMinute: deps.apiKeys.perMinute });
+  api.get('/openapi.json', (_req, res) => {
+    res.json(openApi);
+  });
+  api.get('/docs', (req, res, next) => {
+    if (req.originalUrl.split('?')[0].endsWith('/')) return next();
+    res.redirect(301, `${req.baseUrl}/docs/`); // relative asset URLs need the trailing slash
+  });
+  api.get('/docs/', (_req, res) => {
+    res.setHeader('Cache-Control', 'no-cache');
+    res.sendFile(path.join(DOCS_DIR, 'index.html'));
+  });
+  api.use('/docs', express.static(DOCS_DIR, { index: false }), express.static(SWAGGER_UI_DIR, { index: false, maxAge: '1h' }));
   api.use(notFoundApi);
   app.use('/api', api);
   if (deps.metrics) {

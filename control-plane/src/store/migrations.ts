@@ -310,4 +310,20 @@ CREATE INDEX alert_deliveries_method ON alert_deliveries (alert_method_id, creat
     run: (db) => rebuildWithAutoincrement(db, 'endpoints', 'url_id'),
     rebuildsTables: true,
   },
+  {
+    id: 7,
+    name: 'api_keys',
+    sql: `
+CREATE TABLE api_keys (
+  id INTEGER PRIMARY KEY,
+  user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  prefix TEXT NOT NULL,
+  key_hash TEXT NOT NULL UNIQUE,
+  created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),
+  last_used_at TEXT
+);
+CREATE INDEX api_keys_user ON api_keys (user_id);
+`,
+  },
 ];

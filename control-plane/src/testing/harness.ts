@@ -10,7 +10,9 @@ import { createResultStore, type ClickHouseResultStore } from '../results/clickh
 export interface Harness {
   cp: ControlPlane;
   dataDir: string;
-  call<T = any>(method: string, p: string, body?: unknown, token?: string): Promise<{ status: number; body: T & { success: boolean; error?: string; data?: any } }>;
+  call<T = any>(method: string, p: string, body?: unknown, token?: string): Promise<{ status: number; body: T & { success: boolean; error?: string; data?: any }; headers: Headers }>;
+  /** Moves a user to a plan by name through the admin API (e.g. 'Pro' for api_access). */
+  setPackage(email: string, packageName: string): Promise<void>;
   signup(name?: string): Promise<{ token: string; refreshToken: string; user: { id: number; email: string; username: string } }>;
   restart(): Promise<void>;
   close(): Promise<void>;
@@ -43,13 +45,17 @@ export async function startHarness(env: Record<string, string> = {}, extras: Con
       } catch {
         parsed = { raw: text };
       }
-      return { status: res.status, body: parsed };
+      return { status: res.status, body: parsed, headers: res.headers };
     },
     async signup(name) {
       const n = name ?? `user${++counter}x${process.pid}`;
       const r = await h.call('POST', '/api/auth/signup', { username: n, email: `${n}@example.com`, password: 'correct horse' });
       if (r.status !== 201) throw new Error(`signup failed: ${JSON.stringify(r.body)}`);
       return { token: r.body.data.accessToken, refreshToken: r.body.data.refreshToken, user: r.body.data.user };
+    },
+    async setPackage(email, packageName) {
+      const r = await h.call('POST', '/api/admin/users/set-package', { email, package: packageName }, h.cp.adminToken);
+      if (r.status !== 200) throw new Error(`set-package failed: ${JSON.stringify(r.body)}`);
     },
     async restart() {
       await h.cp.close();

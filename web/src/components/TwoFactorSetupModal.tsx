@@ -6,29 +6,10 @@ import { Spinner } from './Spinner';
 import { CheckIcon, CopyIcon } from './Icons';
 import { isCompleteCode, sanitizeCode, validateTwoFactorCode } from '../lib/validation';
 import { Field } from './Field';
+import { copyText } from '../lib/clipboard';
 
 const COPY_CONFIRM_MS = 2000;
 const SUCCESS_CLOSE_MS = 2000;
-
-async function copyText(text: string): Promise<void> {
-  try {
-    await navigator.clipboard.writeText(text);
-  } catch {
-    // Clipboard API needs a secure context; fall back to a hidden textarea.
-    const ta = document.createElement('textarea');
-    ta.value = text;
-    ta.setAttribute('readonly', '');
-    ta.style.position = 'fixed';
-    ta.style.opacity = '0';
-    document.body.appendChild(ta);
-    ta.select();
-    try {
-      document.execCommand('copy');
-    } finally {
-      ta.remove();
-    }
-  }
-}
 
 function useCopied(): [string | null, (key: string, text: string) => void] {
   const [copied, setCopied] = useState<string | null>(null);

@@ -4,6 +4,7 @@ import { useAuth, useServices } from '../app-context';
 import { Spinner } from '../components/Spinner';
 import { ChangePasswordForm } from '../components/profile/ChangePasswordForm';
 import { ProfileForm } from '../components/profile/ProfileForm';
+import { ApiKeysCard } from '../components/profile/ApiKeysCard';
 import { SubscriptionCard } from '../components/profile/SubscriptionCard';
 import { TwoFactorCard } from '../components/profile/TwoFactorCard';
 import { formatPrice, subscriptionTone } from '../lib/format';
@@ -12,7 +13,7 @@ export function ProfilePage() {
   const { api, auth } = useServices();
   const user = useAuth((s) => s.user);
   const [profile, setProfile] = useState<Profile | null>(null);
-  const [account, setAccount] = useState<{ name: string; price: string; status: string } | null>(null);
+  const [account, setAccount] = useState<{ name: string; price: string; status: string; apiAccess: boolean } | null>(null);
 
   useEffect(() => {
     let live = true;
@@ -33,6 +34,7 @@ export function ProfilePage() {
           name: name || 'Free',
           price: sub ? formatPrice(sub.price, sub.currency) : formatPrice(pkg?.price ?? 0, pkg?.currency),
           status: sub?.status ?? 'active',
+          apiAccess: pkg?.api_access ?? false,
         });
       } catch (err) {
         console.error('load profile failed', err);
@@ -73,6 +75,7 @@ export function ProfilePage() {
             )}
           </section>
           <SubscriptionCard />
+          {account?.apiAccess && <ApiKeysCard />}
         </div>
         <div className="profile-col">
           <section className="card settings-card" aria-labelledby="profile-title">

@@ -3,11 +3,13 @@ import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { ALERT_PLATFORMS } from '@upfleet/proto/rest';
 import { AlertMethodModal, AlertSettingsPage } from './AlertSettingsPage';
+import { ApiKeysCard } from '../components/profile/ApiKeysCard';
 import { ChangePasswordForm } from '../components/profile/ChangePasswordForm';
 import { ProfileForm } from '../components/profile/ProfileForm';
 import { SubscriptionCard } from '../components/profile/SubscriptionCard';
 import { DisableTwoFactorDialog } from '../components/profile/DisableTwoFactorDialog';
 import { TwoFactorSetupModal } from '../components/TwoFactorSetupModal';
+import { ProfilePage } from './ProfilePage';
 import { fail, ok, renderWith, scriptedApi, testServices } from '../test-utils';
 
 describe('Alert Settings', () => {
@@ -166,6 +168,93 @@ describe('2FA setup', () => {
   it("shows 'Failed to initialize 2FA setup' when setup fails", async () => {
     renderWith(<TwoFactorSetupModal onClose={() => undefined} onEnabled={() => undefined} />, testServices(scriptedApi({ 'POST /api/2fa/setup': () => fail('') })));
     expect(await screen.findByRole('alert')).toHaveTextContent('Failed to initialize 2FA setup');
+  });
+});
+
+describe('API keys card', () => {
+  const KEY = 'upk_0123456789abcdefghijklmnopqrstuv';
+  const listed = { id: 7, name: 'CI', prefix: 'upk_01234567', created_at: '2026-11-01T10:00:00.000Z', last_used_at: null };
+
+  it('creates a key, shows it once with a copy button, and lists it without the key', async () => {
+    let keys: unknown[] = [];
+    const api = scriptedApi({
+      'GET /api/users/api-keys': () => ok(keys),
+      'POST /api/users/api-keys': () => {
+        keys = [listed];
+        return ok({ id: 7, name: 'CI', key: KEY, prefix: 'upk_01234567', created_at: listed.created_at }, 201);
+      },
+    });
+    renderWith(<ApiKeysCard />, testServices(api));
+    const u = userEvent.setup();
+    expect(await screen.findByText('No API keys yet.')).toBeInTheDocument();
+    await u.type(screen.getByLabelText('Key name'), 'CI');
+    await u.click(screen.getByRole('button', { name: 'Create API Key' }));
+    expect(await screen.findByText(KEY)).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('API key created. Copy it now: it will not be shown again.');
+    expect(api.calls.find((c) => c.method === 'POST')?.body).toEqual({ name: 'CI' });
+    await u.click(screen.getByRole('button', { name: /Copy/ }));
+    expect(await navigator.clipboard.readText()).toBe(KEY);
+    expect(screen.getByRole('button', { name: /Copied!/ })).toBeInTheDocument();
+    const row = await screen.findByTestId('api-key-row');
+    expect(row).toHaveTextContent('CI');
+    expect(row).toHaveTextContent('upk_01234567…');
+    expect(row).toHaveTextContent('never used');
+    expect(row).not.toHaveTextContent(KEY);
+  });
+
+  it('asks for a name before calling the server, and shows the server refusal', async () => {
+    const api = scriptedApi({
+      'GET /api/users/api-keys': () => ok([]),
+      'POST /api/users/api-keys': () => fail('API access is not available in your current plan. Please upgrade to enable this feature.', 403),
+    });
+    renderWith(<ApiKeysCard />, testServices(api));
+    const u = userEvent.setup();
+    await u.click(await screen.findByRole('button', { name: 'Create API Key' }));
+    expect(screen.getByRole('alert')).toHaveTextContent('Name is required');
+    expect(api.calls.some((c) => c.method === 'POST')).toBe(false);
+    await u.type(screen.getByLabelText('Key name'), 'deploys');
+    await u.click(screen.getByRole('button', { name: 'Create API Key' }));
+    expect(await screen.findByText('API access is not available in your current plan. Please upgrade to enable this feature.')).toBeInTheDocument();
+  });
+
+  it('shows the last use and revokes only after confirming', async () => {
+    let keys: unknown[] = [{ ...listed, last_used_at: '2026-11-20T08:00:00.000Z' }];
+    const api = scriptedApi({
+      'GET /api/users/api-keys': () => ok(keys),
+      'DELETE /api/users/api-keys/7': () => {
+        keys = [];
+        return ok({ id: 7 });
+      },
+    });
+    renderWith(<ApiKeysCard />, testServices(api));
+    const u = userEvent.setup();
+    expect(await screen.findByTestId('api-key-row')).toHaveTextContent('last used 20 Nov 2026');
+    await u.click(screen.getByRole('button', { name: 'Revoke API key CI' }));
+    expect(screen.getByText('Revoke "CI"? Anything using this key stops working at once.')).toBeInTheDocument();
+    expect(api.calls.some((c) => c.method === 'DELETE')).toBe(false);
+    await u.click(screen.getByRole('button', { name: 'Revoke' }));
+    await waitFor(() => expect(api.calls.some((c) => c.method === 'DELETE' && c.path === '/api/users/api-keys/7')).toBe(true));
+    expect(await screen.findByText('No API keys yet.')).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('API key revoked');
+  });
+
+  it.each([
+    ['Pro', true],
+    ['Free', false],
+  ])('is on the Profile page for %s: %s', async (plan, shown) => {
+    const pkg = (name: string, api_access: boolean) => ({ package_id: 1, package_name: name, price: 0, currency: 'EUR', api_access });
+    const api = scriptedApi({
+      'GET /api/users/profile': () => ok({ username: 'alice', email: 'a@example.com', timezone: 'UTC' }),
+      'GET /api/users/dashboard': () => ok({ package_name: plan }),
+      'GET /api/billing/subscription': () => fail('No subscription', 404),
+      'GET /api/public/packages': () => ok([pkg('Free', false), pkg('Pro', true)]),
+      'GET /api/users/api-keys': () => ok([]),
+      'GET /api/2fa/status': () => ok({ enabled: false }),
+    });
+    renderWith(<ProfilePage />, testServices(api));
+    expect(await screen.findByText('€0/month')).toBeInTheDocument();
+    if (shown) expect(await screen.findByRole('heading', { name: 'API Keys' })).toBeInTheDocument();
+    else expect(screen.queryByRole('heading', { name: 'API Keys' })).toBeNull();
   });
 });
 

@@ -3,18 +3,20 @@ import type { Alerting } from '../../alerting';
 import { AppError } from '../../errors';
 import type { AlertService } from '../../services/alerts';
 import type { EndpointService } from '../../services/endpoints';
+import type { ApiKeyService } from '../../services/api-keys';
 import type { RateLimiter } from '../../services/rate-limiter';
 import type { TokenService } from '../../services/tokens';
 import type { CatalogRepo } from '../../store/catalog-repo';
 import { AlertMethodCreateBody, AlertMethodUpdateBody, AlertThresholdsBody, EndpointCreateBody, EndpointToggleBody, EndpointUpdateBody, IncidentsQuery } from '@upfleet/proto/schemas';
 import { parseId, parseInput } from '../../services/validation';
-import { authOf, requireUser } from '../middleware/auth';
+import { authOf, requireUserOrKey } from '../middleware/auth';
 import { limitPerUser } from '../middleware/rate-limit';
 
-export function userRoutes(deps: { endpoints: EndpointService; alerts: AlertService; alerting: Alerting | null; catalog: CatalogRepo; tokens: TokenService; limiter: RateLimiter }): Router {
+export function userRoutes(deps: { endpoints: EndpointService; alerts: AlertService; alerting: Alerting | null; catalog: CatalogRepo; tokens: TokenService; limiter: RateLimiter; apiKeys: ApiKeyService }): Router {
   const r = Router();
   const { endpoints, alerts, catalog } = deps;
-  r.use('/users', requireUser(deps.tokens));
+  // The data routes: a session, or an API key acting as its owner (account routes are matched before this router).
+  r.use('/users', requireUserOrKey(deps.tokens, deps.apiKeys));
   // Each endpoint change recomputes assignments and reaches agents: bounded per user.
   const mutation = limitPerUser(deps.limiter, 'endpoint_mutation');
   const uid = (req: Parameters<typeof authOf>[0]) => authOf(req).userId;

@@ -1,0 +1,149 @@
+// `upfleet monitors export | apply`: monitoring as code for users, through the public API with an
+// API key (--api-key or UPFLEET_API_KEY). Endpoints are matched by name; see state.ts for the rules.
+import fs from 'node:fs';
+import path from 'node:path';
+import { Command } from 'commander';
+import type { AlertThreshold, MonitorType, Region } from '@upfleet/proto/rest';
+import type { AlertThresholdItem } from '@upfleet/proto/schemas';
+import { createUserClient, type UserClient } from '../../api/user-client';
+import { resolveGlobals, type CliDeps } from '../../context';
+import { CliError } from '../../errors';
+import { formatList, type Column } from '../../formatters/table';
+import { checkPlanLimits, currentMonitors, planChanges, readMonitorsFile, summarize, toYaml, type Change, type Monitor } from './state';
+
+interface MonitorsOptions { apiKey?: string; server?: string; json?: boolean; dataDir?: string }
+
+function userContext(cmd: Command, deps: CliDeps) {
+  const opts = cmd.optsWithGlobals<MonitorsOptions & { token?: string }>();
+  const globals = resolveGlobals(opts, deps);
+  const flagKey = opts.apiKey?.trim() || deps.env.UPFLEET_API_KEY?.trim();
+  const client = createUserClient({
+    server: globals.server,
+    fetch: deps.fetch,
+    apiKey: () => {
+      if (!flagKey) throw new CliError('usage', 'No API key: pass --api-key or set UPFLEET_API_KEY (create one on the Profile page of a plan with API access)');
+      return flagKey;
+    },
+  });
+  return { globals, client };
+}
+
+async function fetchCurrent(client: UserClient) {
+  const [endpoints, regions] = await Promise.all([client.listEndpoints(), client.regions()]);
+  const thresholds = new Map<number, AlertThreshold[]>();
+  for (const e of endpoints) thresholds.set(e.url_id, await client.thresholds(e.url_id));
+  return { current: currentMonitors(endpoints, thresholds, regions), regions };
+}
+
+function thresholdItems(m: Monitor, types: MonitorType[], regions: Region[]): AlertThresholdItem[] {
+  return m.alert_thresholds.map((t) => ({
+    monitor_type_id: types.find((x) => x.type_code === t.type)!.monitor_type_id,
+    threshold_value: t.value,
+    threshold_operator: t.operator,
+    is_enabled: t.enabled,
+    region_id: t.region === null ? null : regions.find((r) => `${r.region}-${r.city}` === t.region)!.region_id,
+  }));
+}
+
+const endpointFields = (m: Monitor) => ({
+  name: m.name, url: m.url, description: m.description, regions: m.regions,
+  ping_host: m.features.includes('ping_host'), cert_expiry: m.features.includes('cert_expiry'),
+  response_code: m.features.includes('response_code'), response_time: m.features.includes('response_time'),
+});
+
+/** Carries out one change; a refusal names the monitor. */
+async function applyChange(client: UserClient, c: Change, types: MonitorType[], regions: Region[]): Promise<void> {
+  const m = c.monitor;
+  try {
+    if (c.action === 'delete') await client.deleteEndpoint(c.url_id!);
+    else if (c.action === 'create' && m) {
+      const saved = await client.createEndpoint(endpointFields(m));
+      if (!m.monitoring) await client.setMonitoring(saved.url_id, false);
+      if (m.alert_thresholds.length) await client.saveThresholds(saved.url_id, thresholdItems(m, types, regions));
+    } else if (c.action === 'update' && m) {
+      const id = c.url_id!;
+      if (c.fields.some((f) => ['url', 'description', 'regions', 'features'].includes(f))) await client.updateEndpoint(id, endpointFields(m));
+      if (c.fields.includes('monitoring')) await client.setMonitoring(id, m.monitoring);
+      if (c.fields.includes('alert_thresholds')) await client.saveThresholds(id, thresholdItems(m, types, regions));
+    }
+  } catch (err) {
+    if (err instanceof CliError) throw new CliError(err.code, `monitor "${c.name}": ${err.message}`, err.status);
+    throw err;
+  }
+}
+
+const CHANGE_COLUMNS: Column<Change>[] = [
+  { header: 'ACTION', value: (c) => c.action },
+  { header: 'NAME', value: (c) => c.name },
+  { header: 'CHANGES', value: (c) => c.fields.join(', ') },
+];
+
+function summaryLine(changes: Change[], dryRun: boolean): string {
+  const s = summarize(changes);
+  const verb = dryRun ? 'Would create' : 'Created';
+  return `${verb} ${s.create}, ${dryRun ? 'update' : 'updated'} ${s.update}, ${dryRun ? 'delete' : 'deleted'} ${s.delete}; ${s.unchanged} unchanged.${dryRun ? ' Dry run: nothing was changed.' : ''}\n`;
+}
+
+export function monitorsCommand(deps: CliDeps): Command {
+  const monitors = new Command('monitors')
+    .description("Monitoring as code: export the account's endpoints to YAML, or make the account match a file (API key)")
+    .option('--api-key <key>', 'API key (upk_…) from the Profile page (env UPFLEET_API_KEY)');
+
+  monitors
+    .command('export')
+    .description('Write the endpoints (name, url, description, regions, features, monitoring, alert thresholds) as YAML')
+    .option('-o, --output <file>', 'write to this file instead of stdout')
+    .action(async (opts: { output?: string }, cmd: Command) => {
+      const { globals, client } = userContext(cmd, deps);
+      const { current } = await fetchCurrent(client);
+      const list: Monitor[] = current.map(({ url_id: _id, ...m }) => m);
+      if (globals.json) {
+        deps.stdout(`${JSON.stringify({ monitors: list }, null, 2)}\n`);
+        return;
+      }
+      const yaml = toYaml(list, `# upfleet monitors: ${list.length} endpoint(s) from ${globals.server}\n# Apply with: upfleet monitors apply -f <this file> [--dry-run] [--prune]\n`);
+      if (opts.output) {
+        fs.writeFileSync(path.resolve(deps.cwd, opts.output), yaml);
+        deps.stdout(`Wrote ${list.length} monitor(s) to ${opts.output}\n`);
+      } else deps.stdout(yaml);
+    });
+
+  monitors
+    .command('apply')
+    .description('Make the account match the file, matching endpoints by name: create, update, and with --prune delete')
+    .requiredOption('-f, --file <file>', 'the monitors file (YAML)')
+    .option('--dry-run', 'print the plan and change nothing')
+    .option('--prune', 'delete endpoints the file does not list')
+    .action(async (opts: { file: string; dryRun?: boolean; prune?: boolean }, cmd: Command) => {
+      const { globals, client } = userContext(cmd, deps);
+      let text: string;
+      try {
+        text = fs.readFileSync(path.resolve(deps.cwd, opts.file), 'utf8');
+      } catch (err) {
+        throw new CliError('usage', `Cannot read ${opts.file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
+      }
+      const [{ current, regions }, plan, types] = await Promise.all([fetchCurrent(client), client.dashboard(), client.monitorTypes()]);
+      const wanted = readMonitorsFile(opts.file, text, regions);
+      const changes = planChanges(opts.file, wanted, current, opts.prune === true);
+      checkPlanLimits(opts.file, changes, current.length, plan);
+
+      const dryRun = opts.dryRun === true;
+      if (!dryRun) {
+        // Deletes first (they free room under the plan's endpoint limit), then updates, then creates.
+        for (const action of ['delete', 'update', 'create'] as const) {
+          for (const c of changes.filter((x) => x.action === action)) await applyChange(client, c, types, regions);
+        }
+      }
+      const kept = opts.prune ? 0 : current.filter((c) => !wanted.some((w) => w.name.toLowerCase() === c.name.toLowerCase())).length;
+      if (globals.json) {
+        const out = changes.map(({ monitor: _m, ...c }) => c);
+        deps.stdout(`${JSON.stringify({ dry_run: dryRun, changes: out, summary: summarize(changes), kept_not_in_file: kept }, null, 2)}\n`);
+        return;
+      }
+      deps.stdout(formatList(CHANGE_COLUMNS, changes, 'The file lists no monitors.'));
+      deps.stdout(summaryLine(changes, dryRun));
+      if (kept > 0) deps.stdout(`${kept} endpoint(s) not in the file were kept (--prune deletes them).\n`);
+    });
+
+  return monitors;
+}

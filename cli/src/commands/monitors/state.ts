@@ -1,0 +1,213 @@
+// Monitoring as code: the monitors file ⇄ the account's endpoints. Reading and checking a file,
+// the account's state in the file's terms, and the plan (create / update / delete / unchanged).
+// Pure functions: the command (index.ts) fetches, calls these, and applies the plan.
+import { parse, stringify } from 'yaml';
+import { FEATURES, FEATURE_LABELS, MESSAGES, type AlertThreshold, type Dashboard, type Endpoint, type Feature, type Region, type ThresholdOperator } from '@upfleet/proto/rest';
+import { MonitorSpec, MonitorsFile } from '@upfleet/proto/schemas';
+import { CliError, oneLine } from '../../errors';
+
+/** One monitor as the file says it, normalised the way the API stores it (so equal means unchanged). */
+export interface Monitor {
+  name: string;
+  url: string;
+  description: string;
+  regions: string[];
+  features: Feature[];
+  monitoring: boolean;
+  alert_thresholds: Threshold[];
+}
+export interface Threshold { type: Feature; operator: ThresholdOperator; value: number; enabled: boolean; region: string | null }
+
+/** An endpoint of the account in the file's terms, with its id. */
+export interface CurrentMonitor extends Monitor { url_id: number }
+
+export type Action = 'create' | 'update' | 'delete' | 'unchanged';
+export interface Change { action: Action; name: string; url_id: number | null; fields: string[]; monitor: Monitor | null }
+
+const FIELDS = ['url', 'description', 'regions', 'features', 'monitoring', 'alert_thresholds'] as const;
+type Field = (typeof FIELDS)[number];
+
+export const regionKey = (r: Pick<Region, 'region' | 'city'>) => `${r.region}-${r.city}`;
+
+function sortThresholds(list: Threshold[]): Threshold[] {
+  const key = (t: Threshold) => `${FEATURES.indexOf(t.type)}:${t.region ?? ''}`;
+  return [...list].sort((a, b) => key(a).localeCompare(key(b)));
+}
+
+/** The account's endpoints with their saved thresholds (defaults the user never saved are left out). */
+export function currentMonitors(endpoints: Endpoint[], thresholds: Map<number, AlertThreshold[]>, regions: Region[]): CurrentMonitor[] {
+  const regionById = new Map(regions.map((r) => [r.region_id, regionKey(r)]));
+  return endpoints.map((e) => ({
+    url_id: e.url_id,
+    name: e.name,
+    url: e.url,
+    description: e.description,
+    regions: e.regions,
+    features: FEATURES.filter((f) => e[f]),
+    monitoring: e.monitoring_enabled,
+    alert_thresholds: sortThresholds(
+      (thresholds.get(e.url_id) ?? [])
+        .filter((t) => t.threshold_id > 0)
+        .map((t) => ({
+          type: t.monitor_type,
+          operator: t.threshold_operator,
+          value: t.threshold_value,
+          enabled: t.is_enabled,
+          region: t.region_id === null ? null : (regionById.get(t.region_id) ?? null),
+        })),
+    ),
+  }));
+}
+
+/** The YAML that `monitors export` writes and `monitors apply` reads back unchanged. */
+export function toYaml(monitors: Monitor[], header: string): string {
+  const doc = {
+    monitors: monitors.map((m) => ({
+      name: m.name,
+      url: m.url,
+      ...(m.description ? { description: m.description } : {}),
+      regions: m.regions,
+      features: m.features,
+      monitoring: m.monitoring,
+      ...(m.alert_thresholds.length
+        ? { alert_thresholds: m.alert_thresholds.map((t) => ({ type: t.type, operator: t.operator, value: t.value, enabled: t.enabled, ...(t.region ? { region: t.region } : {}) })) }
+        : {}),
+    })),
+  };
+  return `${header}${stringify(doc, { lineWidth: 0 })}`;
+}
+
+const fieldPath = (path: readonly PropertyKey[]) =>
+  path.reduce<string>((acc, p) => (typeof p === 'number' ? `${acc}[${p}]` : acc ? `${acc}.${String(p)}` : String(p)), '');
+
+interface Issue { code: string; path: readonly PropertyKey[]; message: string; keys?: string[] }
+const issueText = (i: Issue) => {
+  if (i.code === 'unrecognized_keys' && i.keys?.length) {
+    const where = fieldPath(i.path);
+    return `${where ? `${where}.` : ''}${i.keys[0]}: unknown field`;
+  }
+  const where = fieldPath(i.path);
+  return where ? `${where}: ${i.message}` : i.message;
+};
+
+/**
+ * Reads and checks a monitors file against the file schema and the account's catalogue: every
+ * problem names the file, the monitor and the field. Throws one CliError listing the first problem.
+ */
+export function readMonitorsFile(file: string, text: string, regions: Region[]): Monitor[] {
+  const problems: string[] = [];
+  let raw: unknown;
+  try {
+    raw = parse(text) ?? {};
+  } catch (err) {
+    throw new CliError('invalid', `${file}: not valid YAML: ${oneLine((err as Error).message)}`);
+  }
+  const top = MonitorsFile.safeParse(raw);
+  if (!top.success) throw new CliError('invalid', `${file}: ${issueText(top.error.issues[0] as Issue)}`);
+
+  const primary = regions.find((r) => r.primary_region);
+  const known = new Set(regions.map(regionKey));
+  const monitors: Monitor[] = [];
+  const seen = new Set<string>();
+  top.data.monitors.forEach((item, i) => {
+    const rawName = item && typeof item === 'object' && typeof (item as { name?: unknown }).name === 'string' ? (item as { name: string }).name.trim() : '';
+    const label = rawName ? `monitor "${rawName}"` : `monitor #${i + 1}`;
+    const problem = (text: string) => problems.push(`${file}: ${label}: ${text}`);
+    const r = MonitorSpec.safeParse(item);
+    if (!r.success) {
+      problem(item && typeof item === 'object' ? issueText(r.error.issues[0] as Issue) : 'must be a mapping with at least name and url');
+      return;
+    }
+    const m = r.data;
+    if (seen.has(m.name.toLowerCase())) problem('name: appears more than once in the file (monitors are matched by name)');
+    seen.add(m.name.toLowerCase());
+    for (const key of m.regions) if (!known.has(key)) problem(`regions: Unknown region: ${key}`);
+    const thresholdKeys = new Set<string>();
+    m.alert_thresholds.forEach((t, j) => {
+      if (t.region !== null && !known.has(t.region)) problem(`alert_thresholds[${j}].region: Unknown region: ${t.region}`);
+      const k = `${t.type}:${t.region ?? ''}`;
+      if (thresholdKeys.has(k)) problem(`alert_thresholds[${j}]: Each monitor type and region may have one threshold`);
+      thresholdKeys.add(k);
+    });
+    monitors.push({
+      name: m.name,
+      url: m.url,
+      description: m.description,
+      regions: m.regions.length === 0 && primary ? [regionKey(primary)] : m.regions,
+      features: FEATURES.filter((f) => m.features.includes(f)),
+      monitoring: m.monitoring,
+      alert_thresholds: sortThresholds(m.alert_thresholds),
+    });
+  });
+  if (problems.length) throw new CliError('invalid', problems[0] + (problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''));
+  return monitors;
+}
+
+function changedFields(want: Monitor, have: Monitor): Field[] {
+  const same: Record<Field, () => boolean> = {
+    url: () => want.url === have.url,
+    description: () => want.description === have.description,
+    regions: () => [...want.regions].sort().join('\n') === [...have.regions].sort().join('\n'),
+    features: () => want.features.join() === have.features.join(),
+    monitoring: () => want.monitoring === have.monitoring,
+    alert_thresholds: () => JSON.stringify(want.alert_thresholds) === JSON.stringify(have.alert_thresholds),
+  };
+  return FIELDS.filter((f) => !same[f]());
+}
+
+/** What apply would do, matching by name (case-insensitive); with prune, what the file lacks is deleted. */
+export function planChanges(file: string, wanted: Monitor[], current: CurrentMonitor[], prune: boolean): Change[] {
+  const byName = new Map<string, CurrentMonitor[]>();
+  for (const c of current) byName.set(c.name.toLowerCase(), [...(byName.get(c.name.toLowerCase()) ?? []), c]);
+  const changes: Change[] = [];
+  for (const want of wanted) {
+    const matches = byName.get(want.name.toLowerCase()) ?? [];
+    if (matches.length > 1) {
+      throw new CliError('invalid', `${file}: monitor "${want.name}": name: ${matches.length} endpoints of the account are named "${want.name}"; rename all but one so the file can match it`);
+    }
+    const have = matches[0];
+    if (!have) {
+      const fields = FIELDS.filter((f) => f !== 'monitoring' || !want.monitoring).filter((f) => f !== 'description' || want.description).filter((f) => f !== 'alert_thresholds' || want.alert_thresholds.length);
+      changes.push({ action: 'create', name: want.name, url_id: null, fields, monitor: want });
+      continue;
+    }
+    const fields = changedFields(want, have);
+    changes.push({ action: fields.length ? 'update' : 'unchanged', name: want.name, url_id: have.url_id, fields, monitor: want });
+  }
+  const wantedNames = new Set(wanted.map((w) => w.name.toLowerCase()));
+  const others = current.filter((c) => !wantedNames.has(c.name.toLowerCase()));
+  if (prune) for (const c of others) changes.push({ action: 'delete', name: c.name, url_id: c.url_id, fields: [], monitor: null });
+  // One endpoint per URL (the API's rule), checked on the account as it would end up.
+  const urlOwner = new Map<string, string>(prune ? [] : others.map((c) => [c.url, c.name]));
+  for (const want of wanted) {
+    const owner = urlOwner.get(want.url);
+    if (owner !== undefined) {
+      throw new CliError('invalid', `${file}: monitor "${want.name}": url: ${want.url} is also the URL of "${owner}" (one endpoint per URL)`);
+    }
+    urlOwner.set(want.url, want.name);
+  }
+  return changes;
+}
+
+/** The plan's limits, checked before anything changes; each failure carries the SPEC's message. */
+export function checkPlanLimits(file: string, changes: Change[], currentCount: number, plan: Dashboard): void {
+  for (const c of changes) {
+    if (!c.monitor || c.action === 'unchanged') continue;
+    for (const f of c.monitor.features) {
+      if (!plan[f]) throw new CliError('invalid', `${file}: monitor "${c.name}": features: ${MESSAGES.featureNotInPlan(FEATURE_LABELS[f])}`);
+    }
+    if (c.monitor.regions.length > plan.max_regions) {
+      throw new CliError('invalid', `${file}: monitor "${c.name}": regions: ${MESSAGES.tooManyRegions(plan.max_regions, plan.package_name)}`);
+    }
+  }
+  const count = (a: Action) => changes.filter((c) => c.action === a).length;
+  if (count('create') > 0 && currentCount - count('delete') + count('create') > plan.max_endpoints) {
+    throw new CliError('invalid', `${file}: ${MESSAGES.tooManyEndpoints(plan.max_endpoints, plan.package_name)}`);
+  }
+}
+
+export function summarize(changes: Change[]): Record<Action, number> {
+  const s: Record<Action, number> = { create: 0, update: 0, delete: 0, unchanged: 0 };
+  for (const c of changes) s[c.action]++;
+  return s;
+}

@@ -1,0 +1,204 @@
+// The OpenAPI document (GET /api/openapi.json) validates as OpenAPI 3.1, covers the public API, and
+// the running server's real answers (with a chDB results store, through an API key) match the
+// response schemas of their routes and statuses. /api/docs serves swagger-ui's bundle, no inline script.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CheckResult } from '@upfleet/proto';
+import { createLogger } from '../logger';
+import { startHarnessWithResults } from '../testing/harness';
+import { createApp, type AppDeps } from './app';
+
+type Doc = { openapi: string; paths: Record<string, Record<string, { security: unknown[]; responses: Record<string, { $ref?: string }> }>> };
+
+let h: Awaited<ReturnType<typeof startHarnessWithResults>>;
+let doc: Doc;
+
+beforeAll(async () => {
+  h = await startHarnessWithResults();
+  const r = await h.call('GET', '/api/openapi.json');
+  expect(r.status).toBe(200);
+  doc = r.body as unknown as Doc;
+}, 120_000);
+afterAll(async () => {
+  await h?.close();
+});
+
+describe('GET /api/openapi.json', () => {
+  it('validates as an OpenAPI 3.1 document', async () => {
+    const validator = new Validator();
+    const res = await validator.validate(structuredClone(doc) as unknown as Parameters<Validator["validate"]>[0]);
+    expect(res.errors ?? []).toEqual([]);
+    expect(res.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+  });
+
+  it('covers every route a key may call, plus key management, with the bearer schemes and error statuses', () => {
+    const ops = Object.entries(doc.paths).flatMap(([p, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${p}`));
+    expect(ops.sort()).toEqual([
+      'DELETE /api/users/alert-methods/{alert_method_id}', 'DELETE /api/users/api-keys/{id}', 'DELETE /api/users/endpoints/{url_id}',
+      'GET /api/graphs/endpoint/{id}', 'GET /api/public/packages', 'GET /api/public/regions', 'GET /api/users/alert-methods',
+      'GET /api/users/api-keys', 'GET /api/users/dashboard', 'GET /api/users/endpoints-with-uptime',
+      'GET /api/users/endpoints/{url_id}/alert-thresholds', 'GET /api/users/monitor-types', 'GET /api/users/regions',
+      'PATCH /api/users/endpoints/{url_id}/toggle', 'POST /api/users/alert-methods', 'POST /api/users/api-keys', 'POST /api/users/endpoints',
+      'PUT /api/users/alert-methods/{alert_method_id}', 'PUT /api/users/endpoints/{url_id}', 'PUT /api/users/endpoints/{url_id}/alert-thresholds',
+      'GET /api/users/alert-methods/{alert_method_id}/signing-secret', 'POST /api/users/alert-methods/{alert_method_id}/test',
+      'GET /api/users/alert-methods/{alert_method_id}/deliveries', 'GET /api/users/incidents',
+    ].sort());
+    const keyed = doc.paths['/api/users/endpoints']!.post!;
+    expect(keyed.security).toEqual([{ apiKey: [] }, { session: [] }]);
+    expect(Object.keys(keyed.responses).sort()).toEqual(['201', '400', '401', '403', '409', '429']);
+    expect(doc.paths['/api/users/api-keys']!.post!.security).toEqual([{ session: [] }]);
+    expect(doc.paths['/api/public/packages']!.get!.security).toEqual([]);
+    expect((doc as unknown as { components: { securitySchemes: unknown } }).components.securitySchemes).toMatchObject({
+      apiKey: { type: 'http', scheme: 'bearer' },
+    });
+  });
+
+  it('documents every /api/public, /api/users and /api/graphs route the server registers, but the account routes', () => {
+    // The routes as express holds them (registration only: no dependency is called).
+    const app = createApp({ logger: createLogger('silent'), apiKeys: { perMinute: 600 }, webDistDir: null } as unknown as AppDeps) as unknown as { router: { stack: Layer[] } };
+    type Layer = { route?: { path: string | RegExp; methods: Record<string, boolean> }; handle?: { stack?: Layer[] } };
+    const registered: string[] = [];
+    const walk = (stack: Layer[]) => {
+      for (const l of stack) {
+        if (l.route) for (const m of Object.keys(l.route.methods)) registered.push(`${m.toUpperCase()} /api${String(l.route.path).replace(/:\w+/g, '{}')}`);
+        else if (l.handle?.stack) walk(l.handle.stack);
+      }
+    };
+    walk(app.router.stack);
+    const account = ['GET /api/users/profile', 'PUT /api/users/profile', 'POST /api/users/change-password'];
+    const inScope = registered.filter((r) => /^\w+ \/api\/(public|users|graphs)\//.test(r) && !account.includes(r));
+    const documented = Object.entries(doc.paths).flatMap(([p, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${p.replace(/\{\w+\}/g, '{}')}`));
+    expect(inScope.length).toBeGreaterThan(20);
+    expect(documented.sort()).toEqual(inScope.sort());
+  });
+
+  it('describes the real answers of the running server, success and error, for every route', async () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    ajv.addSchema(doc, 'openapi.json');
+    const exercised = new Set<string>();
+    const ptr = (s: string) => s.replaceAll('~', '~0').replaceAll('/', '~1');
+    /** Calls a documented operation and checks the body against the schema for the answer's status. */
+    const call = async (method: string, docPath: string, url: string, body?: unknown, token?: string) => {
+      const r = await h.call(method, url, body, token);
+      const responses = doc.paths[docPath]?.[method.toLowerCase()]?.responses;
+      expect(responses, `${method} ${docPath} is documented`).toBeTruthy();
+      const response = responses![String(r.status)];
+      expect(response, `${method} ${url} answered ${r.status}, which its route does not document: ${JSON.stringify(r.body)}`).toBeTruthy();
+      const target = response!.$ref
+        ? `openapi.json${response!.$ref}/content/application~1json/schema`
+        : `openapi.json#/paths/${ptr(docPath)}/${method.toLowerCase()}/responses/${r.status}/content/application~1json/schema`;
+      const validate = ajv.compile({ $ref: target });
+      expect(validate(r.body), `${method} ${url} → ${r.status}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(r.body).slice(0, 400)}`).toBe(true);
+      exercised.add(`${method} ${docPath}`);
+      return r;
+    };
+
+    const s = await h.signup();
+    await h.setPackage(s.user.email, 'Pro');
+    const created = await call('POST', '/api/users/api-keys', '/api/users/api-keys', { name: 'openapi' }, s.token);
+    const key = created.body.data.key as string;
+    await call('POST', '/api/users/api-keys', '/api/users/api-keys', { name: '' }, s.token); // 400
+    await call('GET', '/api/users/api-keys', '/api/users/api-keys', undefined, s.token);
+    await call('GET', '/api/users/api-keys', '/api/users/api-keys', undefined, key); // 403
+
+    await call('GET', '/api/public/packages', '/api/public/packages');
+    await call('GET', '/api/public/regions', '/api/public/regions');
+    await call('GET', '/api/users/regions', '/api/users/regions', undefined, key);
+    await call('GET', '/api/users/monitor-types', '/api/users/monitor-types', undefined, key);
+    await call('GET', '/api/users/dashboard', '/api/users/dashboard', undefined, key);
+    await call('GET', '/api/users/dashboard', '/api/users/dashboard', undefined, 'upk_unknown'); // 401
+
+    const body = { name: 'Docs', url: 'https://example.com/docs', description: 'reference', regions: ['EU-Germany', 'US-Virginia'], response_time: true, ping_host: true };
+    const ep = await call('POST', '/api/users/endpoints', '/api/users/endpoints', body, key);
+    const id = ep.body.data.url_id as number;
+    await call('POST', '/api/users/endpoints', '/api/users/endpoints', body, key); // 409
+    await call('POST', '/api/users/endpoints', '/api/users/endpoints', { ...body, url: 'ftp://example.com' }, key); // 400
+    await call('PUT', '/api/users/endpoints/{url_id}', `/api/users/endpoints/${id}`, { ...body, name: 'Docs page' }, key);
+    await call('PUT', '/api/users/endpoints/{url_id}', '/api/users/endpoints/987654', body, key); // 404
+    await call('PATCH', '/api/users/endpoints/{url_id}/toggle', `/api/users/endpoints/${id}/toggle`, {}, key);
+    await call('GET', '/api/users/endpoints/{url_id}/alert-thresholds', `/api/users/endpoints/${id}/alert-thresholds`, undefined, key);
+    await call('PUT', '/api/users/endpoints/{url_id}/alert-thresholds', `/api/users/endpoints/${id}/alert-thresholds`, {
+      alert_thresholds: [{ monitor_type_id: 4, threshold_value: 800, threshold_operator: '>', is_enabled: true, region_id: 2 }],
+    }, key);
+
+    const now = Date.now();
+    const rows: CheckResult[] = [0, 1, 2].map((i) => ({
+      check_id: `${id}:http:EU-Germany`, endpoint_id: id, kind: 'CHECK_KIND_HTTP', region: 'EU-Germany', ts_ms: now - (i + 1) * 60_000,
+      ok: true, phase: '', error: '', status_code: 200, dns_ms: 1, connect_ms: 1, tls_ms: 1, ttfb_ms: 5, total_ms: 40 + i, cert_days_left: 0,
+      cert_not_after_ms: 0, cert_issuer: '', cert_subject: '', ping_method: '', redirects: 0, retention_days: 30, result_id: `openapi-${i}`,
+    }));
+    // Results older than their endpoint are never shown: the endpoint has existed for the hour.
+    h.cp.db.prepare('UPDATE endpoints SET created_at = ? WHERE url_id = ?').run(new Date(now - 3_600_000).toISOString(), id);
+    await h.store.insertBatch('openapi-batch', 'agent-1', rows);
+    const graphs = await call('GET', '/api/graphs/endpoint/{id}', `/api/graphs/endpoint/${id}?hours=1`, undefined, key);
+    expect(graphs.body.data.graphs.some((g: { data: unknown[] }) => g.data.length > 0)).toBe(true);
+    await call('GET', '/api/graphs/endpoint/{id}', `/api/graphs/endpoint/${id}?hours=-1`, undefined, key); // 400
+    await call('GET', '/api/users/endpoints-with-uptime', '/api/users/endpoints-with-uptime', undefined, key);
+
+    const method = await call('POST', '/api/users/alert-methods', '/api/users/alert-methods', { platform: 'slack', platform_config: { bot_token: 'xoxb-1', channel: '#ops' } }, key);
+    const mid = method.body.data.alert_method_id as number;
+    await call('GET', '/api/users/alert-methods', '/api/users/alert-methods', undefined, key);
+    await call('PUT', '/api/users/alert-methods/{alert_method_id}', `/api/users/alert-methods/${mid}`, { is_enabled: false }, key);
+    await call('DELETE', '/api/users/alert-methods/{alert_method_id}', `/api/users/alert-methods/${mid}`, undefined, key);
+
+    // A webhook method on a real local receiver: its secret, a test send and the delivery it left.
+    const received: string[] = [];
+    const receiver = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        received.push(req.url ?? '');
+        res.writeHead(200).end('ok');
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    try {
+      const hook = await call('POST', '/api/users/alert-methods', '/api/users/alert-methods', {
+        platform: 'webhook', platform_config: { webhook_url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook` },
+      }, key);
+      const hid = hook.body.data.alert_method_id as number;
+      expect(hook.body.data.signing_secret).toBeTruthy();
+      await call('GET', '/api/users/alert-methods/{alert_method_id}/signing-secret', `/api/users/alert-methods/${hid}/signing-secret`, undefined, key);
+      await call('POST', '/api/users/alert-methods/{alert_method_id}/test', `/api/users/alert-methods/${hid}/test`, {}, key);
+      expect(received).toEqual(['/hook']);
+      const deliveries = await call('GET', '/api/users/alert-methods/{alert_method_id}/deliveries', `/api/users/alert-methods/${hid}/deliveries`, undefined, key);
+      expect(deliveries.body.data.length).toBeGreaterThan(0);
+      await call('GET', '/api/users/alert-methods/{alert_method_id}/deliveries', '/api/users/alert-methods/987654/deliveries', undefined, key); // 404
+    } finally {
+      await new Promise((r) => receiver.close(r));
+    }
+    await call('GET', '/api/users/incidents', `/api/users/incidents?endpoint_id=${id}`, undefined, key);
+    await call('GET', '/api/users/incidents', '/api/users/incidents?status=sometimes', undefined, key); // 400
+    await call('DELETE', '/api/users/endpoints/{url_id}', `/api/users/endpoints/${id}`, undefined, key);
+    await call('DELETE', '/api/users/api-keys/{id}', `/api/users/api-keys/${created.body.data.id}`, undefined, s.token);
+
+    const documented = Object.entries(doc.paths).flatMap(([p, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${p}`));
+    expect([...exercised].sort()).toEqual(documented.sort());
+  });
+});
+
+describe('/api/docs', () => {
+  it('serves a reference page from swagger-ui-dist with its init script as a file (no inline script, no CDN)', async () => {
+    const redirect = await fetch(`${h.cp.url}/api/docs`, { redirect: 'manual' });
+    expect(redirect.status).toBe(301);
+    expect(redirect.headers.get('location')).toBe('/api/docs/');
+    const page = await fetch(`${h.cp.url}/api/docs/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/text\/html/);
+    const html = await page.text();
+    const scripts = [...html.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)];
+    expect(scripts.map((m) => /src="([^"]+)"/.exec(m[1]!)?.[1])).toEqual(['./swagger-ui-bundle.js', './upfleet-docs.js']);
+    expect(scripts.every((m) => m[2]!.trim() === '')).toBe(true);
+    expect(html).not.toMatch(/https?:\/\//);
+    for (const asset of ['swagger-ui-bundle.js', 'swagger-ui.css', 'upfleet-docs.js']) {
+      const res = await fetch(`${h.cp.url}/api/docs/${asset}`);
+      expect(res.status, asset).toBe(200);
+      expect((await res.text()).length).toBeGreaterThan(100);
+    }
+    const init = await (await fetch(`${h.cp.url}/api/docs/upfleet-docs.js`)).text();
+    expect(init).toContain('../openapi.json');
+  });
+});

@@ -1,0 +1,185 @@
+// GET /api/openapi.json: the public API as OpenAPI 3.1, generated from the zod schemas the routes
+// parse with (bodies and queries, io 'input') and answer with (proto/schemas/responses.ts, io 'output').
+// zod 4 emits JSON Schema 2020-12, the dialect OpenAPI 3.1 uses, so the schemas go in as they are.
+import { z } from 'zod';
+import {
+  AlertDeliveryResource, AlertMethodCreatedResource, IncidentResource, IncidentsQuery, SigningSecretResource, TestSendResult,
+  AlertMethodCreateBody, AlertMethodDeleted, AlertMethodResource, AlertMethodUpdateBody, AlertThresholdResource, AlertThresholdsBody,
+  ApiKeyCreateBody, ApiKeyResource, CreatedApiKeyResource, DashboardResource, EndpointCreateBody, EndpointDeleted, EndpointResource,
+  EndpointSavedResource, EndpointToggleBody, EndpointToggleResult, EndpointUpdateBody, GraphQuery, GraphsResource, MonitorTypeResource,
+  PackageResource, RegionResource,
+} from '@upfleet/proto/schemas';
+
+type Access = 'public' | 'key' | 'session';
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+export interface ApiRoute {
+  method: Method;
+  /** OpenAPI path, parameters in braces. */
+  path: string;
+  summary: string;
+  tag: 'Catalogue' | 'Endpoints' | 'Alerts' | 'Graphs' | 'API keys' | 'Account';
+  access: Access;
+  body?: z.ZodType;
+  query?: z.ZodType;
+  /** The `data` of the success answer. */
+  data: z.ZodType;
+  created?: boolean;
+  /** Statuses besides 400 (with a body or query), 401/403/429 (signed-in routes) and 404 (path ids). */
+  errors?: number[];
+}
+
+const list = (s: z.ZodType) => z.array(s);
+const deletedKey = z.object({ id: z.number().int() });
+
+/** Every route of the public API: what a key may call, and the session-only key management. */
+export const API_ROUTES: ApiRoute[] = [
+  { method: 'get', path: '/api/public/packages', summary: 'List the plans', tag: 'Catalogue', access: 'public', data: list(PackageResource) },
+  { method: 'get', path: '/api/public/regions', summary: 'List the monitoring regions', tag: 'Catalogue', access: 'public', data: list(RegionResource) },
+  { method: 'get', path: '/api/users/regions', summary: 'List the monitoring regions', tag: 'Catalogue', access: 'key', data: list(RegionResource) },
+  { method: 'get', path: '/api/users/monitor-types', summary: 'List the monitor types (features)', tag: 'Catalogue', access: 'key', data: list(MonitorTypeResource) },
+  { method: 'get', path: '/api/users/dashboard', summary: 'Counts and the plan\'s limits', tag: 'Endpoints', access: 'key', data: DashboardResource },
+  { method: 'get', path: '/api/users/endpoints-with-uptime', summary: 'List endpoints with 7-day uptime', tag: 'Endpoints', access: 'key', data: list(EndpointResource) },
+  { method: 'post', path: '/api/users/endpoints', summary: 'Create an endpoint', tag: 'Endpoints', access: 'key', body: EndpointCreateBody, data: EndpointSavedResource, created: true, errors: [409] },
+  { method: 'put', path: '/api/users/endpoints/{url_id}', summary: 'Replace an endpoint', tag: 'Endpoints', access: 'key', body: EndpointUpdateBody, data: EndpointSavedResource, errors: [409] },
+  { method: 'delete', path: '/api/users/endpoints/{url_id}', summary: 'Delete an endpoint', tag: 'Endpoints', access: 'key', data: EndpointDeleted },
+  { method: 'patch', path: '/api/users/endpoints/{url_id}/toggle', summary: 'Turn monitoring on or off', tag: 'Endpoints', access: 'key', body: EndpointToggleBody, data: EndpointToggleResult },
+  { method: 'get', path: '/api/users/endpoints/{url_id}/alert-thresholds', summary: 'An endpoint\'s alert thresholds (saved, then disabled defaults)', tag: 'Alerts', access: 'key', data: list(AlertThresholdResource) },
+  { method: 'put', path: '/api/users/endpoints/{url_id}/alert-thresholds', summary: 'Replace an endpoint\'s alert thresholds', tag: 'Alerts', access: 'key', body: AlertThresholdsBody, data: list(AlertThresholdResource) },
+  { method: 'get', path: '/api/users/alert-methods', summary: 'List alert methods', tag: 'Alerts', access: 'key', data: list(AlertMethodResource) },
+  { method: 'post', path: '/api/users/alert-methods', summary: 'Create an alert method (one per platform)', tag: 'Alerts', access: 'key', body: AlertMethodCreateBody, data: AlertMethodCreatedResource, created: true, errors: [409] },
+  { method: 'put', path: '/api/users/alert-methods/{alert_method_id}', summary: 'Update or toggle an alert method', tag: 'Alerts', access: 'key', body: AlertMethodUpdateBody, data: AlertMethodResource },
+  { method: 'delete', path: '/api/users/alert-methods/{alert_method_id}', summary: 'Delete an alert method', tag: 'Alerts', access: 'key', data: AlertMethodDeleted },
+  { method: 'get', path: '/api/users/alert-methods/{alert_method_id}/signing-secret', summary: 'A webhook method\'s signing secret', tag: 'Alerts', access: 'key', data: SigningSecretResource },
+  { method: 'post', path: '/api/users/alert-methods/{alert_method_id}/test', summary: 'Send a test message now', tag: 'Alerts', access: 'key', data: TestSendResult, errors: [400, 503] },
+  { method: 'get', path: '/api/users/alert-methods/{alert_method_id}/deliveries', summary: 'Recent deliveries of an alert method', tag: 'Alerts', access: 'key', data: list(AlertDeliveryResource), errors: [503] },
+  { method: 'get', path: '/api/users/incidents', summary: 'Incidents, newest first', tag: 'Alerts', access: 'key', query: IncidentsQuery, data: list(IncidentResource), errors: [503] },
+  { method: 'get', path: '/api/graphs/endpoint/{id}', summary: 'Graph series of an endpoint', tag: 'Graphs', access: 'key', query: GraphQuery, data: GraphsResource, errors: [503] },
+  { method: 'get', path: '/api/users/api-keys', summary: 'List API keys (never the keys themselves)', tag: 'API keys', access: 'session', data: list(ApiKeyResource) },
+  { method: 'post', path: '/api/users/api-keys', summary: 'Create an API key (shown once, in this answer)', tag: 'API keys', access: 'session', body: ApiKeyCreateBody, data: CreatedApiKeyResource, created: true },
+  { method: 'delete', path: '/api/users/api-keys/{id}', summary: 'Revoke an API key at once', tag: 'API keys', access: 'session', data: deletedKey },
+];
+
+const ERROR_TEXT: Record<number, string> = {
+  400: 'The body or query is invalid (the first problem, in words)',
+  401: 'No credentials, or an invalid, expired or revoked key or session',
+  403: 'The plan has no API access, or an API key was used on an account route',
+  404: 'No such id for this account (another account\'s ids are not found either)',
+  409: 'Conflicts with an existing item',
+  429: 'The API key used its allowance for this minute',
+  503: 'The results store or alerting is not available on this server',
+};
+
+const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
+
+/** JSON Schema of `schema`: its named parts go to `defs` (a different definition under a taken name throws). */
+function toSchema(schema: z.ZodType, io: 'input' | 'output', defs: Record<string, unknown>): Record<string, unknown> {
+  const json = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
+  const text = JSON.stringify(json).replaceAll('"#/$defs/', '"#/components/schemas/');
+  const { $schema: _s, $defs, ...rest } = JSON.parse(text) as Record<string, unknown> & { $defs?: Record<string, unknown> };
+  for (const [id, def] of Object.entries($defs ?? {})) {
+    if (id in defs && JSON.stringify(defs[id]) !== JSON.stringify(def)) throw new Error(`OpenAPI: two different schemas are named ${id}`);
+    defs[id] = def;
+  }
+  return rest;
+}
+
+export function buildOpenApi(opts: { version: string; rateLimitPerMinute: number }): Record<string, unknown> {
+  const defs: Record<string, unknown> = {};
+  const rateHeaders = {
+    'RateLimit-Limit': { $ref: '#/components/headers/RateLimit-Limit' },
+    'RateLimit-Remaining': { $ref: '#/components/headers/RateLimit-Remaining' },
+    'RateLimit-Reset': { $ref: '#/components/headers/RateLimit-Reset' },
+  };
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const r of API_ROUTES) {
+    const params: unknown[] = [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
+      name: m[1], in: 'path', required: true, schema: { type: 'string', pattern: '^\\d{1,15}$' },
+    }));
+    if (r.query) {
+      const q = toSchema(r.query, 'input', defs);
+      const props = ((q.$ref ? defs[String(q.$ref).split('/').pop()!] : q) as { properties?: Record<string, unknown>; required?: string[] }) ?? {};
+      for (const [name, schema] of Object.entries(props.properties ?? {})) {
+        params.push({ name, in: 'query', required: props.required?.includes(name) ?? false, schema });
+      }
+    }
+    const keyed = r.access === 'key';
+    const success = {
+      description: r.created ? 'Created' : 'OK',
+      ...(keyed ? { headers: rateHeaders } : {}),
+      content: {
+        'application/json': {
+          schema: {
+            type: 'object',
+            required: ['success', 'data'],
+            properties: { success: { const: true }, data: toSchema(r.data, 'output', defs), message: { type: 'string' } },
+          },
+        },
+      },
+    };
+    const statuses = new Set<number>(r.errors ?? []);
+    if (r.body || r.query) statuses.add(400);
+    if (params.some((p) => (p as { in: string }).in === 'path')) statuses.add(404);
+    if (r.access !== 'public') [401, 403].forEach((s) => statuses.add(s));
+    if (keyed) statuses.add(429);
+    const responses: Record<string, unknown> = { [r.created ? '201' : '200']: success };
+    for (const s of [...statuses].sort()) responses[String(s)] = { $ref: `#/components/responses/Error${s}` };
+    paths[r.path] ??= {};
+    paths[r.path][r.method] = {
+      operationId: `${r.method}${r.path.replace(/\{(\w+)\}/g, 'By_$1').replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
+      summary: r.summary,
+      tags: [r.tag],
+      security: r.access === 'public' ? [] : r.access === 'key' ? [{ apiKey: [] }, { session: [] }] : [{ session: [] }],
+      ...(params.length ? { parameters: params } : {}),
+      ...(r.body ? { requestBody: { required: true, content: { 'application/json': { schema: toSchema(r.body, 'input', defs) } } } } : {}),
+      responses,
+    };
+  }
+
+  const errorResponses = Object.fromEntries(
+    Object.entries(ERROR_TEXT).map(([status, text]) => [
+      `Error${status}`,
+      {
+        description: text,
+        ...(status === '429' ? { headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' }, ...rateHeaders } } : {}),
+        content: { 'application/json': { schema: ref('Error') } },
+      },
+    ]),
+  );
+  const intHeader = (description: string) => ({ description, schema: { type: 'integer', minimum: 0 } });
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Upfleet API',
+      version: opts.version,
+      description:
+        'Manage monitored endpoints, alert thresholds and alert methods, and read graphs, with an API key (Pro and Business plans). ' +
+        'Create a key on the Profile page and send it as `Authorization: Bearer upk_…`. Every answer is `{ success: true, data }` ' +
+        `or \`{ success: false, error }\`. Each key may make ${opts.rateLimitPerMinute} requests a minute; every keyed answer says how many remain.`,
+    },
+    tags: ['Catalogue', 'Endpoints', 'Alerts', 'Graphs', 'API keys'].map((name) => ({ name })),
+    paths,
+    components: {
+      securitySchemes: {
+        apiKey: { type: 'http', scheme: 'bearer', description: 'An API key, `upk_…` (data routes only; account routes answer 403)' },
+        session: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A web session\'s access token' },
+      },
+      schemas: {
+        ...defs,
+        Error: {
+          type: 'object',
+          required: ['success', 'error'],
+          properties: { success: { const: false }, error: { type: 'string', description: 'What went wrong, for people' } },
+        },
+      },
+      responses: errorResponses,
+      headers: {
+        'RateLimit-Limit': intHeader('Requests this key may make a minute'),
+        'RateLimit-Remaining': intHeader('Requests left in the current minute'),
+        'RateLimit-Reset': intHeader('Seconds until the minute resets'),
+        'Retry-After': intHeader('Seconds to wait before retrying'),
+      },
+    },
+  };
+}

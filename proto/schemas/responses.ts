@@ -1,0 +1,193 @@
+// What the REST API answers (the `data` of `{ success: true, data }`), as zod schemas: the OpenAPI
+// document (GET /api/openapi.json) is generated from them and from the request schemas beside them.
+// Each one is checked against its TypeScript type in proto/rest.ts below, so the two cannot drift.
+import { z } from 'zod';
+import {
+  ALERT_PLATFORMS,
+  FEATURES,
+  THRESHOLD_OPERATORS,
+  type AlertDelivery,
+  type AlertMethod,
+  type AlertThreshold,
+  type ApiKey,
+  type CreatedApiKey,
+  type Dashboard,
+  type Endpoint,
+  type GraphsResponse,
+  type Incident,
+  type MonitorType,
+  type Package,
+  type Region,
+} from '../rest';
+
+const featureFlags = Object.fromEntries(FEATURES.map((f) => [f, z.boolean()])) as Record<(typeof FEATURES)[number], z.ZodBoolean>;
+const timestamp = z.string().meta({ description: 'ISO 8601 date-time (UTC)' });
+
+export const PackageResource = z
+  .object({
+    package_id: z.number().int(),
+    package_name: z.string(),
+    price: z.number(),
+    currency: z.enum(['EUR', 'USD', 'GBP', 'JPY']),
+    description: z.string(),
+    max_endpoints: z.number().int(),
+    max_regions: z.number().int(),
+    check_frequency_seconds: z.number().int(),
+    retention_days: z.number().int(),
+    ssl_monitoring: z.boolean(),
+    advanced_alerts: z.boolean(),
+    api_access: z.boolean(),
+    multi_region: z.boolean(),
+    ...featureFlags,
+    stripe_price_id: z.string(),
+  })
+  .meta({ id: 'Package' });
+
+export const RegionResource = z
+  .object({ region_id: z.number().int(), region: z.string(), city: z.string(), primary_region: z.boolean() })
+  .meta({ id: 'Region', description: 'A monitoring region; endpoints name it as `region-city`, e.g. EU-Germany' });
+
+export const EndpointResource = z
+  .object({
+    url_id: z.number().int(),
+    guid: z.string(),
+    name: z.string(),
+    url: z.string(),
+    description: z.string(),
+    regions: z.array(z.string()),
+    ...featureFlags,
+    monitoring_enabled: z.boolean(),
+    uptime_percentage: z.number().nullable().meta({ description: '7-day uptime in percent; null without data' }),
+    created_at: timestamp,
+  })
+  .meta({ id: 'Endpoint' });
+
+/** Create, update and the single-endpoint answers carry no uptime. */
+export const EndpointSavedResource = EndpointResource.omit({ uptime_percentage: true }).meta({ id: 'EndpointSaved' });
+
+export const EndpointToggleResult = z
+  .object({ url_id: z.number().int(), monitoring_enabled: z.boolean() })
+  .meta({ id: 'EndpointToggleResult' });
+
+export const EndpointDeleted = z.object({ url_id: z.number().int() }).meta({ id: 'EndpointDeleted' });
+
+export const DashboardResource = z
+  .object({
+    active_monitoring: z.number().int(),
+    total_endpoints: z.number().int(),
+    regions_count: z.number().int(),
+    package_name: z.string(),
+    max_regions: z.number().int(),
+    max_endpoints: z.number().int(),
+    multi_region: z.boolean(),
+    ...featureFlags,
+  })
+  .meta({ id: 'Dashboard' });
+
+export const MonitorTypeResource = z
+  .object({ monitor_type_id: z.number().int(), type_code: z.enum(FEATURES), display_name: z.string(), requires_primary_region: z.boolean() })
+  .meta({ id: 'MonitorType' });
+
+export const AlertThresholdResource = z
+  .object({
+    threshold_id: z.number().int().meta({ description: '0 for a default the user has not saved yet' }),
+    monitor_type_id: z.number().int(),
+    threshold_value: z.number(),
+    threshold_operator: z.enum(THRESHOLD_OPERATORS),
+    is_enabled: z.boolean(),
+    region_id: z.number().int().nullable(),
+    monitor_type: z.enum(FEATURES),
+    display_name: z.string(),
+    region_name: z.string().nullable(),
+  })
+  .meta({ id: 'AlertThreshold' });
+
+export const AlertMethodResource = z
+  .object({
+    alert_method_id: z.number().int(),
+    platform: z.enum(ALERT_PLATFORMS),
+    is_enabled: z.boolean(),
+    platform_config: z.record(z.string(), z.string()),
+  })
+  .meta({ id: 'AlertMethod' });
+
+/** A new webhook method's answer also carries its signing secret (shown again on request). */
+export const AlertMethodCreatedResource = AlertMethodResource.extend({
+  signing_secret: z.string().optional().meta({ description: 'webhook only: the key of the X-Upfleet-Signature HMAC' }),
+}).meta({ id: 'AlertMethodCreated' });
+
+export const SigningSecretResource = z.object({ signing_secret: z.string() }).meta({ id: 'SigningSecret' });
+
+export const TestSendResult = z.object({ delivered: z.literal(true) }).meta({ id: 'TestSendResult', description: "A refusal by the provider is a 400 with the provider's reason" });
+
+export const AlertDeliveryResource = z
+  .object({
+    delivery_id: z.number().int(),
+    incident_id: z.number().int().nullable(),
+    event: z.enum(['opened', 'resolved', 'test']),
+    status: z.enum(['pending', 'delivered', 'failed']),
+    attempts: z.number().int(),
+    last_error: z.string().nullable(),
+    created_at: timestamp,
+    delivered_at: timestamp.nullable(),
+    next_attempt_at: timestamp.nullable(),
+  })
+  .meta({ id: 'AlertDelivery' });
+
+export const IncidentResource = z
+  .object({
+    incident_id: z.number().int(),
+    url_id: z.number().int(),
+    condition: z.string().meta({ description: "'down', or 'threshold:<monitor type>:<region or any>'" }),
+    regions: z.array(z.string()),
+    cause: z.string(),
+    flapping: z.boolean(),
+    opened_at: timestamp,
+    resolved_at: timestamp.nullable(),
+  })
+  .meta({ id: 'Incident' });
+
+export const AlertMethodDeleted = z.object({ alert_method_id: z.number().int() }).meta({ id: 'AlertMethodDeleted' });
+
+export const GraphsResource = z
+  .object({
+    graphs: z.array(
+      z.object({
+        itemId: z.string(),
+        function: z.enum(['response_time', 'response_code', 'ping', 'cert_expiry']),
+        location: z.string(),
+        data: z.array(z.tuple([z.number(), z.number()])).meta({ description: '[millisecond timestamp, value] pairs' }),
+      }),
+    ),
+    from: z.number(),
+    to: z.number(),
+    bucketSeconds: z.number().int(),
+  })
+  .meta({ id: 'Graphs' });
+
+export const ApiKeyResource = z
+  .object({ id: z.number().int(), name: z.string(), prefix: z.string(), created_at: timestamp, last_used_at: timestamp.nullable() })
+  .meta({ id: 'ApiKey', description: 'An API key as listed: never the key itself' });
+
+export const CreatedApiKeyResource = z
+  .object({ id: z.number().int(), name: z.string(), key: z.string().meta({ description: 'upk_…; shown only in this answer' }), prefix: z.string(), created_at: timestamp })
+  .meta({ id: 'CreatedApiKey' });
+
+// Compile-time: each schema's output is exactly its REST type.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Out<S extends z.ZodType> = z.output<S>;
+const sameShapes: [
+  Same<Out<typeof PackageResource>, Package>,
+  Same<Out<typeof RegionResource>, Region>,
+  Same<Out<typeof EndpointResource>, Endpoint>,
+  Same<Out<typeof DashboardResource>, Dashboard>,
+  Same<Out<typeof MonitorTypeResource>, MonitorType>,
+  Same<Out<typeof AlertThresholdResource>, AlertThreshold>,
+  Same<Out<typeof AlertMethodResource>, AlertMethod>,
+  Same<Out<typeof AlertDeliveryResource>, AlertDelivery>,
+  Same<Out<typeof IncidentResource>, Incident>,
+  Same<Out<typeof GraphsResource>, GraphsResponse>,
+  Same<Out<typeof ApiKeyResource>, ApiKey>,
+  Same<Out<typeof CreatedApiKeyResource>, CreatedApiKey>,
+] = [true, true, true, true, true, true, true, true, true, true, true, true];
+void sameShapes;
