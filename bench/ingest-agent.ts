@@ -1,6 +1,6 @@
 // One simulated agent for bench/ingest.ts: its own process (as real agents are), streaming
 // pre-built result batches on ReportResults with a window of un-acked batches, then printing
-// {"sent":N,"failed":M,"ms":T} on stdout. Args: address prefix total batchSize window
+// {"sent":N,"failed":M,"ms":T,"cpuMs":C} on stdout. Args: address prefix total batchSize window
 import { grpc, loadAgentService, type AgentServiceClient, type BatchAck } from '@upfleet/proto';
 import { makeBatches } from './ingest-data';
 
@@ -14,6 +14,7 @@ process.stdout.write('ready\n');
 process.stdin.once('data', () => {
   const stream = client.ReportResults(new grpc.Metadata());
   const started = performance.now();
+  const cpu0 = process.cpuUsage();
   let sent = 0;
   let acked = 0;
   let failed = 0;
@@ -27,7 +28,7 @@ process.stdin.once('data', () => {
     pump();
   });
   stream.on('status', () => {
-    process.stdout.write(`${JSON.stringify({ sent: Number(total), failed, ms: performance.now() - started })}\n`);
+    process.stdout.write(`${JSON.stringify({ sent: Number(total), failed, ms: performance.now() - started, cpuMs: ((c) => (c.user + c.system) / 1000)(process.cpuUsage(cpu0)) })}\n`);
     client.close();
     process.exit(0);
   });

@@ -9,6 +9,7 @@ import { openConnection, type Connection } from './connection';
 import { planGraphQuery, type GraphSource } from './graph-plan';
 import { queryCount, queryGraphs, queryUptime, type GraphRange } from './queries';
 import { INSERT_COLUMNS, encodeRows } from './row-encoding';
+import { IngestLedger, MergedInserter, type InsertGroup } from './merged-inserts';
 import { DEFAULT_DATABASE, assertDatabaseName, schemaStatements } from './schema';
 
 export type { GraphSource } from './graph-plan';
@@ -23,7 +24,7 @@ export interface ResultStore {
   /** Applies the schema (idempotent). */
   init(): Promise<void>;
   close(): Promise<void>;
-  /** One INSERT; `batchId` is the deduplication token, so a re-sent batch is stored once. Resolves once stored. */
+  /** Stores a batch once however often it is sent under `batchId` (see mergeInserts). Resolves once stored. */
   insertBatch(batchId: string, agentId: string, results: CheckResult[]): Promise<void>;
   /** One series per (function, location), at most ~500 points each, sorted by time. */
   graphs(endpointId: number, opts: GraphQuery): Promise<GraphSeries[]>;
@@ -40,14 +41,24 @@ export interface ResultStoreOptions {
   logger: Logger;
   /** Defaults to 'upfleet'; tests give each suite its own on a shared server. */
   database?: string;
-  /** Embedded mode: parallel insert connections (each one's SET state is its own). */
+  /** Embedded mode: parallel insert connections. */
   insertLanes?: number;
+  /**
+   * Store batches that arrive while an insert runs together in the next insert, each batch exactly
+   * once through a ledger in `${dataDir}/ingest-ledger-${database}.sqlite` (merged-inserts.ts). Default: on in
+   * embedded mode; in server mode each batch is one insert deduplicated by its batch id.
+   */
+  mergeInserts?: boolean;
+  /** Rows per merged insert at most (default 50,000). */
+  maxInsertRows?: number;
+  /** Tests: wraps the insert of a merged group (to make it fail after or before it ran). */
+  wrapGroupInsert?: (insert: InsertGroup) => InsertGroup;
   now?: () => number;
 }
 
-const INSERT_SETTINGS = (batchId: string) => ({
+const INSERT_SETTINGS = (token: string) => ({
   insert_deduplicate: 1,
-  insert_deduplication_token: batchId,
+  insert_deduplication_token: token,
   deduplicate_blocks_in_dependent_materialized_views: 1,
   // A batch spanning many days (an agent back after a long outage) stays one insert.
   max_partitions_per_insert_block: 0,
@@ -67,6 +78,8 @@ export class ClickHouseResultStore implements ResultStore {
   private readonly log: Logger;
   private readonly now: () => number;
   private conn: Connection | null = null;
+  private ledger: IngestLedger | null = null;
+  private merger: MergedInserter | null = null;
 
   constructor(private readonly opts: ResultStoreOptions) {
     this.mode = opts.clickhouseUrl ? 'server' : 'embedded';
@@ -83,10 +96,23 @@ export class ClickHouseResultStore implements ResultStore {
   async init(): Promise<void> {
     this.conn ??= await openConnection(this.opts);
     for (const stmt of schemaStatements(this.db)) await this.conn.query.command({ query: stmt });
+    if (!this.merger && (this.opts.mergeInserts ?? this.mode === 'embedded')) {
+      this.ledger = new IngestLedger(this.opts.dataDir, this.db, this.now);
+      const insert: InsertGroup = (token, body) => this.insertRows(token, body);
+      this.merger = new MergedInserter(this.ledger, this.opts.wrapGroupInsert?.(insert) ?? insert, {
+        lanes: Math.max(1, this.opts.insertLanes ?? 2),
+        maxRows: this.opts.maxInsertRows ?? 50_000,
+      });
+      await this.merger.recover();
+    }
     this.log.info({ database: this.db }, 'results schema ready');
   }
 
   async close(): Promise<void> {
+    await this.merger?.drain();
+    this.merger = null;
+    this.ledger?.close();
+    this.ledger = null;
     const conn = this.conn;
     this.conn = null;
     await conn?.close();
@@ -96,12 +122,15 @@ export class ClickHouseResultStore implements ResultStore {
     if (!this.conn) throw new AppError('unavailable', 'result store is closed');
     if (!batchId) throw new AppError('bad_request', 'batch id is required');
     if (results.length === 0) return;
-    await this.conn.insertRows({
-      table: `${this.db}.check_results`,
-      columns: INSERT_COLUMNS,
-      body: encodeRows(results, agentId),
-      settings: INSERT_SETTINGS(batchId),
-    });
+    const body = encodeRows(results, agentId);
+    if (this.merger) await this.merger.submit(batchId, body, results.length);
+    else await this.insertRows(batchId, body);
+  }
+
+  /** One INSERT; `token` deduplicates it (in the raw table and both rollups). */
+  private async insertRows(token: string, body: Buffer): Promise<void> {
+    if (!this.conn) throw new AppError('unavailable', 'result store is closed');
+    await this.conn.insertRows({ table: `${this.db}.check_results`, columns: INSERT_COLUMNS, body, settings: INSERT_SETTINGS(token) });
   }
 
   async graphs(endpointId: number, q: GraphQuery): Promise<GraphSeries[]> {
