@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Assignment } from '@upfleet/proto';
-import { startTestControlPlane } from '../agent/src/link/test-control-plane';
+import { startTestControlPlane } from '../agent/src/testing/test-control-plane';
 import { closedPort, startTargets } from '../tests/helpers/targets';
 
 const { values } = parseArgs({

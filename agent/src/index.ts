@@ -3,15 +3,19 @@
 import { readFileSync } from 'node:fs';
 import type { Assignment, CheckResult } from '@upfleet/proto';
 import pino, { type Logger } from 'pino';
-import { openOutbox } from './buffer/sqlite-outbox';
+import { openAgentDb } from './buffer/agent-db';
+import { createAssignmentStore } from './buffer/assignment-store';
+import { createIdentityStore } from './buffer/identity-store';
+import { createOutbox } from './buffer/sqlite-outbox';
 import type { AgentConfig } from './config';
+import { createAssignmentGate } from './link/assignment-watch';
 import { createLink, type LinkStats } from './link/reconnect-loop';
-import { CheckCounters, startMetricsServer, type MetricsServer } from './metrics';
+import { createAgentRegistry, startMetricsServer, type MetricsServer } from './metrics';
 import { createHostResolver } from './probes/index';
 import { createProbePool } from './probe-pool';
 import { createAdaptiveRunner } from './adaptive-runner';
 import { availableParallelism } from 'node:os';
-import { createCheckRunner, type CheckRunner } from './run-check';
+import { CheckCounters, createCheckRunner, type CheckRunner } from './run-check';
 import type { Clock } from './scheduler/clock';
 import { createScheduler, type SchedulerStats } from './scheduler/scheduler';
 
@@ -53,7 +57,13 @@ export interface AgentHandle {
 
 export async function startAgent(config: AgentConfig, logger?: Logger, opts: StartAgentOptions = {}): Promise<AgentHandle> {
   const log = (logger ?? pino({ name: 'agent', level: config.logLevel })).child({ component: 'agent', region: config.region });
-  const outbox = openOutbox({ dataDir: config.dataDir, cap: config.outboxCap });
+  // every part registers its own metrics on this registry
+  const registry = createAgentRegistry();
+  const db = openAgentDb({ dataDir: config.dataDir });
+  const outbox = createOutbox(db, { cap: config.outboxCap, registry });
+  const identity = createIdentityStore(db);
+  const assignments = createAssignmentStore(db);
+  const gate = createAssignmentGate(log, registry);
   const extraCa = config.probeCaFile ? [readFileSync(config.probeCaFile, 'utf8')] : undefined;
   const localRunner = (): CheckRunner => createCheckRunner({
     resolver: createHostResolver(),
@@ -70,7 +80,7 @@ export async function startAgent(config: AgentConfig, logger?: Logger, opts: Sta
     });
   } else if (config.probeThreads > 0) pool = makePool(config.probeThreads);
   const runCheck = pool?.run ?? localRunner();
-  const counters = new CheckCounters();
+  const counters = new CheckCounters(registry);
 
   // Results reach SQLite in one transaction per event-loop turn instead of one per check.
   let pending: CheckResult[] = [];
@@ -81,12 +91,13 @@ export async function startAgent(config: AgentConfig, logger?: Logger, opts: Sta
     const rows = pending;
     pending = [];
     outbox.add(rows);
-    link?.nudge();
+    link.nudge();
   };
 
   const scheduler = createScheduler({
     concurrency: config.concurrency,
     clock: opts.clock,
+    registry,
     runCheck: async (a) => {
       const r = await runCheck(a);
       counters.record(r);
@@ -100,8 +111,8 @@ export async function startAgent(config: AgentConfig, logger?: Logger, opts: Sta
   });
 
   // Keep checking on the last snapshot while the control plane is away.
-  const saved = outbox.loadAssignments();
-  scheduler.replaceAll([...saved.assignments, ...(opts.extraAssignments ?? [])]);
+  const saved = assignments.load();
+  scheduler.replaceAll(gate.accept([...saved.assignments, ...(opts.extraAssignments ?? [])]).accepted);
   scheduler.start();
   log.info({ assignments: saved.assignments.length, version: saved.version, outboxDepth: outbox.depth() }, 'agent started');
 
@@ -118,7 +129,8 @@ export async function startAgent(config: AgentConfig, logger?: Logger, opts: Sta
   };
 
   let stopped = false;
-  const link = opts.connect === false ? undefined : createLink({
+  // Built even when it never dials (connect: false), so its stats and metrics read 'idle'.
+  const link = createLink({
     controlPlane: config.controlPlane,
     tls: config.tls,
     region: config.region,
@@ -129,7 +141,11 @@ export async function startAgent(config: AgentConfig, logger?: Logger, opts: Sta
     flushIntervalMs: config.flushIntervalMs,
     maxBatchesInFlight: config.maxBatchesInFlight,
     outbox,
+    identity,
+    assignments,
+    gate,
     scheduler,
+    registry,
     logger: log.child({ component: 'link' }),
     heartbeat: () => {
       const s = scheduler.stats();
@@ -147,12 +163,8 @@ export async function startAgent(config: AgentConfig, logger?: Logger, opts: Sta
       opts.onFatal?.(message);
     },
   });
-  link?.start();
+  if (opts.connect !== false) link.start();
 
-  const emptyLink: LinkStats = {
-    state: 'idle', sessions: 0, batchesSent: 0, batchesAcked: 0, batchesNacked: 0, resultsAcked: 0, inFlight: 0,
-    assignmentsVersion: saved.version, lastError: '',
-  };
   const stats = (): AgentStats => {
     const s = scheduler.stats();
     return {
@@ -163,20 +175,14 @@ export async function startAgent(config: AgentConfig, logger?: Logger, opts: Sta
       scheduler: s,
       outboxDepth: stopped ? 0 : outbox.depth() + pending.length,
       outboxDropped: stopped ? 0 : outbox.dropped(),
-      link: link?.stats() ?? emptyLink,
+      link: link.stats(),
     };
   };
 
   let metrics: MetricsServer | undefined;
   if (config.metricsPort > 0) {
     try {
-      metrics = await startMetricsServer(config.metricsHost, config.metricsPort, () => {
-        const st = stats();
-        return {
-          counters, scheduler: st.scheduler, outboxDepth: st.outboxDepth, outboxDropped: st.outboxDropped,
-          linkState: st.link.state, batchesAcked: st.link.batchesAcked, resultsAcked: st.link.resultsAcked,
-        };
-      });
+      metrics = await startMetricsServer(config.metricsHost, config.metricsPort, registry);
       log.info({ port: metrics.port }, 'metrics on http://%s:%d/metrics', config.metricsHost, metrics.port);
     } catch (err) {
       log.error({ err: (err as Error).message, port: config.metricsPort }, 'metrics port unavailable; continuing without metrics');
@@ -187,17 +193,17 @@ export async function startAgent(config: AgentConfig, logger?: Logger, opts: Sta
   return {
     metricsPort: metrics?.port ?? null,
     stats,
-    agentId: () => (stopped ? null : outbox.getIdentity()?.agent_id ?? null),
+    agentId: () => (stopped ? null : identity.get()?.agent_id ?? null),
     stop() {
       stopping ??= (async () => {
         await scheduler.stop(3000);
         flushResults();
-        await link?.stop(3000);
+        await link.stop(3000);
         await metrics?.close();
         await pool?.close();
         stopped = true;
         log.info({ outboxDepth: outbox.depth() }, 'agent stopped');
-        outbox.close();
+        db.close();
       })();
       return stopping;
     },

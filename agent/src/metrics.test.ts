@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closedPort, startTargets, type Targets } from '../../tests/helpers/targets';
 import { loadAgentConfig } from './config';
 import { startAgent } from './index';
-import { waitFor } from './link/test-control-plane';
+import { waitFor } from './testing/test-control-plane';
 
 let t: Targets;
 beforeAll(async () => { t = await startTargets(); });
@@ -37,6 +37,11 @@ describe('agent metrics', () => {
       expect(text).toContain('upfleet_agent_outbox_depth 2');
       expect(text).toContain('upfleet_agent_assignments 2');
       expect(text).toContain('upfleet_agent_stream_state{state="idle"} 1');
+      // every part's series are on the one registry, next to the process figures
+      expect(text).toContain('upfleet_agent_scheduling_lag_seconds_bucket{le="+Inf"} 2');
+      expect(text).toContain('upfleet_agent_results_acked_total 0');
+      expect(text).toContain('upfleet_agent_outbox_dropped_total 0');
+      expect(text).toMatch(/^process_resident_memory_bytes \d+$/m);
     } finally {
       await agent.stop();
       rmSync(dataDir, { recursive: true, force: true });

@@ -2,6 +2,7 @@
 // probe results meet the wire shape.
 import { randomUUID } from 'node:crypto';
 import type { Assignment, CheckResult } from '@upfleet/proto';
+import { Counter, type Registry } from 'prom-client';
 import { probeHttp, probePing, probeTls, type HostResolver } from './probes/index';
 
 export interface CheckRunnerOptions {
@@ -9,7 +10,6 @@ export interface CheckRunnerOptions {
   allowPrivateTargets: boolean;
   extraCa?: string[];
   maxBodyBytes?: number;
-  defaultTimeoutMs?: number;
 }
 
 export type CheckRunner = (a: Assignment) => Promise<CheckResult>;
@@ -28,7 +28,8 @@ export function createCheckRunner(opts: CheckRunnerOptions): CheckRunner {
     const ts = Date.now();
     const r = base(a, ts);
     const probeOpts = {
-      timeoutMs: a.timeout_ms > 0 ? a.timeout_ms : (opts.defaultTimeoutMs ?? 10_000),
+      // always positive: assignments without one are refused where they are received
+      timeoutMs: a.timeout_ms,
       resolver: opts.resolver,
       allowPrivateTargets: opts.allowPrivateTargets,
       extraCa: opts.extraCa,
@@ -59,4 +60,38 @@ export function createCheckRunner(opts: CheckRunnerOptions): CheckRunner {
         return { ...r, phase: 'http', error: `unsupported check kind ${String(a.kind)}` };
     }
   };
+}
+
+const KIND_LABEL: Record<string, string> = {
+  CHECK_KIND_HTTP: 'http', CHECK_KIND_TLS: 'tls', CHECK_KIND_PING: 'ping',
+};
+
+/** Counts finished checks by kind and outcome, and failures by phase (also on the registry given). */
+export class CheckCounters {
+  total = 0;
+  failed = 0;
+  private readonly byResult?: Counter<'kind' | 'result'>;
+  private readonly byPhase?: Counter<'kind' | 'phase'>;
+
+  constructor(registry?: Registry) {
+    if (!registry) return;
+    this.byResult = new Counter({
+      name: 'upfleet_agent_checks_total', help: 'Checks finished, by kind and result.',
+      labelNames: ['kind', 'result'], registers: [registry],
+    });
+    this.byPhase = new Counter({
+      name: 'upfleet_agent_checks_failed_total', help: 'Failed checks, by kind and phase.',
+      labelNames: ['kind', 'phase'], registers: [registry],
+    });
+  }
+
+  record(r: CheckResult): void {
+    const kind = KIND_LABEL[r.kind] ?? 'unknown';
+    this.total++;
+    this.byResult?.inc({ kind, result: r.ok ? 'ok' : 'failed' });
+    if (!r.ok) {
+      this.failed++;
+      this.byPhase?.inc({ kind, phase: r.phase || 'http' });
+    }
+  }
 }

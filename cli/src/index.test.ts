@@ -161,6 +161,15 @@ describe('package and region commands', () => {
     const run = await admin('region', 'add', '--region', 'AP', '--city', 'Tokyo', '--json');
     expect(JSON.parse(run.stdout)).toEqual({ region_id: 3, region: 'AP', city: 'Tokyo', primary_region: false });
   });
+
+  it("region add refuses a region or city the server would refuse, with the server's message and no request", async () => {
+    const run = await admin('region', 'add', '--region', 'U', '--city', 'Tokyo');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe('upfleet: region must be 2 to 10 letters, e.g. US\n');
+    const city = await admin('region', 'add', '--region', 'AP', '--city', '7');
+    expect(city.stderr).toBe('upfleet: city must be a name of 2 to 40 letters, e.g. Virginia\n');
+    expect(api.requests).toHaveLength(0);
+  });
 });
 
 describe('agent token commands', () => {

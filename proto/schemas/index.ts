@@ -1,2 +1,9 @@
-// Shared zod schemas of the REST API (server parses with them, web forms validate with them).
-export {};
+// Shared zod schemas of the REST API: the server parses every body and query with them, the web forms
+// validate with the same rules, and each failure carries the SPEC's message. Browser-safe (no Node imports).
+export * from './common';
+export * from './auth';
+export * from './endpoints';
+export * from './alerts';
+export * from './graphs';
+export * from './admin';
+export * from './forms';

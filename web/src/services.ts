@@ -7,7 +7,7 @@ import { createApiClient, AuthenticationError, type ApiClient } from './api/clie
 import { createAuthStore, tokenStoreOf, type AuthStore, type StorageEvents } from './stores/auth-store';
 import { createSessionMonitor, type SessionMonitor, type SessionMonitorDeps } from './session/session-monitor';
 
-export type LoginOutcome = { ok: true } | { ok: false; requires2FA: boolean; error: string };
+type LoginOutcome = { ok: true } | { ok: false; requires2FA: boolean; error: string };
 
 export interface AuthActions {
   login(email: string, password: string, twoFactorCode?: string): Promise<LoginOutcome>;
@@ -16,7 +16,7 @@ export interface AuthActions {
   validateSession(): Promise<void>;
 }
 
-export interface SessionUiState { warningSeconds: number | null }
+interface SessionUiState { warningSeconds: number | null }
 
 export interface AppServices {
   api: ApiClient;
@@ -26,7 +26,7 @@ export interface AppServices {
   sessionUi: StoreApi<SessionUiState>;
 }
 
-export interface ServicesDeps {
+interface ServicesDeps {
   storage: Storage;
   /** The window, so tabs share rotated tokens through 'storage' events. */
   storageEvents?: StorageEvents;

@@ -10,9 +10,9 @@ import { createSessionMonitor } from './session/session-monitor';
 import { ServicesProvider } from './app-context';
 import type { AppServices, AuthActions } from './services';
 
-export type Handler = (body: unknown) => ApiResult<unknown> | Promise<ApiResult<unknown>>;
+type Handler = (body: unknown) => ApiResult<unknown> | Promise<ApiResult<unknown>>;
 
-export interface ScriptedApi extends ApiClient {
+interface ScriptedApi extends ApiClient {
   calls: Array<{ method: Method; path: string; body: unknown }>;
 }
 
@@ -68,10 +68,3 @@ export function renderWith(ui: ReactElement, services: AppServices, path = '/') 
   );
   return { router, ...render(<ServicesProvider services={services}><RouterProvider router={router} /></ServicesProvider>) };
 }
-
-export const signIn = (services: AppServices) =>
-  services.auth.getState().setSession({
-    accessToken: 'a',
-    refreshToken: 'r',
-    user: { id: 1, username: 'alice', email: 'alice@example.com', timezone: 'UTC', two_factor_enabled: false },
-  });

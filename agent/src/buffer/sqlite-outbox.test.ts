@@ -2,18 +2,21 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Assignment, CheckResult } from '@upfleet/proto';
-import { openOutbox, type Outbox } from './sqlite-outbox';
+import type { CheckResult } from '@upfleet/proto';
+import { openAgentDb } from './agent-db';
+import { createOutbox, type Outbox } from './sqlite-outbox';
 
 const dirs: string[] = [];
-const open: Outbox[] = [];
+type OpenOutbox = Outbox & { close(): void };
+const open: OpenOutbox[] = [];
 function tempDir(): string {
   const d = mkdtempSync(path.join(tmpdir(), 'upfleet-outbox-'));
   dirs.push(d);
   return d;
 }
-function openAt(dataDir: string, cap = 1000): Outbox {
-  const o = openOutbox({ dataDir, cap });
+function openAt(dataDir: string, cap = 1000): OpenOutbox {
+  const db = openAgentDb({ dataDir });
+  const o = Object.assign(createOutbox(db, { cap }), { close: () => { if (db.open) db.close(); } });
   open.push(o);
   return o;
 }
@@ -118,25 +121,5 @@ describe('sqlite outbox', () => {
     const next = o.takeBatch(10)!;
     expect(next.batch_id).not.toBe(b.batch_id);
     expect(ids(next)).toEqual(newer.map((r) => r.result_id));
-  });
-
-  it('stores the identity and the assignment snapshot with deltas across a reopen', () => {
-    const dir = tempDir();
-    const o = openAt(dir);
-    const a = (id: string, url = 'http://127.0.0.1/'): Assignment => ({
-      check_id: id, endpoint_id: 1, kind: 'CHECK_KIND_HTTP', url, interval_seconds: 60, timeout_ms: 5000,
-      region: 'EU-Germany', retention_days: 30,
-    });
-    expect(o.getIdentity()).toBeUndefined();
-    o.saveIdentity({ agent_id: 'ag1', agent_secret: 's', region: 'EU-Germany', lease_seconds: 30, heartbeat_interval_seconds: 10 });
-    o.saveSnapshot(3, [a('x'), a('y')]);
-    o.applyDelta(4, [a('y', 'http://127.0.0.1/y2'), a('z')], ['x']);
-    o.close();
-    const r = openAt(dir);
-    expect(r.getIdentity()?.agent_id).toBe('ag1');
-    const snap = r.loadAssignments();
-    expect(snap.version).toBe(4);
-    expect(snap.assignments.map((x) => x.check_id).sort()).toEqual(['y', 'z']);
-    expect(snap.assignments.find((x) => x.check_id === 'y')?.url).toBe('http://127.0.0.1/y2');
   });
 });

@@ -1,29 +1,20 @@
-// The agent's durable buffer (better-sqlite3, WAL): every result is written here before it is
-// sent, batches keep their id across restarts (the control plane's dedup token), and the agent's
-// identity and last assignment snapshot live here so it checks on while the control plane is away.
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
+// The agent's durable buffer (in the agent db): every result is written here before it is sent,
+// and batches keep their id across restarts (the control plane's dedup token). The identity and
+// the saved assignments have their own stores beside it (identity-store.ts, assignment-store.ts).
 import { randomUUID } from 'node:crypto';
-import Database from 'better-sqlite3';
-import type { Assignment, CheckResult, ResultBatch } from '@upfleet/proto';
-
-export interface AgentIdentity {
-  agent_id: string;
-  agent_secret: string;
-  region: string;
-  lease_seconds: number;
-  heartbeat_interval_seconds: number;
-}
+import type { CheckResult, ResultBatch } from '@upfleet/proto';
+import type { Registry } from 'prom-client';
+import { gaugeFrom, totalFrom } from '../metrics';
+import { kvAccess, type AgentDb } from './agent-db';
 
 export interface OutboxOptions {
-  dataDir: string;
   /** most rows kept; beyond it the oldest are dropped and counted */
   cap: number;
-  fileName?: string;
+  /** the outbox's metrics are registered here */
+  registry?: Registry;
 }
 
 export interface Outbox {
-  readonly file: string;
   add(results: CheckResult[]): void;
   /**
    * The oldest batch not already handed out: an existing one (same id, same rows as before a
@@ -34,20 +25,11 @@ export interface Outbox {
   ack(batchId: string): number;
   /** hand a batch out again later (stream broke, or the control plane refused it) */
   release(batchId: string): void;
-  releaseAll(): void;
   depth(): number;
   unbatched(): number;
   /** batches made and not handed out now */
   pendingBatches(): number;
-  leased(): number;
   dropped(): number;
-  getIdentity(): AgentIdentity | undefined;
-  saveIdentity(identity: AgentIdentity): void;
-  clearIdentity(): void;
-  loadAssignments(): { version: number; assignments: Assignment[] };
-  saveSnapshot(version: number, assignments: Assignment[]): void;
-  applyDelta(version: number, upserts: Assignment[], removedCheckIds: string[]): void;
-  close(): void;
 }
 
 interface BatchRow { batch_id: string; first_seq: number; last_seq: number }
@@ -64,19 +46,11 @@ CREATE TABLE IF NOT EXISTS batches (
   first_seq INTEGER NOT NULL,
   last_seq INTEGER NOT NULL
 );
-CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS assignments (check_id TEXT PRIMARY KEY, payload TEXT NOT NULL);
 `;
 
-export function openOutbox(opts: OutboxOptions): Outbox {
-  mkdirSync(opts.dataDir, { recursive: true });
-  const file = path.join(opts.dataDir, opts.fileName ?? 'agent.db');
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
-  // NORMAL in WAL survives a killed process (only an OS crash can lose the last commits).
-  db.pragma('synchronous = NORMAL');
-  db.pragma('busy_timeout = 5000');
+export function createOutbox(db: AgentDb, opts: OutboxOptions): Outbox {
   db.exec(SCHEMA);
+  const kv = kvAccess(db);
 
   const q = {
     insert: db.prepare('INSERT INTO results (result_id, payload) VALUES (?, ?)'),
@@ -94,23 +68,15 @@ export function openOutbox(opts: OutboxOptions): Outbox {
     deleteBatchesUpTo: db.prepare('DELETE FROM batches WHERE last_seq <= ?'),
     batchCount: db.prepare('SELECT COUNT(*) AS n FROM batches'),
     maxBatched: db.prepare('SELECT COALESCE(MAX(last_seq), 0) AS s FROM batches'),
-    getKv: db.prepare('SELECT value FROM kv WHERE key = ?'),
-    setKv: db.prepare('INSERT INTO kv (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
-    delKv: db.prepare('DELETE FROM kv WHERE key = ?'),
-    allAssignments: db.prepare('SELECT payload FROM assignments'),
-    putAssignment: db.prepare('INSERT INTO assignments (check_id, payload) VALUES (?, ?) ON CONFLICT(check_id) DO UPDATE SET payload = excluded.payload'),
-    delAssignment: db.prepare('DELETE FROM assignments WHERE check_id = ?'),
-    clearAssignments: db.prepare('DELETE FROM assignments'),
   };
   const num = (row: unknown, k: string): number => Number((row as Record<string, unknown>)[k] ?? 0);
-  const getKv = (key: string): string | undefined => (q.getKv.get(key) as { value: string } | undefined)?.value;
 
   // Batched rows are always older than un-batched ones, so one seq splits them.
   let lastBatchedSeq = num(q.maxBatched.get(), 's');
   let depth = num(q.count.get(), 'n');
   let unbatched = depth - num(q.countUpTo.get(lastBatchedSeq), 'n');
   let batchCount = num(q.batchCount.get(), 'n');
-  let dropped = Number(getKv('dropped') ?? 0);
+  let dropped = Number(kv.get('dropped') ?? 0);
   const leasedIds = new Set<string>();
 
   const dropOldest = (excess: number): void => {
@@ -124,7 +90,7 @@ export function openOutbox(opts: OutboxOptions): Outbox {
     depth -= gone;
     unbatched -= gone - batchedGone;
     dropped += gone;
-    q.setKv.run('dropped', String(dropped));
+    kv.set('dropped', String(dropped));
   };
 
   const add = db.transaction((results: CheckResult[]) => {
@@ -178,49 +144,24 @@ export function openOutbox(opts: OutboxOptions): Outbox {
     return n;
   });
 
-  const saveSnapshot = db.transaction((version: number, list: Assignment[]) => {
-    q.clearAssignments.run();
-    for (const a of list) q.putAssignment.run(a.check_id, JSON.stringify(a));
-    q.setKv.run('assignments_version', String(version));
-  });
-
-  const applyDelta = db.transaction((version: number, upserts: Assignment[], removed: string[]) => {
-    for (const a of upserts) q.putAssignment.run(a.check_id, JSON.stringify(a));
-    for (const id of removed) q.delAssignment.run(id);
-    q.setKv.run('assignments_version', String(version));
-  });
-
+  registerOutboxMetrics(opts.registry, () => depth, () => dropped);
   return {
-    file,
     add: (results) => {
       if (results.length) add(results);
     },
     takeBatch: (max) => takeBatch(max),
     ack: (id) => ack(id),
     release: (id) => void leasedIds.delete(id),
-    releaseAll: () => leasedIds.clear(),
     depth: () => depth,
     unbatched: () => unbatched,
     pendingBatches: () => batchCount - leasedIds.size,
-    leased: () => leasedIds.size,
     dropped: () => dropped,
-    getIdentity() {
-      const v = getKv('identity');
-      return v ? (JSON.parse(v) as AgentIdentity) : undefined;
-    },
-    saveIdentity: (identity) => void q.setKv.run('identity', JSON.stringify(identity)),
-    clearIdentity: () => void q.delKv.run('identity'),
-    loadAssignments() {
-      const rows = q.allAssignments.all() as { payload: string }[];
-      return {
-        version: Number(getKv('assignments_version') ?? 0),
-        assignments: rows.map((r) => JSON.parse(r.payload) as Assignment),
-      };
-    },
-    saveSnapshot: (version, list) => saveSnapshot(version, list),
-    applyDelta: (version, upserts, removed) => applyDelta(version, upserts, removed),
-    close: () => {
-      if (db.open) db.close();
-    },
   };
+}
+
+function registerOutboxMetrics(registry: Registry | undefined, depth: () => number, dropped: () => number): void {
+  if (!registry) return;
+  gaugeFrom(registry, 'upfleet_agent_outbox_depth', 'Results buffered in the outbox, not yet acked.', depth);
+  // The dropped count is kept in the db across restarts, so the counter shows that total.
+  totalFrom(registry, 'upfleet_agent_outbox_dropped_total', 'Results dropped because the outbox was full.', dropped);
 }

@@ -8,10 +8,11 @@ import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Assignment } from '@upfleet/proto';
 import { makeCa, makeCert, startTargets, type Targets } from '../../../tests/helpers/targets';
-import { openOutbox } from '../buffer/sqlite-outbox';
+import { openAgentDb } from '../buffer/agent-db';
+import { createOutbox } from '../buffer/sqlite-outbox';
 import { loadAgentConfig, type AgentConfig } from '../config';
 import { startAgent, type AgentHandle } from '../index';
-import { startTestControlPlane, waitFor, type TestControlPlane } from './test-control-plane';
+import { startTestControlPlane, waitFor, type TestControlPlane } from '../testing/test-control-plane';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const mainTs = path.resolve(here, '../main.ts');
@@ -185,9 +186,9 @@ describe('agent link', () => {
     second.child.kill('SIGTERM');
     const { code } = await second.exit;
     expect(code).toBe(0);
-    const o = openOutbox({ dataDir: dir, cap: 1000 });
-    expect(o.depth()).toBe(0); // SIGTERM flushed what was pending
-    o.close();
+    const db = openAgentDb({ dataDir: dir });
+    expect(createOutbox(db, { cap: 1000 }).depth()).toBe(0); // SIGTERM flushed what was pending
+    db.close();
   });
 
   it('pins the control plane certificate by SHA-256 fingerprint and refuses a different one', async () => {

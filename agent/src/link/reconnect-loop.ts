@@ -1,21 +1,23 @@
-// The agent's link to the control plane: register once, then per session heartbeat, watch
-// assignments and drain the outbox on ReportResults; any failure ends the session and, unless it
-// is fatal, a new one starts after a jittered backoff. Checking never waits for the link.
-import {
-  grpc,
-  type AgentServiceClient, type AssignmentUpdate, type BatchAck, type HeartbeatRequest, type RegisterResponse,
-  type ResultBatch,
-} from '@upfleet/proto';
+// The agent's link to the control plane: register once, then run sessions (session.ts: watch,
+// report, heartbeat); when one ends, sort the error into transient or fatal (errors.ts) and
+// reconnect after a jittered backoff. Checking never waits for the link.
+import { grpc, type AgentServiceClient, type HeartbeatRequest, type RegisterResponse } from '@upfleet/proto';
 import type { Logger } from 'pino';
+import { Gauge, type Registry } from 'prom-client';
 import type { AgentTls } from '../config';
-import type { Outbox, AgentIdentity } from '../buffer/sqlite-outbox';
+import type { AssignmentStore } from '../buffer/assignment-store';
+import type { AgentIdentity, IdentityStore } from '../buffer/identity-store';
+import type { Outbox } from '../buffer/sqlite-outbox';
+import { totalFrom } from '../metrics';
 import type { Scheduler } from '../scheduler/scheduler';
+import type { AssignmentGate } from './assignment-watch';
 import { createBackoff, type Backoff } from './backoff';
-import { agentMetadata, createAgentClient } from './client';
+import { createAgentClient } from './client';
 import { classifyLinkError, LinkFatalError } from './errors';
+import { openSession, type Session } from './session';
 
 export type LinkState = 'idle' | 'connecting' | 'connected' | 'backoff' | 'stopped' | 'fatal';
-export const LINK_STATES: LinkState[] = ['idle', 'connecting', 'connected', 'backoff', 'stopped', 'fatal'];
+const LINK_STATES: LinkState[] = ['idle', 'connecting', 'connected', 'backoff', 'stopped', 'fatal'];
 
 export interface LinkDeps {
   controlPlane: string;
@@ -28,6 +30,9 @@ export interface LinkDeps {
   flushIntervalMs: number;
   maxBatchesInFlight: number;
   outbox: Outbox;
+  identity: IdentityStore;
+  assignments: AssignmentStore;
+  gate: AssignmentGate;
   scheduler: Pick<Scheduler, 'replaceAll' | 'upsert' | 'remove'>;
   heartbeat: () => HeartbeatRequest;
   logger: Logger;
@@ -36,6 +41,8 @@ export interface LinkDeps {
   backoff?: Backoff;
   /** a nacked batch waits this long before it is offered again */
   nackDelayMs?: number;
+  /** the link's metrics are registered here */
+  registry?: Registry;
 }
 
 export interface LinkStats {
@@ -59,26 +66,41 @@ export interface Link {
   stats(): LinkStats;
 }
 
-interface Session {
-  pump(force: boolean): void;
-  /** pending rows and in-flight batches */
-  idle(): boolean;
-  close(): void;
+async function register(client: AgentServiceClient, deps: LinkDeps): Promise<AgentIdentity> {
+  if (!deps.token) throw new LinkFatalError('no saved agent identity and no bootstrap token: pass --token (UPFLEET_TOKEN)');
+  const res = await new Promise<RegisterResponse>((resolve, reject) => {
+    client.Register(
+      { bootstrap_token: deps.token, region: deps.region, hostname: deps.hostname, version: deps.version },
+      new grpc.Metadata(),
+      { deadline: Date.now() + 15_000 },
+      (err, r) => (err ? reject(err) : resolve(r!)),
+    );
+  });
+  const identity: AgentIdentity = {
+    agent_id: res.agent_id,
+    agent_secret: res.agent_secret,
+    region: res.region || deps.region,
+    lease_seconds: res.lease_seconds,
+    heartbeat_interval_seconds: res.heartbeat_interval_seconds,
+  };
+  deps.identity.save(identity);
+  deps.logger.info({ agentId: identity.agent_id, region: identity.region }, 'agent registered');
+  return identity;
 }
 
 export function createLink(deps: LinkDeps): Link {
   const log = deps.logger;
   const backoff = deps.backoff ?? createBackoff();
-  const nackDelayMs = deps.nackDelayMs ?? 1000;
   const stats: LinkStats = {
     state: 'idle', sessions: 0, batchesSent: 0, batchesAcked: 0, batchesNacked: 0, resultsAcked: 0,
-    inFlight: 0, assignmentsVersion: deps.outbox.loadAssignments().version, lastError: '',
+    inFlight: 0, assignmentsVersion: deps.assignments.load().version, lastError: '',
   };
+  registerLinkMetrics(deps.registry, stats);
+  const sessionDeps = { ...deps, nackDelayMs: deps.nackDelayMs ?? 1000 };
   let stopping = false;
   let session: Session | undefined;
   let wake: (() => void) | undefined;
   let loop: Promise<void> | undefined;
-  let endSession: ((err?: unknown) => void) | undefined;
 
   const sleep = (ms: number): Promise<void> =>
     new Promise((resolve) => {
@@ -86,153 +108,25 @@ export function createLink(deps: LinkDeps): Link {
       wake = () => { clearTimeout(t); wake = undefined; resolve(); };
     });
 
-  async function register(client: AgentServiceClient): Promise<AgentIdentity> {
-    if (!deps.token) throw new LinkFatalError('no saved agent identity and no bootstrap token: pass --token (UPFLEET_TOKEN)');
-    const res = await new Promise<RegisterResponse>((resolve, reject) => {
-      client.Register(
-        { bootstrap_token: deps.token, region: deps.region, hostname: deps.hostname, version: deps.version },
-        new grpc.Metadata(),
-        { deadline: Date.now() + 15_000 },
-        (err, r) => (err ? reject(err) : resolve(r!)),
-      );
-    });
-    const identity: AgentIdentity = {
-      agent_id: res.agent_id,
-      agent_secret: res.agent_secret,
-      region: res.region || deps.region,
-      lease_seconds: res.lease_seconds,
-      heartbeat_interval_seconds: res.heartbeat_interval_seconds,
-    };
-    deps.outbox.saveIdentity(identity);
-    log.info({ agentId: identity.agent_id, region: identity.region }, 'agent registered');
-    return identity;
-  }
-
-  function applyUpdate(u: AssignmentUpdate): void {
-    // `update` names the oneof member that is set; unset members decode as null.
-    const kind = u.update ?? (u.snapshot ? 'snapshot' : u.delta ? 'delta' : undefined);
-    if (kind === 'snapshot' && u.snapshot) {
-      const list = u.snapshot.assignments ?? [];
-      deps.scheduler.replaceAll(list);
-      deps.outbox.saveSnapshot(u.version, list);
-      log.info({ version: u.version, assignments: list.length }, 'assignment snapshot');
-    } else if (kind === 'delta' && u.delta) {
-      const ups = u.delta.upserts ?? [];
-      const removed = u.delta.removed_check_ids ?? [];
-      deps.scheduler.remove(removed);
-      deps.scheduler.upsert(ups);
-      deps.outbox.applyDelta(u.version, ups, removed);
-      log.debug({ version: u.version, upserts: ups.length, removed: removed.length }, 'assignment delta');
+  const markConnected = (): void => {
+    if (stats.state !== 'connected') {
+      stats.state = 'connected';
+      backoff.reset();
+      log.info({ controlPlane: deps.controlPlane }, 'connected to control plane');
     }
-    stats.assignmentsVersion = u.version;
-  }
+  };
 
-  /** One connected session; resolves or rejects when any of its calls ends. */
-  function runSession(client: AgentServiceClient, identity: AgentIdentity): Promise<void> {
-    const md = agentMetadata(identity.agent_id, identity.agent_secret);
-    return new Promise<void>((resolve, reject) => {
-      const inflight = new Set<string>();
-      let lastSendAt = 0;
-      let holdUntil = 0;
-      let ended = false;
-      let flushTimer: NodeJS.Timeout | undefined;
-      let hbTimer: NodeJS.Timeout | undefined;
-
-      const markConnected = (): void => {
-        if (stats.state !== 'connected') {
-          stats.state = 'connected';
-          backoff.reset();
-          log.info({ controlPlane: deps.controlPlane }, 'connected to control plane');
-        }
-      };
-
-      const watch = client.WatchAssignments({ known_version: stats.assignmentsVersion }, md);
-      const report = client.ReportResults(md);
-
-      const finish = (err?: unknown): void => {
-        if (ended) return;
-        ended = true;
-        clearInterval(flushTimer);
-        clearInterval(hbTimer);
-        watch.removeAllListeners('data');
-        report.removeAllListeners('data');
-        watch.on('error', () => {});
-        report.on('error', () => {});
-        watch.cancel();
-        report.cancel();
-        for (const id of inflight) deps.outbox.release(id);
-        inflight.clear();
-        stats.inFlight = 0;
-        session = undefined;
-        endSession = undefined;
-        if (err) reject(err);
-        else resolve();
-      };
-      endSession = finish;
-
-      const pump = (force: boolean): void => {
-        if (ended) return;
-        const now = Date.now();
-        if (now < holdUntil && !force) return;
-        while (inflight.size < deps.maxBatchesInFlight) {
-          const full = deps.outbox.pendingBatches() > 0 || deps.outbox.unbatched() >= deps.batchSize;
-          const due = force || now - lastSendAt >= deps.flushIntervalMs;
-          if (!full && !(due && deps.outbox.unbatched() > 0)) break;
-          const batch: ResultBatch | undefined = deps.outbox.takeBatch(deps.batchSize);
-          if (!batch) break;
-          inflight.add(batch.batch_id);
-          stats.inFlight = inflight.size;
-          stats.batchesSent++;
-          lastSendAt = now;
-          report.write(batch);
-        }
-      };
-
-      session = {
-        pump,
-        idle: () => inflight.size === 0 && deps.outbox.unbatched() === 0 && deps.outbox.pendingBatches() === 0,
-        close: () => finish(),
-      };
-
-      watch.on('data', (u: AssignmentUpdate) => {
-        markConnected();
-        try {
-          applyUpdate(u);
-        } catch (err) {
-          log.error({ err }, 'cannot apply assignment update');
-        }
-      });
-      watch.on('error', (err) => finish(err));
-      watch.on('end', () => finish(new Error('assignment stream ended by the control plane')));
-
-      report.on('data', (ack: BatchAck) => {
-        if (!inflight.delete(ack.batch_id)) return;
-        stats.inFlight = inflight.size;
-        if (ack.ok) {
-          stats.batchesAcked++;
-          stats.resultsAcked += deps.outbox.ack(ack.batch_id);
-        } else {
-          stats.batchesNacked++;
-          deps.outbox.release(ack.batch_id);
-          holdUntil = Date.now() + nackDelayMs;
-          log.warn({ batchId: ack.batch_id, error: ack.error }, 'control plane refused a batch; will resend');
-        }
-        pump(false);
-      });
-      report.on('error', (err) => finish(err));
-      report.on('end', () => finish(new Error('result stream ended by the control plane')));
-
-      const heartbeat = (): void => {
-        client.Heartbeat(deps.heartbeat(), md, { deadline: Date.now() + 10_000 }, (err) => {
-          if (err) finish(err);
-          else markConnected();
-        });
-      };
-      heartbeat();
-      hbTimer = setInterval(heartbeat, Math.max(1, identity.heartbeat_interval_seconds || 10) * 1000);
-      flushTimer = setInterval(() => pump(false), Math.min(deps.flushIntervalMs, 250));
-      pump(false);
+  async function runSession(client: AgentServiceClient, identity: AgentIdentity): Promise<void> {
+    const s = openSession(client, identity, stats.assignmentsVersion, sessionDeps, stats, {
+      connected: markConnected,
+      applied: (version) => { stats.assignmentsVersion = version; },
     });
+    session = s;
+    try {
+      await s.done;
+    } finally {
+      session = undefined;
+    }
   }
 
   async function run(): Promise<void> {
@@ -243,10 +137,10 @@ export function createLink(deps: LinkDeps): Link {
       let during: 'register' | 'session' = 'session';
       try {
         client = await createAgentClient(deps.controlPlane, deps.tls);
-        let identity = deps.outbox.getIdentity();
+        let identity = deps.identity.get();
         if (!identity) {
           during = 'register';
-          identity = await register(client);
+          identity = await register(client, deps);
           during = 'session';
         }
         if (stopping) break;
@@ -287,7 +181,7 @@ export function createLink(deps: LinkDeps): Link {
           s.pump(true);
           await new Promise((r) => setTimeout(r, 25));
         }
-        endSession?.();
+        s.close();
       }
       wake?.();
       await loop;
@@ -298,4 +192,17 @@ export function createLink(deps: LinkDeps): Link {
     },
     stats: () => ({ ...stats }),
   };
+}
+
+function registerLinkMetrics(registry: Registry | undefined, stats: LinkStats): void {
+  if (!registry) return;
+  totalFrom(registry, 'upfleet_agent_results_acked_total', 'Results the control plane stored.', () => stats.resultsAcked);
+  totalFrom(registry, 'upfleet_agent_batches_acked_total', 'Result batches the control plane stored.', () => stats.batchesAcked);
+  new Gauge({
+    name: 'upfleet_agent_stream_state', help: 'Control-plane link state (1 for the current one).',
+    labelNames: ['state'], registers: [registry],
+    collect() {
+      for (const s of LINK_STATES) this.set({ state: s }, s === stats.state ? 1 : 0);
+    },
+  });
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Assignment } from '@upfleet/proto';
-import { createFakeClock } from './clock';
+import { createFakeClock } from '../testing/fake-clock';
 import { createScheduler, hashCheckId, nextSlot, type RunCheck } from './scheduler';
 
 const settle = (): Promise<void> => new Promise((r) => setImmediate(r));

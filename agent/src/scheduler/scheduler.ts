@@ -1,8 +1,13 @@
 // Runs every assigned check at its interval, spread by a stable per-check offset, with bounded
-// concurrency and no overlapping runs of one check. One timer for the earliest due check.
+// concurrency and no overlapping runs of one check. One timer for the earliest due check; the
+// due times live in due-heap.ts, the lag figures in lag-stats.ts.
 import type { Assignment } from '@upfleet/proto';
-import { systemClock, type Clock } from './clock';
 import { fnv1a32 } from '@upfleet/proto/hash';
+import { Counter, Histogram, type Registry } from 'prom-client';
+import { gaugeFrom } from '../metrics';
+import { systemClock, type Clock } from './clock';
+import { createDueHeap } from './due-heap';
+import { createLagStats, type LagSummary } from './lag-stats';
 
 export type RunCheck = (assignment: Assignment, plannedAt: number) => Promise<void>;
 
@@ -11,10 +16,12 @@ export interface SchedulerDeps {
   concurrency: number;
   clock?: Clock;
   onError?: (err: unknown, assignment: Assignment) => void;
+  /** the scheduler's metrics are registered here */
+  registry?: Registry;
 }
 
 /** Upper bounds (ms) of the scheduling-lag histogram buckets; +Inf is implied. */
-export const LAG_BUCKETS_MS = [1, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000, 30000];
+const LAG_BUCKETS_MS = [1, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000, 30000];
 
 export interface SchedulerStats {
   assignments: number;
@@ -24,7 +31,7 @@ export interface SchedulerStats {
   completed: number;
   /** due while the previous run of the same check was still queued or running */
   skippedOverlap: number;
-  lag: { count: number; sumMs: number; p50Ms: number; p99Ms: number; maxMs: number; buckets: number[] };
+  lag: LagSummary;
 }
 
 export interface Scheduler {
@@ -47,8 +54,6 @@ interface Entry {
   busy: boolean;
 }
 
-interface Due { at: number; seq: number; id: string; gen: number }
-
 /** A stable, well-spread 32-bit hash of the check id (FNV-1a, shared with the control plane). */
 export const hashCheckId = (id: string): number => fnv1a32(id);
 
@@ -57,12 +62,10 @@ export function nextSlot(t: number, periodMs: number, offsetMs: number): number 
   return Math.floor((t - offsetMs) / periodMs) * periodMs + offsetMs + periodMs;
 }
 
-const LAG_WINDOW = 2048;
-
 export function createScheduler(deps: SchedulerDeps): Scheduler {
   const clock = deps.clock ?? systemClock;
   const entries = new Map<string, Entry>();
-  const heap: Due[] = [];
+  const heap = createDueHeap();
   const queue: { entry: Entry; plannedAt: number }[] = [];
   let qHead = 0;
   let timer: unknown;
@@ -72,51 +75,16 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
   let completed = 0;
   let skippedOverlap = 0;
   let active = false;
-  const lagWindow = new Float64Array(LAG_WINDOW);
-  let lagCount = 0;
-  let lagSum = 0;
-  let lagMax = 0;
-  const lagBuckets = new Array<number>(LAG_BUCKETS_MS.length + 1).fill(0);
+  const lag = createLagStats();
   let idleWaiters: (() => void)[] = [];
-
-  let dueSeq = 0;
-  // Earlier first; equal times in the order they were scheduled.
-  const before = (x: Due, y: Due): boolean => x.at < y.at || (x.at === y.at && x.seq < y.seq);
-
-  function push(d: Due): void {
-    heap.push(d);
-    let i = heap.length - 1;
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      if (!before(heap[i], heap[p])) break;
-      [heap[p], heap[i]] = [heap[i], heap[p]];
-      i = p;
-    }
-  }
-
-  function pop(): Due | undefined {
-    const top = heap[0];
-    const last = heap.pop();
-    if (heap.length && last) {
-      heap[0] = last;
-      let i = 0;
-      for (;;) {
-        const l = 2 * i + 1;
-        const r = l + 1;
-        let m = i;
-        if (l < heap.length && before(heap[l], heap[m])) m = l;
-        if (r < heap.length && before(heap[r], heap[m])) m = r;
-        if (m === i) break;
-        [heap[m], heap[i]] = [heap[i], heap[m]];
-        i = m;
-      }
-    }
-    return top;
-  }
+  const metrics = registerSchedulerMetrics(deps.registry, () => ({
+    assignments: entries.size, running, queued: queue.length - qHead,
+  }));
 
   function arm(): void {
-    if (!active || heap.length === 0) return;
-    const at = heap[0].at;
+    const next = heap.peek();
+    if (!active || !next) return;
+    const at = next.at;
     if (at >= timerAt) return;
     if (timer !== undefined) clock.clearTimer(timer);
     timerAt = at;
@@ -128,13 +96,13 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     timerAt = Infinity;
     if (!active) return;
     const now = clock.now();
-    while (heap.length && heap[0].at <= now) {
-      const due = pop()!;
+    for (let next = heap.peek(); next && next.at <= now; next = heap.peek()) {
+      const due = heap.pop()!;
       const entry = entries.get(due.id);
       if (!entry || entry.gen !== due.gen) continue;
       dispatch(entry, due.at);
       // Behind schedule: skip to the next future slot instead of bursting through missed ones.
-      push({ at: nextSlot(Math.max(now, due.at), entry.periodMs, entry.offsetMs), seq: dueSeq++, id: due.id, gen: entry.gen });
+      heap.push({ at: nextSlot(Math.max(now, due.at), entry.periodMs, entry.offsetMs), id: due.id, gen: entry.gen });
     }
     arm();
   }
@@ -142,21 +110,12 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
   function dispatch(entry: Entry, plannedAt: number): void {
     if (entry.busy) {
       skippedOverlap++;
+      metrics?.skippedOverlap.inc();
       return;
     }
     entry.busy = true;
     queue.push({ entry, plannedAt });
     pump();
-  }
-
-  function recordLag(lag: number): void {
-    lagWindow[lagCount % LAG_WINDOW] = lag;
-    lagCount++;
-    lagSum += lag;
-    if (lag > lagMax) lagMax = lag;
-    let b = 0;
-    while (b < LAG_BUCKETS_MS.length && lag > LAG_BUCKETS_MS[b]) b++;
-    lagBuckets[b]++;
   }
 
   function pump(): void {
@@ -173,7 +132,9 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
       }
       running++;
       started++;
-      recordLag(Math.max(0, clock.now() - plannedAt));
+      const lagMs = Math.max(0, clock.now() - plannedAt);
+      lag.record(lagMs);
+      metrics?.lag.observe(lagMs / 1000);
       const a = entry.a; // the latest version: an edited URL takes effect at the next run
       let p: Promise<void>;
       try {
@@ -197,7 +158,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
 
   function schedule(entry: Entry, at: number): void {
     entry.gen++;
-    push({ at, seq: dueSeq++, id: entry.a.check_id, gen: entry.gen });
+    heap.push({ at, id: entry.a.check_id, gen: entry.gen });
   }
 
   function upsertOne(a: Assignment): void {
@@ -257,32 +218,49 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
         });
       });
     },
-    stats() {
-      const n = Math.min(lagCount, LAG_WINDOW);
-      const recent = Array.from(lagWindow.subarray(0, n)).sort((x, y) => x - y);
-      const q = (p: number): number => (n ? recent[Math.min(n - 1, Math.floor(p * n))] : 0);
-      return {
-        assignments: entries.size,
-        running,
-        queued: queue.length - qHead,
-        started,
-        completed,
-        skippedOverlap,
-        lag: { count: lagCount, sumMs: lagSum, p50Ms: q(0.5), p99Ms: q(0.99), maxMs: lagMax, buckets: [...lagBuckets] },
-      };
-    },
+    stats: () => ({
+      assignments: entries.size,
+      running,
+      queued: queue.length - qHead,
+      started,
+      completed,
+      skippedOverlap,
+      lag: lag.summary(),
+    }),
     assignments: () => Array.from(entries.values(), (e) => e.a),
   };
 
   // Stale heap items of removed checks are skipped when popped; rebuild when they dominate.
   function compact(): void {
-    if (heap.length <= 2 * entries.size + 1024) return;
-    const live = heap.filter((d) => entries.get(d.id)?.gen === d.gen);
-    heap.length = 0;
-    for (const d of live) push(d);
+    if (heap.size() <= 2 * entries.size + 1024) return;
+    heap.retain((d) => entries.get(d.id)?.gen === d.gen);
     timerAt = Infinity;
     if (timer !== undefined) clock.clearTimer(timer);
     timer = undefined;
     arm();
   }
+}
+
+/** Gauges read the scheduler's live figures when scraped; counters count as things happen. */
+function registerSchedulerMetrics(
+  registry: Registry | undefined,
+  live: () => { assignments: number; running: number; queued: number },
+): { skippedOverlap: Counter; lag: Histogram } | undefined {
+  if (!registry) return undefined;
+  gaugeFrom(registry, 'upfleet_agent_checks_in_flight', 'Checks running now.', () => live().running);
+  gaugeFrom(registry, 'upfleet_agent_checks_queued', 'Checks due and waiting for a concurrency slot.', () => live().queued);
+  gaugeFrom(registry, 'upfleet_agent_assignments', 'Checks assigned to this agent.', () => live().assignments);
+  return {
+    skippedOverlap: new Counter({
+      name: 'upfleet_agent_checks_skipped_overlap_total',
+      help: 'Runs skipped because the previous run of the check was still going.',
+      registers: [registry],
+    }),
+    lag: new Histogram({
+      name: 'upfleet_agent_scheduling_lag_seconds',
+      help: 'Delay between the planned and the actual start of a check.',
+      buckets: LAG_BUCKETS_MS.map((ms) => ms / 1000),
+      registers: [registry],
+    }),
+  };
 }

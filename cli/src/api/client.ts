@@ -1,5 +1,6 @@
 // The one HTTP client for the control plane's admin API. Commands call its methods and never
 // see fetch, status codes or the { success, data } envelope; every failure is a CliError.
+import { AgentTokenCreateBody, RegionCreateBody, SetPackageBody, check } from '@upfleet/proto/schemas';
 import { CliError, oneLine } from '../errors';
 import type {
   AddRegionInput,
@@ -82,17 +83,25 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
     throw new CliError('server', `Unexpected response from the control plane at ${base} for ${route}: HTTP ${res.status}`, res.status);
   }
 
+  /** A body the control plane would refuse fails here first, with the server's own message, before any request. */
+  function body<T>(schema: Parameters<typeof check>[0], value: T): T {
+    const r = check(schema, value);
+    if (!r.ok) throw new CliError('usage', r.error);
+    return value;
+  }
+
   return {
     listUsers: () => request('GET', '/api/admin/users'),
-    setUserPackage: (email, packageName) => request('POST', '/api/admin/users/set-package', { email, package: packageName }),
+    setUserPackage: async (email, packageName) =>
+      request('POST', '/api/admin/users/set-package', body(SetPackageBody, { email, package: packageName })),
     listPackages: () => request('GET', '/api/admin/packages'),
     listRegions: () => request('GET', '/api/admin/regions'),
-    addRegion: (input) => request('POST', '/api/admin/regions', input),
-    createAgentToken: (region, expiresInSeconds) =>
-      request('POST', '/api/admin/agent-tokens', {
+    addRegion: async (input) => request('POST', '/api/admin/regions', body(RegionCreateBody, input)),
+    createAgentToken: async (region, expiresInSeconds) =>
+      request('POST', '/api/admin/agent-tokens', body(AgentTokenCreateBody, {
         region,
         ...(expiresInSeconds === undefined ? {} : { expires_in_seconds: expiresInSeconds }),
-      }),
+      })),
     listAgentTokens: () => request('GET', '/api/admin/agent-tokens'),
     revokeAgentToken: (tokenId) => request('DELETE', `/api/admin/agent-tokens/${encodeURIComponent(tokenId)}`),
     listAgents: () => request('GET', '/api/admin/agents'),

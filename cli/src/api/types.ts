@@ -25,11 +25,8 @@ export interface AdminRegion extends Region {
   agents_live: number;
 }
 
-export interface AddRegionInput {
-  region: string;
-  city: string;
-  primary: boolean;
-}
+/** POST /api/admin/regions, checked with the shared schema before it is sent. */
+export type { RegionCreateBody as AddRegionInput } from '@upfleet/proto/schemas';
 
 export interface CreatedAgentToken {
   token_id: string;

@@ -10,7 +10,8 @@ import type { EndpointService } from '../services/endpoints';
 import type { GraphService } from '../services/graphs';
 import type { TokenService } from '../services/tokens';
 import type { CatalogRepo } from '../store/catalog-repo';
-import { parseId } from '../services/validation';
+import { GraphQuery } from '@upfleet/proto/schemas';
+import { parseId, parseInput } from '../services/validation';
 import { authOf, requireAdmin, requireUser } from './middleware/auth';
 import { errorHandler, notFoundApi } from './middleware/errors';
 import { adminRoutes, type ResultCounter } from './routes/admin';
@@ -67,7 +68,8 @@ export function createApp(deps: AppDeps): Express {
   api.use(userRoutes(deps));
   api.get('/graphs/endpoint/:id', requireUser(deps.tokens), async (req, res) => {
     const id = parseId(req.params.id, 'Endpoint not found');
-    res.json({ success: true, data: await deps.graphs.forEndpoint(authOf(req).userId, id, req.query as Record<string, unknown>) });
+    const query = parseInput(GraphQuery, req.query);
+    res.json({ success: true, data: await deps.graphs.forEndpoint(authOf(req).userId, id, query) });
   });
   api.use(adminRoutes(deps.admin, deps.adminToken, deps.results));
   api.use(notFoundApi);

@@ -1,5 +1,6 @@
 // Operator actions behind /api/admin: users' plans, regions, agent bootstrap tokens, agent status.
 import crypto from 'node:crypto';
+import type { AgentTokenCreateBody, RegionCreateBody, SetPackageBody } from '@upfleet/proto/schemas';
 import { badRequest, conflict, notFound } from '../errors';
 import { randomToken, sha256 } from '../lib/crypto';
 import type { AgentsRepo } from '../store/agents-repo';
@@ -17,10 +18,7 @@ export function createAdminService(deps: {
     listUsers: () =>
       deps.users.adminList().map((u) => ({ ...u, two_factor_enabled: Boolean(u.two_factor_enabled) })),
 
-    setPackage(body: Record<string, unknown>) {
-      const email = typeof body.email === 'string' ? body.email.trim() : '';
-      const name = typeof body.package === 'string' ? body.package.trim() : '';
-      if (!email || !name) throw badRequest('email and package are required');
+    setPackage({ email, package: name }: SetPackageBody) {
       const user = deps.users.byEmail(email);
       if (!user) throw notFound(`No user with email ${email}`);
       const pkg = deps.catalog.packageByName(name);
@@ -37,24 +35,15 @@ export function createAdminService(deps: {
       return deps.catalog.listRegions().map((r) => ({ ...r, agents_live: live.filter((a) => a.region === regionKey(r)).length }));
     },
 
-    addRegion(body: Record<string, unknown>) {
-      const region = typeof body.region === 'string' ? body.region.trim() : '';
-      const city = typeof body.city === 'string' ? body.city.trim() : '';
-      if (!/^[A-Za-z]{2,10}$/.test(region)) throw badRequest('region must be 2 to 10 letters, e.g. US');
-      if (!/^[A-Za-z][A-Za-z .]{1,40}$/.test(city)) throw badRequest('city must be a name of 2 to 40 letters, e.g. Virginia');
+    addRegion({ region, city, primary }: RegionCreateBody) {
       if (deps.catalog.regionByKey(`${region}-${city}`)) throw conflict(`Region ${region}-${city} already exists`);
-      const created = deps.catalog.addRegion(region, city, body.primary === true);
+      const created = deps.catalog.addRegion(region, city, primary);
       deps.onChange?.();
       return created;
     },
 
-    createAgentToken(body: Record<string, unknown>) {
-      const region = typeof body.region === 'string' ? body.region.trim() : '';
+    createAgentToken({ region, expires_in_seconds: ttl }: AgentTokenCreateBody) {
       if (!deps.catalog.regionByKey(region)) throw badRequest(`Unknown region ${region || '(none)'}; see 'upfleet region list'`);
-      const ttl = body.expires_in_seconds;
-      if (ttl !== undefined && ttl !== null && (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl <= 0)) {
-        throw badRequest('expires_in_seconds must be a positive whole number');
-      }
       const tokenId = crypto.randomUUID();
       const token = `upf_${randomToken(24)}`;
       const t = now();

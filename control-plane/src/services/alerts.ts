@@ -1,14 +1,12 @@
 // Alert thresholds per endpoint and alert methods (notification channels) per user.
-import {
-  ALERT_PLATFORMS, MESSAGES, PLATFORM_FIELDS, THRESHOLD_OPERATORS,
-  type AlertMethod, type AlertPlatform, type AlertThreshold, type AlertThresholdInput, type Feature,
-} from '@upfleet/proto/rest';
+import { MESSAGES, type AlertMethod, type AlertPlatform, type AlertThreshold, type Feature } from '@upfleet/proto/rest';
+import { platformConfig, type AlertMethodCreateBody, type AlertMethodUpdateBody, type AlertThresholdsBody } from '@upfleet/proto/schemas';
 import { badRequest, conflict, notFound } from '../errors';
 import type { SecretBox } from '../lib/crypto';
 import { regionLabel, type CatalogRepo } from '../store/catalog-repo';
 import type { AlertsRepo, AlertMethodRow } from '../store/alerts-repo';
 import type { EndpointsRepo } from '../store/endpoints-repo';
-import { EMAIL_RE, validateHttpUrl } from './validation';
+import { parseInput } from './validation';
 
 /** Sensible starting points shown before a user saves thresholds (disabled until enabled). */
 const DEFAULT_THRESHOLDS: Record<Feature, { value: number; operator: string }> = {
@@ -35,23 +33,6 @@ export function createAlertService(deps: { alerts: AlertsRepo; endpoints: Endpoi
       config = {};
     }
     return { alert_method_id: row.alert_method_id, platform: row.platform as AlertPlatform, is_enabled: Boolean(row.is_enabled), platform_config: config };
-  }
-
-  function parseConfig(platform: AlertPlatform, raw: unknown): Record<string, string> {
-    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw badRequest('platform_config is required');
-    const src = raw as Record<string, unknown>;
-    const out: Record<string, string> = {};
-    for (const field of PLATFORM_FIELDS[platform]) {
-      const v = src[field];
-      if (typeof v !== 'string' || v.trim() === '') throw badRequest(`${field} is required`);
-      if (v.length > 2048) throw badRequest(`${field} is too long`);
-      out[field] = v.trim();
-    }
-    if (platform === 'email' && !EMAIL_RE.test(out.email_address)) throw badRequest('Please enter a valid email address');
-    if (platform === 'webhook' || platform === 'discord' || platform === 'teams') validateHttpUrl(out.webhook_url, 'Webhook URL');
-    if (platform === 'sms' && !/^\+?[0-9 ()-]{6,20}$/.test(out.phone_number)) throw badRequest('Please enter a valid phone number');
-    if (platform === 'telegram' && !/^-?\d+$|^@\w+$/.test(out.chat_id)) throw badRequest('chat_id must be a numeric chat id or @channel');
-    return out;
   }
 
   return {
@@ -88,31 +69,14 @@ export function createAlertService(deps: { alerts: AlertsRepo; endpoints: Endpoi
       return out.sort((a, b) => a.monitor_type_id - b.monitor_type_id);
     },
 
-    saveThresholds(userId: number, urlId: number, body: Record<string, unknown>) {
+    saveThresholds(userId: number, urlId: number, { alert_thresholds: items }: AlertThresholdsBody) {
       requireEndpoint(userId, urlId);
-      const list = body.alert_thresholds;
-      if (!Array.isArray(list)) throw badRequest('alert_thresholds must be a list');
-      if (list.length > 100) throw badRequest('Too many thresholds');
       const typeIds = new Set(catalog.listMonitorTypes().map((t) => t.monitor_type_id));
       const regionIds = new Set(catalog.listRegions().map((r) => r.region_id));
-      const items: AlertThresholdInput[] = list.map((raw) => {
-        const t = (raw ?? {}) as Record<string, unknown>;
-        const value = t.threshold_value;
-        if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) throw badRequest(MESSAGES.invalidThresholds);
-        if (!THRESHOLD_OPERATORS.includes(t.threshold_operator as never)) {
-          throw badRequest(`threshold_operator must be one of ${THRESHOLD_OPERATORS.join(' ')}`);
-        }
-        if (typeof t.monitor_type_id !== 'number' || !typeIds.has(t.monitor_type_id)) throw badRequest('Unknown monitor_type_id');
-        const regionId = t.region_id ?? null;
-        if (regionId !== null && (typeof regionId !== 'number' || !regionIds.has(regionId))) throw badRequest('Unknown region_id');
-        return {
-          monitor_type_id: t.monitor_type_id,
-          threshold_value: value,
-          threshold_operator: t.threshold_operator as AlertThresholdInput['threshold_operator'],
-          is_enabled: t.is_enabled !== false,
-          region_id: regionId as number | null,
-        };
-      });
+      for (const t of items) {
+        if (!typeIds.has(t.monitor_type_id)) throw badRequest('Unknown monitor_type_id');
+        if (t.region_id !== null && !regionIds.has(t.region_id)) throw badRequest('Unknown region_id');
+      }
       const seen = new Set<string>();
       for (const i of items) {
         const k = `${i.monitor_type_id}:${i.region_id}`;
@@ -125,15 +89,8 @@ export function createAlertService(deps: { alerts: AlertsRepo; endpoints: Endpoi
 
     listMethods: (userId: number) => alerts.methods(userId).map(toMethod),
 
-    createMethod(userId: number, body: Record<string, unknown>): AlertMethod {
-      const platform = body.platform;
-      if (typeof platform !== 'string' || !ALERT_PLATFORMS.includes(platform as AlertPlatform)) {
-        throw badRequest(`platform must be one of ${ALERT_PLATFORMS.join(', ')}`);
-      }
-      const config = parseConfig(platform as AlertPlatform, body.platform_config);
+    createMethod(userId: number, { platform, platform_config: config, is_enabled: enabled }: AlertMethodCreateBody): AlertMethod {
       if (alerts.hasPlatform(userId, platform)) throw conflict(MESSAGES.duplicatePlatform);
-      const enabled = body.is_enabled === undefined ? true : body.is_enabled;
-      if (typeof enabled !== 'boolean') throw badRequest('is_enabled must be true or false');
       try {
         const id = alerts.insertMethod(userId, platform, enabled, deps.box.seal(JSON.stringify(config)));
         return toMethod(alerts.method(userId, id)!);
@@ -143,14 +100,14 @@ export function createAlertService(deps: { alerts: AlertsRepo; endpoints: Endpoi
       }
     },
 
-    updateMethod(userId: number, id: number, body: Record<string, unknown>): AlertMethod {
+    updateMethod(userId: number, id: number, body: AlertMethodUpdateBody): AlertMethod {
       const row = alerts.method(userId, id);
       if (!row) throw notFound('Alert method not found');
       const current = toMethod(row);
       if (body.platform !== undefined && body.platform !== current.platform) throw badRequest('The platform of an alert method cannot be changed');
-      const enabled = body.is_enabled === undefined ? current.is_enabled : body.is_enabled;
-      if (typeof enabled !== 'boolean') throw badRequest('is_enabled must be true or false');
-      const config = body.platform_config === undefined ? current.platform_config : parseConfig(current.platform, body.platform_config);
+      const enabled = body.is_enabled ?? current.is_enabled;
+      // The config's rules depend on the stored platform, so this part of the body is parsed here.
+      const config = body.platform_config === undefined ? current.platform_config : parseInput<Record<string, string>>(platformConfig(current.platform), body.platform_config);
       alerts.updateMethod(userId, id, enabled, deps.box.seal(JSON.stringify(config)));
       return toMethod(alerts.method(userId, id)!);
     },

@@ -3,13 +3,13 @@ import { authenticator } from 'otplib';
 import QRCode from 'qrcode';
 import crypto from 'node:crypto';
 import { LIMITS, MESSAGES, type AuthResult, type Profile, type TwoFactorSetup, type User } from '@upfleet/proto/rest';
+import { TwoFactorCode, check, type LoginBody, type PasswordChangeBody, type ProfileUpdateBody, type RefreshBody, type SignupBody, type TwoFactorVerifyBody } from '@upfleet/proto/schemas';
 import { badRequest, conflict, unauthorized, notFound } from '../errors';
 import { DUMMY_PASSWORD_HASH, hashPassword, sha256, verifyPassword, type SecretBox } from '../lib/crypto';
 import type { CatalogRepo } from '../store/catalog-repo';
 import type { UserRow, UsersRepo } from '../store/users-repo';
 import type { RateLimiter } from './rate-limiter';
 import type { TokenService } from './tokens';
-import { TIMEZONES, requireString, validateEmail, validateUsername } from './validation';
 
 export const toUser = (u: UserRow): User => ({
   id: u.id,
@@ -19,7 +19,7 @@ export const toUser = (u: UserRow): User => ({
   two_factor_enabled: Boolean(u.two_factor_enabled),
 });
 
-authenticator.options = { window: 1, digits: 6, step: 30 };
+authenticator.options = { window: 1, digits: LIMITS.twoFactorDigits, step: 30 };
 
 const BACKUP_CODE_COUNT = 10;
 const normaliseBackupCode = (code: string) => code.trim().toLowerCase().replace(/[^a-z0-9]/g, '');
@@ -35,28 +35,17 @@ export interface AuthDeps {
 export function createAuthService(deps: AuthDeps) {
   const { users, tokens, limiter, box } = deps;
 
-  function checkPassword(pw: unknown, label = 'Password'): string {
-    if (typeof pw !== 'string' || pw === '') throw badRequest(`${label} is required`);
-    if (pw.length < LIMITS.passwordMin) throw badRequest(label === 'Password' ? MESSAGES.passwordTooShort : MESSAGES.newPasswordTooShort);
-    if (pw.length > 1024) throw badRequest(`${label} is too long`);
-    return pw;
-  }
-
   function verifyTotpOrBackup(user: UserRow, code: string): boolean {
-    const digits = code.trim();
-    if (/^\d{6}$/.test(digits) && user.totp_secret_enc) {
-      return authenticator.check(digits, box.open(user.totp_secret_enc));
-    }
+    const totp = check(TwoFactorCode, code);
+    if (totp.ok && user.totp_secret_enc) return authenticator.check(totp.data, box.open(user.totp_secret_enc));
     const backup = normaliseBackupCode(code);
     return backup.length >= 8 && users.useBackupCode(user.id, sha256(backup));
   }
 
+  // Bodies arrive parsed by their schema (@upfleet/proto/schemas); what is left here is policy.
   return {
-    async signup(body: Record<string, unknown>, ip: string): Promise<AuthResult> {
+    async signup({ username, email, password }: SignupBody, ip: string): Promise<AuthResult> {
       limiter.consume('signup_ip', ip);
-      const username = validateUsername(requireString(body, 'username', 'Username', 100));
-      const email = validateEmail(requireString(body, 'email', 'Email', 254));
-      const password = checkPassword(body.password);
       if (users.byEmail(email)) throw conflict('An account with this email already exists');
       if (users.byUsername(username)) throw conflict('This username is already taken');
       const hash = await hashPassword(password);
@@ -71,11 +60,8 @@ export function createAuthService(deps: AuthDeps) {
       return { user: toUser(users.byId(id)!), ...pair };
     },
 
-    async login(body: Record<string, unknown>, ip: string): Promise<AuthResult> {
+    async login({ email, password, two_factor_code: code }: LoginBody, ip: string): Promise<AuthResult> {
       limiter.consume('login_ip', ip);
-      const email = typeof body.email === 'string' ? body.email.trim().toLowerCase() : '';
-      const password = typeof body.password === 'string' ? body.password : '';
-      if (!email || !password) throw badRequest('Email and password are required');
       limiter.check('account_fail', email);
       const user = users.byEmail(email);
       const ok = await verifyPassword(password, user?.password_hash ?? DUMMY_PASSWORD_HASH);
@@ -84,11 +70,8 @@ export function createAuthService(deps: AuthDeps) {
         throw unauthorized(MESSAGES.invalidCredentials);
       }
       if (user.two_factor_enabled) {
-        const code = body.two_factor_code;
-        if (code === undefined || code === null || code === '') {
-          throw unauthorized('Two-factor authentication code required', { requires2FA: true });
-        }
-        if (typeof code !== 'string' || !verifyTotpOrBackup(user, code)) {
+        if (!code) throw unauthorized('Two-factor authentication code required', { requires2FA: true });
+        if (!verifyTotpOrBackup(user, code)) {
           limiter.hit('account_fail', email);
           throw unauthorized(MESSAGES.invalidCode, { requires2FA: true });
         }
@@ -98,11 +81,9 @@ export function createAuthService(deps: AuthDeps) {
       return { user: toUser(user), ...pair };
     },
 
-    async refresh(body: Record<string, unknown>, ip: string) {
+    async refresh({ refreshToken }: RefreshBody, ip: string) {
       limiter.consume('refresh_ip', ip);
-      const token = body.refreshToken;
-      if (typeof token !== 'string' || token === '') throw badRequest('refreshToken is required');
-      const pair = await tokens.refresh(token);
+      const pair = await tokens.refresh(refreshToken);
       const user = users.byId(pair.userId);
       if (!user) throw unauthorized('Invalid refresh token');
       return { accessToken: pair.accessToken, refreshToken: pair.refreshToken, user: toUser(user) };
@@ -122,11 +103,7 @@ export function createAuthService(deps: AuthDeps) {
       return { username: u.username, email: u.email, timezone: u.timezone };
     },
 
-    updateProfile(userId: number, body: Record<string, unknown>): Profile {
-      const username = validateUsername(requireString(body, 'username', 'Username', 100));
-      const email = validateEmail(requireString(body, 'email', 'Email', 254));
-      const timezone = body.timezone === undefined ? 'UTC' : String(body.timezone);
-      if (!TIMEZONES.includes(timezone)) throw badRequest('Please choose a timezone from the list');
+    updateProfile(userId: number, { username, email, timezone }: ProfileUpdateBody): Profile {
       const byEmail = users.byEmail(email);
       if (byEmail && byEmail.id !== userId) throw conflict('An account with this email already exists');
       const byName = users.byUsername(username);
@@ -135,10 +112,7 @@ export function createAuthService(deps: AuthDeps) {
       return { username, email, timezone };
     },
 
-    async changePassword(userId: number, sessionId: string, body: Record<string, unknown>): Promise<void> {
-      const current = body.current_password;
-      if (typeof current !== 'string' || current === '') throw badRequest('Current password is required');
-      const next = checkPassword(body.new_password, 'New password');
+    async changePassword(userId: number, sessionId: string, { current_password: current, new_password: next }: PasswordChangeBody): Promise<void> {
       const user = users.byId(userId);
       if (!user) throw notFound('User not found');
       limiter.check('account_fail', user.email);
@@ -165,16 +139,13 @@ export function createAuthService(deps: AuthDeps) {
       return { qrCodeUrl, secret, backupCodes };
     },
 
-    verifyTwoFactor(userId: number, ip: string, body: Record<string, unknown>): void {
+    verifyTwoFactor(userId: number, ip: string, { token }: TwoFactorVerifyBody): void {
       limiter.consume('twofa_ip', ip);
-      const token = body.token;
-      if (typeof token !== 'string' || token.trim() === '') throw badRequest('Please enter the verification code');
-      if (!/^\d{6}$/.test(token.trim())) throw badRequest(MESSAGES.invalidCode);
       const user = users.byId(userId);
       if (!user) throw notFound('User not found');
       if (!user.totp_pending_secret_enc) throw badRequest('Start two-factor setup first');
       limiter.check('account_fail', user.email);
-      if (!authenticator.check(token.trim(), box.open(user.totp_pending_secret_enc))) {
+      if (!authenticator.check(token, box.open(user.totp_pending_secret_enc))) {
         limiter.hit('account_fail', user.email);
         throw badRequest(MESSAGES.invalidCode);
       }

@@ -1,12 +1,12 @@
 // Endpoints: the plan's rules (features, regions, count) are enforced here, on the server.
 import crypto from 'node:crypto';
 import { FEATURES, FEATURE_LABELS, MESSAGES, type Dashboard, type Endpoint, type EndpointInput, type Package } from '@upfleet/proto/rest';
+import type { EndpointCreateBody, EndpointToggleBody } from '@upfleet/proto/schemas';
 import { badRequest, conflict, notFound } from '../errors';
 import { isPrivateHostname } from '../lib/net';
 import { regionKey, regionLabel, type CatalogRepo } from '../store/catalog-repo';
 import type { EndpointsRepo } from '../store/endpoints-repo';
 import type { UsersRepo } from '../store/users-repo';
-import { optionalBool, optionalString, requireString, validateMonitorUrl } from './validation';
 
 export interface UptimeSource {
   /** 7-day uptime per endpoint, percentage with two decimals; absent or null when no data. */
@@ -30,31 +30,23 @@ export function createEndpointService(deps: {
     return catalog.packageById(user.package_id) ?? catalog.freePackage();
   }
 
-  function parseInput(raw: Record<string, unknown>, plan: Package): Required<EndpointInput> {
-    const name = requireString(raw, 'name', 'Name', 200);
-    const url = validateMonitorUrl(requireString(raw, 'url', 'URL', 2048));
-    if (!deps.allowPrivateTargets && isPrivateHostname(new URL(url).hostname)) {
+  /** The plan's rules and the catalogue's regions, applied to a body its schema has already parsed. */
+  function applyPolicy(body: EndpointCreateBody, plan: Package): Required<EndpointInput> {
+    if (!deps.allowPrivateTargets && isPrivateHostname(new URL(body.url).hostname)) {
       throw badRequest('URL must point to a public address');
     }
-    const description = optionalString(raw, 'description', 'Description', 1000);
-    const features = Object.fromEntries(
-      FEATURES.map((f) => [f, optionalBool(raw, f, f === 'response_code')]),
-    ) as Record<(typeof FEATURES)[number], boolean>;
     for (const f of FEATURES) {
-      if (features[f] && !plan[f]) throw badRequest(MESSAGES.featureNotInPlan(FEATURE_LABELS[f]));
+      if (body[f] && !plan[f]) throw badRequest(MESSAGES.featureNotInPlan(FEATURE_LABELS[f]));
     }
     const primary = catalog.primaryRegion();
-    let regions: string[];
-    if (raw.regions === undefined || raw.regions === null) regions = [];
-    else if (!Array.isArray(raw.regions) || raw.regions.some((r) => typeof r !== 'string')) throw badRequest('Regions must be a list of region names');
-    else regions = [...new Set(raw.regions as string[])];
+    let regions = body.regions;
     for (const r of regions) if (!catalog.regionByKey(r)) throw badRequest(`Unknown region: ${r}`);
     if (regions.length === 0 && primary) regions = [regionKey(primary)];
     if (regions.length > plan.max_regions) throw badRequest(MESSAGES.tooManyRegions(plan.max_regions, plan.package_name));
     if (!plan.multi_region && primary && regions.some((r) => r !== regionKey(primary))) {
       throw badRequest(`Your ${plan.package_name} plan monitors from the primary region ${regionLabel(primary)} only. Please upgrade to select more regions.`);
     }
-    return { name, url, description, regions, ...features };
+    return { ...body, regions };
   }
 
   async function withUptime(list: Array<Omit<Endpoint, 'uptime_percentage'>>): Promise<Endpoint[]> {
@@ -79,9 +71,9 @@ export function createEndpointService(deps: {
       return e;
     },
 
-    create(userId: number, raw: Record<string, unknown>) {
+    create(userId: number, body: EndpointCreateBody) {
       const plan = planOf(userId);
-      const input = parseInput(raw, plan);
+      const input = applyPolicy(body, plan);
       if (endpoints.count(userId) >= plan.max_endpoints) throw badRequest(MESSAGES.tooManyEndpoints(plan.max_endpoints, plan.package_name));
       if (endpoints.urlTaken(userId, input.url)) throw conflict('You are already monitoring this URL');
       const id = endpoints.insert(userId, crypto.randomUUID(), input);
@@ -89,20 +81,19 @@ export function createEndpointService(deps: {
       return endpoints.get(userId, id)!;
     },
 
-    update(userId: number, urlId: number, raw: Record<string, unknown>) {
+    update(userId: number, urlId: number, body: EndpointCreateBody) {
       if (!endpoints.get(userId, urlId)) throw notFound('Endpoint not found');
-      const input = parseInput(raw, planOf(userId));
+      const input = applyPolicy(body, planOf(userId));
       if (endpoints.urlTaken(userId, input.url, urlId)) throw conflict('You are already monitoring this URL');
       endpoints.update(userId, urlId, input);
       changed();
       return endpoints.get(userId, urlId)!;
     },
 
-    toggle(userId: number, urlId: number, raw: Record<string, unknown>) {
+    toggle(userId: number, urlId: number, body: EndpointToggleBody) {
       const e = endpoints.get(userId, urlId);
       if (!e) throw notFound('Endpoint not found');
-      const next = raw.monitoring_enabled === undefined ? !e.monitoring_enabled : raw.monitoring_enabled;
-      if (typeof next !== 'boolean') throw badRequest('monitoring_enabled must be true or false');
+      const next = body.monitoring_enabled ?? !e.monitoring_enabled;
       endpoints.toggle(userId, urlId, next);
       changed();
       return { url_id: urlId, monitoring_enabled: next };

@@ -19,7 +19,7 @@ export interface TokenStore {
   setTokens(accessToken: string, refreshToken?: string): void;
 }
 
-export interface ApiClientDeps {
+interface ApiClientDeps {
   tokens: TokenStore;
   /** Clears stored tokens and user and navigates to /login. */
   onAuthFailure(): void;

@@ -37,9 +37,7 @@ export const EyeOffIcon = (p: P) => (<svg {...base(p)}><path d="M3 3l18 18" /><p
 export const RefreshIcon = (p: P) => (<svg {...base(p)}><path d="M21 12a9 9 0 1 1-3-6.7L21 8" /><path d="M21 3v5h-5" /></svg>);
 export const GlobeIcon = (p: P) => (<svg {...base(p)}><circle cx="12" cy="12" r="9" /><path d="M3 12h18M12 3a14 14 0 0 1 0 18M12 3a14 14 0 0 0 0 18" /></svg>);
 export const LockIcon = (p: P) => (<svg {...base(p)}><rect x="4" y="11" width="16" height="10" rx="2" /><path d="M8 11V7a4 4 0 0 1 8 0v4" /></svg>);
-export const ZapIcon = (p: P) => (<svg {...base(p)}><path d="M13 2 3 14h9l-1 8 10-12h-9Z" /></svg>);
 export const ActivityIcon = (p: P) => (<svg {...base(p)}><path d="M22 12h-4l-3 9L9 3l-3 9H2" /></svg>);
 export const ShieldIcon = (p: P) => (<svg {...base(p)}><path d="M12 22s8-4 8-10V5l-8-3-8 3v7c0 6 8 10 8 10Z" /></svg>);
 export const CopyIcon = (p: P) => (<svg {...base(p)}><rect x="9" y="9" width="12" height="12" rx="2" /><path d="M5 15H4a1 1 0 0 1-1-1V4a1 1 0 0 1 1-1h10a1 1 0 0 1 1 1v1" /></svg>);
 export const CheckIcon = (p: P) => (<svg {...base(p)}><path d="m5 12 5 5L20 7" /></svg>);
-export const UserIcon = (p: P) => (<svg {...base(p)}><circle cx="12" cy="8" r="4" /><path d="M4 21a8 8 0 0 1 16 0" /></svg>);

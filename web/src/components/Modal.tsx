@@ -3,7 +3,7 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { CloseIcon } from './Icons';
 
-export interface ModalProps {
+interface ModalProps {
   title: ReactNode;
   onClose(): void;
   children: ReactNode;

@@ -2,7 +2,7 @@ import { useStore } from 'zustand';
 import { useServices } from '../app-context';
 import { Modal } from './Modal';
 
-export const formatCountdown = (s: number): string => `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+const formatCountdown = (s: number): string => `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 
 export function SessionTimeoutModal() {
   const { sessionUi, session } = useServices();

@@ -1,13 +1,14 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import type { TwoFactorSetup } from '@upfleet/proto/rest';
+import { LIMITS, type TwoFactorSetup } from '@upfleet/proto/rest';
 import { useServices } from '../app-context';
 import { Modal } from './Modal';
 import { Spinner } from './Spinner';
 import { CheckIcon, CopyIcon } from './Icons';
 import { isCompleteCode, sanitizeCode, validateTwoFactorCode } from '../lib/validation';
+import { Field } from './Field';
 
-export const COPY_CONFIRM_MS = 2000;
-export const SUCCESS_CLOSE_MS = 2000;
+const COPY_CONFIRM_MS = 2000;
+const SUCCESS_CLOSE_MS = 2000;
 
 async function copyText(text: string): Promise<void> {
   try {
@@ -142,10 +143,9 @@ export function TwoFactorSetupModal({ onClose, onEnabled }: { onClose(): void; o
       )}
       {setup && step === 3 && (
         <form className="setup-step" onSubmit={verify} noValidate>
-          <div className="field">
-            <label htmlFor="setup-code">Enter the 6-digit code from your app</label>
-            <input id="setup-code" className="code-input" inputMode="numeric" autoComplete="one-time-code" maxLength={6} placeholder="000000" value={code} onChange={(e) => setCode(sanitizeCode(e.target.value))} />
-          </div>
+          <Field id="setup-code" label="Enter the 6-digit code from your app">
+            <input id="setup-code" className="code-input" inputMode="numeric" autoComplete="one-time-code" maxLength={LIMITS.twoFactorDigits} placeholder="000000" value={code} onChange={(e) => setCode(sanitizeCode(e.target.value))} />
+          </Field>
           {error && <div className="alert alert-error" role="alert">{error}</div>}
           {success && <div className="alert alert-success" role="status">{success}</div>}
           <div className="modal-actions">

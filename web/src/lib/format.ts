@@ -12,7 +12,7 @@ export function formatPrice(price: number, currency?: Currency | string | null):
   return `${currencySymbol(currency)}${Number(price).toFixed(digits)}`;
 }
 
-export type Tone = 'green' | 'yellow' | 'orange' | 'red' | 'grey';
+type Tone = 'green' | 'yellow' | 'orange' | 'red' | 'grey';
 
 /** 7-day uptime badge: null is shown as 100 (dashboard default). */
 export function uptimeBadge(uptime: number | null | undefined): { text: string; tone: Tone } {
@@ -60,7 +60,7 @@ export function seriesStats(values: number[]): { high: string; low: string; avg:
   return { high: high.toFixed(2), low: low.toFixed(2), avg: (sum / values.length).toFixed(2) };
 }
 
-export const SUBSCRIPTION_TONES: Record<string, Tone> = {
+const SUBSCRIPTION_TONES: Record<string, Tone> = {
   active: 'green',
   canceled: 'red',
   past_due: 'yellow',
@@ -102,13 +102,5 @@ export const GRAPH_UNITS: Record<GraphFunction, string> = {
   cert_expiry: 'days',
 };
 
-/** UTC and offsets UTC-12 .. UTC+14, with UTC+5:30 (SPEC section 9). */
-export const TIMEZONES: string[] = (() => {
-  const list: string[] = [];
-  for (let h = -12; h <= 14; h++) {
-    if (h === 0) list.push('UTC');
-    else list.push(`UTC${h > 0 ? '+' : ''}${h}`);
-    if (h === 5) list.push('UTC+5:30');
-  }
-  return list;
-})();
+/** UTC-12 .. UTC+14 with UTC+5:30 (SPEC section 9): the profile form's list is the one the server accepts. */
+export { TIMEZONES } from '@upfleet/proto/schemas';

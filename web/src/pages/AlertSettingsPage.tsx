@@ -5,8 +5,9 @@ import { Spinner } from '../components/Spinner';
 import { ConfirmDialog, Modal } from '../components/Modal';
 import { BellIcon, EditIcon, PlusIcon, TrashIcon } from '../components/Icons';
 import { FIELD_LABELS, validateAlertMethod } from '../lib/validation';
+import { Field } from '../components/Field';
 
-export const PLATFORM_LABELS: Record<AlertPlatform, string> = {
+const PLATFORM_LABELS: Record<AlertPlatform, string> = {
   email: 'Email',
   slack: 'Slack',
   telegram: 'Telegram',
@@ -68,20 +69,17 @@ export function AlertMethodModal({
   return (
     <Modal title={method ? 'Edit Alert Method' : 'Add Alert Method'} onClose={onClose}>
       <form onSubmit={submit} noValidate>
-        <div className="field">
-          <label htmlFor="am-platform">Platform</label>
+        <Field id="am-platform" label="Platform" hint={method ? 'The platform cannot be changed when editing.' : undefined}>
           <select id="am-platform" value={platform} disabled={!!method} onChange={(e) => { setPlatform(e.target.value as AlertPlatform); setError(''); }}>
             {ALERT_PLATFORMS.map((p) => (
               <option key={p} value={p}>{PLATFORM_LABELS[p]}{!method && existing.includes(p) ? ' (configured)' : ''}</option>
             ))}
           </select>
-          {method && <p className="hint">The platform cannot be changed when editing.</p>}
-        </div>
+        </Field>
         {PLATFORM_FIELDS[platform].map((f) => (
-          <div className="field" key={f}>
-            <label htmlFor={`am-${f}`}>{FIELD_LABELS[f]}</label>
+          <Field id={`am-${f}`} key={f} label={FIELD_LABELS[f]}>
             <input id={`am-${f}`} type={FIELD_TYPES[f] ?? 'text'} value={config[f] ?? ''} placeholder={FIELD_PLACEHOLDERS[f]} onChange={(e) => setConfig((c) => ({ ...c, [f]: e.target.value }))} required />
-          </div>
+          </Field>
         ))}
         {error && <div className="alert alert-error" role="alert">{error}</div>}
         <div className="modal-actions">

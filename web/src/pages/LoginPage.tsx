@@ -1,32 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
+import { LIMITS } from '@upfleet/proto/rest';
 import { useServices } from '../app-context';
 import { sanitizeCode, isCompleteCode, validateLogin } from '../lib/validation';
 import { Modal } from '../components/Modal';
-import { EyeIcon, EyeOffIcon } from '../components/Icons';
-
-export function PasswordInput({ id, value, onChange, autoComplete, label, hint }: {
-  id: string;
-  value: string;
-  onChange(v: string): void;
-  autoComplete: string;
-  label: string;
-  hint?: string;
-}) {
-  const [shown, setShown] = useState(false);
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <div className="input-with-button">
-        <input id={id} type={shown ? 'text' : 'password'} value={value} onChange={(e) => onChange(e.target.value)} autoComplete={autoComplete} required aria-describedby={hint ? `${id}-hint` : undefined} />
-        <button type="button" className="input-button" aria-label={shown ? 'Hide password' : 'Show password'} aria-pressed={shown} onClick={() => setShown((s) => !s)}>
-          {shown ? <EyeOffIcon /> : <EyeIcon />}
-        </button>
-      </div>
-      {hint && <p id={`${id}-hint`} className="hint">{hint}</p>}
-    </div>
-  );
-}
+import { Field } from '../components/Field';
+import { PasswordInput } from '../components/PasswordInput';
 
 export function LoginPage() {
   const { actions } = useServices();
@@ -77,10 +56,9 @@ export function LoginPage() {
         <h1>Welcome back</h1>
         <p className="muted">Sign in to your Upfleet account</p>
         <form onSubmit={submit} noValidate>
-          <div className="field">
-            <label htmlFor="login-email">Email</label>
+          <Field id="login-email" label="Email">
             <input id="login-email" type="email" value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="email" required />
-          </div>
+          </Field>
           <PasswordInput id="login-password" label="Password" value={password} onChange={setPassword} autoComplete="current-password" />
           {error && <div className="alert alert-error" role="alert">{error}</div>}
           <button type="submit" className="btn btn-primary btn-block" disabled={busy}>{busy ? 'Signing in...' : 'Sign In'}</button>
@@ -91,8 +69,7 @@ export function LoginPage() {
         <Modal title="Two-Factor Authentication" onClose={() => setNeedsCode(false)} size="sm">
           <form onSubmit={verify}>
             <p className="muted">Enter the 6-digit code from your authenticator app, or one of your backup codes.</p>
-            <div className="field">
-              <label htmlFor="login-2fa">Verification code</label>
+            <Field id="login-2fa" label="Verification code">
               <input
                 id="login-2fa"
                 className="code-input"
@@ -100,10 +77,10 @@ export function LoginPage() {
                 autoComplete="one-time-code"
                 value={code}
                 onChange={(e) => setCode(sanitizeCode(e.target.value))}
-                maxLength={6}
+                maxLength={LIMITS.twoFactorDigits}
                 placeholder="000000"
               />
-            </div>
+            </Field>
             {codeError && <div className="alert alert-error" role="alert">{codeError}</div>}
             <div className="modal-actions">
               <button type="button" className="btn btn-secondary" onClick={() => setNeedsCode(false)}>Cancel</button>

@@ -7,6 +7,7 @@ import { isEmail } from '../lib/validation';
 import { Spinner } from '../components/Spinner';
 import { Modal } from '../components/Modal';
 import { CheckIcon } from '../components/Icons';
+import { Field } from '../components/Field';
 
 function planFeatures(p: Package): string[] {
   const minutes = Math.round(p.check_frequency_seconds / 60);
@@ -128,11 +129,9 @@ export function PricingPage() {
               void checkout(p, email.trim());
             }}
           >
-            <div className="field">
-              <label htmlFor="checkout-email">Email</label>
+            <Field id="checkout-email" label="Email" error={emailError}>
               <input id="checkout-email" type="email" value={email} onChange={(e) => setEmail(e.target.value)} required autoComplete="email" />
-            </div>
-            {emailError && <p className="field-error" role="alert">{emailError}</p>}
+            </Field>
             <div className="modal-actions">
               <button type="button" className="btn btn-secondary" onClick={() => setEmailFor(null)}>Cancel</button>
               <button type="submit" className="btn btn-primary">Continue to Checkout</button>

@@ -2,10 +2,12 @@ import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { useServices } from '../app-context';
 import { validateSignup } from '../lib/validation';
-import { PasswordInput } from './LoginPage';
+import { PasswordInput } from '../components/PasswordInput';
 import { CheckIcon } from '../components/Icons';
+import { LIMITS } from '@upfleet/proto/rest';
+import { Field } from '../components/Field';
 
-export const FREE_PLAN_ITEMS = [
+const FREE_PLAN_ITEMS = [
   '10 endpoints',
   'Checks every 5 minutes',
   'EU - Germany region',
@@ -43,14 +45,12 @@ export function SignupPage() {
           <h1>Create your account</h1>
           <p className="muted">Start monitoring for free</p>
           <form onSubmit={submit} noValidate>
-            <div className="field">
-              <label htmlFor="signup-username">Username</label>
-              <input id="signup-username" value={form.username} onChange={(e) => set('username')(e.target.value)} autoComplete="username" required minLength={3} maxLength={30} />
-            </div>
-            <div className="field">
-              <label htmlFor="signup-email">Email</label>
+            <Field id="signup-username" label="Username">
+              <input id="signup-username" value={form.username} onChange={(e) => set('username')(e.target.value)} autoComplete="username" required minLength={LIMITS.usernameMin} maxLength={LIMITS.usernameMax} />
+            </Field>
+            <Field id="signup-email" label="Email">
               <input id="signup-email" type="email" value={form.email} onChange={(e) => set('email')(e.target.value)} autoComplete="email" required />
-            </div>
+            </Field>
             <PasswordInput id="signup-password" label="Password" value={form.password} onChange={set('password')} autoComplete="new-password" hint="Must be at least 8 characters long" />
             <PasswordInput id="signup-confirm" label="Confirm Password" value={form.confirmPassword} onChange={set('confirmPassword')} autoComplete="new-password" />
             {error && <div className="alert alert-error" role="alert">{error}</div>}

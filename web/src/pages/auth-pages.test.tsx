@@ -36,6 +36,19 @@ describe('Signup page', () => {
     await fill('short', 'short');
     expect(screen.getByRole('alert')).toHaveTextContent('Password must be at least 8 characters long');
   });
+  it('refuses an email the server would refuse, with its message, before any request', async () => {
+    let calls = 0;
+    const services = testServices(scriptedApi({}), { signup: async () => ((calls += 1), { ok: false, error: 'Failed to create account' }) });
+    renderWith(<SignupPage />, services, '/signup');
+    const u = userEvent.setup();
+    await u.type(screen.getByLabelText('Username'), 'alice');
+    await u.type(screen.getByLabelText('Email'), 'alice@example');
+    await u.type(screen.getByLabelText('Password'), 'password1');
+    await u.type(screen.getByLabelText('Confirm Password'), 'password1');
+    await u.click(screen.getByRole('button', { name: 'Create Account' }));
+    expect(screen.getByRole('alert')).toHaveTextContent('Please enter a valid email address');
+    expect(calls).toBe(0);
+  });
   it("falls back to 'Failed to create account'", async () => {
     await fill('password1', 'password1');
     expect(await screen.findByRole('alert')).toHaveTextContent('Failed to create account');

@@ -3,7 +3,9 @@ import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { ALERT_PLATFORMS } from '@upfleet/proto/rest';
 import { AlertMethodModal, AlertSettingsPage } from './AlertSettingsPage';
-import { ChangePasswordForm, ProfileForm, SubscriptionCard } from './ProfilePage';
+import { ChangePasswordForm } from '../components/profile/ChangePasswordForm';
+import { ProfileForm } from '../components/profile/ProfileForm';
+import { SubscriptionCard } from '../components/profile/SubscriptionCard';
 import { TwoFactorSetupModal } from '../components/TwoFactorSetupModal';
 import { fail, ok, renderWith, scriptedApi, testServices } from '../test-utils';
 

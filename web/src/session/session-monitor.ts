@@ -1,6 +1,6 @@
 // Inactivity and session re-check rules (SPEC sections 4 and 9), free of React and the DOM so
 // tests drive it with fake timers. The app feeds it activity and visibility events.
-export const SESSION_LIMITS = {
+const SESSION_LIMITS = {
   warnAfterMs: 25 * 60_000,
   logoutAfterMs: 30 * 60_000,
   countdownSeconds: 300,

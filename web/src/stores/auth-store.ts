@@ -2,7 +2,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { User, AuthResult } from '@upfleet/proto/rest';
 
-export type AuthStatus = 'loading' | 'authenticated' | 'anonymous';
+type AuthStatus = 'loading' | 'authenticated' | 'anonymous';
 
 export interface AuthState {
   user: User | null;

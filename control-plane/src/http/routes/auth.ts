@@ -1,7 +1,8 @@
 import { Router } from 'express';
 import type { AuthService } from '../../services/auth';
 import type { TokenService } from '../../services/tokens';
-import { asBody } from '../../services/validation';
+import { LoginBody, PasswordChangeBody, ProfileUpdateBody, RefreshBody, SignupBody, TwoFactorVerifyBody } from '@upfleet/proto/schemas';
+import { parseInput } from '../../services/validation';
 import { authOf, requireUser } from '../middleware/auth';
 
 export function authRoutes(auth: AuthService, tokens: TokenService): Router {
@@ -9,13 +10,13 @@ export function authRoutes(auth: AuthService, tokens: TokenService): Router {
   const ip = (req: { ip?: string }) => req.ip ?? 'unknown';
 
   r.post('/auth/signup', async (req, res) => {
-    res.status(201).json({ success: true, data: await auth.signup(asBody(req.body), ip(req)) });
+    res.status(201).json({ success: true, data: await auth.signup(parseInput(SignupBody, req.body), ip(req)) });
   });
   r.post('/auth/login', async (req, res) => {
-    res.json({ success: true, data: await auth.login(asBody(req.body), ip(req)) });
+    res.json({ success: true, data: await auth.login(parseInput(LoginBody, req.body), ip(req)) });
   });
   r.post('/auth/refresh', async (req, res) => {
-    res.json({ success: true, data: await auth.refresh(asBody(req.body), ip(req)) });
+    res.json({ success: true, data: await auth.refresh(parseInput(RefreshBody, req.body), ip(req)) });
   });
   r.post('/auth/logout', requireUser(tokens), (req, res) => {
     auth.logout(authOf(req).sessionId);
@@ -29,7 +30,7 @@ export function authRoutes(auth: AuthService, tokens: TokenService): Router {
     res.json({ success: true, data: await auth.setupTwoFactor(authOf(req).userId) });
   });
   r.post('/2fa/verify', requireUser(tokens), (req, res) => {
-    auth.verifyTwoFactor(authOf(req).userId, ip(req), asBody(req.body));
+    auth.verifyTwoFactor(authOf(req).userId, ip(req), parseInput(TwoFactorVerifyBody, req.body));
     res.json({ success: true, data: { enabled: true }, message: 'Two-factor authentication has been enabled successfully!' });
   });
   r.post('/2fa/disable', requireUser(tokens), (req, res) => {
@@ -44,11 +45,11 @@ export function authRoutes(auth: AuthService, tokens: TokenService): Router {
     res.json({ success: true, data: auth.profile(authOf(req).userId) });
   });
   r.put('/users/profile', requireUser(tokens), (req, res) => {
-    res.json({ success: true, data: auth.updateProfile(authOf(req).userId, asBody(req.body)), message: 'Profile updated successfully!' });
+    res.json({ success: true, data: auth.updateProfile(authOf(req).userId, parseInput(ProfileUpdateBody, req.body)), message: 'Profile updated successfully!' });
   });
   r.post('/users/change-password', requireUser(tokens), async (req, res) => {
     const { userId, sessionId } = authOf(req);
-    await auth.changePassword(userId, sessionId, asBody(req.body));
+    await auth.changePassword(userId, sessionId, parseInput(PasswordChangeBody, req.body));
     res.json({ success: true, data: null, message: 'Password changed successfully!' });
   });
   return r;

@@ -3,7 +3,8 @@ import type { AlertService } from '../../services/alerts';
 import type { EndpointService } from '../../services/endpoints';
 import type { TokenService } from '../../services/tokens';
 import type { CatalogRepo } from '../../store/catalog-repo';
-import { asBody, parseId } from '../../services/validation';
+import { AlertMethodCreateBody, AlertMethodUpdateBody, AlertThresholdsBody, EndpointCreateBody, EndpointToggleBody, EndpointUpdateBody } from '@upfleet/proto/schemas';
+import { parseId, parseInput } from '../../services/validation';
 import { authOf, requireUser } from '../middleware/auth';
 
 export function userRoutes(deps: { endpoints: EndpointService; alerts: AlertService; catalog: CatalogRepo; tokens: TokenService }): Router {
@@ -20,13 +21,13 @@ export function userRoutes(deps: { endpoints: EndpointService; alerts: AlertServ
     res.json({ success: true, data: await endpoints.list(uid(req)) });
   });
   r.post('/users/endpoints', (req, res) => {
-    res.status(201).json({ success: true, data: endpoints.create(uid(req), asBody(req.body)) });
+    res.status(201).json({ success: true, data: endpoints.create(uid(req), parseInput(EndpointCreateBody, req.body)) });
   });
   r.put('/users/endpoints/:id', (req, res) => {
-    res.json({ success: true, data: endpoints.update(uid(req), endpointId(req.params.id), asBody(req.body)) });
+    res.json({ success: true, data: endpoints.update(uid(req), endpointId(req.params.id), parseInput(EndpointUpdateBody, req.body)) });
   });
   r.patch('/users/endpoints/:id/toggle', (req, res) => {
-    res.json({ success: true, data: endpoints.toggle(uid(req), endpointId(req.params.id), asBody(req.body)) });
+    res.json({ success: true, data: endpoints.toggle(uid(req), endpointId(req.params.id), parseInput(EndpointToggleBody, req.body)) });
   });
   r.delete('/users/endpoints/:id', (req, res) => {
     res.json({ success: true, data: endpoints.remove(uid(req), endpointId(req.params.id)) });
@@ -35,7 +36,7 @@ export function userRoutes(deps: { endpoints: EndpointService; alerts: AlertServ
     res.json({ success: true, data: alerts.listThresholds(uid(req), endpointId(req.params.id)) });
   });
   r.put('/users/endpoints/:id/alert-thresholds', (req, res) => {
-    res.json({ success: true, data: alerts.saveThresholds(uid(req), endpointId(req.params.id), asBody(req.body)) });
+    res.json({ success: true, data: alerts.saveThresholds(uid(req), endpointId(req.params.id), parseInput(AlertThresholdsBody, req.body)) });
   });
   r.get('/users/regions', (_req, res) => {
     res.json({ success: true, data: catalog.listRegions() });
@@ -48,10 +49,10 @@ export function userRoutes(deps: { endpoints: EndpointService; alerts: AlertServ
     res.json({ success: true, data: alerts.listMethods(uid(req)) });
   });
   r.post('/users/alert-methods', (req, res) => {
-    res.status(201).json({ success: true, data: alerts.createMethod(uid(req), asBody(req.body)) });
+    res.status(201).json({ success: true, data: alerts.createMethod(uid(req), parseInput(AlertMethodCreateBody, req.body)) });
   });
   r.put('/users/alert-methods/:id', (req, res) => {
-    res.json({ success: true, data: alerts.updateMethod(uid(req), methodId(req.params.id), asBody(req.body)) });
+    res.json({ success: true, data: alerts.updateMethod(uid(req), methodId(req.params.id), parseInput(AlertMethodUpdateBody, req.body)) });
   });
   r.delete('/users/alert-methods/:id', (req, res) => {
     res.json({ success: true, data: alerts.deleteMethod(uid(req), methodId(req.params.id)) });

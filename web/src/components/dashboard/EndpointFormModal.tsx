@@ -4,12 +4,13 @@ import { Modal } from '../Modal';
 import { regionKey, regionLabel } from '../../lib/format';
 import { validateEndpointBasics } from '../../lib/validation';
 import { LockIcon } from '../Icons';
+import { Field } from '../Field';
 
 export type PlanLimits = Pick<Dashboard, 'package_name' | 'max_regions' | 'ping_host' | 'cert_expiry' | 'response_code' | 'response_time'>;
 
 const PRIMARY_FALLBACK = 'EU-Germany';
 
-export function primaryRegionKey(regions: Region[]): string {
+function primaryRegionKey(regions: Region[]): string {
   const p = regions.find((r) => r.primary_region);
   return p ? regionKey(p) : PRIMARY_FALLBACK;
 }
@@ -111,19 +112,16 @@ export function EndpointFormModal({
     <Modal title={endpoint ? 'Edit Endpoint' : 'Add Endpoint'} onClose={onClose} size="lg">
       <form onSubmit={submit} noValidate className="endpoint-form">
         <div className="form-grid">
-          <div className="field">
-            <label htmlFor="ep-name">Name</label>
+          <Field id="ep-name" label="Name">
             <input id="ep-name" value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} required placeholder="My website" />
-          </div>
-          <div className="field">
-            <label htmlFor="ep-url">URL</label>
+          </Field>
+          <Field id="ep-url" label="URL">
             <input id="ep-url" type="url" value={form.url} onChange={(e) => setForm({ ...form, url: e.target.value })} required placeholder="https://example.com" />
-          </div>
+          </Field>
         </div>
-        <div className="field">
-          <label htmlFor="ep-description">Description <span className="optional">(optional)</span></label>
+        <Field id="ep-description" label={<>Description <span className="optional">(optional)</span></>}>
           <textarea id="ep-description" rows={2} value={form.description} onChange={(e) => setForm({ ...form, description: e.target.value })} />
-        </div>
+        </Field>
 
         <fieldset className="fieldset">
           <legend>Monitoring Features</legend>

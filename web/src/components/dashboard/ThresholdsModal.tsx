@@ -6,7 +6,7 @@ import { Spinner } from '../Spinner';
 import { validateThresholds } from '../../lib/validation';
 import { regionKey, regionLabel } from '../../lib/format';
 
-export interface ThresholdRow {
+interface ThresholdRow {
   monitor_type_id: number;
   display_name: string;
   region_id: number | null;
@@ -61,7 +61,7 @@ export function buildThresholdRows(endpoint: Endpoint, saved: AlertThreshold[], 
   return rows;
 }
 
-export function toThresholdInputs(rows: ThresholdRow[]): AlertThresholdInput[] {
+function toThresholdInputs(rows: ThresholdRow[]): AlertThresholdInput[] {
   return rows.map((r) => ({
     monitor_type_id: r.monitor_type_id,
     threshold_value: Math.round(Number(r.threshold_value)),

@@ -9,7 +9,7 @@ import { GraphCard } from './GraphCard';
 import { createRangeRefetcher, PRESETS, type TimeRange } from './range-refetch';
 import { GRAPH_FUNCTION_LABELS, regionKeyLabel } from '../../lib/format';
 
-export function graphQuery(hours: number, custom: TimeRange | null): string {
+function graphQuery(hours: number, custom: TimeRange | null): string {
   return custom ? `timeFrom=${custom.from}&timeTo=${custom.to}` : `hours=${hours}`;
 }
 

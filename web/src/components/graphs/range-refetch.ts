@@ -2,7 +2,7 @@
 // 60000 ms from the range last fetched, refetch it 2000 ms later; further moves restart the wait.
 export interface TimeRange { from: number; to: number }
 
-export const GRAPH_LIMITS = { refetchDelayMs: 2000, minShiftMs: 60_000, wheelSpeed: 0.1 } as const;
+const GRAPH_LIMITS = { refetchDelayMs: 2000, minShiftMs: 60_000, wheelSpeed: 0.1 } as const;
 
 export const PRESETS: ReadonlyArray<{ hours: number; label: string }> = [
   { hours: 1, label: '1 h' },
@@ -14,7 +14,7 @@ export const PRESETS: ReadonlyArray<{ hours: number; label: string }> = [
   { hours: 4320, label: '6 Months' },
 ];
 
-export interface RangeRefetcher {
+interface RangeRefetcher {
   /** The range the shown data was fetched for. */
   setFetched(range: TimeRange | null): void;
   /** The user zoomed or panned to `range`. */

@@ -1,0 +1,33 @@
+// The agent's one SQLite file (better-sqlite3, WAL): the outbox, the identity and the saved
+// assignments each keep their tables in it (`DIR/agent.db`).
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+
+export type AgentDb = Database.Database;
+
+/** Small values (identity, snapshot version, dropped count) share one key/value table. */
+const KV_SCHEMA = 'CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY, value TEXT NOT NULL);';
+
+export function openAgentDb(opts: { dataDir: string; fileName?: string }): AgentDb {
+  mkdirSync(opts.dataDir, { recursive: true });
+  const db = new Database(path.join(opts.dataDir, opts.fileName ?? 'agent.db'));
+  db.pragma('journal_mode = WAL');
+  // NORMAL in WAL survives a killed process (only an OS crash can lose the last commits).
+  db.pragma('synchronous = NORMAL');
+  db.pragma('busy_timeout = 5000');
+  db.exec(KV_SCHEMA);
+  return db;
+}
+
+/** get/set on the shared kv table */
+export function kvAccess(db: AgentDb): { get(key: string): string | undefined; set(key: string, value: string): void; del(key: string): void } {
+  const get = db.prepare('SELECT value FROM kv WHERE key = ?');
+  const set = db.prepare('INSERT INTO kv (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value');
+  const del = db.prepare('DELETE FROM kv WHERE key = ?');
+  return {
+    get: (key) => (get.get(key) as { value: string } | undefined)?.value,
+    set: (key, value) => void set.run(key, value),
+    del: (key) => void del.run(key),
+  };
+}

@@ -1,0 +1,45 @@
+// Operator bodies behind /api/admin (admin token). Catalogue lookups (user, package, region exists) stay in the service.
+import { z } from 'zod';
+
+const trimmed = (message: string) => z.string({ error: message }).trim();
+
+const setPackageRequired = 'email and package are required';
+export const SetPackageBody = z
+  .object({
+    email: trimmed(setPackageRequired).min(1, setPackageRequired),
+    package: trimmed(setPackageRequired).min(1, setPackageRequired),
+  })
+  .meta({ id: 'SetPackageBody', description: 'POST /api/admin/users/set-package' });
+export type SetPackageBody = z.infer<typeof SetPackageBody>;
+
+const regionError = 'region must be 2 to 10 letters, e.g. US';
+const cityError = 'city must be a name of 2 to 40 letters, e.g. Virginia';
+export const RegionCreateBody = z
+  .object({
+    region: trimmed(regionError).regex(/^[A-Za-z]{2,10}$/, regionError),
+    city: trimmed(cityError).regex(/^[A-Za-z][A-Za-z .]{1,40}$/, cityError),
+    primary: z.boolean({ error: 'primary must be true or false' }).default(false),
+  })
+  .meta({ id: 'RegionCreateBody', description: 'POST /api/admin/regions' });
+export type RegionCreateBody = z.infer<typeof RegionCreateBody>;
+
+export const AgentTokenCreateBody = z
+  .object({
+    region: z.string().trim().catch(''),
+    expires_in_seconds: z
+      .number({ error: 'expires_in_seconds must be a positive whole number' })
+      .int('expires_in_seconds must be a positive whole number')
+      .positive('expires_in_seconds must be a positive whole number')
+      .nullish()
+      .transform((v) => v ?? null),
+  })
+  .meta({ id: 'AgentTokenCreateBody', description: 'POST /api/admin/agent-tokens (no expiry when expires_in_seconds is absent)' });
+export type AgentTokenCreateBody = z.infer<typeof AgentTokenCreateBody>;
+
+/** An id as the path or query carries it: 1 to 15 digits. */
+export const IdParam = z.string().regex(/^\d{1,15}$/).transform(Number);
+
+export const ResultsCountQuery = z
+  .object({ endpoint_id: IdParam.optional() })
+  .meta({ id: 'ResultsCountQuery', description: 'GET /api/admin/results/count query' });
+export type ResultsCountQuery = z.infer<typeof ResultsCountQuery>;

@@ -1,0 +1,74 @@
+// Account bodies: signup, login, refresh, logout, two-factor verify, profile and password change.
+import { z } from 'zod';
+import { LIMITS, MESSAGES } from '../rest';
+import { TIMEZONES, emailAddress, requiredText } from './common';
+
+const usernameLength = `Username must be between ${LIMITS.usernameMin} and ${LIMITS.usernameMax} characters`;
+
+export const Username = requiredText('Username', 100)
+  .min(LIMITS.usernameMin, usernameLength)
+  .max(LIMITS.usernameMax, usernameLength);
+
+/** A new password: `{label} is required`, then the SPEC's minimum length message. */
+const password = (label: 'Password' | 'New password', tooShort: string) =>
+  z
+    .string({ error: `${label} is required` })
+    .min(1, `${label} is required`)
+    .min(LIMITS.passwordMin, tooShort)
+    .max(1024, `${label} is too long`);
+
+export const Password = password('Password', MESSAGES.passwordTooShort);
+export const NewPassword = password('New password', MESSAGES.newPasswordTooShort);
+
+export const SignupBody = z
+  .object({ username: Username, email: emailAddress(), password: Password })
+  .meta({ id: 'SignupBody', description: 'POST /api/auth/signup' });
+export type SignupBody = z.infer<typeof SignupBody>;
+
+const loginRequired = 'Email and password are required';
+export const LoginBody = z
+  .object({
+    email: z.string({ error: loginRequired }).trim().toLowerCase().min(1, loginRequired),
+    password: z.string({ error: loginRequired }).min(1, loginRequired),
+    /** A 6-digit TOTP code or a backup code; absent or empty when the account has no 2FA. */
+    two_factor_code: z.string({ error: MESSAGES.invalidCode }).nullish(),
+  })
+  .meta({ id: 'LoginBody', description: 'POST /api/auth/login' });
+export type LoginBody = z.infer<typeof LoginBody>;
+
+export const RefreshBody = z
+  .object({ refreshToken: z.string({ error: 'refreshToken is required' }).min(1, 'refreshToken is required') })
+  .meta({ id: 'RefreshBody', description: 'POST /api/auth/refresh' });
+export type RefreshBody = z.infer<typeof RefreshBody>;
+
+/** Logout takes no body: the session is the bearer token's. */
+export const LogoutBody = z.object({}).meta({ id: 'LogoutBody', description: 'POST /api/auth/logout' });
+export type LogoutBody = z.infer<typeof LogoutBody>;
+
+export const TwoFactorCode = z
+  .string({ error: 'Please enter the verification code' })
+  .trim()
+  .min(1, 'Please enter the verification code')
+  .regex(new RegExp(`^\\d{${LIMITS.twoFactorDigits}}$`), MESSAGES.invalidCode);
+
+export const TwoFactorVerifyBody = z
+  .object({ token: TwoFactorCode })
+  .meta({ id: 'TwoFactorVerifyBody', description: 'POST /api/2fa/verify' });
+export type TwoFactorVerifyBody = z.infer<typeof TwoFactorVerifyBody>;
+
+export const ProfileUpdateBody = z
+  .object({
+    username: Username,
+    email: emailAddress(),
+    timezone: z.enum(TIMEZONES as [string, ...string[]], { error: 'Please choose a timezone from the list' }).default('UTC'),
+  })
+  .meta({ id: 'ProfileUpdateBody', description: 'PUT /api/users/profile' });
+export type ProfileUpdateBody = z.infer<typeof ProfileUpdateBody>;
+
+export const PasswordChangeBody = z
+  .object({
+    current_password: z.string({ error: 'Current password is required' }).min(1, 'Current password is required'),
+    new_password: NewPassword,
+  })
+  .meta({ id: 'PasswordChangeBody', description: 'POST /api/users/change-password' });
+export type PasswordChangeBody = z.infer<typeof PasswordChangeBody>;

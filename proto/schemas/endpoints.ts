@@ -1,0 +1,55 @@
+// Endpoint bodies. Plan rules (features, region count, endpoint count) are policy: the service checks them after parsing.
+import { z } from 'zod';
+import { FEATURES, type Feature } from '../rest';
+import { flag, optionalText, requiredText } from './common';
+
+/** A monitor target: an absolute http(s) URL without credentials, normalised by the URL parser. */
+export const MonitorUrl = requiredText('URL', 2048).transform((raw, ctx) => {
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    ctx.addIssue({ code: 'custom', message: 'Please enter a valid URL' });
+    return z.NEVER;
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') {
+    ctx.addIssue({ code: 'custom', message: 'URL must start with http:// or https://' });
+  } else if (!u.hostname) {
+    ctx.addIssue({ code: 'custom', message: 'Please enter a valid URL' });
+  } else if (u.username || u.password) {
+    ctx.addIssue({ code: 'custom', message: 'URL must not contain a username or password' });
+  }
+  return u.toString();
+});
+
+/** Region keys such as `EU-Germany`, de-duplicated; absent or null means "the primary region". */
+const regionsError = 'Regions must be a list of region names';
+export const RegionKeys = z
+  .array(z.string({ error: regionsError }), { error: regionsError })
+  .nullish()
+  .transform((v) => [...new Set(v ?? [])]);
+
+const featureFlags = Object.fromEntries(FEATURES.map((f) => [f, flag(f, f === 'response_code')])) as Record<
+  Feature,
+  ReturnType<typeof flag>
+>;
+
+export const EndpointCreateBody = z
+  .object({
+    name: requiredText('Name', 200),
+    url: MonitorUrl,
+    description: optionalText('Description', 1000),
+    ...featureFlags,
+    regions: RegionKeys,
+  })
+  .meta({ id: 'EndpointCreateBody', description: 'POST /api/users/endpoints (response_code defaults to true, the other features to false)' });
+export type EndpointCreateBody = z.infer<typeof EndpointCreateBody>;
+
+/** PUT replaces the whole endpoint, so it takes the same body as create. */
+export const EndpointUpdateBody = EndpointCreateBody.meta({ id: 'EndpointUpdateBody', description: 'PUT /api/users/endpoints/:id' });
+export type EndpointUpdateBody = z.infer<typeof EndpointUpdateBody>;
+
+export const EndpointToggleBody = z
+  .object({ monitoring_enabled: z.boolean({ error: 'monitoring_enabled must be true or false' }).optional() })
+  .meta({ id: 'EndpointToggleBody', description: 'PATCH /api/users/endpoints/:id/toggle (absent: flip the current state)' });
+export type EndpointToggleBody = z.infer<typeof EndpointToggleBody>;

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import * as schemas from './index';
+
+// The public-API issue turns these schemas into OpenAPI: each body and query must convert, under its id.
+const bodies = Object.entries(schemas).filter(([name, v]) => v instanceof z.ZodType && /(Body|Query)$/.test(name));
+
+describe('REST schemas as JSON Schema', () => {
+  it('covers every REST body and query', () => {
+    expect(bodies.map(([n]) => n).sort()).toEqual([
+      'AgentTokenCreateBody', 'AlertMethodCreateBody', 'AlertMethodUpdateBody', 'AlertThresholdsBody', 'EndpointCreateBody',
+      'EndpointToggleBody', 'EndpointUpdateBody', 'GraphQuery', 'LoginBody', 'LogoutBody', 'PasswordChangeBody',
+      'ProfileUpdateBody', 'RefreshBody', 'RegionCreateBody', 'ResultsCountQuery', 'SetPackageBody', 'SignupBody', 'TwoFactorVerifyBody',
+    ]);
+  });
+  it.each(bodies)('%s converts, named by its id', (name, schema) => {
+    const json = z.toJSONSchema(schema as z.ZodType, { io: 'input', unrepresentable: 'any' }) as { $ref?: string; $defs?: Record<string, unknown> };
+    expect(json.$ref).toBe(`#/$defs/${name}`);
+    expect(json.$defs?.[name]).toBeTruthy();
+  });
+  it('keeps the SPEC limits in the generated constraints', () => {
+    const json = z.toJSONSchema(schemas.SignupBody, { io: 'input' }) as unknown as { $defs: { SignupBody: { properties: Record<string, { minLength?: number; maxLength?: number }> } } };
+    expect(json.$defs.SignupBody.properties.username).toMatchObject({ minLength: 3, maxLength: 30 });
+    expect(json.$defs.SignupBody.properties.password).toMatchObject({ minLength: 8 });
+  });
+});
