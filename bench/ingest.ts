@@ -1,6 +1,8 @@
 // Ingest benchmark: results/s from a gRPC ReportResults stream (grpc-js client on loopback → handler →
 // embedded chDB) from agent processes, and the store alone.
-// Run: npx tsx bench/ingest.ts [totalResults] [batchSize] [window]   (INGEST_AGENTS=2)
+// Run: npx tsx bench/ingest.ts [totalResults] [batchSize] [window]
+// Env: INGEST_AGENTS (4), INSERT_LANES (store default), MERGE_INSERTS=0 (one insert per batch),
+// INGEST_AGENT_ENCODE=live (agents encode protobuf during the run, on this machine's cores).
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,7 +14,7 @@ import { makeBatches } from './ingest-data';
 import { spawn } from 'node:child_process';
 
 const TOTAL = Number(process.argv[2] ?? 200_000);
-const BATCH = Number(process.argv[3] ?? 1000);
+const BATCH = Number(process.argv[3] ?? 2000);
 const WINDOW = Number(process.argv[4] ?? 4);
 const logger = pino({ level: 'warn' });
 const rate = (n: number, ms: number) => Math.round((n * 1000) / ms).toLocaleString('en-US');
@@ -20,15 +22,16 @@ const rate = (n: number, ms: number) => Math.round((n * 1000) / ms).toLocaleStri
 // Top-level await would need an ESM marker in bench/; a main() keeps the script standalone.
 async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'upfleet-bench-ingest-'));
-  const LANES = Number(process.env.INSERT_LANES ?? 2);
-  const store = createResultStore({ clickhouseUrl: null, dataDir: dir, logger, insertLanes: LANES });
+  const LANES = process.env.INSERT_LANES ? Number(process.env.INSERT_LANES) : undefined;
+  const MERGE = process.env.MERGE_INSERTS !== '0';
+  const store = createResultStore({ clickhouseUrl: null, dataDir: dir, logger, insertLanes: LANES, mergeInserts: MERGE });
   await store.init();
-  console.log(`ingest benchmark: ${TOTAL.toLocaleString('en-US')} results per run, batches of ${BATCH}, ${WINDOW} in flight, ${LANES} insert connections, chDB at ${dir}`);
+  console.log(`ingest benchmark: ${TOTAL.toLocaleString('en-US')} results per run, batches of ${BATCH}, ${WINDOW} in flight, ${LANES ?? 'default'} insert connections, ${MERGE ? 'merged inserts' : 'one insert per batch'}, chDB at ${dir}`);
 
   // 1. gRPC ReportResults on loopback from agent processes (as in production: the agents' own
   //    encoding runs outside the control plane), each keeping WINDOW batches un-acked.
   {
-    const AGENTS = Number(process.env.INGEST_AGENTS ?? 2);
+    const AGENTS = Number(process.env.INGEST_AGENTS ?? 4);
     const AgentService = loadAgentService();
     const server = new grpc.Server({ 'grpc.max_receive_message_length': 64 * 1024 * 1024 });
     server.addService(AgentService.service, {
@@ -62,6 +65,7 @@ async function main(): Promise<void> {
     const done = lines.map((next) => next());
     const started = performance.now();
     const cpu0 = process.cpuUsage();
+    const merged0 = store.mergeStats;
     for (const a of agents) a.stdin!.write('go\n');
     const reports = (await Promise.all(done)).map((l) => JSON.parse(l) as { sent: number; failed: number; cpuMs: number });
     const ms = performance.now() - started;
@@ -72,6 +76,8 @@ async function main(): Promise<void> {
     // control plane (gRPC, encoding, chDB and its merges, all threads) is its capacity per core.
     const cpMs = (cpu.user + cpu.system) / 1000;
     const agentMs = reports.reduce((n, r) => n + r.cpuMs, 0);
+    const merged = store.mergeStats;
+    if (merged && merged0) console.log(`  merged inserts             : ${merged.inserts - merged0.inserts} for ${merged.batches - merged0.batches} batches (${Math.round((merged.rows - merged0.rows) / Math.max(1, merged.inserts - merged0.inserts)).toLocaleString('en-US')} rows each)`);
     console.log(`  control plane CPU          : ${((cpMs * 1000) / (per * AGENTS)).toFixed(1)} µs per result = ${rate(per * AGENTS, cpMs)} results per CPU-second; agents ${((agentMs * 1000) / (per * AGENTS)).toFixed(1)} µs per result`);
     server.forceShutdown();
   }

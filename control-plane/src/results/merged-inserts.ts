@@ -128,6 +128,8 @@ export class MergedInserter {
   /** Groups being (re)inserted now. */
   private readonly replays = new Map<string, Promise<void>>();
   private expiredAt = 0;
+  /** Merged inserts run and the batches and rows they carried (for benchmarks and logs). */
+  readonly stats = { inserts: 0, batches: 0, rows: 0 };
 
   constructor(private readonly ledger: IngestLedger, private readonly insertGroup: InsertGroup, private readonly opts: MergedInserterOptions) {}
 
@@ -161,6 +163,9 @@ export class MergedInserter {
       let n = 0;
       while (n < this.queue.length && (n === 0 || rows + this.queue[n]!.rows <= this.opts.maxRows)) rows += this.queue[n++]!.rows;
       const group = this.queue.splice(0, n);
+      this.stats.inserts++;
+      this.stats.batches += n;
+      this.stats.rows += rows;
       this.running++;
       void this.store(group).finally(() => {
         this.running--;
