@@ -18,7 +18,9 @@ export function userRoutes(deps: { endpoints: EndpointService; alerts: AlertServ
     res.json({ success: true, data: endpoints.dashboard(uid(req)) });
   });
   r.get('/users/endpoints-with-uptime', async (req, res) => {
-    res.json({ success: true, data: await endpoints.list(uid(req)) });
+    // Rendered by the service (large lists once per change); the ETag lets a client revalidate.
+    const { body, etag } = await endpoints.listBody(uid(req));
+    res.set('ETag', etag).type('json').send(body);
   });
   r.post('/users/endpoints', (req, res) => {
     res.status(201).json({ success: true, data: endpoints.create(uid(req), parseInput(EndpointCreateBody, req.body)) });
