@@ -2,6 +2,7 @@
 // change shows on the next read, the ETag revalidates, and nobody else's list is touched.
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { gunzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIST_CACHE_MIN_ENDPOINTS } from '../services/endpoints';
@@ -67,6 +68,17 @@ describe(`endpoints-with-uptime with ${N} endpoints`, () => {
     const b = await get(etag);
     expect(b.statusCode).toBe(200);
     expect(((await b.body.json()) as { data: Array<{ monitoring_enabled: boolean }> }).data[0]!.monitoring_enabled).toBe(false);
+  });
+
+  it('sends the same list gzipped to a client that accepts gzip', async () => {
+    const get = (enc: string) => request(`${h.cp.url}/api/users/endpoints-with-uptime`, { headers: { authorization: `Bearer ${token}`, 'accept-encoding': enc } });
+    const plain = await get('identity');
+    const zipped = await get('gzip, deflate, br');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers.vary).toMatch(/Accept-Encoding/i);
+    const raw = Buffer.from(await zipped.body.arrayBuffer());
+    expect(JSON.parse(gunzipSync(raw).toString())).toEqual(await plain.body.json());
   });
 
   it("keeps each account's list its own", async () => {

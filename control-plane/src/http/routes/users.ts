@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type { AlertService } from '../../services/alerts';
-import type { EndpointService } from '../../services/endpoints';
+import { LIST_GZIP_MIN_BYTES, type EndpointService } from '../../services/endpoints';
 import type { TokenService } from '../../services/tokens';
 import type { CatalogRepo } from '../../store/catalog-repo';
 import { AlertMethodCreateBody, AlertMethodUpdateBody, AlertThresholdsBody, EndpointCreateBody, EndpointToggleBody, EndpointUpdateBody } from '@upfleet/proto/schemas';
@@ -18,9 +18,15 @@ export function userRoutes(deps: { endpoints: EndpointService; alerts: AlertServ
     res.json({ success: true, data: endpoints.dashboard(uid(req)) });
   });
   r.get('/users/endpoints-with-uptime', async (req, res) => {
-    // Rendered by the service (large lists once per change); the ETag lets a client revalidate.
-    const { body, etag } = await endpoints.listBody(uid(req));
-    res.set('ETag', etag).type('json').send(body);
+    // Rendered by the service (large lists once per change); the ETag lets a client revalidate,
+    // and a large body goes gzipped (made once per rendering) to clients that accept it.
+    const list = await endpoints.listBody(uid(req));
+    res.set('ETag', list.etag).type('json').vary('Accept-Encoding');
+    if (list.body.length >= LIST_GZIP_MIN_BYTES && req.acceptsEncodings('gzip', 'identity') === 'gzip') {
+      res.set('Content-Encoding', 'gzip').send(await list.gzipped());
+    } else {
+      res.send(list.body);
+    }
   });
   r.post('/users/endpoints', (req, res) => {
     res.status(201).json({ success: true, data: endpoints.create(uid(req), parseInput(EndpointCreateBody, req.body)) });
