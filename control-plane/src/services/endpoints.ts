@@ -24,11 +24,12 @@ export const LIST_GZIP_MIN_BYTES = 64 * 1024;
 
 /**
  * Lists of at least this many endpoints are rendered once and served from memory until the
- * user's endpoints change or LIST_BODY_TTL_MS passes (uptime is a 7-day share, cached 10 s already):
- * at 10,000 endpoints a rendering costs ~125 ms, which 16 concurrent readers would queue behind.
+ * user's endpoints change: at 10,000 endpoints a rendering costs ~125 ms, which 16 concurrent
+ * readers would queue behind. Past LIST_BODY_TTL_MS (uptime is a 7-day share, cached 10 s
+ * already) the next read still gets the last rendering while a fresh one is made for the reads after.
  */
 export const LIST_CACHE_MIN_ENDPOINTS = 500;
-export const LIST_BODY_TTL_MS = 5_000;
+export const LIST_BODY_TTL_MS = 10_000;
 const LIST_CACHE_USERS = 64;
 
 export function createEndpointService(deps: {
@@ -83,6 +84,21 @@ export function createEndpointService(deps: {
   const now = deps.now ?? Date.now;
   const rendered = new Map<number, { version: number; count: number; at: number; body: Promise<ListBody> }>();
 
+  // Active/total counts per user, valid while the user's endpoints are unchanged (the dashboard
+  // is read on every page load; counting active endpoints scans the user's rows).
+  const counted = new Map<number, { version: number; total: number; active: number }>();
+  function counts(userId: number): { active_monitoring: number; total_endpoints: number } {
+    const version = endpoints.version(userId);
+    const total = endpoints.count(userId);
+    let c = counted.get(userId);
+    if (!c || c.version !== version || c.total !== total) {
+      if (counted.size >= 10_000) counted.clear();
+      c = { version, total, active: endpoints.countActive(userId) };
+      counted.set(userId, c);
+    }
+    return { active_monitoring: c.active, total_endpoints: c.total };
+  }
+
   async function render(list: Array<Omit<Endpoint, 'uptime_percentage'>>): Promise<ListBody> {
     const body = Buffer.from(`{"success":true,"data":${JSON.stringify(await withUptime(list))}}`);
     let zipped: Promise<Buffer> | null = null;
@@ -104,18 +120,29 @@ export function createEndpointService(deps: {
       // The count guards against a user id reused after a deletion (the version is per process).
       const count = endpoints.count(userId);
       const hit = rendered.get(userId);
-      if (hit && hit.version === version && hit.count === count && now() - hit.at < LIST_BODY_TTL_MS) return hit.body;
+      const same = hit && hit.version === version && hit.count === count;
+      if (same && now() - hit.at < LIST_BODY_TTL_MS) return hit.body;
       const list = endpoints.list(userId);
-      const body = render(list);
+      const fresh = render(list);
       if (list.length >= LIST_CACHE_MIN_ENDPOINTS) {
+        const at = now();
+        if (same) {
+          // Unchanged endpoints, older uptime: serve the last rendering while this one is made.
+          hit.at = at;
+          void fresh.then((b) => {
+            const cur = rendered.get(userId);
+            if (cur && cur.version === version && cur.count === count) cur.body = Promise.resolve(b);
+          }, () => undefined);
+          return hit.body;
+        }
         rendered.delete(userId);
         if (rendered.size >= LIST_CACHE_USERS) rendered.delete(rendered.keys().next().value!);
-        rendered.set(userId, { version, count, at: now(), body });
-        body.catch(() => rendered.delete(userId));
+        rendered.set(userId, { version, count, at, body: fresh });
+        fresh.catch(() => rendered.delete(userId));
       } else if (hit) {
         rendered.delete(userId);
       }
-      return body;
+      return fresh;
     },
 
     get(userId: number, urlId: number) {
@@ -161,8 +188,7 @@ export function createEndpointService(deps: {
     dashboard(userId: number): Dashboard {
       const plan = planOf(userId);
       return {
-        active_monitoring: endpoints.countActive(userId),
-        total_endpoints: endpoints.count(userId),
+        ...counts(userId),
         regions_count: catalog.listRegions().length,
         package_name: plan.package_name,
         max_regions: plan.max_regions,
