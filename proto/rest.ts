@@ -185,3 +185,36 @@ export const MESSAGES = {
   invalidCredentials: 'Invalid email or password',
   invalidCode: 'Invalid verification code',
 } as const;
+
+/** An incident: one condition of one endpoint, from confirmation to recovery. */
+export interface Incident {
+  incident_id: number;
+  url_id: number;
+  /** 'down', or 'threshold:<monitor type>:<region or any>'. */
+  condition: string;
+  /** Region labels ('EU - Germany') confirmed in the condition. */
+  regions: string[];
+  cause: string;
+  flapping: boolean;
+  opened_at: string;
+  resolved_at: string | null;
+}
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+/** One message to one alert method (GET /api/users/alert-methods/{id}/deliveries). */
+export interface AlertDelivery {
+  delivery_id: number;
+  incident_id: number | null;
+  event: 'opened' | 'resolved' | 'test';
+  status: DeliveryStatus;
+  attempts: number;
+  last_error: string | null;
+  created_at: string;
+  delivered_at: string | null;
+  next_attempt_at: string | null;
+}
+
+/** Fields of platform_config that are secrets: masked in GET answers (all but the last 4 characters). */
+export const SECRET_FIELDS = ['bot_token', 'webhook_url', 'phone_number'] as const;
+export const MASK_CHAR = '•';

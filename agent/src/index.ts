@@ -18,6 +18,7 @@ import { availableParallelism } from 'node:os';
 import { CheckCounters, createCheckRunner, type CheckRunner } from './run-check';
 import type { Clock } from './scheduler/clock';
 import { createScheduler, type SchedulerStats } from './scheduler/scheduler';
+import { isDownResult } from '@upfleet/proto/outcome';
 
 export { loadAgentConfig, parseAgentArgv, redactConfig, AgentConfigError, AGENT_USAGE } from './config';
 export type { AgentConfig, AgentConfigOverrides, AgentTls } from './config';
@@ -106,6 +107,7 @@ export async function startAgent(config: AgentConfig, logger?: Logger, opts: Sta
         flushScheduled = true;
         setImmediate(flushResults);
       }
+      return { failed: isDownResult(r) };
     },
     onError: (err, a) => log.error({ err, checkId: a.check_id }, 'check crashed'),
   });

@@ -36,7 +36,8 @@ export function createCheckRunner(opts: CheckRunnerOptions): CheckRunner {
     };
     switch (a.kind) {
       case 'CHECK_KIND_HTTP': {
-        const p = await probeHttp(a.url, { ...probeOpts, maxBodyBytes: opts.maxBodyBytes });
+        // The region in the user agent lets a site owner (and the alerting e2e) tell regions apart.
+        const p = await probeHttp(a.url, { ...probeOpts, maxBodyBytes: opts.maxBodyBytes, userAgent: `Upfleet-Agent/0.1 (region ${a.region})` });
         return {
           ...r, ok: p.ok, phase: p.phase, error: p.error, status_code: p.status_code, redirects: p.redirects,
           ...p.timings,

@@ -29,3 +29,20 @@ describe('TRUST_PROXY', () => {
     expect(loadConfig({ TRUST_PROXY: 'loopback' }).trustProxy).toBe('loopback');
   });
 });
+
+describe('alert channel settings', () => {
+  it('defaults provider base URLs to the providers, lists bad values, and redacts SMTP and Twilio secrets', () => {
+    expect(loadConfig({}).alerting).toEqual({
+      slackApiUrl: 'https://slack.com/api', telegramApiUrl: 'https://api.telegram.org', smtpUrl: null, smtpFrom: null,
+      twilio: { apiUrl: 'https://api.twilio.com', accountSid: null, authToken: null, from: null },
+    });
+    expect(() => loadConfig({ SMTP_URL: 'mail.example.com', SLACK_API_URL: 'slack', PUBLIC_URL: 'example.com' })).toThrow(
+      "Invalid configuration: SMTP_URL must be an smtp:// or smtps:// URL (got 'mail.example.com'); PUBLIC_URL must be an http(s) URL (got 'example.com'); SLACK_API_URL must be an http(s) URL (got 'slack')",
+    );
+    const c = loadConfig({ SMTP_URL: 'smtp://bob:hunter2@mail.example.com:587', TWILIO_AUTH_TOKEN: 'twilio-secret', TWILIO_ACCOUNT_SID: 'AC1' });
+    const shown = JSON.stringify(redactConfig(c));
+    expect(shown).not.toContain('hunter2');
+    expect(shown).not.toContain('twilio-secret');
+    expect(shown).toContain('mail.example.com');
+  });
+});

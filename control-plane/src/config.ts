@@ -27,6 +27,14 @@ export interface Config {
   agentLeaseSeconds: number;
   stripe: { secretKey: string | null; webhookSecret: string | null; apiBase: string | null };
   publicUrl: string | null;
+  /** Alert channels: provider base URLs (tests point them at local servers), SMTP and Twilio. */
+  alerting: {
+    slackApiUrl: string;
+    telegramApiUrl: string;
+    smtpUrl: string | null;
+    smtpFrom: string | null;
+    twilio: { apiUrl: string; accountSid: string | null; authToken: string | null; from: string | null };
+  };
   /** express 'trust proxy': false, a hop count, or a list such as 'loopback, 10.0.0.0/8'. */
   trustProxy: boolean | number | string;
 }
@@ -71,6 +79,15 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   if (secretKey && Buffer.from(secretKey, 'base64').length !== 32) {
     problems.push('SECRET_KEY must be 32 bytes in base64 (openssl rand -base64 32)');
   }
+  const httpUrl = (name: string, def: string): string => {
+    const v = str(name) ?? def;
+    if (!/^https?:\/\/[^\s]+$/.test(v)) problems.push(`${name} must be an http(s) URL (got '${v}')`);
+    return v;
+  };
+  const smtpUrl = str('SMTP_URL');
+  if (smtpUrl && !/^smtps?:\/\/[^\s]+$/.test(smtpUrl)) problems.push(`SMTP_URL must be an smtp:// or smtps:// URL (got '${smtpUrl}')`);
+  const publicUrl = str('PUBLIC_URL');
+  if (publicUrl && !/^https?:\/\/[^\s]+$/.test(publicUrl)) problems.push(`PUBLIC_URL must be an http(s) URL (got '${publicUrl}')`);
   const logLevel = str('LOG_LEVEL') ?? 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got '${logLevel}')`);
@@ -108,7 +125,19 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       webhookSecret: str('STRIPE_WEBHOOK_SECRET'),
       apiBase: str('STRIPE_API_BASE'),
     },
-    publicUrl: str('PUBLIC_URL'),
+    publicUrl,
+    alerting: {
+      slackApiUrl: httpUrl('SLACK_API_URL', 'https://slack.com/api'),
+      telegramApiUrl: httpUrl('TELEGRAM_API_URL', 'https://api.telegram.org'),
+      smtpUrl,
+      smtpFrom: str('SMTP_FROM'),
+      twilio: {
+        apiUrl: httpUrl('TWILIO_API_URL', 'https://api.twilio.com'),
+        accountSid: str('TWILIO_ACCOUNT_SID'),
+        authToken: str('TWILIO_AUTH_TOKEN'),
+        from: str('TWILIO_FROM'),
+      },
+    },
     trustProxy: (() => {
       const raw = str('TRUST_PROXY');
       if (raw === null || raw === '0' || raw === 'false') return false;
@@ -129,6 +158,11 @@ export function redactConfig(config: Config): Record<string, unknown> {
   return {
     ...config,
     secretKey: config.secretKey ? '[redacted]' : null,
+    alerting: {
+      ...config.alerting,
+      smtpUrl: config.alerting.smtpUrl ? config.alerting.smtpUrl.replace(/\/\/[^@/]*@/, '//[redacted]@') : null,
+      twilio: { ...config.alerting.twilio, authToken: config.alerting.twilio.authToken ? '[redacted]' : null },
+    },
     stripe: { ...config.stripe, secretKey: config.stripe.secretKey ? '[redacted]' : null, webhookSecret: config.stripe.webhookSecret ? '[redacted]' : null },
   };
 }

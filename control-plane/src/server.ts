@@ -7,6 +7,9 @@ import { Registry } from 'prom-client';
 import type { Config } from './config';
 import type { Logger } from './logger';
 import { createApp } from './http/app';
+import { createAlerting } from './alerting';
+import { createChannels } from './alerting/channels';
+import { createAlertingRepo } from './alerting/repo';
 import { createSecretBox, randomToken } from './lib/crypto';
 import { registerHttpMetrics } from './lib/metrics';
 import { deriveKey, loadMasterKey, readOrCreateSecretFile } from './lib/secrets-files';
@@ -32,7 +35,7 @@ import { loadOrCreateGrpcTls, type GrpcTlsMaterial } from './grpc/tls';
 import { createResultStore, type ResultStore } from './results/clickhouse-store';
 import { createAssignmentEngine } from './services/assignments';
 import { cachedUptime } from './services/uptime-cache';
-import { regionKey } from './store/catalog-repo';
+import { regionKey, regionLabel } from './store/catalog-repo';
 import { startEmbeddedAgent, type EmbeddedAgent } from './embedded-agent';
 import { UPTIME_WINDOW_MS } from './checks';
 
@@ -97,15 +100,49 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     return byRegion;
   };
   const engine = createAssignmentEngine({ endpoints: endpointsRepo, catalog, liveAgents, logger, startupGraceMs: 3000, metrics });
-  const onChange = () => engine.changed();
-  const endpoints = createEndpointService({ endpoints: endpointsRepo, users, catalog, allowPrivateTargets: config.allowPrivateTargets, uptime: uptimeSource, onChange });
+  const alertsRepo = createAlertsRepo(db);
+  const alerting = createAlerting({
+    repo: createAlertingRepo(db),
+    alerts: alertsRepo,
+    box,
+    logger,
+    regionLabel: (key) => {
+      const r = catalog.regionByKey(key);
+      return r ? regionLabel(r) : key;
+    },
+    primaryRegion: () => {
+      const p = catalog.primaryRegion();
+      return p ? regionKey(p) : null;
+    },
+    channels: createChannels({
+      publicUrl: config.publicUrl,
+      allowPrivateTargets: config.allowPrivateTargets,
+      slackApiUrl: config.alerting.slackApiUrl,
+      telegramApiUrl: config.alerting.telegramApiUrl,
+      twilio: config.alerting.twilio,
+      smtp: { url: config.alerting.smtpUrl, from: config.alerting.smtpFrom },
+    }),
+    metrics,
+  });
+  alerting.start();
+  // Endpoint, plan or region changes move assignments and what the evaluator knows of endpoints:
+  // one endpoint's context after its own change, every context after a plan or region change.
+  const onChange = (urlId?: number) => {
+    engine.changed();
+    alerting.invalidate(urlId);
+  };
+  const endpoints = createEndpointService({
+    endpoints: endpointsRepo, users, catalog, allowPrivateTargets: config.allowPrivateTargets, uptime: uptimeSource, onChange,
+    onClosed: (urlId) => alerting.endpointClosed(urlId),
+  });
   const admin = createAdminService({ users, catalog, agents: agentsRepo, onChange, ownedCount: (id) => engine.ownedCount(id) });
   const app = createApp({
     logger,
     auth: createAuthService({ users, catalog, tokens, limiter, box }),
     tokens,
     endpoints,
-    alerts: createAlertService({ alerts: createAlertsRepo(db), endpoints: endpointsRepo, catalog, box }),
+    alerts: createAlertService({ alerts: alertsRepo, endpoints: endpointsRepo, catalog, box, onThresholdsChanged: (urlId) => alerting.thresholdsChanged(urlId) }),
+    alerting,
     graphs: createGraphService({ endpoints, source: results, metrics }),
     admin,
     catalog,
@@ -130,7 +167,10 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
   let embedded: EmbeddedAgent | null = null;
   if (results) {
     tls = config.grpcTls.insecure ? null : loadOrCreateGrpcTls(config.dataDir, config.grpcTls);
-    const handlers = createAgentServiceHandlers({ agents: agentsRepo, catalog, engine, store: results, leaseSeconds: config.agentLeaseSeconds, logger, metrics });
+    const handlers = createAgentServiceHandlers({
+      agents: agentsRepo, catalog, engine, store: results, leaseSeconds: config.agentLeaseSeconds, logger, metrics,
+      onResultsStored: (rows) => alerting.onResultsStored(rows),
+    });
     grpcServer = await startGrpcServer(handlers, config.host, config.grpcPort, tls);
     logger.info({ port: grpcServer.port, tls: Boolean(tls) }, 'grpc listening');
     // Lapsed leases are noticed here even when no agent calls in.
@@ -155,6 +195,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     async close() {
       if (leaseTimer) clearInterval(leaseTimer);
       engine.close();
+      await alerting.stop();
       await embedded?.stop();
       await grpcServer?.close();
       await new Promise<void>((resolve) => {

@@ -80,3 +80,16 @@ export const AlertMethodUpdateBody = z
   })
   .meta({ id: 'AlertMethodUpdateBody', description: 'PUT /api/users/alert-methods/:id' });
 export type AlertMethodUpdateBody = z.infer<typeof AlertMethodUpdateBody>;
+
+/** GET /api/users/incidents: optionally one endpoint, optionally open or resolved only. */
+export const IncidentsQuery = z
+  .object({
+    endpoint_id: z
+      .string({ error: 'endpoint_id must be a positive whole number' })
+      .regex(/^[1-9]\d{0,15}$/, 'endpoint_id must be a positive whole number')
+      .transform(Number)
+      .optional(),
+    status: z.enum(['open', 'resolved'], { error: 'status must be open or resolved' }).optional(),
+  })
+  .meta({ id: 'IncidentsQuery', description: 'GET /api/users/incidents (newest first)' });
+export type IncidentsQuery = z.infer<typeof IncidentsQuery>;

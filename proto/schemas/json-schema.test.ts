@@ -9,7 +9,7 @@ describe('REST schemas as JSON Schema', () => {
   it('covers every REST body and query', () => {
     expect(bodies.map(([n]) => n).sort()).toEqual([
       'AgentTokenCreateBody', 'AlertMethodCreateBody', 'AlertMethodUpdateBody', 'AlertThresholdsBody', 'EndpointCreateBody',
-      'EndpointToggleBody', 'EndpointUpdateBody', 'GraphQuery', 'LoginBody', 'LogoutBody', 'PasswordChangeBody',
+      'EndpointToggleBody', 'EndpointUpdateBody', 'GraphQuery', 'IncidentsQuery', 'LoginBody', 'LogoutBody', 'PasswordChangeBody',
       'ProfileUpdateBody', 'RefreshBody', 'RegionCreateBody', 'ResultsCountQuery', 'SetPackageBody', 'SignupBody', 'TwoFactorVerifyBody',
     ]);
   });

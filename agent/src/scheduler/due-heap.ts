@@ -1,5 +1,6 @@
 // A binary min-heap of due times: earlier first, equal times in the order they were pushed.
-export interface Due { at: number; id: string; gen: number }
+/** `once`: an extra run (a fast re-check) that does not plan the next periodic one. */
+export interface Due { at: number; id: string; gen: number; once?: boolean }
 
 export interface DueHeap {
   push(d: Due): void;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Assignment } from '@upfleet/proto';
 import { createFakeClock } from '../testing/fake-clock';
-import { createScheduler, hashCheckId, nextSlot, type RunCheck } from './scheduler';
+import { CONFIRM_FAILURES, createScheduler, hashCheckId, nextSlot, RECHECK_DELAY_MS, type RunCheck } from './scheduler';
 
 const settle = (): Promise<void> => new Promise((r) => setImmediate(r));
 
@@ -193,5 +193,57 @@ describe('scheduler', () => {
     await settle();
     expect(n).toBeGreaterThanOrEqual(2);
     expect(errors.length).toBe(n);
+  });
+
+  describe('fast confirmation', () => {
+    /** One check whose runs fail while `state.failing`, started on a fake clock; runs are their times. */
+    async function startFailing(id: string, intervalSeconds: number) {
+      const clock = createFakeClock();
+      const runs: number[] = [];
+      const state = { failing: true };
+      const s = createScheduler({ runCheck: async () => (runs.push(clock.now()), { failed: state.failing }), concurrency: 4, clock });
+      s.start();
+      const t0 = clock.now();
+      s.upsert([assignment(id, { interval_seconds: intervalSeconds })]);
+      await clock.advance(0);
+      await settle();
+      const advance = async (ms: number) => {
+        for (let i = 0; i < ms / 1000; i++) {
+          await clock.advance(1000);
+          await settle();
+        }
+      };
+      return { runs, state, s, t0, advance };
+    }
+
+    it('re-runs a failed check after 10 s instead of a whole interval, until it has failed twice', async () => {
+      const { runs, s, t0, advance } = await startFailing('down', 300);
+      await advance(60_000);
+      expect(CONFIRM_FAILURES).toBe(2);
+      // The first run at once, one re-check 10 s later (2 failures: confirmed), then nothing until the slot.
+      expect(runs.map((t) => t - t0)).toEqual([0, RECHECK_DELAY_MS]);
+      await advance(300_000);
+      expect(runs.slice(2)).toContain(nextSlot(t0, 300_000, hashCheckId('down') % 300_000));
+      void s.stop();
+    });
+
+    it('stops re-checking when the re-check passes, and starts again at the next failure', async () => {
+      const { runs, state, s, advance } = await startFailing('flaky', 300);
+      state.failing = false;
+      await advance(60_000);
+      expect(runs).toHaveLength(2); // the failure and its passing re-check
+      await advance(300_000);
+      expect(runs).toHaveLength(3); // the periodic run only
+      void s.stop();
+    });
+
+    it('adds no run when the interval is 10 s or shorter: the next periodic run is the re-check', async () => {
+      const { runs, s, t0, advance } = await startFailing('fast', 5);
+      await advance(30_000);
+      const offset = hashCheckId('fast') % 5000;
+      for (const t of runs.slice(1)) expect((t - offset) % 5000).toBe(0);
+      expect(runs.length).toBe(1 + Math.floor((t0 + 30_000 - offset) / 5000) - Math.floor((t0 - offset) / 5000));
+      void s.stop();
+    });
   });
 });

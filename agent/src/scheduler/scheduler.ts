@@ -9,7 +9,14 @@ import { systemClock, type Clock } from './clock';
 import { createDueHeap } from './due-heap';
 import { createLagStats, type LagSummary } from './lag-stats';
 
-export type RunCheck = (assignment: Assignment, plannedAt: number) => Promise<void>;
+/** What a run tells the scheduler: a failed check is re-run soon (fast confirmation). */
+export interface RunOutcome { failed: boolean }
+export type RunCheck = (assignment: Assignment, plannedAt: number) => Promise<void | RunOutcome>;
+
+/** After a failed run, the check runs again after this long (or its interval, if shorter)... */
+export const RECHECK_DELAY_MS = 10_000;
+/** ...until it passes or has failed this many times in a row (the control plane's confirmation). */
+export const CONFIRM_FAILURES = 2;
 
 export interface SchedulerDeps {
   runCheck: RunCheck;
@@ -52,6 +59,8 @@ interface Entry {
   offsetMs: number;
   gen: number;
   busy: boolean;
+  /** consecutive failed runs */
+  fails: number;
 }
 
 /** A stable, well-spread 32-bit hash of the check id (FNV-1a, shared with the control plane). */
@@ -101,6 +110,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
       const entry = entries.get(due.id);
       if (!entry || entry.gen !== due.gen) continue;
       dispatch(entry, due.at);
+      if (due.once) continue;
       // Behind schedule: skip to the next future slot instead of bursting through missed ones.
       heap.push({ at: nextSlot(Math.max(now, due.at), entry.periodMs, entry.offsetMs), id: due.id, gen: entry.gen });
     }
@@ -136,13 +146,13 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
       lag.record(lagMs);
       metrics?.lag.observe(lagMs / 1000);
       const a = entry.a; // the latest version: an edited URL takes effect at the next run
-      let p: Promise<void>;
+      let p: Promise<void | RunOutcome>;
       try {
         p = deps.runCheck(a, plannedAt);
       } catch (err) {
         p = Promise.reject(err);
       }
-      p.catch((err) => deps.onError?.(err, a)).finally(() => {
+      p.then((outcome) => afterRun(entry, outcome), (err) => deps.onError?.(err, a)).finally(() => {
         running--;
         completed++;
         entry.busy = false;
@@ -154,6 +164,19 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
         pump();
       });
     }
+  }
+
+  // Fast confirmation: a first failure is checked again soon instead of a whole interval later,
+  // unless the periodic run comes first anyway.
+  function afterRun(entry: Entry, outcome: void | RunOutcome): void {
+    if (!outcome) return;
+    entry.fails = outcome.failed ? entry.fails + 1 : 0;
+    if (!outcome.failed || entry.fails >= CONFIRM_FAILURES || entries.get(entry.a.check_id) !== entry) return;
+    const now = clock.now();
+    const at = now + Math.min(RECHECK_DELAY_MS, entry.periodMs);
+    if (nextSlot(now, entry.periodMs, entry.offsetMs) <= at) return;
+    heap.push({ at, id: entry.a.check_id, gen: entry.gen, once: true });
+    arm();
   }
 
   function schedule(entry: Entry, at: number): void {
@@ -174,7 +197,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
       }
       return;
     }
-    const entry: Entry = { a, periodMs, offsetMs: hashCheckId(a.check_id) % periodMs, gen: 0, busy: false };
+    const entry: Entry = { a, periodMs, offsetMs: hashCheckId(a.check_id) % periodMs, gen: 0, busy: false, fails: 0 };
     entries.set(a.check_id, entry);
     schedule(entry, clock.now()); // a new check runs at once
   }

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { dataDirFor, planStart, REPO_ROOT, runStart, runStep, type SpawnFn, type SpawnStep } from './start';
@@ -86,10 +87,11 @@ describe('runStep', () => {
 
   it("lets the child handle the signal and exit with its own code", async () => {
     const sig = manualSignals();
-    const running = runStep(nodeStep('process.on("SIGINT", () => process.exit(0)); setInterval(() => {}, 1000)'), {
-      onSignal: sig.onSignal,
-    });
-    await new Promise((r) => setTimeout(r, 300));
+    // The child says when its handler is in place: a fixed sleep raced the child's start on a busy machine.
+    const ready = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'upfleet-start-')), 'ready');
+    const step = nodeStep('process.on("SIGINT", () => process.exit(0)); require("fs").writeFileSync(process.env.READY_FILE, "1"); setInterval(() => {}, 1000)');
+    const running = runStep({ ...step, env: { ...step.env, READY_FILE: ready } }, { onSignal: sig.onSignal });
+    while (!fs.existsSync(ready)) await new Promise((r) => setTimeout(r, 20));
     sig.send('SIGINT');
     expect(await running).toBe(0);
   });

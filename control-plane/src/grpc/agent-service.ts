@@ -1,7 +1,7 @@
 // AgentService handlers: Register, Heartbeat, WatchAssignments; ReportResults comes from report-results.ts.
 import crypto from 'node:crypto';
 import { Gauge, type Registry } from 'prom-client';
-import { grpc, type AgentServiceHandlers, type AssignmentUpdate } from '@upfleet/proto';
+import { grpc, type AgentServiceHandlers, type AssignmentUpdate, type CheckResult } from '@upfleet/proto';
 import { AppError } from '../errors';
 import type { Logger } from '../logger';
 import { randomToken, safeEqual, sha256 } from '../lib/crypto';
@@ -22,6 +22,8 @@ export function createAgentServiceHandlers(deps: {
   catalog: CatalogRepo;
   engine: AssignmentEngine;
   store: Pick<ResultStore, 'insertBatch'>;
+  /** Sees every stored batch's results (alert evaluation); see ReportResultsDeps.onStored. */
+  onResultsStored?(results: CheckResult[]): void;
   leaseSeconds: number;
   logger: Logger;
   now?: () => number;
@@ -111,6 +113,7 @@ export function createAgentServiceHandlers(deps: {
     ReportResults: createReportResultsHandler({
       store: deps.store,
       logger: deps.logger,
+      onStored: deps.onResultsStored,
       metrics: deps.metrics,
       authenticate: (call) => {
         try {

@@ -55,6 +55,7 @@ describe('ReportResults over gRPC on loopback', () => {
   /** A sample's value in the Prometheus text GET /metrics serves; 0 when absent. */
   const sample = async (line: string) => Number((await metrics.metrics()).split('\n').find((l) => l.startsWith(`${line} `))?.split(' ')[1] ?? 0);
   const agents = new Map<string, AuthenticatedAgent>([['good', { agentId: 'agent-1', region: 'EU-Germany' }]]);
+  let onStored: (results: CheckResult[]) => void = () => {};
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'upfleet-report-'));
@@ -69,6 +70,7 @@ describe('ReportResults over gRPC on loopback', () => {
         logger,
         maxInFlight: 2,
         maxBatchResults: 100,
+        onStored: (results) => onStored(results),
         metrics,
         authenticate: (call) => {
           const token = String(call.metadata.get('authorization')[0] ?? '').replace(/^Bearer /, '');
@@ -218,5 +220,25 @@ describe('ReportResults over gRPC on loopback', () => {
     expect(status.code).toBe(grpc.status.UNAUTHENTICATED);
     expect(s.acks).toEqual([]);
     expect(await store.countResults({ endpointId: ep })).toBe(0);
+  });
+
+  it('hands stored results to the alert hook, never for a failed insert, and acks ok when the hook throws', async () => {
+    const ep = nextEndpoint++;
+    const seen: string[][] = [];
+    const s = open();
+    onStored = (results) => {
+      seen.push(results.map((r) => r.result_id));
+      throw new Error('alerting is broken');
+    };
+    observed.failNext = 1;
+    s.stream.write({ batch_id: 'b-hook-fail', results: [result(ep, 0)] });
+    s.stream.write({ batch_id: 'b-hook', results: [result(ep, 1), result(ep, 2)] });
+    const acks = await s.until(2);
+    expect(acks.map((a) => a.ok)).toEqual([false, true]);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(seen).toEqual([[`${ep}-1`, `${ep}-2`]]);
+    onStored = () => {};
+    s.stream.end();
+    expect((await s.closed).code).toBe(grpc.status.OK);
   });
 });

@@ -23,6 +23,9 @@ export interface ReportResultsDeps {
   /** Batches being stored at once per stream; the stream is paused beyond it. */
   maxInFlight?: number;
   maxBatchResults?: number;
+  /** Called with a batch's results once they are stored (alert evaluation). It runs after the ack
+   *  is on its way, and whatever it throws is logged: it never delays or fails an ack. */
+  onStored?(results: CheckResult[]): void;
   /** The handler registers its own metrics here (results ingested, batches by outcome, store time). */
   metrics?: Registry;
 }
@@ -89,6 +92,16 @@ export function createReportResultsHandler(deps: ReportResultsDeps): grpc.handle
       return { batch_id: batchId, ok: false, error: 'results could not be stored; re-send the batch' };
     } finally {
       stored();
+    }
+    if (deps.onStored && valid.length > 0) {
+      const onStored = deps.onStored;
+      setImmediate(() => {
+        try {
+          onStored(valid);
+        } catch (err) {
+          log.error({ batchId, err: (err as Error).message }, 'post-store hook failed');
+        }
+      });
     }
     return { batch_id: batchId, ok: true, error: dropped > 0 ? `${dropped} results with an unknown kind or endpoint were dropped` : '' };
   }

@@ -319,7 +319,8 @@ describe('alert methods', () => {
     expect(slack.status).toBe(201);
     const id = slack.body.data.alert_method_id;
     const off = await h.call('PUT', `/api/users/alert-methods/${id}`, { is_enabled: false }, token);
-    expect(off.body.data).toMatchObject({ is_enabled: false, platform_config: { bot_token: 'xoxb-secret-token-value', channel: '#ops' } });
+    // Secrets are write-only (issue 9): all but the last 4 characters masked.
+    expect(off.body.data).toMatchObject({ is_enabled: false, platform_config: { bot_token: `${'•'.repeat(19)}alue`, channel: '#ops' } });
     const change = await h.call('PUT', `/api/users/alert-methods/${id}`, { platform: 'teams', is_enabled: true, platform_config: { webhook_url: 'https://x' } }, token);
     expect(change.status).toBe(400);
     const edit = await h.call('PUT', `/api/users/alert-methods/${id}`, { platform: 'slack', is_enabled: true, platform_config: { bot_token: 'xoxb-new', channel: '#alerts' } }, token);

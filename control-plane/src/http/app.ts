@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import express, { type Express } from 'express';
 import type { Logger } from '../logger';
+import type { Alerting } from '../alerting';
 import type { AdminService } from '../services/admin';
 import type { AlertService } from '../services/alerts';
 import type { AuthService } from '../services/auth';
@@ -24,6 +25,8 @@ export interface AppDeps {
   tokens: TokenService;
   endpoints: EndpointService;
   alerts: AlertService;
+  /** Incidents, deliveries and test sends; null when the control plane runs without a results store. */
+  alerting?: Alerting | null;
   graphs: GraphService;
   admin: AdminService;
   catalog: CatalogRepo;
@@ -65,7 +68,7 @@ export function createApp(deps: AppDeps): Express {
   });
   api.use(publicRoutes(deps.catalog));
   api.use(authRoutes(deps.auth, deps.tokens));
-  api.use(userRoutes(deps));
+  api.use(userRoutes({ ...deps, alerting: deps.alerting ?? null }));
   api.get('/graphs/endpoint/:id', requireUser(deps.tokens), async (req, res) => {
     const id = parseId(req.params.id, 'Endpoint not found');
     const query = parseInput(GraphQuery, req.query);

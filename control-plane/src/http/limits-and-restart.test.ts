@@ -74,7 +74,7 @@ describe('restart', () => {
     const th = await h.call('GET', `/api/users/endpoints/${id}/alert-thresholds`, undefined, token);
     expect(th.body.data[0]).toMatchObject({ threshold_value: 42, is_enabled: true });
     const methods = await h.call('GET', '/api/users/alert-methods', undefined, token);
-    expect(methods.body.data[0].platform_config).toEqual({ bot_token: '123:abc', chat_id: '-100200' });
+    expect(methods.body.data[0].platform_config).toEqual({ bot_token: '•••:abc', chat_id: '-100200' });
     expect((await h.call('GET', '/api/users/profile', undefined, token)).body.data.timezone).toBe('UTC+2');
     expect((await h.call('GET', '/api/public/packages')).body.data).toHaveLength(4);
   });

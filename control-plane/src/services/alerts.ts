@@ -1,5 +1,5 @@
 // Alert thresholds per endpoint and alert methods (notification channels) per user.
-import { MESSAGES, type AlertMethod, type AlertPlatform, type AlertThreshold, type Feature } from '@upfleet/proto/rest';
+import { MASK_CHAR, MESSAGES, PLATFORM_FIELDS, SECRET_FIELDS, type AlertMethod, type AlertPlatform, type AlertThreshold, type Feature } from '@upfleet/proto/rest';
 import { platformConfig, type AlertMethodCreateBody, type AlertMethodUpdateBody, type AlertThresholdsBody } from '@upfleet/proto/schemas';
 import { badRequest, conflict, notFound } from '../errors';
 import type { SecretBox } from '../lib/crypto';
@@ -7,6 +7,26 @@ import { regionLabel, type CatalogRepo } from '../store/catalog-repo';
 import type { AlertsRepo, AlertMethodRow } from '../store/alerts-repo';
 import type { EndpointsRepo } from '../store/endpoints-repo';
 import { parseInput } from './validation';
+import { createSigningSecret } from '../alerting/channels/webhook';
+
+/** All but the last 4 characters masked; a URL keeps its origin so the user can tell which one it is. */
+export function maskSecret(field: string, value: string): string {
+  let keep = 0;
+  if (field === 'webhook_url') {
+    try {
+      // Origin and the first '/' stay, so the masked value is still a URL the edit form accepts.
+      const origin = new URL(value).origin;
+      keep = value.startsWith(origin) ? origin.length + (value[origin.length] === '/' ? 1 : 0) : 0;
+    } catch {
+      keep = 0;
+    }
+  }
+  const rest = value.slice(keep);
+  const shown = rest.length > 4 ? rest.slice(-4) : '';
+  return value.slice(0, keep) + MASK_CHAR.repeat(rest.length - shown.length) + shown;
+}
+
+const isSecretField = (f: string) => (SECRET_FIELDS as readonly string[]).includes(f);
 
 /** Sensible starting points shown before a user saves thresholds (disabled until enabled). */
 const DEFAULT_THRESHOLDS: Record<Feature, { value: number; operator: string }> = {
@@ -16,7 +36,11 @@ const DEFAULT_THRESHOLDS: Record<Feature, { value: number; operator: string }> =
   cert_expiry: { value: 14, operator: '<' },
 };
 
-export function createAlertService(deps: { alerts: AlertsRepo; endpoints: EndpointsRepo; catalog: CatalogRepo; box: SecretBox }) {
+export function createAlertService(deps: {
+  alerts: AlertsRepo; endpoints: EndpointsRepo; catalog: CatalogRepo; box: SecretBox;
+  /** Thresholds saved: the evaluator re-reads them and drops conditions that are gone. */
+  onThresholdsChanged?: (urlId: number) => void;
+}) {
   const { alerts, catalog } = deps;
 
   function requireEndpoint(userId: number, urlId: number) {
@@ -25,14 +49,23 @@ export function createAlertService(deps: { alerts: AlertsRepo; endpoints: Endpoi
     return e;
   }
 
-  function toMethod(row: AlertMethodRow): AlertMethod {
-    let config: Record<string, string> = {};
+  function storedConfig(row: AlertMethodRow): Record<string, string> {
     try {
-      config = JSON.parse(deps.box.open(row.config_enc)) as Record<string, string>;
+      return JSON.parse(deps.box.open(row.config_enc)) as Record<string, string>;
     } catch {
-      config = {};
+      return {};
     }
-    return { alert_method_id: row.alert_method_id, platform: row.platform as AlertPlatform, is_enabled: Boolean(row.is_enabled), platform_config: config };
+  }
+
+  /** The method as answered over REST: secrets masked, the webhook signing secret left out. */
+  function toMethod(row: AlertMethodRow): AlertMethod {
+    const stored = storedConfig(row);
+    const platform = row.platform as AlertPlatform;
+    const config: Record<string, string> = {};
+    for (const f of PLATFORM_FIELDS[platform] ?? []) {
+      if (stored[f] !== undefined) config[f] = isSecretField(f) ? maskSecret(f, stored[f]) : stored[f];
+    }
+    return { alert_method_id: row.alert_method_id, platform, is_enabled: Boolean(row.is_enabled), platform_config: config };
   }
 
   return {
@@ -84,16 +117,21 @@ export function createAlertService(deps: { alerts: AlertsRepo; endpoints: Endpoi
         seen.add(k);
       }
       alerts.replaceThresholds(userId, urlId, items);
+      deps.onThresholdsChanged?.(urlId);
       return this.listThresholds(userId, urlId);
     },
 
     listMethods: (userId: number) => alerts.methods(userId).map(toMethod),
 
-    createMethod(userId: number, { platform, platform_config: config, is_enabled: enabled }: AlertMethodCreateBody): AlertMethod {
+    createMethod(userId: number, { platform, platform_config: parsed, is_enabled: enabled }: AlertMethodCreateBody): AlertMethod & { signing_secret?: string } {
       if (alerts.hasPlatform(userId, platform)) throw conflict(MESSAGES.duplicatePlatform);
+      const config: Record<string, string> = { ...parsed };
+      // A webhook gets its own signing secret, shown once here and again on request (edit form).
+      const signingSecret = platform === 'webhook' ? createSigningSecret() : undefined;
+      if (signingSecret) config.signing_secret = signingSecret;
       try {
         const id = alerts.insertMethod(userId, platform, enabled, deps.box.seal(JSON.stringify(config)));
-        return toMethod(alerts.method(userId, id)!);
+        return { ...toMethod(alerts.method(userId, id)!), ...(signingSecret ? { signing_secret: signingSecret } : {}) };
       } catch (e) {
         if (String((e as Error).message).includes('UNIQUE')) throw conflict(MESSAGES.duplicatePlatform);
         throw e;
@@ -103,13 +141,32 @@ export function createAlertService(deps: { alerts: AlertsRepo; endpoints: Endpoi
     updateMethod(userId: number, id: number, body: AlertMethodUpdateBody): AlertMethod {
       const row = alerts.method(userId, id);
       if (!row) throw notFound('Alert method not found');
-      const current = toMethod(row);
-      if (body.platform !== undefined && body.platform !== current.platform) throw badRequest('The platform of an alert method cannot be changed');
-      const enabled = body.is_enabled ?? current.is_enabled;
-      // The config's rules depend on the stored platform, so this part of the body is parsed here.
-      const config = body.platform_config === undefined ? current.platform_config : parseInput<Record<string, string>>(platformConfig(current.platform), body.platform_config);
+      const platform = row.platform as AlertPlatform;
+      const stored = storedConfig(row);
+      if (body.platform !== undefined && body.platform !== platform) throw badRequest('The platform of an alert method cannot be changed');
+      const enabled = body.is_enabled ?? Boolean(row.is_enabled);
+      let config = stored;
+      if (body.platform_config !== undefined) {
+        // A secret sent back exactly as GET masked it means "unchanged": keep the stored value.
+        const incoming: Record<string, unknown> = { ...body.platform_config };
+        for (const f of SECRET_FIELDS) {
+          if (stored[f] !== undefined && incoming[f] === maskSecret(f, stored[f])) incoming[f] = stored[f];
+        }
+        // The config's rules depend on the stored platform, so this part of the body is parsed here.
+        config = { ...parseInput<Record<string, string>>(platformConfig(platform), incoming) };
+        if (stored.signing_secret) config.signing_secret = stored.signing_secret;
+      }
       alerts.updateMethod(userId, id, enabled, deps.box.seal(JSON.stringify(config)));
       return toMethod(alerts.method(userId, id)!);
+    },
+
+    /** The webhook signing secret, for the edit form. */
+    signingSecret(userId: number, id: number): { signing_secret: string } {
+      const row = alerts.method(userId, id);
+      if (!row) throw notFound('Alert method not found');
+      const secret = storedConfig(row).signing_secret;
+      if (!secret) throw badRequest('Only webhook alert methods have a signing secret');
+      return { signing_secret: secret };
     },
 
     deleteMethod(userId: number, id: number) {

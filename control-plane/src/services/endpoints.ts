@@ -38,11 +38,14 @@ export function createEndpointService(deps: {
   catalog: CatalogRepo;
   allowPrivateTargets: boolean;
   uptime?: UptimeSource;
-  onChange?: () => void;
+  /** An endpoint was added, edited, toggled or deleted (its id). */
+  onChange?: (urlId: number) => void;
+  /** Monitoring turned off or endpoint deleted: its open incidents resolve without notifying. */
+  onClosed?: (urlId: number) => void;
   now?: () => number;
 }) {
   const { endpoints, catalog } = deps;
-  const changed = () => deps.onChange?.();
+  const changed = (urlId: number) => deps.onChange?.(urlId);
 
   function planOf(userId: number): Package {
     const user = deps.users.byId(userId);
@@ -157,7 +160,7 @@ export function createEndpointService(deps: {
       if (endpoints.count(userId) >= plan.max_endpoints) throw badRequest(MESSAGES.tooManyEndpoints(plan.max_endpoints, plan.package_name));
       if (endpoints.urlTaken(userId, input.url)) throw conflict('You are already monitoring this URL');
       const id = endpoints.insert(userId, crypto.randomUUID(), input);
-      changed();
+      changed(id);
       return endpoints.get(userId, id)!;
     },
 
@@ -166,7 +169,7 @@ export function createEndpointService(deps: {
       const input = applyPolicy(body, planOf(userId));
       if (endpoints.urlTaken(userId, input.url, urlId)) throw conflict('You are already monitoring this URL');
       endpoints.update(userId, urlId, input);
-      changed();
+      changed(urlId);
       return endpoints.get(userId, urlId)!;
     },
 
@@ -175,13 +178,15 @@ export function createEndpointService(deps: {
       if (!e) throw notFound('Endpoint not found');
       const next = body.monitoring_enabled ?? !e.monitoring_enabled;
       endpoints.toggle(userId, urlId, next);
-      changed();
+      if (!next) deps.onClosed?.(urlId);
+      changed(urlId);
       return { url_id: urlId, monitoring_enabled: next };
     },
 
     remove(userId: number, urlId: number) {
       if (!endpoints.delete(userId, urlId)) throw notFound('Endpoint not found');
-      changed();
+      deps.onClosed?.(urlId);
+      changed(urlId);
       return { url_id: urlId };
     },
 

@@ -84,6 +84,10 @@ describe('control plane with a chDB results store', () => {
       upfleet_agents_live: 'gauge',
       upfleet_agent_checks_owned: 'gauge',
       upfleet_agent_outbox_depth: 'gauge',
+      upfleet_alert_deliveries_total: 'counter',
+      upfleet_alert_events_queued_total: 'counter',
+      upfleet_alert_evaluation_duration_seconds: 'summary',
+      upfleet_alert_outbox_pending: 'gauge',
     });
     // The graphs above were timed.
     const count = text.split('\n').find((l) => l.startsWith('upfleet_graph_query_duration_seconds_count'));

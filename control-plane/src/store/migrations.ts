@@ -154,4 +154,62 @@ CREATE TABLE agents (
 CREATE INDEX agents_region ON agents (region);
 `,
   },
+  {
+    id: 5,
+    name: 'alerting',
+    // Evaluation state per (endpoint, condition, region); one row per (endpoint, condition) for the
+    // confirmed endpoint-level state and its flapping window; incidents; the delivery outbox.
+    sql: `
+CREATE TABLE alert_region_states (
+  url_id INTEGER NOT NULL REFERENCES endpoints(url_id) ON DELETE CASCADE,
+  condition TEXT NOT NULL,
+  region TEXT NOT NULL,
+  fails INTEGER NOT NULL DEFAULT 0,
+  passes INTEGER NOT NULL DEFAULT 0,
+  down INTEGER NOT NULL DEFAULT 0,
+  last_ts INTEGER NOT NULL DEFAULT 0,
+  cause TEXT NOT NULL DEFAULT '',
+  PRIMARY KEY (url_id, condition, region)
+) WITHOUT ROWID;
+CREATE TABLE alert_conditions (
+  url_id INTEGER NOT NULL REFERENCES endpoints(url_id) ON DELETE CASCADE,
+  condition TEXT NOT NULL,
+  down INTEGER NOT NULL DEFAULT 0,
+  changes TEXT NOT NULL DEFAULT '[]',
+  flapping INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (url_id, condition)
+) WITHOUT ROWID;
+CREATE TABLE incidents (
+  incident_id INTEGER PRIMARY KEY,
+  user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  url_id INTEGER NOT NULL,
+  condition TEXT NOT NULL,
+  regions TEXT NOT NULL DEFAULT '[]',
+  cause TEXT NOT NULL,
+  flapping INTEGER NOT NULL DEFAULT 0,
+  opened_at INTEGER NOT NULL,
+  resolved_at INTEGER,
+  resolved_silently INTEGER NOT NULL DEFAULT 0
+);
+CREATE UNIQUE INDEX incidents_one_open ON incidents (url_id, condition) WHERE resolved_at IS NULL;
+CREATE INDEX incidents_user ON incidents (user_id, url_id, opened_at);
+CREATE TABLE alert_deliveries (
+  delivery_id INTEGER PRIMARY KEY,
+  user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  alert_method_id INTEGER NOT NULL REFERENCES alert_methods(alert_method_id) ON DELETE CASCADE,
+  incident_id INTEGER REFERENCES incidents(incident_id) ON DELETE CASCADE,
+  event TEXT NOT NULL,
+  idempotency_key TEXT NOT NULL UNIQUE,
+  payload TEXT NOT NULL,
+  status TEXT NOT NULL DEFAULT 'pending',
+  attempts INTEGER NOT NULL DEFAULT 0,
+  next_attempt_at INTEGER NOT NULL,
+  last_error TEXT,
+  created_at INTEGER NOT NULL,
+  delivered_at INTEGER
+);
+CREATE INDEX alert_deliveries_due ON alert_deliveries (next_attempt_at) WHERE status = 'pending';
+CREATE INDEX alert_deliveries_method ON alert_deliveries (alert_method_id, created_at);
+`,
+  },
 ];

@@ -1,5 +1,6 @@
 // Display rules of SPEC sections 3, 8 and 9: currency symbols, badges, classes and dates.
-import type { Currency, GraphFunction, Region } from '@upfleet/proto/rest';
+import { formatDuration } from '@upfleet/proto/duration';
+import { FEATURE_LABELS, type Currency, type Feature, type GraphFunction, type Region } from '@upfleet/proto/rest';
 
 const SYMBOLS: Record<string, string> = { EUR: '€', USD: '$', GBP: '£', JPY: '¥' };
 
@@ -104,3 +105,24 @@ export const GRAPH_UNITS: Record<GraphFunction, string> = {
 
 /** UTC-12 .. UTC+14 with UTC+5:30 (SPEC section 9): the profile form's list is the one the server accepts. */
 export { TIMEZONES } from '@upfleet/proto/schemas';
+
+/** 'since 14:05' for today, 'since 23 Nov 14:05' before. */
+export function sinceLabel(iso: string, now: number = Date.now()): string {
+  const d = new Date(iso);
+  const time = d.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' });
+  const sameDay = new Date(now).toDateString() === d.toDateString();
+  return sameDay ? `since ${time}` : `since ${d.toLocaleDateString('en-GB', { day: 'numeric', month: 'short' })} ${time}`;
+}
+
+/** How long from one instant to another (to now while still open): '3 min 20 s', '2 h 5 min'. */
+export function durationLabel(fromIso: string, toIso: string | null, now: number = Date.now()): string {
+  return formatDuration((toIso ? Date.parse(toIso) : now) - Date.parse(fromIso));
+}
+
+/** What an incident's condition means for a person: 'Down', 'Response Time threshold (US - Virginia)'. */
+export function conditionLabel(condition: string): string {
+  if (condition === 'down') return 'Down';
+  const [, type, region] = condition.split(':');
+  const name = FEATURE_LABELS[type as Feature] ?? type;
+  return `${name} threshold${region && region !== 'any' ? ` (${regionKeyLabel(region)})` : ''}`;
+}

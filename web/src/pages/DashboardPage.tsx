@@ -1,12 +1,12 @@
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
-import type { Dashboard, Endpoint, EndpointInput, Region } from '@upfleet/proto/rest';
+import type { Dashboard, Endpoint, EndpointInput, Incident, Region } from '@upfleet/proto/rest';
 import { useAuth, useServices } from '../app-context';
 import { Spinner } from '../components/Spinner';
 import { ConfirmDialog } from '../components/Modal';
 import { EndpointFormModal, type PlanLimits } from '../components/dashboard/EndpointFormModal';
 import { ThresholdsModal } from '../components/dashboard/ThresholdsModal';
 import { BellIcon, ChartIcon, CheckCircleIcon, EditIcon, GlobeIcon, ActivityIcon, PauseIcon, PlayIcon, PlusIcon, TrashIcon, XCircleIcon } from '../components/Icons';
-import { regionKeyLabel, uptimeBadge } from '../lib/format';
+import { conditionLabel, regionKeyLabel, sinceLabel, uptimeBadge } from '../lib/format';
 
 const GraphsModal = lazy(() => import('../components/graphs/GraphsModal'));
 
@@ -34,6 +34,20 @@ export function DashboardPage() {
   const [endpoints, setEndpoints] = useState<Endpoint[] | null>(null);
   const [regions, setRegions] = useState<Region[]>([]);
   const [dialog, setDialog] = useState<Dialog>(null);
+  const [openIncidents, setOpenIncidents] = useState<Map<number, Incident>>(new Map());
+
+  // Oldest open incident per endpoint: the row says since when it has been down.
+  const loadIncidents = useCallback(async () => {
+    try {
+      const res = await api.get<Incident[]>('/api/users/incidents?status=open');
+      if (!res.success) return;
+      const byEndpoint = new Map<number, Incident>();
+      for (const i of res.data ?? []) byEndpoint.set(i.url_id, i);
+      setOpenIncidents(byEndpoint);
+    } catch {
+      // the list still shows without incident states
+    }
+  }, [api]);
 
   const load = useCallback(async () => {
     try {
@@ -41,6 +55,7 @@ export function DashboardPage() {
         api.get<Dashboard>('/api/users/dashboard'),
         api.get<Endpoint[]>('/api/users/endpoints-with-uptime'),
         api.publicRequest<Region[]>('GET', '/api/public/regions'),
+        loadIncidents(),
       ]);
       if (d.success) setDashboard(d.data);
       else console.error('load dashboard failed', d.status, d.error);
@@ -51,11 +66,17 @@ export function DashboardPage() {
       console.error('load dashboard failed', err);
       setEndpoints((x) => x ?? []);
     }
-  }, [api]);
+  }, [api, loadIncidents]);
 
   useEffect(() => {
     void load();
   }, [load]);
+
+  // Incidents open and close while the page is open: refresh their states every 30 s.
+  useEffect(() => {
+    const t = setInterval(() => void loadIncidents(), 30_000);
+    return () => clearInterval(t);
+  }, [loadIncidents]);
 
   const plan: PlanLimits = dashboard ? { ...DEFAULT_PLAN, ...dashboard, package_name: dashboard.package_name || 'Free', max_regions: dashboard.max_regions || 1 } : DEFAULT_PLAN;
 
@@ -143,8 +164,9 @@ export function DashboardPage() {
           <ul className="endpoint-list">
             {endpoints.map((ep) => {
               const badge = uptimeBadge(ep.uptime_percentage);
+              const incident = ep.monitoring_enabled ? openIncidents.get(ep.url_id) : undefined;
               return (
-                <li key={ep.url_id} className="endpoint-row" data-testid="endpoint-row">
+                <li key={ep.url_id} className={`endpoint-row${incident ? ' is-down' : ''}`} data-testid="endpoint-row">
                   <div className="endpoint-main">
                     <span className={`monitor-icon ${ep.monitoring_enabled ? 'on' : 'off'}`} role="img" aria-label={ep.monitoring_enabled ? 'Monitoring enabled' : 'Monitoring disabled'}>
                       {ep.monitoring_enabled ? <CheckCircleIcon /> : <XCircleIcon />}
@@ -152,6 +174,11 @@ export function DashboardPage() {
                     <div className="endpoint-text">
                       <div className="endpoint-title">
                         <h3>{ep.name}</h3>
+                        {incident && (
+                          <span className="badge badge-red" data-testid="down-badge" title={`${conditionLabel(incident.condition)}: ${incident.cause}`}>
+                            {incident.condition === 'down' ? 'Down' : conditionLabel(incident.condition)} {sinceLabel(incident.opened_at)}
+                          </span>
+                        )}
                         {ep.monitoring_enabled && (
                           <span className={`badge badge-${badge.tone}`} title="7-day uptime">{badge.text}</span>
                         )}

@@ -1,13 +1,15 @@
 import { Router } from 'express';
+import type { Alerting } from '../../alerting';
+import { AppError } from '../../errors';
 import type { AlertService } from '../../services/alerts';
 import { LIST_GZIP_MIN_BYTES, type EndpointService } from '../../services/endpoints';
 import type { TokenService } from '../../services/tokens';
 import type { CatalogRepo } from '../../store/catalog-repo';
-import { AlertMethodCreateBody, AlertMethodUpdateBody, AlertThresholdsBody, EndpointCreateBody, EndpointToggleBody, EndpointUpdateBody } from '@upfleet/proto/schemas';
+import { AlertMethodCreateBody, AlertMethodUpdateBody, AlertThresholdsBody, EndpointCreateBody, EndpointToggleBody, EndpointUpdateBody, IncidentsQuery } from '@upfleet/proto/schemas';
 import { parseId, parseInput } from '../../services/validation';
 import { authOf, requireUser } from '../middleware/auth';
 
-export function userRoutes(deps: { endpoints: EndpointService; alerts: AlertService; catalog: CatalogRepo; tokens: TokenService }): Router {
+export function userRoutes(deps: { endpoints: EndpointService; alerts: AlertService; alerting: Alerting | null; catalog: CatalogRepo; tokens: TokenService }): Router {
   const r = Router();
   const { endpoints, alerts, catalog } = deps;
   r.use('/users', requireUser(deps.tokens));
@@ -64,6 +66,25 @@ export function userRoutes(deps: { endpoints: EndpointService; alerts: AlertServ
   });
   r.delete('/users/alert-methods/:id', (req, res) => {
     res.json({ success: true, data: alerts.deleteMethod(uid(req), methodId(req.params.id)) });
+  });
+  r.get('/users/alert-methods/:id/signing-secret', (req, res) => {
+    res.json({ success: true, data: alerts.signingSecret(uid(req), methodId(req.params.id)) });
+  });
+  const alerting = () => {
+    if (!deps.alerting) throw new AppError('unavailable', 'Alerting is not running on this server');
+    return deps.alerting;
+  };
+  r.post('/users/alert-methods/:id/test', async (req, res) => {
+    res.json({ success: true, data: await alerting().sendTest(uid(req), methodId(req.params.id)) });
+  });
+  r.get('/users/alert-methods/:id/deliveries', (req, res) => {
+    res.json({ success: true, data: alerting().listDeliveries(uid(req), methodId(req.params.id)) });
+  });
+  r.get('/users/incidents', (req, res) => {
+    // An empty parameter (endpoint_id=&status=) means "any", as the web app sends it.
+    const raw = Object.fromEntries(Object.entries(req.query as Record<string, unknown>).filter(([, v]) => v !== ''));
+    const q = parseInput(IncidentsQuery, raw);
+    res.json({ success: true, data: alerting().listIncidents(uid(req), { endpointId: q.endpoint_id ?? null, status: q.status ?? null }) });
   });
   return r;
 }

@@ -7,7 +7,7 @@ import { wheelZoom, type TimeRange } from './range-refetch';
 
 const COLORS: Record<string, string> = { response_time: '#4f46e5', ping: '#0ea5e9', response_code: '#10b981', cert_expiry: '#f59e0b' };
 
-export function GraphCard({ series, view, onRange }: { series: GraphSeries; view: TimeRange; onRange(range: TimeRange): void }) {
+export function GraphCard({ series, view, onRange, incidents = [] }: { series: GraphSeries; view: TimeRange; onRange(range: TimeRange): void; incidents?: TimeRange[] }) {
   const values = useMemo(() => series.data.map((p) => p[1]), [series]);
   const stats = seriesStats(values);
   const unit = GRAPH_UNITS[series.function];
@@ -53,8 +53,14 @@ export function GraphCard({ series, view, onRange }: { series: GraphSeries; view
       xaxis: { type: 'datetime', min: view.from, max: view.to, labels: { datetimeUTC: false } },
       yaxis: { labels: { formatter: (v: number) => `${Math.round(v)}${unit ? ` ${unit}` : ''}` }, min: series.function === 'cert_expiry' ? 0 : undefined },
       tooltip: { x: { format: 'dd MMM HH:mm' } },
+      // Incident periods shaded red behind the line.
+      annotations: {
+        xaxis: incidents.filter((p) => p.to >= view.from && p.from <= view.to).map((p) => ({
+          x: p.from, x2: p.to, fillColor: '#fecaca', opacity: 0.35, borderColor: '#dc2626', label: { text: 'Incident', style: { color: '#991b1b', background: '#fee2e2' } },
+        })),
+      },
     };
-  }, [series, view, unit]);
+  }, [series, view, unit, incidents]);
 
   const chartSeries = useMemo(() => [{ name: GRAPH_FUNCTION_LABELS[series.function], data: series.data.map(([t, v]) => ({ x: t, y: v })) }], [series]);
   const codes = series.function === 'response_code' ? values : [];

@@ -1,13 +1,45 @@
 // Full-screen graphs for one endpoint. Loaded lazily: it pulls in apexcharts.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { Endpoint, GraphFunction, GraphSeries, GraphsResponse } from '@upfleet/proto/rest';
+import type { Endpoint, GraphFunction, GraphSeries, GraphsResponse, Incident } from '@upfleet/proto/rest';
 import { useServices } from '../../app-context';
 import { Modal } from '../Modal';
 import { Spinner } from '../Spinner';
 import { RefreshIcon } from '../Icons';
 import { GraphCard } from './GraphCard';
 import { createRangeRefetcher, PRESETS, type TimeRange } from './range-refetch';
-import { GRAPH_FUNCTION_LABELS, regionKeyLabel } from '../../lib/format';
+import { conditionLabel, durationLabel, GRAPH_FUNCTION_LABELS, regionKeyLabel } from '../../lib/format';
+
+/** Incident periods as time ranges (an open one runs to now), for marking the graphs. */
+export function incidentPeriods(incidents: Incident[], now: number): TimeRange[] {
+  return incidents.map((i) => ({ from: Date.parse(i.opened_at), to: i.resolved_at ? Date.parse(i.resolved_at) : now }));
+}
+
+export function IncidentHistory({ incidents, now }: { incidents: Incident[]; now: number }) {
+  return (
+    <section className="card incident-history" aria-label="Incident history">
+      <h3>Incident history</h3>
+      {incidents.length === 0 ? (
+        <p className="muted small">No incidents recorded.</p>
+      ) : (
+        <ul className="incident-list">
+          {incidents.map((i) => (
+            <li key={i.incident_id} className="incident-row" data-testid="incident-row">
+              <span className={`badge ${i.resolved_at ? 'badge-green' : 'badge-red'}`}>{i.resolved_at ? 'Resolved' : 'Open'}</span>
+              <div>
+                <div className="strong">{conditionLabel(i.condition)}: {i.cause}</div>
+                <div className="muted small">
+                  {new Date(i.opened_at).toLocaleString('en-GB')} · {i.resolved_at ? `lasted ${durationLabel(i.opened_at, i.resolved_at)}` : `ongoing for ${durationLabel(i.opened_at, null, now)}`}
+                  {i.regions.length > 0 && ` · ${i.regions.join(', ')}`}
+                  {i.flapping && ' · flapping'}
+                </div>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
 
 function graphQuery(hours: number, custom: TimeRange | null): string {
   return custom ? `timeFrom=${custom.from}&timeTo=${custom.to}` : `hours=${hours}`;
@@ -26,6 +58,18 @@ export default function GraphsModal({ endpoint, onClose, now = () => Date.now() 
   const [kind, setKind] = useState<'all' | GraphFunction>('all');
   const [reloadTick, setReloadTick] = useState(0);
   const refetcher = useMemo(() => createRangeRefetcher((range) => setCustom(range)), []);
+  const [incidents, setIncidents] = useState<Incident[]>([]);
+
+  useEffect(() => {
+    let live = true;
+    api.get<Incident[]>(`/api/users/incidents?endpoint_id=${endpoint.url_id}`)
+      .then((res) => live && res.success && setIncidents(res.data ?? []))
+      .catch(() => undefined); // the graphs still show without the history
+    return () => {
+      live = false;
+    };
+  }, [api, endpoint.url_id, reloadTick]);
+  const periods = useMemo(() => incidentPeriods(incidents, now()), [incidents, now]);
 
   useEffect(() => () => refetcher.cancel(), [refetcher]);
 
@@ -124,10 +168,11 @@ export default function GraphsModal({ endpoint, onClose, now = () => Date.now() 
         <div className="graphs-area">
           {(updating || loading) && <div className="updating-overlay" role="status">Updating...</div>}
           <div className="graph-grid">
-            {shown.map((g) => (<GraphCard key={g.itemId} series={g} view={view} onRange={onRange} />))}
+            {shown.map((g) => (<GraphCard key={g.itemId} series={g} view={view} onRange={onRange} incidents={periods} />))}
           </div>
         </div>
       )}
+      <IncidentHistory incidents={incidents} now={now()} />
     </Modal>
   );
 }

@@ -1,0 +1,33 @@
+// The channel for each platform, built once from config.
+import type { AlertPlatform } from '@upfleet/proto/rest';
+import type { Channel } from '../types';
+import { createDiscordChannel } from './discord';
+import { createEmailChannel } from './email';
+import { createHttpSender } from './http';
+import { createSlackChannel } from './slack';
+import { createSmsChannel, type TwilioSettings } from './sms';
+import { createTeamsChannel } from './teams';
+import { createTelegramChannel } from './telegram';
+import { createWebhookChannel } from './webhook';
+
+export interface ChannelSettings {
+  publicUrl: string | null;
+  allowPrivateTargets: boolean;
+  slackApiUrl: string;
+  telegramApiUrl: string;
+  twilio: TwilioSettings;
+  smtp: { url: string | null; from: string | null };
+}
+
+export function createChannels(s: ChannelSettings): Record<AlertPlatform, Channel> {
+  const http = createHttpSender({ allowPrivateTargets: s.allowPrivateTargets });
+  return {
+    email: createEmailChannel({ smtpUrl: s.smtp.url, from: s.smtp.from, publicUrl: s.publicUrl }),
+    slack: createSlackChannel({ http, apiUrl: s.slackApiUrl, publicUrl: s.publicUrl }),
+    telegram: createTelegramChannel({ http, apiUrl: s.telegramApiUrl, publicUrl: s.publicUrl }),
+    webhook: createWebhookChannel({ http }),
+    sms: createSmsChannel({ http, twilio: s.twilio, publicUrl: s.publicUrl }),
+    discord: createDiscordChannel({ http, publicUrl: s.publicUrl }),
+    teams: createTeamsChannel({ http, publicUrl: s.publicUrl }),
+  };
+}

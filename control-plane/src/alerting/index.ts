@@ -1,0 +1,147 @@
+// Alerting as one part: the evaluator (results → incidents + outbox rows), the dispatcher (outbox →
+// channels), and what the REST routes read (incidents, deliveries, test sends).
+import crypto from 'node:crypto';
+import { Counter, Gauge, Summary, type Registry } from 'prom-client';
+import type { CheckResult } from '@upfleet/proto';
+import type { AlertDelivery, AlertPlatform, Incident } from '@upfleet/proto/rest';
+import { badRequest, notFound } from '../errors';
+import type { SecretBox } from '../lib/crypto';
+import type { Logger } from '../logger';
+import type { AlertsRepo } from '../store/alerts-repo';
+import { createDispatcher, type MethodForDelivery } from './dispatcher';
+import { createAlertEvaluator } from './evaluator';
+import type { AlertingRepo, IncidentRow } from './repo';
+import type { AlertEvent, Channel } from './types';
+
+export interface AlertingDeps {
+  repo: AlertingRepo;
+  alerts: AlertsRepo;
+  box: SecretBox;
+  logger: Logger;
+  regionLabel(key: string): string;
+  primaryRegion(): string | null;
+  /** One channel per platform (createChannels(settings) in production). */
+  channels: Record<AlertPlatform, Channel>;
+  now?: () => number;
+  pollMs?: number;
+  /** Alerting registers its own metrics here: delivery tries, incident events, evaluation time, outbox depth. */
+  metrics?: Registry;
+}
+
+const DELIVERIES_SHOWN = 50;
+const PRUNE_EVERY_MS = 3600_000;
+
+export function createAlerting(deps: AlertingDeps) {
+  const now = deps.now ?? Date.now;
+  const log = deps.logger.child({ component: 'alerting' });
+  const { channels } = deps;
+  const registers = deps.metrics ? [deps.metrics] : [];
+  const deliveries = new Counter({ name: 'upfleet_alert_deliveries_total', help: 'Alert delivery tries by platform and outcome', labelNames: ['platform', 'result'], registers });
+  const events = new Counter({ name: 'upfleet_alert_events_queued_total', help: 'Outbox rows queued for incident events', registers });
+  const evalSeconds = new Summary({ name: 'upfleet_alert_evaluation_duration_seconds', help: 'Time to evaluate one stored batch', percentiles: [], registers });
+  new Gauge({
+    name: 'upfleet_alert_outbox_pending', help: 'Alert deliveries waiting to be sent or retried', registers,
+    collect() {
+      this.set(deps.repo.pendingCount());
+    },
+  });
+
+  function method(userId: number, methodId: number): MethodForDelivery | null {
+    const row = deps.alerts.method(userId, methodId);
+    if (!row) return null;
+    let config: Record<string, string>;
+    try {
+      config = JSON.parse(deps.box.open(row.config_enc)) as Record<string, string>;
+    } catch {
+      config = {};
+    }
+    return { platform: row.platform as AlertPlatform, enabled: row.is_enabled === 1, config };
+  }
+
+  const dispatcher = createDispatcher({
+    repo: deps.repo, channels, method, logger: deps.logger, now, pollMs: deps.pollMs,
+    onOutcome: (platform, result) => deliveries.inc({ platform, result }),
+  });
+  const evaluator = createAlertEvaluator({
+    repo: deps.repo, logger: deps.logger, regionLabel: deps.regionLabel, primaryRegion: deps.primaryRegion, now,
+    onQueued: () => dispatcher.wake(),
+  });
+  let pruneTimer: NodeJS.Timeout | null = null;
+
+  const toIncident = (i: IncidentRow): Incident => ({
+    incident_id: i.incident_id,
+    url_id: i.url_id,
+    condition: i.condition,
+    regions: JSON.parse(i.regions) as string[],
+    cause: i.cause,
+    flapping: i.flapping === 1,
+    opened_at: new Date(i.opened_at).toISOString(),
+    resolved_at: i.resolved_at === null ? null : new Date(i.resolved_at).toISOString(),
+  });
+
+  return {
+    /** From report-results after a batch is stored. Never throws: alerting must not fail an ack. */
+    onResultsStored(results: readonly CheckResult[]) {
+      const done = evalSeconds.startTimer();
+      try {
+        events.inc(evaluator.evaluate(results).queued);
+      } catch (err) {
+        log.error({ err: (err as Error).message }, 'alert evaluation failed');
+      } finally {
+        done();
+      }
+    },
+    evaluate: (results: readonly CheckResult[]) => evaluator.evaluate(results),
+    /** Endpoint edited, thresholds saved, plan changed: re-read what the evaluator caches. */
+    invalidate: (urlId?: number) => evaluator.invalidate(urlId),
+    endpointClosed: (urlId: number) => evaluator.closeEndpoint(urlId),
+    thresholdsChanged: (urlId: number) => evaluator.thresholdsChanged(urlId),
+
+    listIncidents(userId: number, query: { endpointId: number | null; status: 'open' | 'resolved' | null }): Incident[] {
+      return deps.repo.incidentsOf(userId, { urlId: query.endpointId, status: query.status, limit: 500 }).map(toIncident);
+    },
+
+    listDeliveries(userId: number, methodId: number): AlertDelivery[] {
+      if (!deps.alerts.method(userId, methodId)) throw notFound('Alert method not found');
+      return deps.repo.deliveriesOf(userId, methodId, DELIVERIES_SHOWN).map((d) => ({
+        delivery_id: d.delivery_id,
+        incident_id: d.incident_id,
+        event: d.event,
+        status: d.status,
+        attempts: d.attempts,
+        last_error: d.last_error,
+        created_at: new Date(d.created_at).toISOString(),
+        delivered_at: d.delivered_at === null ? null : new Date(d.delivered_at).toISOString(),
+        next_attempt_at: d.status === 'pending' ? new Date(d.next_attempt_at).toISOString() : null,
+      }));
+    },
+
+    /** Sends a test message now; the provider's reason comes back as the error. */
+    async sendTest(userId: number, methodId: number): Promise<{ delivered: true }> {
+      if (!deps.alerts.method(userId, methodId)) throw notFound('Alert method not found');
+      const event: AlertEvent = { type: 'test', occurred_at: new Date(now()).toISOString(), incident: null, endpoint: null };
+      const outcome = await dispatcher.sendNow(userId, methodId, `test-${methodId}-${crypto.randomUUID()}`, event);
+      if (!outcome.ok) throw badRequest(outcome.error);
+      return { delivered: true };
+    },
+
+    start() {
+      dispatcher.start();
+      const prune = () => {
+        try {
+          deps.repo.prune(now());
+        } catch (err) {
+          log.warn({ err: (err as Error).message }, 'incident retention prune failed');
+        }
+      };
+      prune();
+      pruneTimer = setInterval(prune, PRUNE_EVERY_MS);
+      pruneTimer.unref();
+    },
+    async stop() {
+      if (pruneTimer) clearInterval(pruneTimer);
+      await dispatcher.stop();
+    },
+  };
+}
+export type Alerting = ReturnType<typeof createAlerting>;

@@ -1,0 +1,60 @@
+// Every alert text in one place: what a person needs (endpoint, what is wrong, where, since when,
+// a link, and on resolve how long it lasted), shaped per channel from the same facts.
+import { formatDuration } from '@upfleet/proto/duration';
+import type { AlertEvent } from './types';
+
+export interface RenderedMessage {
+  /** One line: email subject, push title. */
+  title: string;
+  /** Plain text, a few lines. */
+  text: string;
+  /** The facts as label/value pairs, for cards and embeds. */
+  facts: Array<[string, string]>;
+  /** Link to the dashboard, or null without PUBLIC_URL. */
+  link: string | null;
+  color: 'red' | 'green' | 'blue';
+}
+
+const when = (iso: string) => `${iso.slice(0, 19).replace('T', ' ')} UTC`;
+
+export function renderMessage(event: AlertEvent, publicUrl: string | null): RenderedMessage {
+  const link = publicUrl ? `${publicUrl.replace(/\/+$/, '')}/dashboard` : null;
+  if (event.type === 'test' || !event.incident || !event.endpoint) {
+    const text = 'This is a test message from Upfleet: this alert method works.';
+    return { title: 'Upfleet test message', text: link ? `${text}\n${link}` : text, facts: [], link, color: 'blue' };
+  }
+  const { incident: i, endpoint: e } = event;
+  const regions = i.regions.length ? i.regions.join(', ') : 'all regions';
+  const facts: Array<[string, string]> = [
+    ['Endpoint', `${e.name} (${e.url})`],
+    ['What', i.cause],
+    ['Regions', regions],
+    ['Since', when(i.opened_at)],
+  ];
+  let title: string;
+  if (event.type === 'incident.opened') {
+    title = i.flapping ? `FLAPPING: ${e.name} keeps changing state` : `DOWN: ${e.name} - ${i.cause}`;
+  } else {
+    const lasted = formatDuration(Date.parse(i.resolved_at ?? event.occurred_at) - Date.parse(i.opened_at));
+    title = `RESOLVED: ${e.name} is back after ${lasted}`;
+    facts.push(['Resolved', when(i.resolved_at ?? event.occurred_at)], ['Lasted', lasted]);
+  }
+  if (i.flapping) facts.push(['Note', 'This check changed state more than 4 times in 30 minutes; further changes are held until it settles.']);
+  const lines = [title, ...facts.map(([k, v]) => `${k}: ${v}`)];
+  if (link) lines.push(`Dashboard: ${link}`);
+  return { title, text: lines.join('\n'), facts, link, color: event.type === 'incident.opened' ? 'red' : 'green' };
+}
+
+export const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/** HTML for email bodies and Telegram's parse_mode HTML (which knows b, a, and line breaks only). */
+export function renderHtml(m: RenderedMessage, flavour: 'email' | 'telegram'): string {
+  const facts = m.facts.map(([k, v]) => `<b>${escapeHtml(k)}:</b> ${escapeHtml(v)}`);
+  const link = m.link ? `<a href="${escapeHtml(m.link)}">Open the dashboard</a>` : '';
+  if (flavour === 'telegram') return [`<b>${escapeHtml(m.title)}</b>`, ...facts, link].filter(Boolean).join('\n');
+  const colour = m.color === 'red' ? '#c0392b' : m.color === 'green' ? '#1e8449' : '#2e86c1';
+  return `<!doctype html><html><body style="font-family:sans-serif">
+<h2 style="color:${colour}">${escapeHtml(m.title)}</h2>
+<p>${facts.join('<br>')}</p>${link ? `<p>${link}</p>` : ''}
+</body></html>`;
+}

@@ -1,0 +1,46 @@
+// Shapes shared by the evaluator, the outbox, the message renderer and the channels.
+
+export type DeliveryEvent = 'opened' | 'resolved' | 'test';
+export type AlertEventType = 'incident.opened' | 'incident.resolved' | 'test';
+
+export interface IncidentView {
+  id: number;
+  /** 'down', or 'threshold:<monitor type>:<region key or any>'. */
+  condition: string;
+  cause: string;
+  /** Region labels ('EU - Germany') confirmed in the condition when it was decided. */
+  regions: string[];
+  opened_at: string;
+  resolved_at: string | null;
+  /** Changed state more than 4 times in 30 minutes: held open until it settles. */
+  flapping: boolean;
+}
+
+export interface EndpointView {
+  id: number;
+  name: string;
+  url: string;
+}
+
+/** One event as stored in the outbox and sent, unchanged, by every retry. */
+export interface AlertEvent {
+  type: AlertEventType;
+  occurred_at: string;
+  incident: IncidentView | null;
+  endpoint: EndpointView | null;
+}
+
+/** What a channel reports after one try. `final` failures are not retried. */
+export type SendOutcome =
+  | { ok: true }
+  | { ok: false; final: boolean; error: string; retryAfterMs?: number };
+
+export interface OutgoingMessage {
+  /** Idempotency key of the delivery; the webhook's `webhook-id`. */
+  id: string;
+  event: AlertEvent;
+}
+
+export interface Channel {
+  send(message: OutgoingMessage, config: Record<string, string>): Promise<SendOutcome>;
+}
