@@ -11,6 +11,7 @@ import { PROTO_PATH, LOADER_OPTIONS, type ResultBatch } from '@upfleet/proto';
 import { createResultStore } from '../control-plane/src/results/clickhouse-store';
 import { makeBatches } from './ingest-data';
 import { encodeRows } from '../control-plane/src/results/row-encoding';
+import { decodeResultBatch } from '../control-plane/src/grpc/result-batch-decoder';
 
 const SIZE = Number(process.argv[2] ?? 1000);
 const N = Number(process.argv[3] ?? 20);
@@ -37,7 +38,8 @@ async function main(): Promise<void> {
   const batches = makeBatches('p', SIZE * N, SIZE);
   const rows = SIZE * N;
   const bufs = cpu('protobuf serialize (agent side)', rows, () => batches.map((b) => type.serialize(b)));
-  const decoded = cpu('protobuf deserialize + toObject (grpc-js)', rows, () => bufs.map((b) => type.deserialize(b)));
+  cpu('protobuf deserialize + toObject (proto-loader)', rows, () => bufs.map((b) => type.deserialize(b)));
+  const decoded = cpu('protobuf decode (grpc/result-batch-decoder.ts)', rows, () => bufs.map((b) => decodeResultBatch(b)));
 
   cpu('row encoding (JSONCompactEachRow payload)', rows, () => decoded.map((b) => encodeRows(b.results, 'bench')));
 

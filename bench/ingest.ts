@@ -7,9 +7,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
-import { grpc, loadAgentService } from '@upfleet/proto';
+import { grpc } from '@upfleet/proto';
 import { createResultStore } from '../control-plane/src/results/clickhouse-store';
 import { createReportResultsHandler } from '../control-plane/src/grpc/report-results';
+import { agentServiceDefinition } from '../control-plane/src/grpc/server';
 import { makeBatches } from './ingest-data';
 import { spawn } from 'node:child_process';
 
@@ -32,9 +33,8 @@ async function main(): Promise<void> {
   //    encoding runs outside the control plane), each keeping WINDOW batches un-acked.
   {
     const AGENTS = Number(process.env.INGEST_AGENTS ?? 4);
-    const AgentService = loadAgentService();
     const server = new grpc.Server({ 'grpc.max_receive_message_length': 64 * 1024 * 1024 });
-    server.addService(AgentService.service, {
+    server.addService(agentServiceDefinition(), {
       ReportResults: createReportResultsHandler({
         store, logger, maxInFlight: WINDOW, authenticate: () => ({ agentId: 'bench', region: 'EU-Germany' }),
       }),

@@ -7,6 +7,7 @@ import { Registry } from 'prom-client';
 import { grpc, loadAgentService, type AgentServiceClient, type BatchAck, type CheckResult, type ResultBatch } from '@upfleet/proto';
 import { createResultStore, type ClickHouseResultStore, type ResultStore } from '../results/clickhouse-store';
 import { createReportResultsHandler, type AuthenticatedAgent } from './report-results';
+import { agentServiceDefinition } from './server';
 
 const logger = pino({ level: 'silent' });
 const HOUR = 3_600_000;
@@ -64,7 +65,7 @@ describe('ReportResults over gRPC on loopback', () => {
     observed = new ObservedStore(store);
     const AgentService = loadAgentService();
     server = new grpc.Server();
-    server.addService(AgentService.service, {
+    server.addService(agentServiceDefinition(), {
       ReportResults: createReportResultsHandler({
         store: observed,
         logger,
