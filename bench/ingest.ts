@@ -1,33 +1,72 @@
 // Ingest benchmark: results/s from a gRPC ReportResults stream (grpc-js client on loopback → handler →
-// embedded chDB) from agent processes, and the store alone.
-// Run: npx tsx bench/ingest.ts [totalResults] [batchSize] [window]
-// Env: INGEST_AGENTS (4), INSERT_LANES (store default), MERGE_INSERTS=0 (one insert per batch),
-// INGEST_AGENT_ENCODE=live (agents encode protobuf during the run, on this machine's cores).
+// ClickHouse) from agent processes, and the store alone; embedded chDB, and a ClickHouse server side by side.
+// Run: npx tsx bench/ingest.ts [totalResults] [batchSize] [window] [--server] [--clickhouse-url URL]
+//   --server              also run against a local ClickHouse server (clickhouse-local from libchdb,
+//                         tests/helpers/clickhouse-server.ts) after chDB, same data, same settings
+//   --clickhouse-url URL  run against that server instead of chDB (a database of its own, dropped after)
+// Env: INGEST_AGENTS (4), INSERT_LANES (store default), MERGE_INSERTS=0 (one insert per batch; server
+// mode always inserts per batch), INGEST_AGENT_ENCODE=live (agents encode protobuf during the run,
+// on this machine's cores).
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { grpc } from '@upfleet/proto';
 import { createResultStore } from '../control-plane/src/results/clickhouse-store';
 import { createReportResultsHandler } from '../control-plane/src/grpc/report-results';
 import { agentServiceDefinition } from '../control-plane/src/grpc/server';
+import { startClickHouseServer } from '../tests/helpers/clickhouse-server';
 import { makeBatches } from './ingest-data';
 import { spawn } from 'node:child_process';
 
-const TOTAL = Number(process.argv[2] ?? 200_000);
-const BATCH = Number(process.argv[3] ?? 2000);
-const WINDOW = Number(process.argv[4] ?? 4);
+const args = parseArgs({
+  allowPositionals: true,
+  options: { server: { type: 'boolean', default: false }, 'clickhouse-url': { type: 'string' } },
+});
+const TOTAL = Number(args.positionals[0] ?? 200_000);
+const BATCH = Number(args.positionals[1] ?? 2000);
+const WINDOW = Number(args.positionals[2] ?? 4);
 const logger = pino({ level: 'warn' });
 const rate = (n: number, ms: number) => Math.round((n * 1000) / ms).toLocaleString('en-US');
 
+/** Where one run stores its results: chDB in a temp dir (url null) or a server. */
+interface Target { name: string; url: string | null; database?: string; cleanup?: () => Promise<void> }
+interface Figures { grpc: string; store: string }
+
 // Top-level await would need an ESM marker in bench/; a main() keeps the script standalone.
 async function main(): Promise<void> {
+  const url = args.values['clickhouse-url'];
+  const targets: Target[] = url
+    ? [{ name: `server ${new URL(url).host}`, url, database: `upfleet_bench_${process.pid}` }]
+    : [{ name: 'chDB (embedded)', url: null }];
+  if (args.values.server && !url) {
+    const server = await startClickHouseServer();
+    console.log(`local ClickHouse server at ${server.url} answered ${server.startMs} ms after spawn`);
+    targets.push({ name: 'local ClickHouse server', url: server.url, cleanup: () => server.stop() });
+  }
+  const figures = new Map<string, Figures>();
+  try {
+    for (const t of targets) figures.set(t.name, await benchTarget(t));
+  } finally {
+    for (const t of targets) await t.cleanup?.();
+  }
+  if (figures.size > 1) {
+    console.log('\nside by side (results/s)        gRPC ReportResults   store.insertBatch only');
+    for (const [name, f] of figures) console.log(`${name.padEnd(32)}${f.grpc.padStart(19)}${f.store.padStart(25)}`);
+  }
+}
+
+async function benchTarget(target: Target): Promise<Figures> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'upfleet-bench-ingest-'));
   const LANES = process.env.INSERT_LANES ? Number(process.env.INSERT_LANES) : undefined;
-  const MERGE = process.env.MERGE_INSERTS !== '0';
-  const store = createResultStore({ clickhouseUrl: null, dataDir: dir, logger, insertLanes: LANES, mergeInserts: MERGE });
+  const MERGE = process.env.MERGE_INSERTS === '0' ? false : undefined;
+  const store = createResultStore({ clickhouseUrl: target.url, dataDir: dir, logger, insertLanes: LANES, mergeInserts: MERGE, database: target.database });
   await store.init();
-  console.log(`ingest benchmark: ${TOTAL.toLocaleString('en-US')} results per run, batches of ${BATCH}, ${WINDOW} in flight, ${LANES ?? 'default'} insert connections, ${MERGE ? 'merged inserts' : 'one insert per batch'}, chDB at ${dir}`);
+  const merging = store.mergeStats !== null;
+  const where = target.url ? `${target.name} at ${target.url}` : `${LANES ?? 'default'} insert connections, chDB at ${dir}`;
+  console.log(`\ningest benchmark: ${TOTAL.toLocaleString('en-US')} results per run, batches of ${BATCH}, ${WINDOW} in flight, ${merging ? 'merged inserts' : 'one insert per batch'}, ${where}`);
+  const figures: Figures = { grpc: '', store: '' };
 
   // 1. gRPC ReportResults on loopback from agent processes (as in production: the agents' own
   //    encoding runs outside the control plane), each keeping WINDOW batches un-acked.
@@ -71,14 +110,15 @@ async function main(): Promise<void> {
     const ms = performance.now() - started;
     const cpu = process.cpuUsage(cpu0);
     const failed = reports.reduce((n, r) => n + r.failed, 0);
-    console.log(`gRPC ReportResults → chDB   : ${rate(per * AGENTS, ms)} results/s (${AGENTS} agent processes, ${Math.ceil(per / BATCH) * AGENTS} batches, ${failed} acked ok=false, ${(ms / 1000).toFixed(2)} s)`);
+    figures.grpc = rate(per * AGENTS, ms);
+    console.log(`gRPC ReportResults → store  : ${figures.grpc} results/s (${AGENTS} agent processes, ${Math.ceil(per / BATCH) * AGENTS} batches, ${failed} acked ok=false, ${(ms / 1000).toFixed(2)} s)`);
     // CPU time holds on a busy machine where wall time does not: results per CPU-second of the
-    // control plane (gRPC, encoding, chDB and its merges, all threads) is its capacity per core.
+    // control plane (gRPC, encoding, and with chDB the engine and its merges, all threads) is its capacity per core.
     const cpMs = (cpu.user + cpu.system) / 1000;
     const agentMs = reports.reduce((n, r) => n + r.cpuMs, 0);
     const merged = store.mergeStats;
     if (merged && merged0) console.log(`  merged inserts             : ${merged.inserts - merged0.inserts} for ${merged.batches - merged0.batches} batches (${Math.round((merged.rows - merged0.rows) / Math.max(1, merged.inserts - merged0.inserts)).toLocaleString('en-US')} rows each)`);
-    console.log(`  control plane CPU          : ${((cpMs * 1000) / (per * AGENTS)).toFixed(1)} µs per result = ${rate(per * AGENTS, cpMs)} results per CPU-second; agents ${((agentMs * 1000) / (per * AGENTS)).toFixed(1)} µs per result`);
+    console.log(`  control plane CPU          : ${((cpMs * 1000) / (per * AGENTS)).toFixed(1)} µs per result = ${rate(per * AGENTS, cpMs)} results per CPU-second${target.url ? ' (this process only, not the server)' : ''}; agents ${((agentMs * 1000) / (per * AGENTS)).toFixed(1)} µs per result`);
     server.forceShutdown();
   }
 
@@ -94,13 +134,16 @@ async function main(): Promise<void> {
       }
     }));
     const ms = performance.now() - started;
-    console.log(`store.insertBatch only      : ${rate(TOTAL, ms)} results/s (${(ms / batches.length).toFixed(1)} ms per batch of ${BATCH})`);
+    figures.store = rate(TOTAL, ms);
+    console.log(`store.insertBatch only      : ${figures.store} results/s (${(ms / batches.length).toFixed(1)} ms per batch of ${BATCH})`);
   }
 
   const stored = await store.countResults();
   console.log(`rows stored: ${stored.toLocaleString('en-US')} (expected ${(2 * TOTAL).toLocaleString('en-US')}); rss ${Math.round(process.memoryUsage().rss / 1e6)} MB`);
+  if (target.database) await store.command(`DROP DATABASE IF EXISTS ${target.database}`);
   await store.close();
   rmSync(dir, { recursive: true, force: true });
+  return figures;
 }
 
 main().catch((err) => {

@@ -184,6 +184,7 @@ export const MESSAGES = {
   invalidThresholds: 'Please enter valid threshold values for all thresholds before saving.',
   invalidCredentials: 'Invalid email or password',
   invalidCode: 'Invalid verification code',
+  twoFactorDisableProof: 'Enter your current password or a verification code to disable two-factor authentication',
 } as const;
 
 /** An incident: one condition of one endpoint, from confirmation to recovery. */

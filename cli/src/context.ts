@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { createAdminClient, type AdminClient } from './api/client';
 import { CliError, oneLine } from './errors';
+import { stripControls } from './formatters/safe-text';
 import type { AgentModule } from './commands/agent/run';
 import type { SpawnFn } from './commands/start';
 
@@ -100,7 +101,8 @@ export function commandContext(cmd: Command, deps: CliDeps): CommandContext {
     deps,
     now: deps.now ?? Date.now,
     print(data, human) {
-      deps.stdout(globals.json ? `${JSON.stringify(data, null, 2)}\n` : human(data));
+      // JSON escapes control characters itself; human text is stripped of them.
+      deps.stdout(globals.json ? `${JSON.stringify(data, null, 2)}\n` : stripControls(human(data)));
     },
   };
 }

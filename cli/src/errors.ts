@@ -1,5 +1,7 @@
 // The CLI's one error family: every failure a user can meet becomes a CliError with a one-line
 // message; index.ts prints it as `upfleet: <message>` and exits non-zero.
+import { stripControls } from './formatters/safe-text';
+
 export type CliErrorCode =
   | 'usage' // bad flag value, missing token
   | 'unreachable' // network error or timeout talking to the control plane
@@ -20,7 +22,8 @@ export class CliError extends Error {
   }
 }
 
-/** One line: the CLI never prints a stack, and a multi-line text would break `upfleet: ...`. */
+/** One line: the CLI never prints a stack, and a multi-line text would break `upfleet: ...`.
+ *  Messages often quote the server, so terminal controls are stripped too. */
 export function oneLine(text: string): string {
-  return text.replace(/\s*\n\s*/g, ' ').trim();
+  return stripControls(text).replace(/\s*\n\s*/g, ' ').trim();
 }

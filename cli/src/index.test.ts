@@ -93,6 +93,21 @@ describe('user commands', () => {
     expect(JSON.parse(run.stdout)).toHaveLength(2);
   });
 
+  it('strips terminal control sequences from data in tables, plain output and error lines', async () => {
+    api.state.users[0].username = 'alice\x1b]0;owned\x07\x1b[2J';
+    api.state.users[0].email = 'alice@example.com';
+    const list = await admin('user', 'list');
+    expect(list.stdout).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f-\x9f]/);
+    expect(list.stdout).toContain(' 1  alice     alice@example.com');
+    const evilPackage = await admin('user', 'set-package', '--email', 'bob@example.com', '--package', 'Gold\x1b[31m\x1b]8;;http://x\x07');
+    expect(evilPackage.stderr).toBe("upfleet: Unknown package 'Gold'\n");
+    api.state.packages[1].package_name = 'Pro\x1b[5m';
+    const changed = await admin('user', 'set-package', '--email', 'bob@example.com', '--package', 'Pro\x1b[5m');
+    expect(changed.stdout).toBe('bob@example.com is now on the Pro package.\n');
+    // --json is for scripts: the data is kept, with JSON's own escapes.
+    expect((await admin('user', 'list', '--json')).stdout).toContain('alice\\u001b]0;owned');
+  });
+
   it("user set-package posts { email, package } and confirms the user's new package", async () => {
     const run = await admin('user', 'set-package', '--email', 'alice@example.com', '--package', 'Pro');
     expect(run).toEqual({ code: 0, stderr: '', stdout: 'alice@example.com is now on the Pro package.\n' });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig, redactConfig } from './config';
+import { loadConfig, redactConfig, redactSecretsIn, redactUrl } from './config';
 
 describe('loadConfig', () => {
   it('uses the documented defaults', () => {
@@ -27,6 +27,22 @@ describe('TRUST_PROXY', () => {
     expect(loadConfig({}).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
     expect(loadConfig({ TRUST_PROXY: 'loopback' }).trustProxy).toBe('loopback');
+  });
+});
+
+describe('ClickHouse URL redaction', () => {
+  const url = 'https://upfleet:p%40ss-w0rd@ch.example:8443/?database=upfleet&password=q-secret';
+  it('masks the password and password-like query parameters, keeping what helps debugging', () => {
+    expect(redactUrl(url)).toBe('https://upfleet:redacted@ch.example:8443/?database=upfleet&password=redacted');
+    const shown = JSON.stringify(redactConfig(loadConfig({ CLICKHOUSE_URL: url })));
+    expect(shown).not.toContain('w0rd');
+    expect(shown).not.toContain('q-secret');
+    expect(shown).toContain('ch.example:8443');
+  });
+
+  it('removes the password from an error text that quotes the URL or the password', () => {
+    expect(redactSecretsIn(`connect to ${url} failed`, url)).not.toContain('w0rd');
+    expect(redactSecretsIn('auth failed for p@ss-w0rd', url)).toBe('auth failed for redacted');
   });
 });
 

@@ -20,7 +20,11 @@ export interface Config {
     ipLogins: number;
     ipSignups: number;
     ipRefreshes: number;
+    /** Endpoint and threshold changes per user per minute. */
+    endpointMutationsPerMinute: number;
   };
+  /** How long a stop waits for in-flight HTTP requests before closing their connections. */
+  shutdownTimeoutSeconds: number;
   accessTokenTtlSeconds: number;
   refreshTokenTtlDays: number;
   refreshReuseGraceSeconds: number;
@@ -73,7 +77,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
 
   const clickhouseUrl = str('CLICKHOUSE_URL');
   if (clickhouseUrl && !/^https?:\/\/[^\s]+$/.test(clickhouseUrl)) {
-    problems.push(`CLICKHOUSE_URL must be an http(s) URL (got '${clickhouseUrl}')`);
+    problems.push(`CLICKHOUSE_URL must be an http(s) URL (got '${redactUrl(clickhouseUrl)}')`);
   }
   const secretKey = str('SECRET_KEY');
   if (secretKey && Buffer.from(secretKey, 'base64').length !== 32) {
@@ -115,7 +119,9 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       ipLogins: int('RATE_LIMIT_IP_LOGINS', 60, 1, 1000000),
       ipSignups: int('RATE_LIMIT_IP_SIGNUPS', 20, 1, 1000000),
       ipRefreshes: int('RATE_LIMIT_IP_REFRESHES', 60, 1, 1000000),
+      endpointMutationsPerMinute: int('RATE_LIMIT_ENDPOINT_MUTATIONS_PER_MINUTE', 60, 1, 1000000),
     },
+    shutdownTimeoutSeconds: int('SHUTDOWN_TIMEOUT_SECONDS', 10, 0, 3600),
     accessTokenTtlSeconds: int('ACCESS_TOKEN_TTL_SECONDS', 900, 5, 86400),
     refreshTokenTtlDays: int('REFRESH_TOKEN_TTL_DAYS', 30, 1, 365),
     refreshReuseGraceSeconds: int('REFRESH_REUSE_GRACE_SECONDS', 10, 0, 300),
@@ -153,10 +159,39 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   return config;
 }
 
+/** A URL with its password (and any password-like query parameter) masked, for logs and errors. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = 'redacted';
+    for (const key of [...u.searchParams.keys()]) {
+      if (/pass|secret|token|key/i.test(key)) u.searchParams.set(key, 'redacted');
+    }
+    return u.toString();
+  } catch {
+    // Not parseable as a URL: mask anything between '://user:' and '@'.
+    return url.replace(/(\/\/[^/:@\s]*:)[^@\s]*@/, '$1redacted@');
+  }
+}
+
+/** Replaces every occurrence of a secret URL's password in a text (an error message). */
+export function redactSecretsIn(text: string, url: string | null): string {
+  if (!url) return text;
+  let password = '';
+  try {
+    password = decodeURIComponent(new URL(url).password);
+  } catch {
+    return text;
+  }
+  if (!password) return text;
+  return text.split(url).join(redactUrl(url)).split(password).join('redacted').split(encodeURIComponent(password)).join('redacted');
+}
+
 /** The config with secrets masked, for the start-up log line. */
 export function redactConfig(config: Config): Record<string, unknown> {
   return {
     ...config,
+    clickhouseUrl: config.clickhouseUrl ? redactUrl(config.clickhouseUrl) : null,
     secretKey: config.secretKey ? '[redacted]' : null,
     alerting: {
       ...config.alerting,

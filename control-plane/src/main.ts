@@ -1,9 +1,10 @@
 // Entry point for `npm start` / `upfleet start`: config once, then startControlPlane().
 import fs from 'node:fs';
 import path from 'node:path';
-import { ConfigError, loadConfig, redactConfig } from './config';
+import { ConfigError, loadConfig, redactConfig, redactSecretsIn } from './config';
 import { createLogger } from './logger';
-import { startControlPlane } from './server';
+import { handleProcessEvents, type StopReason } from './process-events';
+import { startControlPlane, type ControlPlane } from './server';
 
 async function main(): Promise<void> {
   let config;
@@ -17,24 +18,42 @@ async function main(): Promise<void> {
     throw e;
   }
   const logger = createLogger(config.logLevel);
+  // A signal during start waits for the start to finish, then stops cleanly.
+  let starting: Promise<ControlPlane> | null = null;
+  let stopping = false;
+  const stop = async (reason: StopReason, exitCode: number) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ reason }, 'stopping');
+    // The HTTP drain is bounded by SHUTDOWN_TIMEOUT_SECONDS; this catches anything else that hangs.
+    const force = setTimeout(() => {
+      logger.error({ reason }, 'stop took too long: exiting');
+      process.exit(exitCode || 1);
+    }, (config.shutdownTimeoutSeconds + 15) * 1000);
+    force.unref();
+    try {
+      await (await starting)?.close();
+    } catch (err) {
+      logger.error({ err }, 'error while stopping');
+      exitCode ||= 1;
+    }
+    process.exit(exitCode);
+  };
+  handleProcessEvents(process, logger, (reason, code) => void stop(reason, code));
+
   logger.info({ config: redactConfig(config) }, 'starting control plane');
-  const cp = await startControlPlane(config, logger);
+  let cp: ControlPlane;
+  try {
+    starting = startControlPlane(config, logger);
+    cp = await starting;
+  } catch (e) {
+    // The ClickHouse URL may carry a password; no error text repeats it.
+    process.stderr.write(`upfleet: failed to start: ${redactSecretsIn((e as Error).message, config.clickhouseUrl)}\n`);
+    process.exit(1);
+  }
   // Tests and tools find the actual ports (PORT=0) here.
   fs.writeFileSync(path.join(config.dataDir, 'runtime.json'), JSON.stringify({ pid: process.pid, httpPort: cp.httpPort, grpcPort: cp.grpcPort }));
   process.stdout.write(`\nUpfleet is running: open ${cp.url}\n\n`);
-
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'stopping');
-    const force = setTimeout(() => process.exit(1), 15_000);
-    force.unref();
-    await cp.close();
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
 }
 
 main().catch((e) => {

@@ -45,6 +45,9 @@ export interface ControlPlane {
   url: string;
   adminToken: string;
   db: Db;
+  httpServer: Server;
+  /** Stops accepting, lets in-flight HTTP requests finish (up to SHUTDOWN_TIMEOUT_SECONDS), then
+   *  closes agents' streams, the results store and the database. */
   close(): Promise<void>;
 }
 
@@ -52,6 +55,8 @@ export interface ControlPlaneExtras {
   /** Results store; undefined makes the configured one (chDB or CLICKHOUSE_URL), null runs without
    *  one (graphs answer 503, agents are not served) for tests of the REST surface alone. */
   results?: ResultStore | null;
+  /** How often expired sessions and refresh tokens are pruned (default hourly; also once at start). */
+  pruneIntervalMs?: number;
 }
 
 export async function startControlPlane(config: Config, logger: Logger, extras: ControlPlaneExtras = {}): Promise<ControlPlane> {
@@ -74,14 +79,25 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     refreshTtlDays: config.refreshTokenTtlDays,
     reuseGraceSeconds: config.refreshReuseGraceSeconds,
   });
+  const pruneSessions = () => {
+    const pruned = tokens.prune();
+    if (pruned.sessions + pruned.tokens > 0) logger.info(pruned, 'pruned expired sessions');
+  };
+  pruneSessions();
+  const pruneTimer = setInterval(pruneSessions, extras.pruneIntervalMs ?? 3600_000);
+  pruneTimer.unref();
   const rl = config.rateLimits;
-  const limiter = createRateLimiter(
-    createRateLimitRepo(db),
-    { login_ip: rl.ipLogins, signup_ip: rl.ipSignups, refresh_ip: rl.ipRefreshes, twofa_ip: rl.ipLogins, account_fail: rl.accountFailures },
-    rl.windowSeconds,
-  );
   // One registry per control plane; each part registers its own metrics on it.
   const metrics = new Registry();
+  const perWindow = (max: number) => ({ max, windowSeconds: rl.windowSeconds });
+  const limiter = createRateLimiter(createRateLimitRepo(db), {
+    login_ip: perWindow(rl.ipLogins),
+    signup_ip: perWindow(rl.ipSignups),
+    refresh_ip: perWindow(rl.ipRefreshes),
+    twofa_ip: perWindow(rl.ipLogins),
+    account_fail: perWindow(rl.accountFailures),
+    endpoint_mutation: { max: rl.endpointMutationsPerMinute, windowSeconds: 60, message: 'Too many changes to endpoints. Please wait a minute and try again.' },
+  }, { metrics });
   let results: ResultStore | null;
   if (extras.results === undefined) {
     results = createResultStore({ clickhouseUrl: config.clickhouseUrl, dataDir: config.dataDir, logger });
@@ -146,6 +162,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     graphs: createGraphService({ endpoints, source: results, metrics }),
     admin,
     catalog,
+    limiter,
     adminToken,
     results,
     webDistDir: config.webDistDir,
@@ -157,6 +174,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     const s = app.listen(config.port, config.host, () => resolve(s));
     s.once('error', reject);
   });
+  const drain = trackInFlight(server);
   const httpPort = (server.address() as AddressInfo).port;
   const url = `http://${config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host}:${httpPort}`;
   logger.info({ port: httpPort }, 'http listening');
@@ -192,18 +210,49 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     url,
     adminToken,
     db,
+    httpServer: server,
     async close() {
+      clearInterval(pruneTimer);
+      await drain(config.shutdownTimeoutSeconds * 1000);
       if (leaseTimer) clearInterval(leaseTimer);
       engine.close();
       await alerting.stop();
       await embedded?.stop();
       await grpcServer?.close();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
       if (extras.results === undefined) await results?.close();
       db.close();
     },
+  };
+}
+
+/** Counts requests in flight; the returned drain() stops accepting connections, waits for those
+ *  requests up to a bound, then closes every connection (a stuck client cannot hold a stop). */
+function trackInFlight(server: Server): (timeoutMs: number) => Promise<void> {
+  let inFlight = 0;
+  let closing = false;
+  let onIdle: (() => void) | null = null;
+  server.on('request', (_req, res) => {
+    inFlight++;
+    if (closing) res.setHeader('Connection', 'close');
+    res.once('close', () => {
+      inFlight--;
+      if (closing) server.closeIdleConnections();
+      if (inFlight === 0) onIdle?.();
+    });
+  });
+  return async (timeoutMs) => {
+    closing = true;
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    if (inFlight > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      await new Promise<void>((resolve) => {
+        onIdle = resolve;
+        timer = setTimeout(resolve, timeoutMs);
+      });
+      clearTimeout(timer);
+    }
+    server.closeAllConnections();
+    await closed;
   };
 }

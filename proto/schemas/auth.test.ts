@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '../rest';
-import { check, LoginBody, PasswordChangeBody, ProfileUpdateBody, RefreshBody, SignupBody, TwoFactorVerifyBody, firstError } from './index';
+import { check, LoginBody, PasswordChangeBody, ProfileUpdateBody, RefreshBody, SignupBody, TwoFactorDisableBody, TwoFactorVerifyBody, firstError } from './index';
 
 
 describe('SignupBody', () => {
@@ -61,5 +61,15 @@ describe('ProfileUpdateBody and PasswordChangeBody', () => {
     expect(firstError(PasswordChangeBody, { new_password: 'brand new pw' })).toBe('Current password is required');
     expect(firstError(PasswordChangeBody, { current_password: 'old', new_password: 'short' })).toBe(MESSAGES.newPasswordTooShort);
     expect(firstError(PasswordChangeBody, { current_password: 'old' })).toBe('New password is required');
+  });
+});
+
+describe('TwoFactorDisableBody', () => {
+  it('needs the current password or a code, and trims the code', () => {
+    expect(check(TwoFactorDisableBody, { password: 'correct horse' })).toEqual({ ok: true, data: { password: 'correct horse' } });
+    expect(check(TwoFactorDisableBody, { token: ' 123456 ' })).toEqual({ ok: true, data: { token: '123456' } });
+    expect(firstError(TwoFactorDisableBody, {})).toBe(MESSAGES.twoFactorDisableProof);
+    expect(firstError(TwoFactorDisableBody, { password: '', token: '  ' })).toBe(MESSAGES.twoFactorDisableProof);
+    expect(firstError(TwoFactorDisableBody, { token: 123456 })).toBe(MESSAGES.invalidCode);
   });
 });

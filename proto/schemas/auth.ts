@@ -56,6 +56,17 @@ export const TwoFactorVerifyBody = z
   .meta({ id: 'TwoFactorVerifyBody', description: 'POST /api/2fa/verify' });
 export type TwoFactorVerifyBody = z.infer<typeof TwoFactorVerifyBody>;
 
+/** Proof that the person at the keyboard owns the account: the current password, or a current code
+ *  (TOTP or backup code). */
+export const TwoFactorDisableBody = z
+  .object({
+    password: z.string({ error: 'Password must be text' }).max(1024, 'Password is too long').optional(),
+    token: z.string({ error: MESSAGES.invalidCode }).trim().max(64, MESSAGES.invalidCode).optional(),
+  })
+  .refine((b) => Boolean(b.password) || Boolean(b.token), { error: MESSAGES.twoFactorDisableProof })
+  .meta({ id: 'TwoFactorDisableBody', description: 'POST /api/2fa/disable' });
+export type TwoFactorDisableBody = z.infer<typeof TwoFactorDisableBody>;
+
 export const ProfileUpdateBody = z
   .object({
     username: Username,

@@ -10,7 +10,7 @@ describe('REST schemas as JSON Schema', () => {
     expect(bodies.map(([n]) => n).sort()).toEqual([
       'AgentTokenCreateBody', 'AlertMethodCreateBody', 'AlertMethodUpdateBody', 'AlertThresholdsBody', 'EndpointCreateBody',
       'EndpointToggleBody', 'EndpointUpdateBody', 'GraphQuery', 'IncidentsQuery', 'LoginBody', 'LogoutBody', 'PasswordChangeBody',
-      'ProfileUpdateBody', 'RefreshBody', 'RegionCreateBody', 'ResultsCountQuery', 'SetPackageBody', 'SignupBody', 'TwoFactorVerifyBody',
+      'ProfileUpdateBody', 'RefreshBody', 'RegionCreateBody', 'ResultsCountQuery', 'SetPackageBody', 'SignupBody', 'TwoFactorDisableBody', 'TwoFactorVerifyBody',
     ]);
   });
   it.each(bodies)('%s converts, named by its id', (name, schema) => {

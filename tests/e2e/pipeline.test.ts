@@ -1,17 +1,42 @@
-// The probe pipeline end to end with real processes: control plane (gRPC + chDB), agents as their
-// own processes, a loopback HTTP target that counts every request it receives.
+// The probe pipeline end to end with real processes: control plane (gRPC + chDB, or a ClickHouse
+// server at CLICKHOUSE_URL), agents as their own processes, a loopback HTTP target that counts
+// every request it receives.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgentToken, startAgentProcess, type AgentProcess } from '../helpers/agent-process';
 import { apiFor, sleep, waitFor } from '../helpers/api';
+import { clickhouseServerUnavailable, startClickHouseServer, type ClickHouseServer } from '../helpers/clickhouse-server';
 import { startCountingTarget, type CountingTarget } from '../helpers/http-target';
 import { startStack, type Stack } from '../helpers/start-stack';
 
 const LEASE_SECONDS = 6;
-const STACK_ENV = { AGENT_LEASE_SECONDS: String(LEASE_SECONDS) };
 
 interface AgentView { agent_id: string; status: string; checks_owned: number }
 
-describe('probe pipeline with two agents in a region', () => {
+// Where results go. The server variant runs what touches the result store (results within 10 s,
+// outage and restart without loss or double count); agent ownership is the same either way.
+interface Backend { name: string; server: boolean }
+const BACKENDS: Backend[] = [
+  { name: 'embedded chDB', server: false },
+  ...(clickhouseServerUnavailable() ? [] : [{ name: 'a ClickHouse server at CLICKHOUSE_URL', server: true }]),
+];
+
+/** Starts the backend's ClickHouse server (if any) before the suite's own hooks; gives the stack's env. */
+function useBackend(backend: Backend): { env: () => Record<string, string>; server: () => ClickHouseServer | undefined } {
+  let clickhouse: ClickHouseServer | undefined;
+  beforeAll(async () => {
+    if (backend.server) clickhouse = await startClickHouseServer();
+  });
+  afterAll(async () => {
+    await clickhouse?.stop();
+  });
+  return {
+    env: () => ({ AGENT_LEASE_SECONDS: String(LEASE_SECONDS), ...(clickhouse ? { CLICKHOUSE_URL: clickhouse.url } : {}) }),
+    server: () => clickhouse,
+  };
+}
+
+describe.each(BACKENDS)('probe pipeline with two agents in a region, results in $name', (backend) => {
+  const clickhouse = useBackend(backend);
   let stack: Stack;
   let target: CountingTarget;
   const agents: AgentProcess[] = [];
@@ -21,7 +46,7 @@ describe('probe pipeline with two agents in a region', () => {
 
   beforeAll(async () => {
     target = await startCountingTarget();
-    stack = await startStack({ env: STACK_ENV });
+    stack = await startStack({ env: clickhouse.env() });
     agents.push(startAgentProcess(stack, { token: await createAgentToken(stack) }));
     await waitFor('the first agent to be live', async () => (await liveAgents()).length === 1);
     token = await api.signup('pipeline', 'Business');
@@ -56,7 +81,11 @@ describe('probe pipeline with two agents in a region', () => {
     const value = (name: string) => Number(metrics.split('\n').find((l) => l.startsWith(name))?.split(' ').pop());
     expect(value('upfleet_ingest_results_total')).toBeGreaterThan(0);
     expect(value('upfleet_agents_live{region="EU-Germany"}')).toBe(1);
+    const server = clickhouse.server();
+    if (server) expect(Number(await server.query(`SELECT count() FROM upfleet.check_results WHERE endpoint_id = ${id}`))).toBeGreaterThan(0);
   });
+
+  if (backend.server) return;
 
   it('stops checking an endpoint whose monitoring is toggled off', async () => {
     const id = (await api.call('GET', '/api/users/endpoints-with-uptime', undefined, token)).body.data[0].url_id;
@@ -105,7 +134,8 @@ describe('probe pipeline with two agents in a region', () => {
   });
 });
 
-describe('no result lost, none counted twice', () => {
+describe.each(BACKENDS)('no result lost, none counted twice, results in $name', (backend) => {
+  const { env: stackEnv } = useBackend(backend);
   let stack: Stack;
   let target: CountingTarget;
   const agents: AgentProcess[] = [];
@@ -116,7 +146,7 @@ describe('no result lost, none counted twice', () => {
 
   beforeAll(async () => {
     target = await startCountingTarget();
-    stack = await startStack({ env: STACK_ENV });
+    stack = await startStack({ env: stackEnv() });
     agents.push(startAgentProcess(stack, { token: await createAgentToken(stack) }));
     agents.push(startAgentProcess(stack, { token: await createAgentToken(stack) }));
     token = await api.signup('noloss', 'Business');
@@ -138,7 +168,7 @@ describe('no result lost, none counted twice', () => {
 
   const stored = async (p: string) => (await api.admin<{ count: number }>('GET', `/api/admin/results/count?endpoint_id=${ids.get(p)}`)).count;
   const restartStack = async () => {
-    stack = await startStack({ dataDir: stack.dataDir, env: { ...STACK_ENV, PORT: String(stack.httpPort), GRPC_PORT: String(stack.grpcPort) } });
+    stack = await startStack({ dataDir: stack.dataDir, env: { ...stackEnv(), PORT: String(stack.httpPort), GRPC_PORT: String(stack.grpcPort) } });
   };
 
   it('delivers every result made while the control plane was down for 60 s exactly once', async () => {

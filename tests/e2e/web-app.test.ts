@@ -14,6 +14,11 @@ d(title, () => {
   let browser: Awaited<ReturnType<typeof launchBrowser>>;
   let page: Page;
   const account = { username: 'webuser', email: 'webuser@example.com', password: 'correct-horse-1' };
+  // Everything the browser refused under the Content-Security-Policy, over the whole run.
+  const cspViolations: string[] = [];
+  const watchCsp = (p: Page) => p.on('console', (m) => {
+    if (/Content Security Policy/i.test(m.text())) cspViolations.push(m.text());
+  });
 
   beforeAll(async () => {
     ensureWebBuild();
@@ -21,6 +26,7 @@ d(title, () => {
     browser = await launchBrowser();
     page = await browser.context.newPage();
     page.setDefaultTimeout(20_000);
+    watchCsp(page);
   });
   afterAll(async () => {
     await browser?.close();
@@ -119,9 +125,21 @@ d(title, () => {
     await code.fill('12ab');
     await expect(code.inputValue()).resolves.toBe('12');
     await expect(page.getByRole('button', { name: 'Verify' }).isDisabled()).resolves.toBe(true);
-    await code.fill(totp(secret));
+    await code.fill(totp(secret, 1)); // the setup code was used once already
     await page.getByRole('button', { name: 'Verify' }).click();
     await page.waitForURL(`${base}/dashboard`);
+
+    // Disabling 2FA asks for the password.
+    await page.goto(`${base}/profile`);
+    await page.getByRole('button', { name: 'Disable 2FA' }).click();
+    const disable = page.getByRole('dialog', { name: 'Disable Two-Factor Authentication' });
+    await disable.getByLabel('Current password').fill('not the password');
+    await disable.getByRole('button', { name: 'Disable 2FA' }).click();
+    await disable.getByText('Current password is incorrect').waitFor();
+    await disable.getByLabel('Current password').fill(account.password);
+    await disable.getByRole('button', { name: 'Disable 2FA' }).click();
+    await page.getByText('Two-factor authentication has been disabled').waitFor();
+    await page.getByRole('link', { name: 'Dashboard' }).first().click();
 
     // Delete after confirming.
     await page.getByRole('button', { name: 'Delete Control plane' }).click();
@@ -133,6 +151,7 @@ d(title, () => {
   it('keeps the dashboard usable on a 375 px wide phone', async () => {
     const phone = await browser.context.newPage();
     phone.setDefaultTimeout(20_000);
+    watchCsp(phone);
     await phone.setViewportSize({ width: 375, height: 812 });
     await phone.goto(`${stack.baseUrl}/dashboard`); // same browser profile: still signed in
     await phone.getByRole('heading', { name: /Welcome back/ }).waitFor();
@@ -146,5 +165,12 @@ d(title, () => {
     await phone.locator('#mobile-menu').getByRole('link', { name: 'Alert Settings' }).click();
     await phone.waitForURL(`${stack.baseUrl}/alert-settings`);
     await phone.close();
+  });
+
+  it('ran every page above, charts included, under its Content-Security-Policy without a violation', async () => {
+    const res = await fetch(`${stack.baseUrl}/dashboard`);
+    expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(await res.text()).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/); // no inline script in the built index.html
+    expect(cspViolations).toEqual([]);
   });
 });

@@ -47,7 +47,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       NODE_ENV: 'test',
       RATE_LIMIT_IP_SIGNUPS: '100000',
       RATE_LIMIT_IP_LOGINS: '100000',
-      RATE_LIMIT_IP_REFRESHES: '100000',
+      RATE_LIMIT_IP_REFRESHES: '100000', RATE_LIMIT_ENDPOINT_MUTATIONS_PER_MINUTE: '100000',
       ...opts.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

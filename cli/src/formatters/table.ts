@@ -1,4 +1,5 @@
 // Aligned plain-text tables for humans; scripts use --json instead, so no colours or borders.
+import { stripControls } from './safe-text';
 export interface Column<Row> {
   header: string;
   value: (row: Row) => string | number | boolean | null | undefined;
@@ -10,8 +11,8 @@ const GAP = '  ';
 export function cellText(value: string | number | boolean | null | undefined): string {
   if (value === null || value === undefined || value === '') return '-';
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
-  // Cells are single-line so columns stay aligned.
-  return String(value).replace(/\s+/g, ' ');
+  // Cells are single-line so columns stay aligned, and show data, never terminal controls.
+  return stripControls(String(value)).replace(/\s+/g, ' ');
 }
 
 /** Header row plus one row per item, columns padded to their widest cell; ends with a newline. */

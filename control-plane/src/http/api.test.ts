@@ -154,7 +154,9 @@ describe('two-factor authentication', () => {
     expect(wrong.status).toBe(401);
     expect(wrong.body.error).toBe('Invalid verification code');
 
-    const good = await h.call('POST', '/api/auth/login', { email: user.email, password: 'correct horse', two_factor_code: authenticator.generate(secret) });
+    // The code used to verify cannot sign in again (replay); the next time step's code can.
+    const nextCode = authenticator.clone({ epoch: Date.now() + 30_000 }).generate(secret);
+    const good = await h.call('POST', '/api/auth/login', { email: user.email, password: 'correct horse', two_factor_code: nextCode });
     expect(good.status).toBe(200);
     expect(good.body.data.accessToken).toMatch(/^ey/);
 
@@ -164,7 +166,7 @@ describe('two-factor authentication', () => {
     expect(again.status).toBe(401);
     expect(again.body.error).toBe('Invalid verification code');
 
-    expect((await h.call('POST', '/api/2fa/disable', undefined, token)).status).toBe(200);
+    expect((await h.call('POST', '/api/2fa/disable', { password: 'correct horse' }, token)).status).toBe(200);
     const plain = await h.call('POST', '/api/auth/login', { email: user.email, password: 'correct horse' });
     expect(plain.status).toBe(200);
   });

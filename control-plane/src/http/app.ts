@@ -9,12 +9,14 @@ import type { AlertService } from '../services/alerts';
 import type { AuthService } from '../services/auth';
 import type { EndpointService } from '../services/endpoints';
 import type { GraphService } from '../services/graphs';
+import type { RateLimiter } from '../services/rate-limiter';
 import type { TokenService } from '../services/tokens';
 import type { CatalogRepo } from '../store/catalog-repo';
 import { GraphQuery } from '@upfleet/proto/schemas';
 import { parseId, parseInput } from '../services/validation';
 import { authOf, requireAdmin, requireUser } from './middleware/auth';
 import { errorHandler, notFoundApi } from './middleware/errors';
+import { securityHeaders } from './middleware/security-headers';
 import { adminRoutes, type ResultCounter } from './routes/admin';
 import { authRoutes } from './routes/auth';
 import { publicRoutes, userRoutes } from './routes/users';
@@ -30,6 +32,7 @@ export interface AppDeps {
   graphs: GraphService;
   admin: AdminService;
   catalog: CatalogRepo;
+  limiter: RateLimiter;
   adminToken: string;
   results: ResultCounter | null;
   webDistDir: string | null;
@@ -52,10 +55,9 @@ export function createApp(deps: AppDeps): Express {
       deps.metrics?.observeRequest(req.method, res.statusCode, ms / 1000);
       log.debug({ method: req.method, path: req.originalUrl.split('?')[0], status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
     });
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Referrer-Policy', 'same-origin');
     next();
   });
+  app.use(securityHeaders);
 
   const api = express.Router();
   api.use(express.json({ limit: '64kb' }));

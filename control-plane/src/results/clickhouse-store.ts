@@ -65,6 +65,10 @@ const INSERT_SETTINGS = (token: string) => ({
   deduplicate_blocks_in_dependent_materialized_views: 1,
   // A batch spanning many days (an agent back after a long outage) stays one insert.
   max_partitions_per_insert_block: 0,
+  // Cluster: a Distributed table acks only once every shard has its rows (each shard dedups its
+  // part by the same token), never from its local send queue. A no-op elsewhere.
+  // (The old name of distributed_foreground_insert, known to every server version.)
+  insert_distributed_sync: 1,
   // The rollup views' expressions run once per insert on ~1,000 rows: compiling them to machine
   // code cost more than it saved (a quarter of an insert's CPU on chDB).
   compile_expressions: 0,

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import type { CheckKind, CheckResult } from '@upfleet/proto';
+import { clickhouseServerUnavailable, startClickHouseServer } from '../../../tests/helpers/clickhouse-server';
 import { createResultStore, type ClickHouseResultStore } from './clickhouse-store';
 import { planGraphQuery } from './graph-plan';
 
@@ -272,7 +273,21 @@ describeResultStore('ClickHouseResultStore on chDB (embedded)', async () => {
   };
 });
 
-// (b) A ClickHouse server in a container, where a Docker engine is reachable.
+// (b) A real ClickHouse server on this machine: chDB's engine library serving HTTP (no Docker).
+const noLocalServer = clickhouseServerUnavailable();
+describeResultStore(
+  'ClickHouseResultStore on a local ClickHouse server (clickhouse-local from libchdb)',
+  noLocalServer
+    ? null
+    : async () => {
+        const server = await startClickHouseServer();
+        const store = createResultStore({ clickhouseUrl: server.url, dataDir: '/nonexistent', logger, database: 'upfleet_test' });
+        return { store, cleanup: async () => { await store.close(); await server.stop(); } };
+      },
+  noLocalServer ?? undefined,
+);
+
+// (c) A ClickHouse server in a container, where a Docker engine is reachable.
 async function dockerReason(): Promise<string | null> {
   try {
     const { getContainerRuntimeClient } = await import('testcontainers');
@@ -304,7 +319,7 @@ describeResultStore(
   noDocker ?? undefined,
 );
 
-// (c) The server at CLICKHOUSE_URL, in a database of its own that is dropped afterwards.
+// (d) The server at CLICKHOUSE_URL, in a database of its own that is dropped afterwards.
 const url = process.env.CLICKHOUSE_URL;
 describeResultStore(
   'ClickHouseResultStore at CLICKHOUSE_URL',

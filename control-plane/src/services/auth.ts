@@ -3,7 +3,7 @@ import { authenticator } from 'otplib';
 import QRCode from 'qrcode';
 import crypto from 'node:crypto';
 import { LIMITS, MESSAGES, type AuthResult, type Profile, type TwoFactorSetup, type User } from '@upfleet/proto/rest';
-import { TwoFactorCode, check, type LoginBody, type PasswordChangeBody, type ProfileUpdateBody, type RefreshBody, type SignupBody, type TwoFactorVerifyBody } from '@upfleet/proto/schemas';
+import { TwoFactorCode, check, type LoginBody, type PasswordChangeBody, type ProfileUpdateBody, type RefreshBody, type SignupBody, type TwoFactorDisableBody, type TwoFactorVerifyBody } from '@upfleet/proto/schemas';
 import { badRequest, conflict, unauthorized, notFound } from '../errors';
 import { DUMMY_PASSWORD_HASH, hashPassword, sha256, verifyPassword, type SecretBox } from '../lib/crypto';
 import type { CatalogRepo } from '../store/catalog-repo';
@@ -19,7 +19,14 @@ export const toUser = (u: UserRow): User => ({
   two_factor_enabled: Boolean(u.two_factor_enabled),
 });
 
-authenticator.options = { window: 1, digits: LIMITS.twoFactorDigits, step: 30 };
+const TOTP_STEP_SECONDS = 30;
+authenticator.options = { window: 1, digits: LIMITS.twoFactorDigits, step: TOTP_STEP_SECONDS };
+
+/** The time step a code belongs to (within ±1 step of now), or null when it is wrong. */
+function totpStep(code: string, secret: string, now: number): number | null {
+  const delta = authenticator.clone({ epoch: now }).checkDelta(code, secret);
+  return delta === null ? null : Math.floor(now / 1000 / TOTP_STEP_SECONDS) + delta;
+}
 
 const BACKUP_CODE_COUNT = 10;
 const normaliseBackupCode = (code: string) => code.trim().toLowerCase().replace(/[^a-z0-9]/g, '');
@@ -30,14 +37,21 @@ export interface AuthDeps {
   tokens: TokenService;
   limiter: RateLimiter;
   box: SecretBox;
+  now?: () => number;
 }
 
 export function createAuthService(deps: AuthDeps) {
   const { users, tokens, limiter, box } = deps;
+  const now = deps.now ?? Date.now;
 
+  /** A TOTP code counts once: its time step must be later than the last one this account used
+   *  (RFC 6238 §5.2), so a code seen over a shoulder or in a log cannot be replayed in its window. */
   function verifyTotpOrBackup(user: UserRow, code: string): boolean {
     const totp = check(TwoFactorCode, code);
-    if (totp.ok && user.totp_secret_enc) return authenticator.check(totp.data, box.open(user.totp_secret_enc));
+    if (totp.ok && user.totp_secret_enc) {
+      const step = totpStep(totp.data, box.open(user.totp_secret_enc), now());
+      return step !== null && users.claimTotpStep(user.id, step);
+    }
     const backup = normaliseBackupCode(code);
     return backup.length >= 8 && users.useBackupCode(user.id, sha256(backup));
   }
@@ -62,19 +76,17 @@ export function createAuthService(deps: AuthDeps) {
 
     async login({ email, password, two_factor_code: code }: LoginBody, ip: string): Promise<AuthResult> {
       limiter.consume('login_ip', ip);
-      limiter.check('account_fail', email);
+      // Counted before the hash is awaited, so parallel guesses cannot all pass the check first.
+      const attempt = limiter.consume('account_fail', email);
       const user = users.byEmail(email);
       const ok = await verifyPassword(password, user?.password_hash ?? DUMMY_PASSWORD_HASH);
-      if (!user || !ok) {
-        limiter.hit('account_fail', email);
-        throw unauthorized(MESSAGES.invalidCredentials);
-      }
+      if (!user || !ok) throw unauthorized(MESSAGES.invalidCredentials);
       if (user.two_factor_enabled) {
-        if (!code) throw unauthorized('Two-factor authentication code required', { requires2FA: true });
-        if (!verifyTotpOrBackup(user, code)) {
-          limiter.hit('account_fail', email);
-          throw unauthorized(MESSAGES.invalidCode, { requires2FA: true });
+        if (!code) {
+          limiter.undo(attempt); // the right password, asked for its second factor: not a failure
+          throw unauthorized('Two-factor authentication code required', { requires2FA: true });
         }
+        if (!verifyTotpOrBackup(user, code)) throw unauthorized(MESSAGES.invalidCode, { requires2FA: true });
       }
       limiter.reset('account_fail', email);
       const pair = await tokens.issue(user.id);
@@ -103,25 +115,25 @@ export function createAuthService(deps: AuthDeps) {
       return { username: u.username, email: u.email, timezone: u.timezone };
     },
 
-    updateProfile(userId: number, { username, email, timezone }: ProfileUpdateBody): Profile {
+    updateProfile(userId: number, sessionId: string, { username, email, timezone }: ProfileUpdateBody): Profile {
       const byEmail = users.byEmail(email);
       if (byEmail && byEmail.id !== userId) throw conflict('An account with this email already exists');
       const byName = users.byUsername(username);
       if (byName && byName.id !== userId) throw conflict('This username is already taken');
+      const before = users.byId(userId);
       users.updateProfile(userId, username, email, timezone);
+      if (before && before.email.toLowerCase() !== email.toLowerCase()) tokens.revokeOthers(userId, sessionId, 'email change');
       return { username, email, timezone };
     },
 
     async changePassword(userId: number, sessionId: string, { current_password: current, new_password: next }: PasswordChangeBody): Promise<void> {
       const user = users.byId(userId);
       if (!user) throw notFound('User not found');
-      limiter.check('account_fail', user.email);
-      if (!(await verifyPassword(current, user.password_hash))) {
-        limiter.hit('account_fail', user.email);
-        throw badRequest('Current password is incorrect');
-      }
+      const attempt = limiter.consume('account_fail', user.email);
+      if (!(await verifyPassword(current, user.password_hash))) throw badRequest('Current password is incorrect');
+      limiter.undo(attempt);
       users.updatePassword(userId, await hashPassword(next));
-      tokens.revokeOthers(userId, sessionId);
+      tokens.revokeOthers(userId, sessionId, 'password change');
     },
 
     async setupTwoFactor(userId: number): Promise<TwoFactorSetup> {
@@ -139,24 +151,33 @@ export function createAuthService(deps: AuthDeps) {
       return { qrCodeUrl, secret, backupCodes };
     },
 
-    verifyTwoFactor(userId: number, ip: string, { token }: TwoFactorVerifyBody): void {
+    verifyTwoFactor(userId: number, sessionId: string, ip: string, { token }: TwoFactorVerifyBody): void {
       limiter.consume('twofa_ip', ip);
       const user = users.byId(userId);
       if (!user) throw notFound('User not found');
       if (!user.totp_pending_secret_enc) throw badRequest('Start two-factor setup first');
-      limiter.check('account_fail', user.email);
-      if (!authenticator.check(token, box.open(user.totp_pending_secret_enc))) {
-        limiter.hit('account_fail', user.email);
-        throw badRequest(MESSAGES.invalidCode);
-      }
-      users.enableTotp(userId);
+      const attempt = limiter.consume('account_fail', user.email);
+      const step = totpStep(token, box.open(user.totp_pending_secret_enc), now());
+      if (step === null) throw badRequest(MESSAGES.invalidCode);
+      limiter.undo(attempt);
+      // The step is recorded, so the code just used cannot sign in a moment later.
+      users.enableTotp(userId, step);
+      tokens.revokeOthers(userId, sessionId, 'two-factor enabled');
     },
 
-    disableTwoFactor(userId: number): void {
+    /** Needs the current password or a current code (TOTP or backup), so a stolen access token
+     *  alone cannot strip the second factor. */
+    async disableTwoFactor(userId: number, sessionId: string, { password, token }: TwoFactorDisableBody): Promise<void> {
       const user = users.byId(userId);
       if (!user) throw notFound('User not found');
       if (!user.two_factor_enabled) throw badRequest('Two-factor authentication is not enabled');
+      const attempt = limiter.consume('account_fail', user.email);
+      if (password) {
+        if (!(await verifyPassword(password, user.password_hash))) throw badRequest('Current password is incorrect');
+      } else if (!token || !verifyTotpOrBackup(user, token)) throw badRequest(MESSAGES.invalidCode);
+      limiter.undo(attempt);
       users.disableTotp(userId);
+      tokens.revokeOthers(userId, sessionId, 'two-factor disabled');
     },
 
     twoFactorStatus(userId: number) {

@@ -88,6 +88,7 @@ describe('control plane with a chDB results store', () => {
       upfleet_alert_events_queued_total: 'counter',
       upfleet_alert_evaluation_duration_seconds: 'summary',
       upfleet_alert_outbox_pending: 'gauge',
+      upfleet_rate_limited_total: 'counter',
     });
     // The graphs above were timed.
     const count = text.split('\n').find((l) => l.startsWith('upfleet_graph_query_duration_seconds_count'));

@@ -80,7 +80,10 @@ export function createTokenService(deps: {
     },
 
     revoke: (sessionId: string) => deps.sessions.revoke(sessionId, 'logout', now()),
-    revokeOthers: (userId: number, keepSessionId: string) => deps.sessions.revokeOthers(userId, keepSessionId, 'password change', now()),
+    /** Ends every session of the user but the current one (password, email or 2FA changed). */
+    revokeOthers: (userId: number, keepSessionId: string, reason: string) => deps.sessions.revokeOthers(userId, keepSessionId, reason, now()),
+    /** Drops expired and revoked sessions with their refresh tokens; returns what it deleted. */
+    prune: () => deps.sessions.prune(now()),
   };
 }
 export type TokenService = ReturnType<typeof createTokenService>;

@@ -155,6 +155,14 @@ CREATE INDEX agents_region ON agents (region);
 `,
   },
   {
+    id: 3,
+    name: 'hardening_accounts',
+    sql: `
+ALTER TABLE users ADD COLUMN totp_last_step INTEGER;
+CREATE INDEX refresh_tokens_expires ON refresh_tokens (expires_at);
+`,
+  },
+  {
     id: 5,
     name: 'alerting',
     // Evaluation state per (endpoint, condition, region); one row per (endpoint, condition) for the

@@ -7,12 +7,15 @@ export function createRateLimitRepo(db: Db) {
     oldest: db.prepare('SELECT MIN(ts) FROM rate_limit_events WHERE bucket = ? AND key = ? AND ts > ?').pluck(),
     insert: db.prepare('INSERT INTO rate_limit_events (bucket, key, ts) VALUES (?, ?, ?)'),
     clear: db.prepare('DELETE FROM rate_limit_events WHERE bucket = ? AND key = ?'),
+    remove: db.prepare('DELETE FROM rate_limit_events WHERE rowid = ?'),
     prune: db.prepare('DELETE FROM rate_limit_events WHERE ts < ?'),
   };
   return {
     count: (bucket: string, key: string, since: number) => q.count.get(bucket, key, since) as number,
     oldest: (bucket: string, key: string, since: number) => q.oldest.get(bucket, key, since) as number | null,
-    record: (bucket: string, key: string, now: number) => q.insert.run(bucket, key, now),
+    /** Counts one event; returns its id for remove(). */
+    record: (bucket: string, key: string, now: number): number => Number(q.insert.run(bucket, key, now).lastInsertRowid),
+    remove: (id: number) => q.remove.run(id),
     clear: (bucket: string, key: string) => q.clear.run(bucket, key),
     prune: (before: number) => q.prune.run(before),
   };

@@ -21,6 +21,11 @@ export function createSessionsRepo(db: Db) {
     revoke: db.prepare('UPDATE sessions SET revoked_at = ?, revoked_reason = ? WHERE id = ? AND revoked_at IS NULL'),
     revokeOthers: db.prepare('UPDATE sessions SET revoked_at = ?, revoked_reason = ? WHERE user_id = ? AND id != ? AND revoked_at IS NULL'),
     isLive: db.prepare('SELECT 1 FROM sessions WHERE id = ? AND user_id = ? AND revoked_at IS NULL'),
+    pruneTokens: db.prepare('DELETE FROM refresh_tokens WHERE expires_at <= ?'),
+    // After its tokens are gone a session can neither refresh nor hold a live access token (access
+    // tokens live shorter than refresh tokens); a revoked one is refused whether it exists or not.
+    pruneSessions: db.prepare(`DELETE FROM sessions WHERE revoked_at IS NOT NULL
+      OR NOT EXISTS (SELECT 1 FROM refresh_tokens t WHERE t.session_id = sessions.id)`),
   };
   return {
     create: db.transaction((sessionId: string, userId: number, tokenHash: string, now: number, expiresAt: number) => {
@@ -40,6 +45,12 @@ export function createSessionsRepo(db: Db) {
     revoke: (sessionId: string, reason: string, now = Date.now()) => q.revoke.run(now, reason, sessionId),
     revokeOthers: (userId: number, keepSessionId: string, reason: string, now = Date.now()) => q.revokeOthers.run(now, reason, userId, keepSessionId),
     isLive: (sessionId: string, userId: number): boolean => q.isLive.get(sessionId, userId) !== undefined,
+    /** Deletes expired refresh tokens, then sessions that are revoked or have no token left. */
+    prune: db.transaction((now: number) => {
+      const tokens = q.pruneTokens.run(now).changes;
+      const sessions = q.pruneSessions.run().changes;
+      return { sessions, tokens };
+    }),
   };
 }
 export type SessionsRepo = ReturnType<typeof createSessionsRepo>;

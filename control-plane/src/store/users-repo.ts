@@ -10,6 +10,8 @@ export interface UserRow {
   totp_secret_enc: string | null;
   totp_pending_secret_enc: string | null;
   two_factor_enabled: number;
+  /** The TOTP time step of the last code accepted; a code is good only for a later step. */
+  totp_last_step: number | null;
   created_at: string;
 }
 
@@ -23,8 +25,9 @@ export function createUsersRepo(db: Db) {
     updatePassword: db.prepare('UPDATE users SET password_hash = ? WHERE id = ?'),
     setPackage: db.prepare('UPDATE users SET package_id = ? WHERE id = ?'),
     setPendingTotp: db.prepare('UPDATE users SET totp_pending_secret_enc = ? WHERE id = ?'),
-    enableTotp: db.prepare('UPDATE users SET totp_secret_enc = totp_pending_secret_enc, totp_pending_secret_enc = NULL, two_factor_enabled = 1 WHERE id = ?'),
-    disableTotp: db.prepare('UPDATE users SET totp_secret_enc = NULL, totp_pending_secret_enc = NULL, two_factor_enabled = 0 WHERE id = ?'),
+    enableTotp: db.prepare('UPDATE users SET totp_secret_enc = totp_pending_secret_enc, totp_pending_secret_enc = NULL, two_factor_enabled = 1, totp_last_step = ? WHERE id = ?'),
+    disableTotp: db.prepare('UPDATE users SET totp_secret_enc = NULL, totp_pending_secret_enc = NULL, two_factor_enabled = 0, totp_last_step = NULL WHERE id = ?'),
+    claimTotpStep: db.prepare('UPDATE users SET totp_last_step = ? WHERE id = ? AND (totp_last_step IS NULL OR totp_last_step < ?)'),
     deleteCodes: db.prepare('DELETE FROM backup_codes WHERE user_id = ? AND pending = ?'),
     deleteAllCodes: db.prepare('DELETE FROM backup_codes WHERE user_id = ?'),
     insertCode: db.prepare('INSERT INTO backup_codes (user_id, code_hash, pending) VALUES (?, ?, 1)'),
@@ -48,15 +51,17 @@ export function createUsersRepo(db: Db) {
       q.deleteCodes.run(id, 1);
       for (const h of codeHashes) q.insertCode.run(id, h);
     }),
-    enableTotp: db.transaction((id: number) => {
+    enableTotp: db.transaction((id: number, verifiedStep: number) => {
       q.deleteCodes.run(id, 0);
       q.activateCodes.run(id);
-      q.enableTotp.run(id);
+      q.enableTotp.run(verifiedStep, id);
     }),
     disableTotp: db.transaction((id: number) => {
       q.disableTotp.run(id);
       q.deleteAllCodes.run(id);
     }),
+    /** Records a TOTP step as used; true only if it is later than every step used before. */
+    claimTotpStep: (id: number, step: number): boolean => q.claimTotpStep.run(step, id, step).changes === 1,
     /** Marks a backup code used; true only the first time. */
     useBackupCode: (id: number, codeHash: string): boolean => q.useCode.run(id, codeHash).changes === 1,
     adminList: () => q.adminList.all() as Array<Record<string, unknown>>,

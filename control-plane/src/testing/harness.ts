@@ -21,7 +21,7 @@ export async function startHarness(env: Record<string, string> = {}, extras: Con
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'upfleet-api-'));
   const fullEnv = {
     PORT: '0', GRPC_PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, EMBEDDED_AGENT: '0', LOG_LEVEL: 'silent',
-    RATE_LIMIT_IP_SIGNUPS: '100000', RATE_LIMIT_IP_LOGINS: '100000', RATE_LIMIT_IP_REFRESHES: '100000',
+    RATE_LIMIT_IP_SIGNUPS: '100000', RATE_LIMIT_IP_LOGINS: '100000', RATE_LIMIT_IP_REFRESHES: '100000', RATE_LIMIT_ENDPOINT_MUTATIONS_PER_MINUTE: '100000',
     WEB_DIST_DIR: path.join(dataDir, 'no-web'),
     ...env,
   };

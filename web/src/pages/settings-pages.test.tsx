@@ -6,6 +6,7 @@ import { AlertMethodModal, AlertSettingsPage } from './AlertSettingsPage';
 import { ChangePasswordForm } from '../components/profile/ChangePasswordForm';
 import { ProfileForm } from '../components/profile/ProfileForm';
 import { SubscriptionCard } from '../components/profile/SubscriptionCard';
+import { DisableTwoFactorDialog } from '../components/profile/DisableTwoFactorDialog';
 import { TwoFactorSetupModal } from '../components/TwoFactorSetupModal';
 import { fail, ok, renderWith, scriptedApi, testServices } from '../test-utils';
 
@@ -165,5 +166,32 @@ describe('2FA setup', () => {
   it("shows 'Failed to initialize 2FA setup' when setup fails", async () => {
     renderWith(<TwoFactorSetupModal onClose={() => undefined} onEnabled={() => undefined} />, testServices(scriptedApi({ 'POST /api/2fa/setup': () => fail('') })));
     expect(await screen.findByRole('alert')).toHaveTextContent('Failed to initialize 2FA setup');
+  });
+});
+
+describe('2FA disable', () => {
+  it('asks for the current password, shows a refusal in the dialog, and can send a code instead', async () => {
+    const api = scriptedApi({
+      'POST /api/2fa/disable': (b) => {
+        const body = b as { password?: string; token?: string };
+        return body.password === 'right password' || body.token === '654321' ? ok({ enabled: false }) : fail('Current password is incorrect');
+      },
+    });
+    const onDisabled = vi.fn();
+    renderWith(<DisableTwoFactorDialog onDisabled={onDisabled} onCancel={() => undefined} />, testServices(api));
+    const u = userEvent.setup();
+    await u.click(screen.getByRole('button', { name: 'Disable 2FA' }));
+    expect(screen.getByRole('alert')).toHaveTextContent('Please enter your current password');
+    expect(api.calls).toHaveLength(0);
+    await u.type(screen.getByLabelText('Current password'), 'wrong password');
+    await u.click(screen.getByRole('button', { name: 'Disable 2FA' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Current password is incorrect');
+    expect(onDisabled).not.toHaveBeenCalled();
+
+    await u.click(screen.getByRole('button', { name: /authenticator app instead/ }));
+    await u.type(screen.getByLabelText('Verification or backup code'), '654321');
+    await u.click(screen.getByRole('button', { name: 'Disable 2FA' }));
+    await waitFor(() => expect(onDisabled).toHaveBeenCalledTimes(1));
+    expect(api.calls.map((c) => c.body)).toEqual([{ password: 'wrong password' }, { token: '654321' }]);
   });
 });

@@ -1,13 +1,14 @@
 import { Router } from 'express';
 import type { AuthService } from '../../services/auth';
 import type { TokenService } from '../../services/tokens';
-import { LoginBody, PasswordChangeBody, ProfileUpdateBody, RefreshBody, SignupBody, TwoFactorVerifyBody } from '@upfleet/proto/schemas';
+import { LoginBody, PasswordChangeBody, ProfileUpdateBody, RefreshBody, SignupBody, TwoFactorDisableBody, TwoFactorVerifyBody } from '@upfleet/proto/schemas';
+import { clientKey } from '../../lib/net';
 import { parseInput } from '../../services/validation';
 import { authOf, requireUser } from '../middleware/auth';
 
 export function authRoutes(auth: AuthService, tokens: TokenService): Router {
   const r = Router();
-  const ip = (req: { ip?: string }) => req.ip ?? 'unknown';
+  const ip = (req: { ip?: string }) => clientKey(req.ip);
 
   r.post('/auth/signup', async (req, res) => {
     res.status(201).json({ success: true, data: await auth.signup(parseInput(SignupBody, req.body), ip(req)) });
@@ -30,11 +31,13 @@ export function authRoutes(auth: AuthService, tokens: TokenService): Router {
     res.json({ success: true, data: await auth.setupTwoFactor(authOf(req).userId) });
   });
   r.post('/2fa/verify', requireUser(tokens), (req, res) => {
-    auth.verifyTwoFactor(authOf(req).userId, ip(req), parseInput(TwoFactorVerifyBody, req.body));
+    const { userId, sessionId } = authOf(req);
+    auth.verifyTwoFactor(userId, sessionId, ip(req), parseInput(TwoFactorVerifyBody, req.body));
     res.json({ success: true, data: { enabled: true }, message: 'Two-factor authentication has been enabled successfully!' });
   });
-  r.post('/2fa/disable', requireUser(tokens), (req, res) => {
-    auth.disableTwoFactor(authOf(req).userId);
+  r.post('/2fa/disable', requireUser(tokens), async (req, res) => {
+    const { userId, sessionId } = authOf(req);
+    await auth.disableTwoFactor(userId, sessionId, parseInput(TwoFactorDisableBody, req.body));
     res.json({ success: true, data: { enabled: false }, message: 'Two-factor authentication has been disabled' });
   });
   r.get('/2fa/status', requireUser(tokens), (req, res) => {
@@ -45,7 +48,8 @@ export function authRoutes(auth: AuthService, tokens: TokenService): Router {
     res.json({ success: true, data: auth.profile(authOf(req).userId) });
   });
   r.put('/users/profile', requireUser(tokens), (req, res) => {
-    res.json({ success: true, data: auth.updateProfile(authOf(req).userId, parseInput(ProfileUpdateBody, req.body)), message: 'Profile updated successfully!' });
+    const { userId, sessionId } = authOf(req);
+    res.json({ success: true, data: auth.updateProfile(userId, sessionId, parseInput(ProfileUpdateBody, req.body)), message: 'Profile updated successfully!' });
   });
   r.post('/users/change-password', requireUser(tokens), async (req, res) => {
     const { userId, sessionId } = authOf(req);

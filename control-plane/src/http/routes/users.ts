@@ -3,16 +3,20 @@ import type { Alerting } from '../../alerting';
 import { AppError } from '../../errors';
 import type { AlertService } from '../../services/alerts';
 import { LIST_GZIP_MIN_BYTES, type EndpointService } from '../../services/endpoints';
+import type { RateLimiter } from '../../services/rate-limiter';
 import type { TokenService } from '../../services/tokens';
 import type { CatalogRepo } from '../../store/catalog-repo';
 import { AlertMethodCreateBody, AlertMethodUpdateBody, AlertThresholdsBody, EndpointCreateBody, EndpointToggleBody, EndpointUpdateBody, IncidentsQuery } from '@upfleet/proto/schemas';
 import { parseId, parseInput } from '../../services/validation';
 import { authOf, requireUser } from '../middleware/auth';
+import { limitPerUser } from '../middleware/rate-limit';
 
-export function userRoutes(deps: { endpoints: EndpointService; alerts: AlertService; alerting: Alerting | null; catalog: CatalogRepo; tokens: TokenService }): Router {
+export function userRoutes(deps: { endpoints: EndpointService; alerts: AlertService; alerting: Alerting | null; catalog: CatalogRepo; tokens: TokenService; limiter: RateLimiter }): Router {
   const r = Router();
   const { endpoints, alerts, catalog } = deps;
   r.use('/users', requireUser(deps.tokens));
+  // Each endpoint change recomputes assignments and reaches agents: bounded per user.
+  const mutation = limitPerUser(deps.limiter, 'endpoint_mutation');
   const uid = (req: Parameters<typeof authOf>[0]) => authOf(req).userId;
   const endpointId = (raw: unknown) => parseId(raw, 'Endpoint not found');
 
@@ -30,22 +34,22 @@ export function userRoutes(deps: { endpoints: EndpointService; alerts: AlertServ
       res.send(list.body);
     }
   });
-  r.post('/users/endpoints', (req, res) => {
+  r.post('/users/endpoints', mutation, (req, res) => {
     res.status(201).json({ success: true, data: endpoints.create(uid(req), parseInput(EndpointCreateBody, req.body)) });
   });
-  r.put('/users/endpoints/:id', (req, res) => {
+  r.put('/users/endpoints/:id', mutation, (req, res) => {
     res.json({ success: true, data: endpoints.update(uid(req), endpointId(req.params.id), parseInput(EndpointUpdateBody, req.body)) });
   });
-  r.patch('/users/endpoints/:id/toggle', (req, res) => {
+  r.patch('/users/endpoints/:id/toggle', mutation, (req, res) => {
     res.json({ success: true, data: endpoints.toggle(uid(req), endpointId(req.params.id), parseInput(EndpointToggleBody, req.body)) });
   });
-  r.delete('/users/endpoints/:id', (req, res) => {
+  r.delete('/users/endpoints/:id', mutation, (req, res) => {
     res.json({ success: true, data: endpoints.remove(uid(req), endpointId(req.params.id)) });
   });
   r.get('/users/endpoints/:id/alert-thresholds', (req, res) => {
     res.json({ success: true, data: alerts.listThresholds(uid(req), endpointId(req.params.id)) });
   });
-  r.put('/users/endpoints/:id/alert-thresholds', (req, res) => {
+  r.put('/users/endpoints/:id/alert-thresholds', mutation, (req, res) => {
     res.json({ success: true, data: alerts.saveThresholds(uid(req), endpointId(req.params.id), parseInput(AlertThresholdsBody, req.body)) });
   });
   r.get('/users/regions', (_req, res) => {

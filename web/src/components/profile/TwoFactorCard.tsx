@@ -1,20 +1,18 @@
-// Two-factor status with enable (setup modal) and disable (after confirmation).
+// Two-factor status with enable (setup modal) and disable (with the password or a code).
 import { useEffect, useState } from 'react';
 import { useServices } from '../../app-context';
 import { Spinner } from '../Spinner';
-import { ConfirmDialog } from '../Modal';
 import { TwoFactorSetupModal } from '../TwoFactorSetupModal';
 import { ShieldIcon } from '../Icons';
+import { DISABLE_TEXTS, DisableTwoFactorDialog } from './DisableTwoFactorDialog';
 import { Flash, useFlashCall } from './Flash';
-
-const DISABLE_TEXTS = { ok: 'Two-factor authentication has been disabled', failed: 'Failed to disable 2FA', crashed: 'An error occurred while disabling 2FA' };
 
 export function TwoFactorCard() {
   const { api } = useServices();
   const [enabled, setEnabled] = useState<boolean | null>(null);
   const [setupOpen, setSetupOpen] = useState(false);
   const [confirmOpen, setConfirmOpen] = useState(false);
-  const { msg, setMsg, run } = useFlashCall();
+  const { msg, setMsg } = useFlashCall();
 
   useEffect(() => {
     api
@@ -23,9 +21,10 @@ export function TwoFactorCard() {
       .catch(() => setEnabled(false));
   }, [api]);
 
-  const disable = async () => {
+  const disabled = () => {
     setConfirmOpen(false);
-    await run(() => api.post('/api/2fa/disable'), DISABLE_TEXTS, () => setEnabled(false));
+    setEnabled(false);
+    setMsg({ kind: 'success', text: DISABLE_TEXTS.ok });
   };
 
   return (
@@ -53,15 +52,7 @@ export function TwoFactorCard() {
           }}
         />
       )}
-      {confirmOpen && (
-        <ConfirmDialog
-          title="Disable Two-Factor Authentication"
-          message="Disabling two-factor authentication makes your account less secure. Are you sure you want to continue?"
-          confirmLabel="Disable 2FA"
-          onConfirm={() => void disable()}
-          onCancel={() => setConfirmOpen(false)}
-        />
-      )}
+      {confirmOpen && <DisableTwoFactorDialog onDisabled={disabled} onCancel={() => setConfirmOpen(false)} />}
     </section>
   );
 }
