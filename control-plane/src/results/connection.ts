@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import { createClient, type ClickHouseClient } from '@clickhouse/client';
 
 export interface ConnectionOptions {
@@ -58,7 +59,9 @@ export async function openConnection(opts: ConnectionOptions): Promise<Connectio
           values: Readable.from([body], { objectMode: false }),
           clickhouse_settings: settings,
         });
-        res.stream.destroy();
+        // Drained, not destroyed: a destroyed socket leaves the client warning of ECONNRESET.
+        res.stream.resume();
+        await finished(res.stream);
       },
       close: () => client.close(),
     };
