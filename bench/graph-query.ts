@@ -85,7 +85,7 @@ async function main(): Promise<void> {
     );
   }
   const t = performance.now();
-  await store.uptime([ENDPOINT], now - 7 * DAY);
+  await store.uptime([ENDPOINT], { sinceMs: now - 7 * DAY, untilMs: now });
   console.log(`uptime(7 days) ${(performance.now() - t).toFixed(1)} ms; rss ${Math.round(process.memoryUsage().rss / 1e6)} MB`);
   await store.close();
   rmSync(dir, { recursive: true, force: true });

@@ -16,6 +16,7 @@ import { grpc } from '@upfleet/proto';
 import { createResultStore } from '../control-plane/src/results/clickhouse-store';
 import { createReportResultsHandler } from '../control-plane/src/grpc/report-results';
 import { agentServiceDefinition } from '../control-plane/src/grpc/server';
+import { admitAnyCheck } from '../control-plane/src/testing/admit-any-check';
 import { startClickHouseServer } from '../tests/helpers/clickhouse-server';
 import { makeBatches } from './ingest-data';
 import { spawn } from 'node:child_process';
@@ -75,7 +76,7 @@ async function benchTarget(target: Target): Promise<Figures> {
     const server = new grpc.Server({ 'grpc.max_receive_message_length': 64 * 1024 * 1024 });
     server.addService(agentServiceDefinition(), {
       ReportResults: createReportResultsHandler({
-        store, logger, maxInFlight: WINDOW, authenticate: () => ({ agentId: 'bench', region: 'EU-Germany' }),
+        store, logger, maxInFlight: WINDOW, authenticate: () => ({ agentId: 'bench', region: 'EU-Germany' }), admit: admitAnyCheck(),
       }),
     });
     const port = await new Promise<number>((res, rej) =>

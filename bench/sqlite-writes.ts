@@ -18,7 +18,7 @@ const agents = createAgentsRepo(db);
 const endpoints = createEndpointsRepo(db);
 const users = createUsersRepo(db);
 const AGENTS = 1000;
-agents.insertToken('t', 'hash', 'EU-Germany', Date.now(), null);
+agents.insertToken('t', 'hash', 'EU-Germany', Date.now(), null, null);
 for (let i = 0; i < AGENTS; i++) {
   agents.registerAgent({ agentId: `a${i}`, secretHash: 'x', region: 'EU-Germany', hostname: 'h', version: '1', tokenId: 't' }, Date.now());
 }

@@ -33,6 +33,8 @@ export interface WatchAssignmentsRequest { known_version: number }
 export interface Assignment {
   check_id: string; endpoint_id: number; kind: CheckKind; url: string; interval_seconds: number;
   timeout_ms: number; region: string; retention_days: number;
+  /** the control plane's policy: private targets refused for this check (stricter of both sides wins) */
+  private_targets_denied?: boolean;
 }
 export interface AssignmentUpdate {
   version: number;

@@ -8,7 +8,7 @@ import type { CheckRunner } from './run-check';
 
 export interface AdaptiveRunnerOptions {
   local: CheckRunner;
-  makePool: () => ProbePool;
+  makePool: () => Pick<ProbePool, 'run' | 'close'>;
   /** Busy share of the event loop over one sample that starts the pool. */
   busyThreshold?: number;
   /** Consecutive busy samples needed (1 s each); longer than the burst of a first round of
@@ -30,7 +30,7 @@ export function createAdaptiveRunner(opts: AdaptiveRunnerOptions): AdaptiveRunne
   const elu = opts.utilization ?? ((a?: EventLoopUtilization, b?: EventLoopUtilization) => performance.eventLoopUtilization(a, b));
   const threshold = opts.busyThreshold ?? 0.85;
   const needed = opts.busySamples ?? 15;
-  let pool: ProbePool | null = null;
+  let pool: Pick<ProbePool, 'run' | 'close'> | null = null;
   let busyInARow = 0;
   let last = elu();
   const timer = setInterval(() => {

@@ -1,14 +1,17 @@
 // The agent's one configuration schema: defaults < JSON config file < UPFLEET_* env < overrides
 // (command-line flags or the embedding control plane). Only this file reads process.env.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { splitJoinToken } from '@upfleet/proto/join-token';
 
 export type AgentTls =
   | { mode: 'system' }
   | { mode: 'ca'; caFile: string }
   | { mode: 'pin'; fingerprint256: string }
+  /** one-line join: fetch the CA over the gRPC port, trust it only if its SHA-256 is the token's, keep it in caFile */
+  | { mode: 'join'; caFingerprint: string; caFile: string }
   | { mode: 'insecure' };
 
 export interface AgentConfig {
@@ -101,6 +104,9 @@ const FLAG: Record<Key, string> = {
   logLevel: '--log-level',
 };
 
+/** Where a one-line join keeps the control plane's CA, inside the data dir. */
+export const JOINED_CA_FILE = 'ca.pem';
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export function loadAgentConfig(env: Env = process.env, overrides: AgentConfigOverrides = {}, cwd = process.cwd()): AgentConfig {
@@ -180,6 +186,16 @@ export function loadAgentConfig(env: Env = process.env, overrides: AgentConfigOv
     tls = { mode: 'insecure' };
   }
 
+  const dataDir = path.resolve(cwd, str('dataDir') ?? './agent-data');
+  const token = str('token') ?? '';
+  if (tls.mode === 'system' && !caFile && !fingerprint && !insecure) {
+    // No trust flag: the token's CA fingerprint (one-line join), or the CA a join stored earlier.
+    const joined = path.join(dataDir, JOINED_CA_FILE);
+    const { caFingerprint } = splitJoinToken(token);
+    if (caFingerprint) tls = { mode: 'join', caFingerprint, caFile: joined };
+    else if (existsSync(joined)) tls = { mode: 'ca', caFile: joined };
+  }
+
   const logLevel = str('logLevel') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`log level must be one of ${LOG_LEVELS.join(', ')} (got '${logLevel}')`);
   const probeCaFile = str('probeCaFile');
@@ -187,8 +203,8 @@ export function loadAgentConfig(env: Env = process.env, overrides: AgentConfigOv
   const config: AgentConfig = {
     controlPlane: controlPlane ?? '',
     region: region ?? '',
-    token: str('token') ?? '',
-    dataDir: path.resolve(cwd, str('dataDir') ?? './agent-data'),
+    token,
+    dataDir,
     tls,
     metricsPort: int('metricsPort', 9464, 0, 65535),
     metricsHost: '127.0.0.1',
@@ -240,7 +256,7 @@ export function parseAgentArgv(argv: string[]): { overrides: AgentConfigOverride
 }
 
 export const AGENT_USAGE = `usage: upfleet agent run --control-plane HOST:PORT --region REGION-City --token TOKEN --data-dir DIR
-  [--ca-file FILE | --server-fingerprint SHA256 | --insecure] [--metrics-port 9464] [--concurrency 256] [--probe-threads auto|N]
+  [--ca-file FILE | --server-fingerprint SHA256 | --insecure] (none needed with a token that carries the CA fingerprint) [--metrics-port 9464] [--concurrency 256] [--probe-threads auto|N]
   [--outbox-cap 1000000] [--batch-size 2000] [--flush-interval-ms 1000] [--allow-private-targets true]
   [--probe-ca-file FILE] [--config FILE.json] [--log-level info]
 Every flag has an UPFLEET_* environment twin (UPFLEET_CONTROL_PLANE, UPFLEET_REGION, UPFLEET_TOKEN, ...).`;

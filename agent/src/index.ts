@@ -71,7 +71,10 @@ export async function startAgent(config: AgentConfig, logger?: Logger, opts: Sta
     allowPrivateTargets: config.allowPrivateTargets,
     extraCa,
   });
-  const makePool = (threads: number) => createProbePool({ threads, allowPrivateTargets: config.allowPrivateTargets, extraCa });
+  const makePool = (threads: number) => createProbePool({
+    threads, allowPrivateTargets: config.allowPrivateTargets, extraCa,
+    onCrash: (err, lost) => log.error({ err: err.message, lostChecks: lost }, 'probe thread died; replaced, its checks reported as failed'),
+  });
   let pool: { run: CheckRunner; close(): Promise<void> } | undefined;
   if (config.probeThreads === 'auto') {
     pool = createAdaptiveRunner({

@@ -1,63 +1,87 @@
 // Runs checks on worker threads. One Node thread tops out at a few thousand fresh connections a
-// second (connect/close syscalls dominate); a few threads use the other cores.
+// second (connect/close syscalls dominate); a few threads use the other cores. A thread that dies
+// is replaced, and the checks it was running come back as failed results instead of hanging.
 import { Worker } from 'node:worker_threads';
 import type { Assignment, CheckResult } from '@upfleet/proto';
-import type { CheckRunner } from './run-check';
+import { failedCheck, type CheckRunner } from './run-check';
 
 export interface ProbePoolOptions {
   threads: number;
   allowPrivateTargets: boolean;
   extraCa?: string[];
   maxBodyBytes?: number;
+  /** the worker script (tests give one that can crash); probe-worker-boot.mjs by default */
+  workerUrl?: URL;
+  /** told when a thread died and was replaced */
+  onCrash?: (err: Error, lostChecks: number) => void;
 }
 
 export interface ProbePool {
   run: CheckRunner;
   close(): Promise<void>;
+  /** threads replaced after a crash so far */
+  replaced(): number;
+}
+
+interface Slot {
+  worker: Worker;
+  /** checks sent to this thread and not answered yet */
+  inflight: Map<number, { a: Assignment; startedAt: number; resolve: (r: CheckResult) => void }>;
 }
 
 export function createProbePool(opts: ProbePoolOptions): ProbePool {
-  const pending = new Map<number, { resolve: (r: CheckResult) => void; reject: (e: Error) => void }>();
-  const load: number[] = [];
   let nextId = 1;
-  const workers = Array.from({ length: opts.threads }, (_, i) => {
-    const w = new Worker(new URL('./probe-worker-boot.mjs', import.meta.url), {
+  let closing = false;
+  let replaced = 0;
+  const url = opts.workerUrl ?? new URL('./probe-worker-boot.mjs', import.meta.url);
+
+  const spawn = (): Slot => {
+    const w = new Worker(url, {
       workerData: { allowPrivateTargets: opts.allowPrivateTargets, extraCa: opts.extraCa, maxBodyBytes: opts.maxBodyBytes },
       execArgv: [],
     });
-    load[i] = 0;
+    const slot: Slot = { worker: w, inflight: new Map() };
     w.on('message', (m: { id: number; r?: CheckResult; error?: string }) => {
-      load[i]--;
-      const p = pending.get(m.id);
+      const p = slot.inflight.get(m.id);
       if (!p) return;
-      pending.delete(m.id);
-      if (m.r) p.resolve(m.r);
-      else p.reject(new Error(m.error ?? 'probe worker failed'));
+      slot.inflight.delete(m.id);
+      p.resolve(m.r ?? failedCheck(p.a, `probe failed: ${m.error ?? 'unknown error'}`, p.startedAt));
     });
-    w.on('error', (err) => {
-      for (const [id, p] of pending) {
-        pending.delete(id);
-        p.reject(err);
-      }
-    });
-
-    return w;
-  });
+    let gone = false;
+    const died = (err: Error): void => {
+      if (gone) return;
+      gone = true;
+      const lost = [...slot.inflight.values()];
+      slot.inflight.clear();
+      const why = closing ? 'the agent stopped during the check' : `probe thread crashed during the check: ${err.message}`;
+      for (const p of lost) p.resolve(failedCheck(p.a, why, p.startedAt));
+      if (closing) return;
+      const i = slots.indexOf(slot);
+      if (i >= 0) slots[i] = spawn();
+      replaced++;
+      opts.onCrash?.(err, lost.length);
+    };
+    w.on('error', died);
+    w.on('exit', (code) => died(new Error(`exit code ${code}`)));
+    return slot;
+  };
+  const slots: Slot[] = Array.from({ length: opts.threads }, spawn);
 
   return {
     run(a: Assignment) {
-      // least busy worker: checks differ a lot in duration (timeouts vs fast 200s)
-      let best = 0;
-      for (let i = 1; i < load.length; i++) if (load[i] < load[best]) best = i;
-      load[best]++;
+      // least busy thread: checks differ a lot in duration (timeouts vs fast 200s)
+      let best = slots[0]!;
+      for (const s of slots) if (s.inflight.size < best.inflight.size) best = s;
       const id = nextId++;
-      return new Promise<CheckResult>((resolve, reject) => {
-        pending.set(id, { resolve, reject });
-        workers[best].postMessage({ id, a });
+      return new Promise<CheckResult>((resolve) => {
+        best.inflight.set(id, { a, startedAt: Date.now(), resolve });
+        best.worker.postMessage({ id, a });
       });
     },
     async close() {
-      await Promise.all(workers.map((w) => w.terminate()));
+      closing = true;
+      await Promise.all(slots.map((s) => s.worker.terminate()));
     },
+    replaced: () => replaced,
   };
 }

@@ -23,6 +23,12 @@ function base(a: Assignment, tsMs: number): CheckResult {
   };
 }
 
+/** The failed result of a check that could not run to its end (its probe thread died). */
+export function failedCheck(a: Assignment, error: string, tsMs = Date.now()): CheckResult {
+  const phase = a.kind === 'CHECK_KIND_TLS' ? 'tls' : a.kind === 'CHECK_KIND_PING' ? 'connect' : 'http';
+  return { ...base(a, tsMs), phase, error };
+}
+
 export function createCheckRunner(opts: CheckRunnerOptions): CheckRunner {
   return async (a) => {
     const ts = Date.now();
@@ -31,7 +37,8 @@ export function createCheckRunner(opts: CheckRunnerOptions): CheckRunner {
       // always positive: assignments without one are refused where they are received
       timeoutMs: a.timeout_ms,
       resolver: opts.resolver,
-      allowPrivateTargets: opts.allowPrivateTargets,
+      // the stricter of the agent's own flag and the control plane's policy for this check
+      allowPrivateTargets: opts.allowPrivateTargets && !a.private_targets_denied,
       extraCa: opts.extraCa,
     };
     switch (a.kind) {

@@ -11,22 +11,33 @@ export interface EmbeddedAgent {
 
 const AGENT_MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../agent/src/main.ts');
 
-export function startEmbeddedAgent(opts: {
+export interface EmbeddedAgentOptions {
   grpcPort: number; region: string; token: string; dataDir: string; caFile: string | null; fingerprint: string | null;
   allowPrivateTargets: boolean; logger: Logger;
-}): EmbeddedAgent {
-  const log = opts.logger.child({ component: 'embedded-agent' });
+}
+
+/**
+ * The child's command line and environment. The bootstrap token goes in the environment
+ * (UPFLEET_TOKEN), never on the command line, where any local user could read it in `ps`.
+ */
+export function embeddedAgentCommand(opts: Omit<EmbeddedAgentOptions, 'logger'>, env: NodeJS.ProcessEnv = process.env): { args: string[]; env: NodeJS.ProcessEnv } {
   const args = ['--import', 'tsx', AGENT_MAIN, '--control-plane', `localhost:${opts.grpcPort}`, '--region', opts.region,
-    '--token', opts.token, '--data-dir', opts.dataDir, '--metrics-port', '0', '--allow-private-targets', String(opts.allowPrivateTargets)];
+    '--data-dir', opts.dataDir, '--metrics-port', '0', '--allow-private-targets', String(opts.allowPrivateTargets)];
   if (opts.caFile) args.push('--ca-file', opts.caFile);
   else if (opts.fingerprint) args.push('--server-fingerprint', opts.fingerprint);
   else args.push('--insecure');
+  return { args, env: { ...env, UPFLEET_TOKEN: opts.token } };
+}
+
+export function startEmbeddedAgent(opts: EmbeddedAgentOptions): EmbeddedAgent {
+  const log = opts.logger.child({ component: 'embedded-agent' });
+  const { args, env } = embeddedAgentCommand(opts);
   let child: ChildProcess | null = null;
   let stopping = false;
   let restarts = 0;
 
   const launch = () => {
-    child = spawn(process.execPath, args, { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, UPFLEET_TOKEN: '' } });
+    child = spawn(process.execPath, args, { stdio: ['ignore', 'inherit', 'inherit'], env });
     log.info({ pid: child.pid, region: opts.region }, 'embedded agent started');
     child.once('exit', (code, signal) => {
       if (stopping) return;

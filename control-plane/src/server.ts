@@ -29,7 +29,7 @@ import { createRateLimitRepo } from './store/rate-limit-repo';
 import { seedDatabase } from './store/seed';
 import { createSessionsRepo } from './store/sessions-repo';
 import { createUsersRepo } from './store/users-repo';
-import { createAgentServiceHandlers } from './grpc/agent-service';
+import { createAgentServiceHandlers, createAgentStreams } from './grpc/agent-service';
 import { startGrpcServer, type GrpcServerHandle } from './grpc/server';
 import { loadOrCreateGrpcTls, type GrpcTlsMaterial } from './grpc/tls';
 import { createResultStore, type ResultStore } from './results/clickhouse-store';
@@ -104,7 +104,12 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     await results.init();
   } else results = extras.results;
   const uptimeSource: UptimeSource | undefined = results
-    ? cachedUptime({ uptime: (ids) => results!.uptime(ids, Date.now() - UPTIME_WINDOW_MS) })
+    ? cachedUptime({
+        uptime: (ids) => {
+          const now = Date.now();
+          return results!.uptime(ids, { sinceMs: now - UPTIME_WINDOW_MS, untilMs: now, createdAtMs: endpointsRepo.createdAtMs(ids) });
+        },
+      })
     : undefined;
 
   const liveAgents = () => {
@@ -115,7 +120,13 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     }
     return byRegion;
   };
-  const engine = createAssignmentEngine({ endpoints: endpointsRepo, catalog, liveAgents, logger, startupGraceMs: 3000, metrics });
+  const engine = createAssignmentEngine({
+    endpoints: endpointsRepo, catalog, liveAgents, logger, startupGraceMs: 3000, metrics,
+    privateTargetsDenied: !config.allowPrivateTargets, releaseGraceMs: 2 * config.agentLeaseSeconds * 1000,
+  });
+  const streams = createAgentStreams();
+  // The gRPC TLS identity is known before any token is made: printed tokens carry its CA's fingerprint.
+  const tls: GrpcTlsMaterial | null = results && !config.grpcTls.insecure ? loadOrCreateGrpcTls(config.dataDir, config.grpcTls) : null;
   const alertsRepo = createAlertsRepo(db);
   const alerting = createAlerting({
     repo: createAlertingRepo(db),
@@ -141,17 +152,28 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     metrics,
   });
   alerting.start();
-  // Endpoint, plan or region changes move assignments and what the evaluator knows of endpoints:
-  // one endpoint's context after its own change, every context after a plan or region change.
-  const onChange = (urlId?: number) => {
-    engine.changed();
-    alerting.invalidate(urlId);
-  };
+  // One endpoint's change recomputes that endpoint's assignments and its evaluator context; a plan
+  // or region change recomputes every assignment and context.
   const endpoints = createEndpointService({
-    endpoints: endpointsRepo, users, catalog, allowPrivateTargets: config.allowPrivateTargets, uptime: uptimeSource, onChange,
+    endpoints: endpointsRepo, users, catalog, allowPrivateTargets: config.allowPrivateTargets, uptime: uptimeSource,
+    onChange: (urlId) => {
+      engine.endpointChanged(urlId);
+      alerting.invalidate(urlId);
+    },
     onClosed: (urlId) => alerting.endpointClosed(urlId),
   });
-  const admin = createAdminService({ users, catalog, agents: agentsRepo, onChange, ownedCount: (id) => engine.ownedCount(id) });
+  const admin = createAdminService({
+    users, catalog, agents: agentsRepo, ownedCount: (id) => engine.ownedCount(id),
+    onChange: () => {
+      engine.changed();
+      alerting.invalidate();
+    },
+    caFingerprint: () => tls?.caFingerprint ?? null,
+    onAgentsRevoked: (ids) => {
+      streams.closeAgents(ids);
+      ids.forEach((id) => engine.forget(id));
+    },
+  });
   const app = createApp({
     logger,
     auth: createAuthService({ users, catalog, tokens, limiter, box }),
@@ -180,13 +202,11 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
   logger.info({ port: httpPort }, 'http listening');
 
   let grpcServer: GrpcServerHandle | null = null;
-  let tls: GrpcTlsMaterial | null = null;
   let leaseTimer: NodeJS.Timeout | null = null;
   let embedded: EmbeddedAgent | null = null;
   if (results) {
-    tls = config.grpcTls.insecure ? null : loadOrCreateGrpcTls(config.dataDir, config.grpcTls);
     const handlers = createAgentServiceHandlers({
-      agents: agentsRepo, catalog, engine, store: results, leaseSeconds: config.agentLeaseSeconds, logger, metrics,
+      agents: agentsRepo, catalog, engine, store: results, leaseSeconds: config.agentLeaseSeconds, logger, metrics, streams,
       onResultsStored: (rows) => alerting.onResultsStored(rows),
     });
     grpcServer = await startGrpcServer(handlers, config.host, config.grpcPort, tls);
@@ -196,7 +216,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     leaseTimer.unref();
     const primary = catalog.primaryRegion();
     if (config.embeddedAgent && primary) {
-      const token = admin.createAgentToken({ region: regionKey(primary), expires_in_seconds: 600 }).token;
+      const token = admin.createAgentToken({ region: regionKey(primary), expires_in_seconds: 600, max_uses: 1 }).token;
       embedded = startEmbeddedAgent({
         grpcPort: grpcServer.port, region: regionKey(primary), token, dataDir: path.join(config.dataDir, 'agent'),
         caFile: tls?.caFile ?? null, fingerprint: tls?.fingerprint ?? null, allowPrivateTargets: config.allowPrivateTargets, logger,

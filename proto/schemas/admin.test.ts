@@ -14,8 +14,12 @@ describe('admin bodies', () => {
     expect(firstError(RegionCreateBody, { region: 'US', city: '1' })).toBe('city must be a name of 2 to 40 letters, e.g. Virginia');
     expect(firstError(RegionCreateBody, { region: 'US', city: 'Virginia', primary: 'yes' })).toBe('primary must be true or false');
   });
-  it('an agent token expiry is a positive whole number of seconds, or none', () => {
-    expect(check(AgentTokenCreateBody, { region: 'EU-Germany' })).toEqual({ ok: true, data: { region: 'EU-Germany', expires_in_seconds: null } });
+  it('an agent token expiry is a positive whole number of seconds (24 h when absent), or null for none; uses likewise (1 when absent)', () => {
+    expect(check(AgentTokenCreateBody, { region: 'EU-Germany' })).toEqual({ ok: true, data: { region: 'EU-Germany', expires_in_seconds: 86_400, max_uses: 1 } });
+    expect(check(AgentTokenCreateBody, { region: 'EU-Germany', expires_in_seconds: null, max_uses: null })).toEqual({
+      ok: true, data: { region: 'EU-Germany', expires_in_seconds: null, max_uses: null },
+    });
+    expect(firstError(AgentTokenCreateBody, { region: 'EU-Germany', max_uses: 0 })).toBe('max_uses must be a positive whole number');
     expect(check(AgentTokenCreateBody, { region: 'EU-Germany', expires_in_seconds: 3600 }).ok).toBe(true);
     for (const bad of [0, -1, 1.5, '60']) {
       expect(firstError(AgentTokenCreateBody, { region: 'EU-Germany', expires_in_seconds: bad })).toBe('expires_in_seconds must be a positive whole number');

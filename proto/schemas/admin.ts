@@ -23,17 +23,29 @@ export const RegionCreateBody = z
   .meta({ id: 'RegionCreateBody', description: 'POST /api/admin/regions' });
 export type RegionCreateBody = z.infer<typeof RegionCreateBody>;
 
+/** A bootstrap token lives a day unless asked otherwise. */
+export const DEFAULT_AGENT_TOKEN_TTL_SECONDS = 86_400;
+
+const positiveOrNull = (field: string, def: number) =>
+  z
+    .number({ error: `${field} must be a positive whole number` })
+    .int(`${field} must be a positive whole number`)
+    .positive(`${field} must be a positive whole number`)
+    .nullable()
+    .default(def);
+
 export const AgentTokenCreateBody = z
   .object({
     region: z.string().trim().catch(''),
-    expires_in_seconds: z
-      .number({ error: 'expires_in_seconds must be a positive whole number' })
-      .int('expires_in_seconds must be a positive whole number')
-      .positive('expires_in_seconds must be a positive whole number')
-      .nullish()
-      .transform((v) => v ?? null),
+    /** absent: 24 h; null: never expires */
+    expires_in_seconds: positiveOrNull('expires_in_seconds', DEFAULT_AGENT_TOKEN_TTL_SECONDS),
+    /** registrations allowed; absent: 1 (single-use); null: any number */
+    max_uses: positiveOrNull('max_uses', 1),
   })
-  .meta({ id: 'AgentTokenCreateBody', description: 'POST /api/admin/agent-tokens (no expiry when expires_in_seconds is absent)' });
+  .meta({
+    id: 'AgentTokenCreateBody',
+    description: 'POST /api/admin/agent-tokens: expires after 24 h unless expires_in_seconds says otherwise (null: never); single-use unless max_uses says otherwise (null: any number)',
+  });
 export type AgentTokenCreateBody = z.infer<typeof AgentTokenCreateBody>;
 
 /** An id as the path or query carries it: 1 to 15 digits. */

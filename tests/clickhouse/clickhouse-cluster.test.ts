@@ -127,13 +127,13 @@ describe.skipIf(unavailable !== null)(`ClickHouse cluster: 2 shards, Distributed
       }
     }
     const since = NOW_HOUR - 7 * DAY;
-    const up = await store.uptime(ENDPOINTS, since);
+    const up = await store.uptime(ENDPOINTS, { sinceMs: since, untilMs: Date.now() });
     for (const ep of ENDPOINTS) {
       const http = rows.filter((r) => r.endpoint_id === ep && r.kind === 'CHECK_KIND_HTTP');
       const ok = http.filter((r) => r.status_code === 200).length;
       expect(up.get(ep), `endpoint ${ep}`).toBe(Math.round((ok * 10000) / http.length) / 100);
     }
-    expect(up).toEqual(await single.uptime(ENDPOINTS, since));
+    expect(up).toEqual(await single.uptime(ENDPOINTS, { sinceMs: since, untilMs: Date.now() }));
   });
 
   it('stores a re-sent batch once across the shards, in the raw table and in both rollups', async () => {

@@ -1,6 +1,6 @@
 // The agent's one SQLite file (better-sqlite3, WAL): the outbox, the identity and the saved
 // assignments each keep their tables in it (`DIR/agent.db`).
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 
@@ -10,8 +10,12 @@ export type AgentDb = Database.Database;
 const KV_SCHEMA = 'CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY, value TEXT NOT NULL);';
 
 export function openAgentDb(opts: { dataDir: string; fileName?: string }): AgentDb {
-  mkdirSync(opts.dataDir, { recursive: true });
-  const db = new Database(path.join(opts.dataDir, opts.fileName ?? 'agent.db'));
+  // The identity's secret and the outbox live here: owner only (700 / 600), also for an older dir.
+  mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
+  chmodSync(opts.dataDir, 0o700);
+  const file = path.join(opts.dataDir, opts.fileName ?? 'agent.db');
+  const db = new Database(file);
+  chmodSync(file, 0o600);
   db.pragma('journal_mode = WAL');
   // NORMAL in WAL survives a killed process (only an OS crash can lose the last commits).
   db.pragma('synchronous = NORMAL');

@@ -15,6 +15,7 @@ import { createBackoff, type Backoff } from './backoff';
 import { createAgentClient } from './client';
 import { classifyLinkError, LinkFatalError } from './errors';
 import { openSession, type Session } from './session';
+import { splitJoinToken } from '@upfleet/proto/join-token';
 
 export type LinkState = 'idle' | 'connecting' | 'connected' | 'backoff' | 'stopped' | 'fatal';
 const LINK_STATES: LinkState[] = ['idle', 'connecting', 'connected', 'backoff', 'stopped', 'fatal'];
@@ -70,7 +71,8 @@ async function register(client: AgentServiceClient, deps: LinkDeps): Promise<Age
   if (!deps.token) throw new LinkFatalError('no saved agent identity and no bootstrap token: pass --token (UPFLEET_TOKEN)');
   const res = await new Promise<RegisterResponse>((resolve, reject) => {
     client.Register(
-      { bootstrap_token: deps.token, region: deps.region, hostname: deps.hostname, version: deps.version },
+      // only the secret: the CA fingerprint a printed token carries stays here
+      { bootstrap_token: splitJoinToken(deps.token).secret, region: deps.region, hostname: deps.hostname, version: deps.version },
       new grpc.Metadata(),
       { deadline: Date.now() + 15_000 },
       (err, r) => (err ? reject(err) : resolve(r!)),
@@ -134,12 +136,12 @@ export function createLink(deps: LinkDeps): Link {
       let delay = 0;
       stats.state = 'connecting';
       let client: AgentServiceClient | undefined;
-      let during: 'register' | 'session' = 'session';
+      // Until it has registered, a TLS or auth failure means the agent was started wrong: say so and stop.
+      let identity = deps.identity.get();
+      let during: 'register' | 'session' = identity ? 'session' : 'register';
       try {
         client = await createAgentClient(deps.controlPlane, deps.tls);
-        let identity = deps.identity.get();
         if (!identity) {
-          during = 'register';
           identity = await register(client, deps);
           during = 'session';
         }

@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTargets, type Targets } from '../../../tests/helpers/targets';
 import { probeHttp, type HttpProbeOptions } from './http-probe';
-import { createHostResolver } from './resolve';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createHostResolver, isPrivateAddress } from './resolve';
 
 let t: Targets;
 let opts: HttpProbeOptions;
@@ -100,13 +105,48 @@ describe('probeHttp', () => {
   it('refuses loopback targets when private targets are not allowed', async () => {
     const before = t.hits();
     const r = await probeHttp(t.http.ok, { ...opts, allowPrivateTargets: false });
-    expect(r).toMatchObject({ ok: false, phase: 'connect', error: 'target address not allowed' });
+    expect(r).toMatchObject({ ok: false, phase: 'connect', error: expect.stringMatching(/^target address not allowed: 127\.0\.0\.1 is a private/) });
     expect(t.hits()).toBe(before);
   });
 
   it('refuses a host name that resolves to loopback, checked after DNS', async () => {
     const r = await probeHttp('http://localhost:1/', { ...opts, allowPrivateTargets: false });
-    expect(r.error).toBe('target address not allowed');
+    expect(r.error).toBe('target address not allowed: localhost resolves to 127.0.0.1 is a private, loopback or link-local address (private targets are refused)');
+  });
+
+  it('refuses a redirect hop to a name that resolves to a private address, before connecting to it', async () => {
+    // The lab: 127.0.0.1 plays a public site; internal-api.test (hosts file) resolves to 127.0.0.2,
+    // which stays private. The public site redirects there; nothing may reach 127.0.0.2.
+    let internalHits = 0;
+    const internal = http.createServer((_q, res) => { internalHits++; res.end('secret'); });
+    await new Promise<void>((r) => internal.listen(0, '127.0.0.2', () => r()));
+    const internalPort = (internal.address() as AddressInfo).port;
+    const site = http.createServer((_q, res) => res.writeHead(302, { location: `http://internal-api.test:${internalPort}/latest/meta-data` }).end());
+    await new Promise<void>((r) => site.listen(0, '127.0.0.1', () => r()));
+    const dir = mkdtempSync(path.join(tmpdir(), 'upfleet-hosts-'));
+    writeFileSync(path.join(dir, 'hosts'), '127.0.0.2 internal-api.test\n');
+    try {
+      const lab = {
+        ...opts,
+        resolver: createHostResolver({ hostsFile: path.join(dir, 'hosts') }),
+        allowPrivateTargets: false,
+        isPrivate: (a: string) => a !== '127.0.0.1' && isPrivateAddress(a),
+      };
+      const r = await probeHttp(`http://127.0.0.1:${(site.address() as AddressInfo).port}/`, lab);
+      expect(r).toMatchObject({
+        ok: false, phase: 'connect', redirects: 1, status_code: 302,
+        error: 'target address not allowed: internal-api.test resolves to 127.0.0.2 is a private, loopback or link-local address (private targets are refused)',
+      });
+      expect(internalHits).toBe(0);
+      // the same hop is followed when private targets are allowed: the refusal is the guard's doing
+      const allowed = await probeHttp(`http://127.0.0.1:${(site.address() as AddressInfo).port}/`, { ...lab, allowPrivateTargets: true });
+      expect(allowed).toMatchObject({ ok: true, status_code: 200, redirects: 1 });
+      expect(internalHits).toBe(1);
+    } finally {
+      site.close();
+      internal.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('returns an invalid URL as data', async () => {

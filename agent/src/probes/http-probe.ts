@@ -4,7 +4,7 @@ import net from 'node:net';
 import tls from 'node:tls';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'undici';
-import { bareHost, isPrivateAddress, TARGET_NOT_ALLOWED } from './resolve';
+import { bareHost, refusedTarget } from './resolve';
 import {
   describeNetError, describeTlsCode, emptyTimings, PhaseError, round, clientSecureContext,
   type ProbeOptions, type ProbePhase, type ProbeTimings,
@@ -197,9 +197,8 @@ function connect(
   opts.resolver.resolve(host).then((r) => {
     timings.dns_ms += performance.now() - t0;
     if (!r.ok) return settle(new PhaseError('dns', r.error));
-    if (!opts.allowPrivateTargets && isPrivateAddress(r.address)) {
-      return settle(new PhaseError('connect', TARGET_NOT_ALLOWED));
-    }
+    const refused = refusedTarget(opts, host, r.address);
+    if (refused) return settle(new PhaseError('connect', refused));
     hop.phase = 'connect';
     const t1 = performance.now();
     const sock = net.connect({ host: r.address, port, family: r.family, noDelay: true });

@@ -2,5 +2,5 @@
 export { probeHttp, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_REDIRECTS, type HttpProbeOptions, type HttpProbeResult } from './http-probe';
 export { probeTls, parseCertificate, tlsTarget, type TlsProbeResult } from './tls-probe';
 export { probePing, pingTarget, type PingMethod, type PingProbeOptions, type PingProbeResult } from './ping-probe';
-export { createHostResolver, isPrivateAddress, TARGET_NOT_ALLOWED, type HostResolver, type ResolveOutcome } from './resolve';
+export { createHostResolver, isPrivateAddress, refusedTarget, type HostResolver, type ResolveOutcome } from './resolve';
 export type { ProbeOptions, ProbePhase, ProbeTimings } from './types';

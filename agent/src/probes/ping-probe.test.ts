@@ -33,6 +33,6 @@ describe('probePing', () => {
 
   it('refuses private addresses when they are not allowed', async () => {
     const r = await probePing('http://localhost/', { ...opts, allowPrivateTargets: false });
-    expect(r).toMatchObject({ ok: false, phase: 'connect', error: 'target address not allowed' });
+    expect(r).toMatchObject({ ok: false, phase: 'connect', error: 'target address not allowed: localhost resolves to 127.0.0.1 is a private, loopback or link-local address (private targets are refused)' });
   });
 });

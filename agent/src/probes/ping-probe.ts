@@ -3,7 +3,7 @@
 import { execFile } from 'node:child_process';
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { bareHost, isPrivateAddress, TARGET_NOT_ALLOWED } from './resolve';
+import { bareHost, refusedTarget } from './resolve';
 import { describeNetError, round, type ProbeOptions, type ProbePhase } from './types';
 
 export type PingMethod = 'icmp' | 'tcp';
@@ -48,9 +48,8 @@ export async function probePing(input: string, opts: PingProbeOptions): Promise<
   const r = await opts.resolver.resolve(target.host);
   result.dns_ms = round(performance.now() - t0);
   if (!r.ok) return { ...result, phase: 'dns', error: r.error };
-  if (!opts.allowPrivateTargets && isPrivateAddress(r.address)) {
-    return { ...result, phase: 'connect', error: TARGET_NOT_ALLOWED };
-  }
+  const refused = refusedTarget(opts, bareHost(target.host), r.address);
+  if (refused) return { ...result, phase: 'connect', error: refused };
 
   if (method === 'icmp' || (method === 'auto' && icmpUsable !== false)) {
     const icmp = await pingIcmp(r.address, r.family, opts);

@@ -105,26 +105,18 @@ function describeDnsError(host: string, err: unknown): string {
   }
 }
 
-// Private, loopback, link-local (incl. cloud metadata 169.254.169.254), CGNAT, multicast, reserved.
-const blocked = new net.BlockList();
-for (const [net4, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16],
-  ['172.16.0.0', 12], ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 3],
-] as const) blocked.addSubnet(net4, prefix, 'ipv4');
-for (const [net6, prefix] of [
-  ['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['64:ff9b::', 96], ['100::', 64],
-] as const) blocked.addSubnet(net6, prefix, 'ipv6');
+// The private-target rule is shared with the control plane (proto/targets.ts).
+import { isPrivateAddress, targetNotAllowedMessage } from '@upfleet/proto/targets';
 
-/** True when a check may not connect to `address` while private targets are disallowed. */
-export function isPrivateAddress(address: string): boolean {
-  const family = net.isIP(address);
-  if (family === 4) return blocked.check(address, 'ipv4');
-  if (family === 6) {
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-    if (mapped) return blocked.check(mapped[1], 'ipv4');
-    return blocked.check(address, 'ipv6');
-  }
-  return true;
+export { isPrivateAddress, targetNotAllowedMessage };
+
+/**
+ * The error of a check refused at connect time, or null when `address` may be dialled. Runs on
+ * every hop's resolved address, so a public name redirecting to a private one is refused too.
+ */
+export function refusedTarget(
+  opts: { allowPrivateTargets: boolean; isPrivate?: (address: string) => boolean }, host: string, address: string,
+): string | null {
+  if (opts.allowPrivateTargets) return null;
+  return (opts.isPrivate ?? isPrivateAddress)(address) ? targetNotAllowedMessage(host, address) : null;
 }
-
-export const TARGET_NOT_ALLOWED = 'target address not allowed';

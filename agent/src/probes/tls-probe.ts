@@ -5,7 +5,7 @@ import net from 'node:net';
 import tls from 'node:tls';
 import { performance } from 'node:perf_hooks';
 import forge from 'node-forge';
-import { bareHost, isPrivateAddress, TARGET_NOT_ALLOWED } from './resolve';
+import { bareHost, refusedTarget } from './resolve';
 import {
   describeNetError, describeTlsCode, emptyTimings, round, clientSecureContext,
   type ProbeOptions, type ProbePhase, type ProbeTimings,
@@ -86,7 +86,8 @@ export async function probeTls(input: string, opts: ProbeOptions): Promise<TlsPr
   const r = await opts.resolver.resolve(target.host);
   timings.dns_ms = performance.now() - t0;
   if (!r.ok) return finish('dns', r.error);
-  if (!opts.allowPrivateTargets && isPrivateAddress(r.address)) return finish('connect', TARGET_NOT_ALLOWED);
+  const refused = refusedTarget(opts, bareHost(target.host), r.address);
+  if (refused) return finish('connect', refused);
 
   return new Promise<TlsProbeResult>((resolve) => {
     let phase: 'connect' | 'tls' = 'connect';

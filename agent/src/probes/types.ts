@@ -18,6 +18,8 @@ export interface ProbeOptions {
   resolver: HostResolver;
   /** false: refuse private/loopback/link-local/metadata addresses at connect time */
   allowPrivateTargets: boolean;
+  /** which addresses count as private; isPrivateAddress unless a test lab on loopback says otherwise */
+  isPrivate?: (address: string) => boolean;
   /** extra PEM CAs trusted besides the system roots (self-hosted PKI, tests) */
   extraCa?: string[];
 }

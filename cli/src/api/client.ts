@@ -29,7 +29,8 @@ export interface AdminClient {
   listPackages(): Promise<Package[]>;
   listRegions(): Promise<AdminRegion[]>;
   addRegion(input: AddRegionInput): Promise<Region>;
-  createAgentToken(region: string, expiresInSeconds?: number): Promise<CreatedAgentToken>;
+  /** expiresInSeconds / maxUses: undefined leaves the server's default (24 h, single-use), null means never / any number. */
+  createAgentToken(region: string, expiresInSeconds?: number | null, maxUses?: number | null): Promise<CreatedAgentToken>;
   listAgentTokens(): Promise<AgentTokenInfo[]>;
   revokeAgentToken(tokenId: string): Promise<RevokedAgentToken>;
   listAgents(): Promise<AgentInfo[]>;
@@ -97,10 +98,11 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
     listPackages: () => request('GET', '/api/admin/packages'),
     listRegions: () => request('GET', '/api/admin/regions'),
     addRegion: async (input) => request('POST', '/api/admin/regions', body(RegionCreateBody, input)),
-    createAgentToken: async (region, expiresInSeconds) =>
+    createAgentToken: async (region, expiresInSeconds, maxUses) =>
       request('POST', '/api/admin/agent-tokens', body(AgentTokenCreateBody, {
         region,
         ...(expiresInSeconds === undefined ? {} : { expires_in_seconds: expiresInSeconds }),
+        ...(maxUses === undefined ? {} : { max_uses: maxUses }),
       })),
     listAgentTokens: () => request('GET', '/api/admin/agent-tokens'),
     revokeAgentToken: (tokenId) => request('DELETE', `/api/admin/agent-tokens/${encodeURIComponent(tokenId)}`),

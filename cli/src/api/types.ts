@@ -33,6 +33,8 @@ export interface CreatedAgentToken {
   token: string;
   region: string;
   expires_at: string | null;
+  /** registrations allowed; null: any number (absent from older control planes) */
+  max_uses?: number | null;
 }
 
 export interface AgentTokenInfo {
@@ -42,6 +44,7 @@ export interface AgentTokenInfo {
   expires_at: string | null;
   revoked_at: string | null;
   used_count: number;
+  max_uses?: number | null;
 }
 
 export interface RevokedAgentToken {

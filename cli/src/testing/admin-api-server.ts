@@ -9,6 +9,8 @@ export interface AdminApiState {
   packages: Package[];
   regions: AdminRegion[];
   tokens: Array<AgentTokenInfo & { token: string }>;
+  /** when set, created tokens carry it as the real control plane's do (`<secret>.<sha256 of its CA>`) */
+  caFingerprint?: string;
   agents: AgentInfo[];
 }
 
@@ -110,19 +112,21 @@ export async function startAdminApiServer(adminToken: string, state: AdminApiSta
       case 'POST /api/admin/agent-tokens': {
         const region = String(input.region);
         if (!state.regions.some((r) => `${r.region}-${r.city}` === region)) return fail(400, `Unknown region '${region}'`);
-        const seconds = typeof input.expires_in_seconds === 'number' ? input.expires_in_seconds : 86_400;
+        // as the server: 24 h and single-use unless asked; null means never / any number
+        const seconds = input.expires_in_seconds === null ? null : typeof input.expires_in_seconds === 'number' ? input.expires_in_seconds : 86_400;
         const n = state.tokens.length + 1;
         const token = {
           token_id: `tok_${n}`,
-          token: `upf_boot_secret_${n}`,
+          token: `upf_boot_secret_${n}${state.caFingerprint ? `.${state.caFingerprint}` : ''}`,
           region,
           created_at: new Date().toISOString(),
-          expires_at: new Date(Date.now() + seconds * 1000).toISOString(),
+          expires_at: seconds === null ? null : new Date(Date.now() + seconds * 1000).toISOString(),
           revoked_at: null,
           used_count: 0,
         };
         state.tokens.push(token);
-        return ok({ token_id: token.token_id, token: token.token, region, expires_at: token.expires_at }, 201);
+        const maxUses = input.max_uses === undefined ? undefined : input.max_uses;
+        return ok({ token_id: token.token_id, token: token.token, region, expires_at: token.expires_at, ...(maxUses === undefined ? {} : { max_uses: maxUses }) }, 201);
       }
       case 'GET /api/admin/agent-tokens':
         return ok(state.tokens.map(({ token: _secret, ...info }) => info));

@@ -2,6 +2,7 @@
 import crypto from 'node:crypto';
 import { Gauge, type Registry } from 'prom-client';
 import { grpc, type AgentServiceHandlers, type AssignmentUpdate, type CheckResult } from '@upfleet/proto';
+import { splitJoinToken } from '@upfleet/proto/join-token';
 import { AppError } from '../errors';
 import type { Logger } from '../logger';
 import { randomToken, safeEqual, sha256 } from '../lib/crypto';
@@ -10,6 +11,40 @@ import type { ResultStore } from '../results/clickhouse-store';
 import type { AgentsRepo } from '../store/agents-repo';
 import type { CatalogRepo } from '../store/catalog-repo';
 import { createReportResultsHandler, type AuthenticatedAgent } from './report-results';
+import { createResultAdmission } from './result-admission';
+
+/**
+ * The open streams of each agent, so a revocation ends them at once instead of at the next
+ * reconnect. server.ts makes one and gives it to the handlers and to the admin service.
+ */
+export function createAgentStreams() {
+  const open = new Map<string, Set<(status: Partial<grpc.ServiceError>) => void>>();
+  return {
+    track(agentId: string, close: (status: Partial<grpc.ServiceError>) => void): () => void {
+      let set = open.get(agentId);
+      if (!set) open.set(agentId, (set = new Set()));
+      set.add(close);
+      return () => {
+        set!.delete(close);
+        if (set!.size === 0 && open.get(agentId) === set) open.delete(agentId);
+      };
+    },
+    /** Ends every open stream of these agents with PERMISSION_DENIED. */
+    closeAgents(agentIds: string[]): number {
+      let n = 0;
+      for (const id of agentIds) {
+        for (const close of [...(open.get(id) ?? [])]) {
+          close({ code: grpc.status.PERMISSION_DENIED, details: 'agent credential revoked', message: 'agent credential revoked' });
+          n++;
+        }
+        open.delete(id);
+      }
+      return n;
+    },
+    count: (agentId: string) => open.get(agentId)?.size ?? 0,
+  };
+}
+export type AgentStreams = ReturnType<typeof createAgentStreams>;
 
 const HEARTBEAT_INTERVAL_SECONDS_MAX = 5;
 
@@ -29,7 +64,9 @@ export function createAgentServiceHandlers(deps: {
   now?: () => number;
   /** The service registers its own metrics here (live agents, outbox depths; ingest via ReportResults). */
   metrics?: Registry;
+  streams?: AgentStreams;
 }): AgentServiceHandlers {
+  const streams = deps.streams ?? createAgentStreams();
   const now = deps.now ?? Date.now;
   const log = deps.logger.child({ component: 'agent-service' });
   const leaseMs = deps.leaseSeconds * 1000;
@@ -43,13 +80,13 @@ export function createAgentServiceHandlers(deps: {
     const agent = deps.agents.agent(m[1]);
     if (!agent || !safeEqual(agent.secret_hash, sha256(m[2]))) throw fail(grpc.status.UNAUTHENTICATED, 'unknown agent credential');
     if (agent.revoked_at !== null) throw fail(grpc.status.PERMISSION_DENIED, 'agent credential revoked');
-    return { agentId: agent.agent_id, region: agent.region };
+    return { agentId: agent.agent_id, region: agent.region, registeredAt: agent.created_at };
   }
 
   return {
     Register(call, callback) {
       const req = call.request;
-      const token = deps.agents.tokenByHash(sha256(req.bootstrap_token ?? ''));
+      const token = deps.agents.tokenByHash(sha256(splitJoinToken(req.bootstrap_token ?? '').secret));
       const t = now();
       if (!token) return callback(fail(grpc.status.UNAUTHENTICATED, 'unknown bootstrap token'));
       if (token.revoked_at !== null) return callback(fail(grpc.status.PERMISSION_DENIED, 'bootstrap token revoked'));
@@ -60,10 +97,13 @@ export function createAgentServiceHandlers(deps: {
       if (!deps.catalog.regionByKey(token.region)) return callback(fail(grpc.status.FAILED_PRECONDITION, `region ${token.region} no longer exists`));
       const agentId = crypto.randomUUID();
       const secret = randomToken(32);
-      deps.agents.registerAgent(
+      const registered = deps.agents.registerAgent(
         { agentId, secretHash: sha256(secret), region: token.region, hostname: String(req.hostname ?? '').slice(0, 200), version: String(req.version ?? '').slice(0, 50), tokenId: token.token_id },
         t,
       );
+      if (!registered) {
+        return callback(fail(grpc.status.PERMISSION_DENIED, `bootstrap token already used ${token.max_uses === 1 ? 'once (single-use)' : `${token.max_uses} times`}`));
+      }
       log.info({ agentId, region: token.region, hostname: req.hostname }, 'agent registered');
       callback(null, { agent_id: agentId, agent_secret: secret, region: token.region, lease_seconds: deps.leaseSeconds, heartbeat_interval_seconds: heartbeatSeconds });
     },
@@ -97,6 +137,12 @@ export function createAgentServiceHandlers(deps: {
       }
       const t = now();
       deps.agents.touch(agent.agentId, t, t + leaseMs);
+      let closed = false;
+      const untrack = streams.track(agent.agentId, (status) => {
+        if (closed) return;
+        closed = true;
+        call.emit('error', status);
+      });
       const stop = deps.engine.watch({
         agentId: agent.agentId,
         region: agent.region,
@@ -104,7 +150,11 @@ export function createAgentServiceHandlers(deps: {
           if (!call.cancelled && !call.destroyed) call.write(u);
         },
       });
-      const end = () => stop();
+      const end = () => {
+        closed = true;
+        untrack();
+        stop();
+      };
       call.on('cancelled', end);
       call.on('close', end);
       call.on('error', end);
@@ -115,6 +165,12 @@ export function createAgentServiceHandlers(deps: {
       logger: deps.logger,
       onStored: deps.onResultsStored,
       metrics: deps.metrics,
+      admit: createResultAdmission({ assignedTo: deps.engine.assignedTo, now }),
+      stillAllowed: (a) => {
+        const row = deps.agents.agent(a.agentId);
+        return row !== undefined && row.revoked_at === null;
+      },
+      track: (a, close) => streams.track(a.agentId, close),
       authenticate: (call) => {
         try {
           return authenticate(call);

@@ -6,6 +6,7 @@ import pino from 'pino';
 import { Registry } from 'prom-client';
 import { grpc, loadAgentService, type AgentServiceClient, type BatchAck, type CheckResult, type ResultBatch } from '@upfleet/proto';
 import { createResultStore, type ClickHouseResultStore, type ResultStore } from '../results/clickhouse-store';
+import { admitAnyCheck } from '../testing/admit-any-check';
 import { createReportResultsHandler, type AuthenticatedAgent } from './report-results';
 import { agentServiceDefinition } from './server';
 
@@ -73,6 +74,7 @@ describe('ReportResults over gRPC on loopback', () => {
         maxBatchResults: 100,
         onStored: (results) => onStored(results),
         metrics,
+        admit: admitAnyCheck(),
         authenticate: (call) => {
           const token = String(call.metadata.get('authorization')[0] ?? '').replace(/^Bearer /, '');
           const agent = agents.get(token);

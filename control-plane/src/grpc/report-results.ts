@@ -5,12 +5,14 @@ import { Counter, Summary, type Registry } from 'prom-client';
 import { grpc, type BatchAck, type CheckResult, type ResultBatch } from '@upfleet/proto';
 import type { Logger } from '../logger';
 import { AppError } from '../errors';
-import { kindName } from '../checks';
 import type { ResultStore } from '../results/clickhouse-store';
+import type { ResultAdmission } from './result-admission';
 
 export interface AuthenticatedAgent {
   agentId: string;
   region: string;
+  /** when it registered (ms); unknown: treated as just now */
+  registeredAt?: number;
 }
 
 export type ReportResultsCall = grpc.ServerDuplexStream<ResultBatch, BatchAck>;
@@ -20,6 +22,12 @@ export interface ReportResultsDeps {
   logger: Logger;
   /** Returns the calling agent or throws (an error with a numeric gRPC `code`, or an AppError). */
   authenticate(call: ReportResultsCall): AuthenticatedAgent | Promise<AuthenticatedAgent>;
+  /** Which results of a batch may be stored, and as what (result-admission.ts). */
+  admit: ResultAdmission;
+  /** Asked before each batch: false (the agent was revoked) ends the stream, storing nothing more. */
+  stillAllowed?(agent: AuthenticatedAgent): boolean;
+  /** Told of each authenticated stream; `close` ends it at once (revocation). Returns the unregister. */
+  track?(agent: AuthenticatedAgent, close: (status: Partial<grpc.ServiceError>) => void): () => void;
   /** Batches being stored at once per stream; the stream is paused beyond it. */
   maxInFlight?: number;
   maxBatchResults?: number;
@@ -64,6 +72,12 @@ export function createReportResultsHandler(deps: ReportResultsDeps): grpc.handle
   const ingested = new Counter({ name: 'upfleet_ingest_results_total', help: 'Check results stored in ClickHouse', registers });
   const batches = new Counter({ name: 'upfleet_ingest_batches_total', help: 'Result batches by outcome', labelNames: ['result'], registers });
   const storeSeconds = new Summary({ name: 'upfleet_ingest_batch_duration_seconds', help: 'Time to store one batch', percentiles: [], registers });
+  const refused = new Counter({
+    name: 'upfleet_ingest_results_rejected_total',
+    help: 'Results refused and not stored: a check not assigned to the sending agent, a row not matching its check, or a timestamp outside -2 days..+5 min',
+    labelNames: ['reason'],
+    registers,
+  });
 
   async function storeBatch(agent: AuthenticatedAgent, batch: ResultBatch, log: Logger): Promise<BatchAck> {
     const batchId = batch.batch_id ?? '';
@@ -72,15 +86,13 @@ export function createReportResultsHandler(deps: ReportResultsDeps): grpc.handle
     if (results.length > maxResults) {
       return { batch_id: batchId, ok: false, error: `invalid batch: ${results.length} results, at most ${maxResults}` };
     }
-    // Results the store cannot place are dropped rather than failing the batch: a re-send would
-    // carry them again and block the agent's outbox forever.
-    const valid: CheckResult[] = [];
-    for (const r of results) {
-      if (!kindName(r.kind) || !(r.endpoint_id > 0)) continue;
-      valid.push(r.region ? r : { ...r, region: agent.region });
+    // Refused results are dropped rather than failing the batch: a re-send would carry them again
+    // and block the agent's outbox forever. One log line per batch, one counter per reason.
+    const { rows: valid, rejected, rejectedCount: dropped } = deps.admit(agent, results);
+    if (dropped > 0) {
+      for (const [reason, n] of Object.entries(rejected)) refused.inc({ reason }, n);
+      log.warn({ batchId, refused: dropped, reasons: rejected }, 'results refused: not stored');
     }
-    const dropped = results.length - valid.length;
-    if (dropped > 0) log.warn({ batchId, dropped }, 'results with unknown kind or endpoint dropped');
     const stored = storeSeconds.startTimer();
     try {
       await deps.store.insertBatch(batchId, agent.agentId, valid);
@@ -103,7 +115,8 @@ export function createReportResultsHandler(deps: ReportResultsDeps): grpc.handle
         }
       });
     }
-    return { batch_id: batchId, ok: true, error: dropped > 0 ? `${dropped} results with an unknown kind or endpoint were dropped` : '' };
+    const why = Object.entries(rejected).map(([reason, n]) => `${n} ${reason.replace('_', ' ')}`).join(', ');
+    return { batch_id: batchId, ok: true, error: dropped > 0 ? `${dropped} results were refused and not stored (${why})` : '' };
   }
 
   return (call) => {
@@ -129,7 +142,19 @@ export function createReportResultsHandler(deps: ReportResultsDeps): grpc.handle
       if (inputEnded && queue.length === 0) finish();
     };
 
+    const refuse = (status: Partial<grpc.ServiceError>) => {
+      if (finished) return;
+      finished = true;
+      log.info({ code: status.code, reason: status.details }, 'report stream closed');
+      call.emit('error', status);
+    };
+
     const onBatch = (batch: ResultBatch) => {
+      if (finished) return;
+      if (deps.stillAllowed && !deps.stillAllowed(agent!)) {
+        refuse({ code: grpc.status.PERMISSION_DENIED, details: 'agent credential revoked', message: 'agent credential revoked' });
+        return;
+      }
       const slot: Slot = { done: false, ack: null };
       queue.push(slot);
       inFlight++;
@@ -154,6 +179,11 @@ export function createReportResultsHandler(deps: ReportResultsDeps): grpc.handle
         (a) => {
           agent = a;
           log = baseLog.child({ agentId: a.agentId, region: a.region });
+          const untrack = deps.track?.(a, refuse);
+          if (untrack) {
+            call.on('close', untrack);
+            call.on('cancelled', untrack);
+          }
           // Listening only now: batches sent before authentication wait in the stream.
           call.on('data', onBatch);
           call.on('end', () => {

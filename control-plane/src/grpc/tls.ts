@@ -13,6 +13,14 @@ export interface GrpcTlsMaterial {
   caFile: string | null;
   /** SHA-256 of the server certificate (DER), hex, for agents that pin it. */
   fingerprint: string;
+  /** SHA-256 of the CA agents trust (DER), hex: the top certificate of caPem. Printed tokens carry it. */
+  caFingerprint: string;
+}
+
+/** The last certificate of a PEM bundle (the top of a chain). */
+function lastCertificate(pem: string): string {
+  const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [pem];
+  return blocks[blocks.length - 1]!;
 }
 
 function keyPair(): forge.pki.rsa.KeyPair {
@@ -53,7 +61,10 @@ export function fingerprintOf(certPem: string): string {
 export function loadOrCreateGrpcTls(dataDir: string, configured: { certFile: string | null; keyFile: string | null }): GrpcTlsMaterial {
   if (configured.certFile && configured.keyFile) {
     const certPem = fs.readFileSync(configured.certFile, 'utf8');
-    return { certPem, keyPem: fs.readFileSync(configured.keyFile, 'utf8'), caPem: certPem, caFile: null, fingerprint: fingerprintOf(certPem) };
+    return {
+      certPem, keyPem: fs.readFileSync(configured.keyFile, 'utf8'), caPem: certPem, caFile: null, fingerprint: fingerprintOf(certPem),
+      caFingerprint: fingerprintOf(lastCertificate(certPem)),
+    };
   }
   const dir = path.join(dataDir, 'grpc-tls');
   const files = { ca: path.join(dir, 'ca.pem'), cert: path.join(dir, 'server.pem'), key: path.join(dir, 'server-key.pem') };
@@ -72,5 +83,6 @@ export function loadOrCreateGrpcTls(dataDir: string, configured: { certFile: str
     fs.writeFileSync(files.key, forge.pki.privateKeyToPem(serverKeys.privateKey), { mode: 0o600 });
   }
   const certPem = fs.readFileSync(files.cert, 'utf8');
-  return { certPem, keyPem: fs.readFileSync(files.key, 'utf8'), caPem: fs.readFileSync(files.ca, 'utf8'), caFile: files.ca, fingerprint: fingerprintOf(certPem) };
+  const caPem = fs.readFileSync(files.ca, 'utf8');
+  return { certPem, keyPem: fs.readFileSync(files.key, 'utf8'), caPem, caFile: files.ca, fingerprint: fingerprintOf(certPem), caFingerprint: fingerprintOf(lastCertificate(caPem)) };
 }

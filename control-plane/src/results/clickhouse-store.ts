@@ -7,12 +7,16 @@ import type { Logger } from '../logger';
 import { AppError } from '../errors';
 import { openConnection, type Connection } from './connection';
 import { planGraphQuery, type GraphSource } from './graph-plan';
-import { queryCount, queryGraphs, queryUptime, type GraphRange } from './queries';
+import { queryCount, queryGraphs, queryUptime, type GraphRange, type UptimeWindow } from './queries';
 import { INSERT_COLUMNS, encodeRows } from './row-encoding';
 import { IngestLedger, MergedInserter, type InsertGroup } from './merged-inserts';
 import { DEFAULT_DATABASE, assertDatabaseName, schemaStatements } from './schema';
 
 export type { GraphSource } from './graph-plan';
+export type { UptimeWindow } from './queries';
+
+/** Daily partitions one insert may touch (see insertBatch). */
+export const MAX_PARTITIONS_PER_INSERT = 10;
 
 export interface GraphQuery extends GraphRange {
   /** Forces a source; the graph service passes the one its bucketSeconds was planned for. */
@@ -28,8 +32,8 @@ export interface ResultStore {
   insertBatch(batchId: string, agentId: string, results: CheckResult[]): Promise<void>;
   /** One series per (function, location), at most ~500 points each, sorted by time. */
   graphs(endpointId: number, opts: GraphQuery): Promise<GraphSeries[]>;
-  /** Share of 2xx among HTTP checks since `sinceMs`, in percent with two decimals; null without checks. */
-  uptime(endpointIds: number[], sinceMs: number): Promise<Map<number, number | null>>;
+  /** Share of 2xx among HTTP checks within the window (and after each endpoint's creation), in percent with two decimals; null without checks. */
+  uptime(endpointIds: number[], window: UptimeWindow): Promise<Map<number, number | null>>;
   /** Exact number of stored check results (raw rows, or the rollups' counts). */
   countResults(opts?: { endpointId?: number; table?: GraphSource }): Promise<number>;
 }
@@ -63,8 +67,9 @@ const INSERT_SETTINGS = (token: string) => ({
   insert_deduplicate: 1,
   insert_deduplication_token: token,
   deduplicate_blocks_in_dependent_materialized_views: 1,
-  // A batch spanning many days (an agent back after a long outage) stays one insert.
-  max_partitions_per_insert_block: 0,
+  // Admission keeps rows within -2 days..+5 min of now: at most 3-4 daily partitions per batch,
+  // and per merged insert. The bound stays on (0 would let a bad batch create thousands of partitions).
+  max_partitions_per_insert_block: MAX_PARTITIONS_PER_INSERT,
   // Cluster: a Distributed table acks only once every shard has its rows (each shard dedups its
   // part by the same token), never from its local send queue. A no-op elsewhere.
   // (The old name of distributed_foreground_insert, known to every server version.)
@@ -146,8 +151,8 @@ export class ClickHouseResultStore implements ResultStore {
     return queryGraphs(this.client, this.db, endpointId, q, planGraphQuery(q.fromMs, q.toMs, this.now(), q.source));
   }
 
-  async uptime(endpointIds: number[], sinceMs: number): Promise<Map<number, number | null>> {
-    return queryUptime(this.client, this.db, endpointIds, sinceMs);
+  async uptime(endpointIds: number[], window: UptimeWindow): Promise<Map<number, number | null>> {
+    return queryUptime(this.client, this.db, endpointIds, window);
   }
 
   async countResults(opts: { endpointId?: number; table?: GraphSource } = {}): Promise<number> {

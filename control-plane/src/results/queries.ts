@@ -14,6 +14,9 @@ export interface GraphRange {
   functions: GraphFunction[];
   /** Locations ('REGION-City') to include; all when absent. */
   regions?: string[];
+  /** The endpoint's creation time: nothing older is shown, even if an id was once someone else's.
+   *  Rollups start at the first whole bucket after it. */
+  notBeforeMs?: number;
 }
 
 type GraphRow = [kind: string, region: string, bucket: unknown, t: number | string, timedN: number | string, totalSum: number, code: number, cert: number | null];
@@ -37,6 +40,7 @@ function graphSql(db: string, plan: GraphPlan, filterRegions: boolean): string {
         FROM ${db}.check_results
         WHERE endpoint_id = {endpointId:UInt64} AND kind IN {kinds:Array(String)} AND ${regionFilter}
           AND ts >= fromUnixTimestamp64Milli({fromMs:Int64}) AND ts <= fromUnixTimestamp64Milli({toMs:Int64})
+          AND ts >= fromUnixTimestamp64Milli({notBeforeMs:Int64})
       )
       GROUP BY kind, region, b
       ORDER BY kind, region, t`;
@@ -55,6 +59,7 @@ function graphSql(db: string, plan: GraphPlan, filterRegions: boolean): string {
     WHERE endpoint_id = {endpointId:UInt64} AND kind IN {kinds:Array(String)} AND ${regionFilter}
       AND bucket >= toDateTime(intDiv({fromMs:Int64}, ${unit * 1000}) * ${unit}, 'UTC')
       AND bucket <= toDateTime(intDiv({toMs:Int64}, 1000), 'UTC')
+      AND bucket >= toDateTime(intDiv({notBeforeMs:Int64} + ${unit * 1000 - 1}, ${unit * 1000}) * ${unit}, 'UTC')
     GROUP BY kind, region, b
     ORDER BY kind, region, t`;
 }
@@ -66,7 +71,10 @@ export async function queryGraphs(client: ClickHouseClient, db: string, endpoint
   if (kinds.length === 0 || !(q.toMs >= q.fromMs)) return [];
   const rs = await client.query({
     query: graphSql(db, plan, q.regions !== undefined),
-    query_params: { endpointId, kinds, regions: q.regions ?? [], fromMs: Math.trunc(q.fromMs), toMs: Math.trunc(q.toMs), step: plan.stepMs },
+    query_params: {
+      endpointId, kinds, regions: q.regions ?? [], fromMs: Math.trunc(q.fromMs), toMs: Math.trunc(q.toMs), step: plan.stepMs,
+      notBeforeMs: Math.max(0, Math.trunc(q.notBeforeMs ?? 0)),
+    },
     format: 'JSONCompactEachRow',
   });
   const rows = (await rs.json()) as GraphRow[];
@@ -99,28 +107,41 @@ export async function queryGraphs(client: ClickHouseClient, db: string, endpoint
   return [...series.values()].sort((a, b) => order(a) - order(b) || a.location.localeCompare(b.location));
 }
 
-/** Share of 2xx among HTTP checks since `sinceMs`, in percent with two decimals; null without checks. */
-export async function queryUptime(client: ClickHouseClient, db: string, endpointIds: number[], sinceMs: number): Promise<Map<number, number | null>> {
+export interface UptimeWindow {
+  sinceMs: number;
+  /** The window's end (now): rows dated later are not counted. */
+  untilMs: number;
+  /** Each endpoint's creation time: its older rows are never counted (ids could once be reused). */
+  createdAtMs?: Map<number, number>;
+}
+
+/** Share of 2xx among HTTP checks within the window, in percent with two decimals; null without checks. */
+export async function queryUptime(client: ClickHouseClient, db: string, endpointIds: number[], w: UptimeWindow): Promise<Map<number, number | null>> {
   const out = new Map<number, number | null>(endpointIds.map((id) => [id, null]));
   if (endpointIds.length === 0) return out;
-  // Whole hours from the hour rollup; the part of the first hour before it from raw rows.
-  const hourS = Math.ceil(sinceMs / 3_600_000) * 3600;
+  // Per endpoint: whole hours from the hour rollup; the part before the first whole hour from raw rows.
+  const starts = endpointIds.map((id) => Math.trunc(Math.max(w.sinceMs, w.createdAtMs?.get(id) ?? 0)));
+  const hours = starts.map((ms) => Math.ceil(ms / 3_600_000) * 3600);
   const sql = `
     SELECT endpoint_id, sum(n) AS n, sum(ok) AS ok FROM (
       SELECT endpoint_id, count() AS n, countIf(${SQL_2XX}) AS ok
       FROM ${db}.check_results
       WHERE endpoint_id IN {ids:Array(UInt64)} AND kind = 'http'
-        AND ts >= fromUnixTimestamp64Milli({sinceMs:Int64}) AND ts < toDateTime({hourS:UInt32}, 'UTC')
+        AND ts >= fromUnixTimestamp64Milli(transform(endpoint_id, {ids:Array(UInt64)}, {starts:Array(Int64)}, toInt64(0)))
+        AND ts < toDateTime(transform(endpoint_id, {ids:Array(UInt64)}, {hours:Array(UInt32)}, toUInt32(0)), 'UTC')
+        AND ts <= fromUnixTimestamp64Milli({untilMs:Int64})
       GROUP BY endpoint_id
       UNION ALL
       SELECT endpoint_id, sum(n) AS n, sum(ok2xx_n) AS ok
       FROM ${db}.check_results_1h
-      WHERE endpoint_id IN {ids:Array(UInt64)} AND kind = 'http' AND bucket >= toDateTime({hourS:UInt32}, 'UTC')
+      WHERE endpoint_id IN {ids:Array(UInt64)} AND kind = 'http'
+        AND bucket >= toDateTime(transform(endpoint_id, {ids:Array(UInt64)}, {hours:Array(UInt32)}, toUInt32(4294967295)), 'UTC')
+        AND bucket <= toDateTime(intDiv({untilMs:Int64}, 1000), 'UTC')
       GROUP BY endpoint_id
     ) GROUP BY endpoint_id`;
   const rs = await client.query({
     query: sql,
-    query_params: { ids: endpointIds, sinceMs: Math.trunc(sinceMs), hourS },
+    query_params: { ids: endpointIds, starts, hours, untilMs: Math.trunc(w.untilMs) },
     format: 'JSONCompactEachRow',
   });
   for (const [id, n, ok] of (await rs.json()) as Array<[number | string, number | string, number | string]>) {

@@ -133,7 +133,10 @@ export function describeResultStore(name: string, makeStore: MakeStore | null, s
         rows.push(result({ endpoint_id: ep, ts_ms: ts, total_ms: 50 + (i % 7), status_code: i % 11 === 0 ? 500 : 200 }));
         rows.push(result({ endpoint_id: ep, ts_ms: ts, kind: 'CHECK_KIND_TLS', cert_days_left: 60 - ts / DAY + t0 / DAY, cert_not_after_ms: t0 + 60 * DAY }));
       }
-      await store.insertBatch('long-1', 'a', rows);
+      // one insert per 3 days: an insert may touch at most 10 daily partitions
+      for (let d = 0; d < 20; d += 3) {
+        await store.insertBatch(`long-1-${d}`, 'a', rows.filter((r) => r.ts_ms >= t0 + d * DAY && r.ts_ms < t0 + (d + 3) * DAY));
+      }
       const q = { fromMs: t0, toMs: NOW_HOUR, functions: ['response_time', 'response_code', 'cert_expiry'] as const };
       expect(planGraphQuery(q.fromMs, q.toMs, Date.now()).source).toBe('1h');
       const fromRollup = await store.graphs(ep, { ...q, functions: [...q.functions] });
@@ -199,9 +202,51 @@ export function describeResultStore(name: string, makeStore: MakeStore | null, s
       rows.push(result({ endpoint_id: ep, ts_ms: since - MIN, status_code: 500 }));
       rows.push(result({ endpoint_id: ep, ts_ms: since + HOUR, kind: 'CHECK_KIND_PING', status_code: 0, ok: false }));
       await store.insertBatch('uptime-1', 'a', rows);
-      const up = await store.uptime([ep, empty], since);
+      const up = await store.uptime([ep, empty], { sinceMs: since, untilMs: Date.now() });
       expect(up.get(ep)).toBe(42.86);
       expect(up.get(empty)).toBeNull();
+    });
+
+    it('bounds uptime on both sides: rows dated after the window end or before the endpoint was created are not counted', async () => {
+      const ep = newEndpoint();
+      const created = NOW_HOUR - 3 * DAY + 20 * MIN; // mid-hour: the hour rollup must not bring in older rows
+      await store.insertBatch('uptime-bounds', 'a', [
+        result({ endpoint_id: ep, ts_ms: created - 10 * MIN, status_code: 500 }), // a former owner's row, same hour
+        result({ endpoint_id: ep, ts_ms: created - DAY, status_code: 500 }), // a former owner's row, long before
+        result({ endpoint_id: ep, ts_ms: created + 10 * MIN, status_code: 200 }),
+        result({ endpoint_id: ep, ts_ms: NOW_HOUR - 2 * HOUR, status_code: 200 }),
+        result({ endpoint_id: ep, ts_ms: NOW_HOUR + 10 * DAY, status_code: 500 }), // dated in the future
+      ]);
+      const window = { sinceMs: NOW_HOUR - 7 * DAY, untilMs: NOW_HOUR };
+      expect((await store.uptime([ep], { ...window, createdAtMs: new Map([[ep, created]]) })).get(ep)).toBe(100);
+      // without the creation bound the old rows count, without the upper bound the future one does
+      expect((await store.uptime([ep], window)).get(ep)).toBe(50);
+      expect((await store.uptime([ep], { ...window, untilMs: NOW_HOUR + 11 * DAY, createdAtMs: new Map([[ep, created]]) })).get(ep)).toBe(66.67);
+    });
+
+    it('shows no graph point from before the endpoint was created, raw or rollup', async () => {
+      const ep = newEndpoint();
+      const created = NOW_HOUR - 20 * DAY + 30 * MIN;
+      await store.insertBatch('graph-created', 'a', [
+        result({ endpoint_id: ep, ts_ms: created - 5 * MIN, total_ms: 999 }),
+        result({ endpoint_id: ep, ts_ms: created + 2 * HOUR, total_ms: 100 }),
+      ]);
+      for (const source of ['raw', '1h'] as const) {
+        const q = { fromMs: created - DAY, toMs: created + DAY, functions: ['response_time' as const], source };
+        const before = await store.graphs(ep, q);
+        expect(before[0]!.data.map(([, v]) => v)).toContain(999);
+        const bounded = await store.graphs(ep, { ...q, notBeforeMs: created });
+        expect(bounded[0]!.data.map(([, v]) => v)).toEqual([100]);
+      }
+    });
+
+    it('refuses one insert that would touch more daily partitions than the bound (max_partitions_per_insert_block is not 0)', async () => {
+      const ep = newEndpoint();
+      const rows = Array.from({ length: 12 }, (_, i) => result({ endpoint_id: ep, ts_ms: NOW_HOUR - (i + 1) * DAY }));
+      await expect(store.insertBatch('too-many-partitions', 'a', rows)).rejects.toThrow(/partitions/i);
+      expect(await store.countResults({ endpointId: ep })).toBe(0);
+      await store.insertBatch('few-partitions', 'a', rows.slice(0, 3));
+      expect(await store.countResults({ endpointId: ep })).toBe(3);
     });
 
     it('answers uptime for 1,000 endpoints in one call', async () => {
@@ -213,7 +258,7 @@ export function describeResultStore(name: string, makeStore: MakeStore | null, s
       ]);
       await store.insertBatch('uptime-many', 'a', rows);
       const started = performance.now();
-      const up = await store.uptime(ids, NOW_HOUR - 7 * DAY);
+      const up = await store.uptime(ids, { sinceMs: NOW_HOUR - 7 * DAY, untilMs: Date.now() });
       const ms = performance.now() - started;
       expect(up.size).toBe(1000);
       expect(up.get(ids[0]!)).toBe(100);

@@ -11,6 +11,10 @@ export function createAdminService(deps: {
   users: UsersRepo; catalog: CatalogRepo; agents: AgentsRepo; onChange?: () => void; now?: () => number;
   /** Checks an agent owns right now (the heartbeat's copy lags a handover). */
   ownedCount?: (agentId: string) => number;
+  /** SHA-256 of the gRPC CA the agents must trust (hex), carried in printed tokens; null without TLS. */
+  caFingerprint?: () => string | null;
+  /** These agents were just revoked: end their open streams now. */
+  onAgentsRevoked?: (agentIds: string[]) => void;
 }) {
   const now = deps.now ?? Date.now;
   const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -42,26 +46,33 @@ export function createAdminService(deps: {
       return created;
     },
 
-    createAgentToken({ region, expires_in_seconds: ttl }: AgentTokenCreateBody) {
+    /**
+     * A bootstrap token: expires after `expires_in_seconds` (the schema's default is 24 h; null:
+     * never) and allows `max_uses` registrations (default 1; null: any number). The printed token
+     * carries the CA's fingerprint (`upf_<secret>.<sha256>`), so an agent can fetch and pin the CA.
+     */
+    createAgentToken({ region, expires_in_seconds: ttl, max_uses: uses }: AgentTokenCreateBody) {
       if (!deps.catalog.regionByKey(region)) throw badRequest(`Unknown region ${region || '(none)'}; see 'upfleet region list'`);
       const tokenId = crypto.randomUUID();
-      const token = `upf_${randomToken(24)}`;
+      const secret = `upf_${randomToken(24)}`;
       const t = now();
       const expiresAt = typeof ttl === 'number' ? t + ttl * 1000 : null;
-      deps.agents.insertToken(tokenId, sha256(token), region, t, expiresAt);
-      return { token_id: tokenId, token, region, expires_at: iso(expiresAt) };
+      deps.agents.insertToken(tokenId, sha256(secret), region, t, expiresAt, uses);
+      const fp = deps.caFingerprint?.() ?? null;
+      return { token_id: tokenId, token: fp ? `${secret}.${fp}` : secret, region, expires_at: iso(expiresAt), max_uses: uses, ca_fingerprint: fp };
     },
 
     listAgentTokens: () =>
       deps.agents.listTokens().map((t) => ({
         token_id: t.token_id, region: t.region, created_at: iso(t.created_at), expires_at: iso(t.expires_at),
-        revoked_at: iso(t.revoked_at), used_count: t.used_count,
+        revoked_at: iso(t.revoked_at), used_count: t.used_count, max_uses: t.max_uses,
       })),
 
     revokeAgentToken(tokenId: string) {
       const existing = deps.agents.tokenById(tokenId);
       if (!existing) throw notFound('Agent token not found');
-      deps.agents.revokeToken(tokenId, now());
+      const revoked = deps.agents.revokeToken(tokenId, now());
+      if (revoked.length > 0) deps.onAgentsRevoked?.(revoked);
       deps.onChange?.();
       return { token_id: tokenId, revoked_at: iso(deps.agents.tokenById(tokenId)!.revoked_at) };
     },

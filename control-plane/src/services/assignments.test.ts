@@ -1,5 +1,17 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { checksForEndpoint, ownerOf } from './assignments';
+import type { AssignmentUpdate } from '@upfleet/proto';
+import { openDatabase } from '../store/db';
+import { seedDatabase } from '../store/seed';
+import { createCatalogRepo } from '../store/catalog-repo';
+import { createEndpointsRepo } from '../store/endpoints-repo';
+import { createUsersRepo } from '../store/users-repo';
+import { checksForEndpoint, createAssignmentEngine, ownerOf } from './assignments';
+import { EndpointCreateBody, EndpointToggleBody } from '@upfleet/proto/schemas';
+import { createEndpointService } from './endpoints';
 
 const base = { url_id: 7, url: 'https://example.com/', regions: ['EU-Germany', 'US-Virginia'], ping_host: false, cert_expiry: false, response_code: false, response_time: false, check_frequency_seconds: 60, retention_days: 90 };
 
@@ -42,5 +54,57 @@ describe('ownerOf (rendezvous hashing)', () => {
     lost.forEach((o, i) => {
       if (after[i] !== 'a2') expect(o).toBe(after[i]);
     });
+  });
+});
+
+describe('assignment engine deltas', () => {
+  it('recomputes only the changed endpoint on create, update, toggle and delete: no full scan, only its checks in the delta', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'upfleet-engine-'));
+    const db = openDatabase(path.join(dir, 'upfleet.db'));
+    seedDatabase(db);
+    try {
+      const repo = createEndpointsRepo(db);
+      let fullScans = 0;
+      const counted = { ...repo, listMonitored: () => (fullScans++, repo.listMonitored()) };
+      const catalog = createCatalogRepo(db);
+      const userId = createUsersRepo(db).insert('u1', 'u1@example.com', 'x', 4); // Business: room for 1,000
+      const input = (n: number) => ({ name: `e${n}`, url: `https://example.com/${n}`, description: '', regions: ['EU-Germany'], ping_host: false, cert_expiry: false, response_code: true, response_time: false });
+      for (let i = 0; i < 200; i++) repo.insert(userId, `g${i}`, input(i));
+      const engine = createAssignmentEngine({
+        endpoints: counted, catalog, logger: pino({ level: 'silent' }), liveAgents: () => new Map([['EU-Germany', new Set(['agent-a'])]]),
+        privateTargetsDenied: true,
+      });
+      const updates: AssignmentUpdate[] = [];
+      engine.watch({ agentId: 'agent-a', region: 'EU-Germany', send: (u) => updates.push(u) });
+      const tick = () => new Promise((r) => setImmediate(r));
+      await tick();
+      expect(updates[0]!.snapshot!.assignments).toHaveLength(200);
+      expect(updates[0]!.snapshot!.assignments.every((a) => a.private_targets_denied)).toBe(true);
+      const scansAfterSnapshot = fullScans;
+      const services = createEndpointService({ endpoints: repo, users: createUsersRepo(db), catalog, allowPrivateTargets: true, onChange: (id) => engine.endpointChanged(id) });
+      const deltas = () => updates.filter((u) => u.delta).map((u) => ({ up: u.delta!.upserts.map((a) => a.check_id), rm: u.delta!.removed_check_ids }));
+
+      updates.length = 0;
+      const created = services.create(userId, EndpointCreateBody.parse({ name: 'new', url: 'https://example.net/' }));
+      await tick();
+      services.update(userId, 5, EndpointCreateBody.parse({ name: 'e5', url: 'https://example.com/5-moved' }));
+      await tick();
+      services.toggle(userId, 7, EndpointToggleBody.parse({ monitoring_enabled: false }));
+      await tick();
+      services.remove(userId, 9);
+      await tick();
+      expect(deltas()).toEqual([
+        { up: [`${created.url_id}:http:EU-Germany`], rm: [] },
+        { up: ['5:http:EU-Germany'], rm: [] },
+        { up: [], rm: ['7:http:EU-Germany'] },
+        { up: [], rm: ['9:http:EU-Germany'] },
+      ]);
+      expect(fullScans).toBe(scansAfterSnapshot);
+      expect(engine.ownedCount('agent-a')).toBe(199);
+      engine.close();
+    } finally {
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -27,7 +27,7 @@ interface WatcherState extends AssignmentWatcher {
  * The checks one endpoint needs: response_code and cert_expiry only from the primary region.
  * Here the SQLite row's `url_id` becomes the proto's `endpoint_id` (see docs/architecture.md).
  */
-export function checksForEndpoint(e: MonitoredEndpoint, primary: string | null): Assignment[] {
+export function checksForEndpoint(e: MonitoredEndpoint, primary: string | null, privateTargetsDenied = false): Assignment[] {
   const out: Assignment[] = [];
   const endpointId = e.url_id;
   const add = (kind: AssignedKind, region: string) => {
@@ -41,6 +41,7 @@ export function checksForEndpoint(e: MonitoredEndpoint, primary: string | null):
       timeout_ms: checkTimeoutMs(interval),
       region,
       retention_days: e.retention_days,
+      private_targets_denied: privateTargetsDenied,
     });
   };
   const httpRegions = new Set<string>();
@@ -71,7 +72,11 @@ export function ownerOf(checkId: string, agents: string[]): string | null {
 }
 
 const sameAssignment = (a: Assignment, b: Assignment) =>
-  a.url === b.url && a.interval_seconds === b.interval_seconds && a.timeout_ms === b.timeout_ms && a.retention_days === b.retention_days;
+  a.url === b.url && a.interval_seconds === b.interval_seconds && a.timeout_ms === b.timeout_ms && a.retention_days === b.retention_days &&
+  a.private_targets_denied === b.private_targets_denied;
+
+/** The endpoint id at the front of a check id (`<endpoint_id>:<kind>:<region>`). */
+const endpointOfCheck = (checkId: string): number => Number(checkId.slice(0, checkId.indexOf(':')));
 
 export function createAssignmentEngine(deps: {
   endpoints: EndpointsRepo;
@@ -84,65 +89,162 @@ export function createAssignmentEngine(deps: {
   startupGraceMs?: number;
   /** The engine registers its own metrics here (checks owned per agent). */
   metrics?: Registry;
+  /** ALLOW_PRIVATE_TARGETS=0: every assignment tells its agent to refuse private addresses. */
+  privateTargetsDenied?: boolean;
+  /** How long a check stays "assigned" to an agent after it lost it (results of a handover still
+   *  in flight are accepted); also how long after start any check of the agent's region is. */
+  releaseGraceMs?: number;
+  now?: () => number;
 }) {
   const log = deps.logger.child({ component: 'assignments' });
+  const now = deps.now ?? Date.now;
   const watchers = new Map<string, WatcherState>();
   let scheduled = false;
+  const pendingEndpoints = new Set<number>();
   let lastLive = '';
-  const graceUntil = Date.now() + (deps.startupGraceMs ?? 0);
+  const startedAt = now();
+  const graceUntil = startedAt + (deps.startupGraceMs ?? 0);
+  const releaseGraceMs = deps.releaseGraceMs ?? 30_000;
   let graceTimer: NodeJS.Timeout | null = null;
+  /** Checks each agent held until recently: agent → check id → (assignment, when it was released). */
+  const released = new Map<string, Map<string, { a: Assignment; at: number }>>();
+  let allChecks: { at: number; byId: Map<string, Assignment> } | null = null;
+  /** When each agent got its first snapshot from this process. */
+  const firstSnapshotAt = new Map<string, number>();
 
-  function desiredByAgent(): Map<string, Map<string, Assignment>> {
+  const primaryKey = (): string | null => {
     const primaryRegion = deps.catalog.primaryRegion();
-    const primary = primaryRegion ? regionKey(primaryRegion) : null;
-    const live = deps.liveAgents();
-    // Only agents with an open watch can receive work; a live lease without a stream owns nothing.
+    return primaryRegion ? regionKey(primaryRegion) : null;
+  };
+  const denied = deps.privateTargetsDenied ?? false;
+
+  /** Only agents with an open watch can receive work; a live lease without a stream owns nothing. */
+  function candidatesByRegion(): Map<string, string[]> {
     const candidates = new Map<string, string[]>();
-    for (const [region, ids] of live) {
+    for (const [region, ids] of deps.liveAgents()) {
       const list = [...ids].filter((id) => watchers.has(id)).sort();
       if (list.length) candidates.set(region, list);
     }
-    const out = new Map<string, Map<string, Assignment>>();
-    for (const id of watchers.keys()) out.set(id, new Map());
-    for (const e of deps.endpoints.listMonitored()) {
-      for (const a of checksForEndpoint(e, primary)) {
+    return candidates;
+  }
+
+  function placeChecks(list: Iterable<MonitoredEndpoint>, out: Map<string, Map<string, Assignment>>): void {
+    const primary = primaryKey();
+    const candidates = candidatesByRegion();
+    for (const e of list) {
+      for (const a of checksForEndpoint(e, primary, denied)) {
         const agents = candidates.get(a.region);
         if (!agents) continue;
         const owner = ownerOf(a.check_id, agents);
         if (owner) out.get(owner)!.set(a.check_id, a);
       }
     }
+  }
+
+  function desiredByAgent(): Map<string, Map<string, Assignment>> {
+    const out = new Map<string, Map<string, Assignment>>();
+    for (const id of watchers.keys()) out.set(id, new Map());
+    placeChecks(deps.endpoints.listMonitored(), out);
     return out;
+  }
+
+  /** Remembers what an agent stops holding, so its in-flight results are still accepted a while. */
+  function release(agentId: string, list: Iterable<Assignment>): void {
+    let m = released.get(agentId);
+    if (!m) released.set(agentId, (m = new Map()));
+    const t = now();
+    for (const a of list) m.set(a.check_id, { a, at: t });
+  }
+
+  /** Sends one watcher the difference between what it holds and `want` (only among `scope` when given). */
+  function sendDiff(w: WatcherState, want: Map<string, Assignment>, scope?: (checkId: string) => boolean): void {
+    const upserts: Assignment[] = [];
+    const removed: Assignment[] = [];
+    for (const [id, a] of want) {
+      const cur = w.current.get(id);
+      if (!cur || !sameAssignment(cur, a)) upserts.push(a);
+    }
+    for (const [id, a] of w.current) if ((!scope || scope(id)) && !want.has(id)) removed.push(a);
+    if (upserts.length === 0 && removed.length === 0) return;
+    for (const a of removed) w.current.delete(a.check_id);
+    for (const a of upserts) {
+      w.current.set(a.check_id, a);
+      released.get(w.agentId)?.delete(a.check_id);
+    }
+    release(w.agentId, removed);
+    w.version += 1;
+    log.debug({ agentId: w.agentId, version: w.version, upserts: upserts.length, removed: removed.length }, 'assignment delta');
+    w.send({ version: w.version, delta: { upserts, removed_check_ids: removed.map((a) => a.check_id) } });
   }
 
   function recompute(): void {
     scheduled = false;
-    if (watchers.size === 0) return;
-    const desired = desiredByAgent();
-    for (const w of watchers.values()) {
-      if (w.pending) continue;
-      const want = desired.get(w.agentId) ?? new Map();
-      const upserts: Assignment[] = [];
-      const removed: string[] = [];
-      for (const [id, a] of want) {
-        const cur = w.current.get(id);
-        if (!cur || !sameAssignment(cur, a)) upserts.push(a);
-      }
-      for (const id of w.current.keys()) if (!want.has(id)) removed.push(id);
-      if (upserts.length === 0 && removed.length === 0) continue;
-      w.current = want;
-      w.version += 1;
-      log.debug({ agentId: w.agentId, version: w.version, upserts: upserts.length, removed: removed.length }, 'assignment delta');
-      w.send({ version: w.version, delta: { upserts, removed_check_ids: removed } });
+    if (watchers.size === 0) {
+      pendingEndpoints.clear();
+      return;
     }
+    if (fullPending) {
+      fullPending = false;
+      pendingEndpoints.clear();
+      const desired = desiredByAgent();
+      for (const w of watchers.values()) if (!w.pending) sendDiff(w, desired.get(w.agentId) ?? new Map());
+      return;
+    }
+    // Endpoint edits: only those endpoints' checks are computed and sent.
+    const ids = new Set(pendingEndpoints);
+    pendingEndpoints.clear();
+    const out = new Map<string, Map<string, Assignment>>();
+    for (const id of watchers.keys()) out.set(id, new Map());
+    placeChecks([...ids].map((id) => deps.endpoints.monitoredById(id)).filter((e): e is MonitoredEndpoint => e !== undefined), out);
+    const inScope = (checkId: string) => ids.has(endpointOfCheck(checkId));
+    for (const w of watchers.values()) if (!w.pending) sendDiff(w, out.get(w.agentId)!, inScope);
   }
+  let fullPending = false;
+
+  const schedule = (): void => {
+    if (scheduled) return;
+    scheduled = true;
+    setImmediate(recompute);
+  };
 
   const engine = {
-    /** Coalesces bursts of changes into one recompute on the next tick. */
+    /** Something beyond one endpoint changed (agents, plans, regions): a full recompute on the next tick. */
     changed(): void {
-      if (scheduled) return;
-      scheduled = true;
-      setImmediate(recompute);
+      fullPending = true;
+      schedule();
+    },
+
+    /** One endpoint was created, edited, toggled or deleted: only its checks are recomputed. */
+    endpointChanged(endpointId: number): void {
+      pendingEndpoints.add(endpointId);
+      schedule();
+    },
+
+    /**
+     * The assignment behind a result an agent sent: a check it holds now or held within the
+     * release grace. An agent that registered before this control plane started may have run on
+     * its saved snapshot while the control plane was away, which this process never saw: until
+     * the release grace after its first snapshot here, any existing check of its region counts.
+     * Null: the agent has no business reporting it.
+     */
+    assignedTo(agentId: string, region: string, checkId: string, registeredAt = Number.POSITIVE_INFINITY): Assignment | null {
+      const held = watchers.get(agentId)?.current.get(checkId);
+      if (held) return held;
+      const t = now();
+      const r = released.get(agentId)?.get(checkId);
+      if (r && t - r.at <= releaseGraceMs) return r.a;
+      const first = firstSnapshotAt.get(agentId);
+      if (registeredAt < startedAt && (first === undefined || t - first <= releaseGraceMs)) {
+        if (!allChecks || t - allChecks.at > 1000) {
+          const byId = new Map<string, Assignment>();
+          const primary = primaryKey();
+          for (const e of deps.endpoints.listMonitored()) for (const a of checksForEndpoint(e, primary, denied)) byId.set(a.check_id, a);
+          allChecks = { at: t, byId };
+        }
+        const a = allChecks.byId.get(checkId);
+        if (a && a.region === region) return a;
+      }
+      return null;
     },
 
     /** Registers a watcher and sends it its snapshot; others lose the checks it now owns. */
@@ -153,6 +255,8 @@ export function createAssignmentEngine(deps: {
         if (watchers.get(w.agentId) !== state) return;
         const mine = desiredByAgent().get(w.agentId) ?? new Map<string, Assignment>();
         state.current = mine;
+        for (const id of mine.keys()) released.get(w.agentId)?.delete(id);
+        if (!firstSnapshotAt.has(w.agentId)) firstSnapshotAt.set(w.agentId, now());
         w.send({ version: state.version, snapshot: { assignments: [...mine.values()] } });
         log.info({ agentId: w.agentId, region: w.region, checks: mine.size }, 'agent watching');
         engine.changed();
@@ -169,6 +273,8 @@ export function createAssignmentEngine(deps: {
       return () => {
         if (watchers.get(w.agentId) === state) {
           watchers.delete(w.agentId);
+          release(w.agentId, state.current.values());
+          pruneReleased();
           log.info({ agentId: w.agentId }, 'agent stopped watching');
           engine.changed();
         }
@@ -184,12 +290,25 @@ export function createAssignmentEngine(deps: {
       }
     },
 
+    /** A revoked agent holds nothing any more, not even recently. */
+    forget(agentId: string): void {
+      released.delete(agentId);
+    },
+
     ownedCount: (agentId: string) => watchers.get(agentId)?.current.size ?? 0,
     close(): void {
       if (graceTimer) clearTimeout(graceTimer);
     },
     watching: () => [...watchers.keys()],
   };
+  function pruneReleased(): void {
+    const cutoff = now() - releaseGraceMs;
+    for (const [agentId, m] of released) {
+      for (const [id, r] of m) if (r.at < cutoff) m.delete(id);
+      if (m.size === 0) released.delete(agentId);
+    }
+  }
+
   if (deps.metrics) {
     new Gauge({
       name: 'upfleet_agent_checks_owned',

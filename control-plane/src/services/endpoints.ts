@@ -5,7 +5,7 @@ import zlib from 'node:zlib';
 import { FEATURES, FEATURE_LABELS, MESSAGES, type Dashboard, type Endpoint, type EndpointInput, type Package } from '@upfleet/proto/rest';
 import type { EndpointCreateBody, EndpointToggleBody } from '@upfleet/proto/schemas';
 import { badRequest, conflict, notFound } from '../errors';
-import { isPrivateHostname } from '../lib/net';
+import { isPrivateHostname } from '@upfleet/proto/targets';
 import { regionKey, regionLabel, type CatalogRepo } from '../store/catalog-repo';
 import type { EndpointsRepo } from '../store/endpoints-repo';
 import type { UsersRepo } from '../store/users-repo';
@@ -38,7 +38,7 @@ export function createEndpointService(deps: {
   catalog: CatalogRepo;
   allowPrivateTargets: boolean;
   uptime?: UptimeSource;
-  /** An endpoint was added, edited, toggled or deleted (its id). */
+  /** Told which endpoint was created, edited, toggled or deleted (its checks are recomputed alone). */
   onChange?: (urlId: number) => void;
   /** Monitoring turned off or endpoint deleted: its open incidents resolve without notifying. */
   onClosed?: (urlId: number) => void;

@@ -1,34 +1,24 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import pino from 'pino';
 import type { CheckResult } from '@upfleet/proto';
-import { createResultStore, type ClickHouseResultStore } from '../results/clickhouse-store';
-import { startHarness, type Harness } from '../testing/harness';
+import type { ClickHouseResultStore } from '../results/clickhouse-store';
+import { startHarnessWithResults, type Harness } from '../testing/harness';
 
 // The graph answer through the real REST route, control plane and chDB store: the points a user
 // sees are exactly bucketSeconds apart, for each range the dashboard offers.
 const HOUR = 3_600_000;
 
 describe('control plane with a chDB results store', () => {
-  let dir: string;
   let store: ClickHouseResultStore;
   let h: Harness;
   let token: string;
 
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'upfleet-graphs-'));
-    store = createResultStore({ clickhouseUrl: null, dataDir: dir, logger: pino({ level: 'silent' }) });
-    await store.init();
-    h = await startHarness({}, { results: store });
+    const started = await startHarnessWithResults();
+    h = started;
+    store = started.store;
     token = (await h.signup()).token;
   }, 120_000);
-  afterAll(async () => {
-    await h?.close();
-    await store?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => h?.close());
 
   it.each([
     [1, 10],
@@ -56,7 +46,15 @@ describe('control plane with a chDB results store', () => {
         redirects: 0, retention_days: 90, result_id: `${endpointId}-${ts}`,
       });
     }
-    await store.insertBatch(`graph-${hours}`, 'agent-1', rows);
+    // The endpoint has existed for the whole range (results older than an endpoint are never shown),
+    // and one insert touches at most 10 daily partitions.
+    h.cp.db.prepare('UPDATE endpoints SET created_at = ? WHERE url_id = ?').run(new Date(now - hours * HOUR - HOUR).toISOString(), endpointId);
+    for (let i = 0, part = 0; i < rows.length; part++) {
+      const dayEnd = rows[i]!.ts_ms + 5 * 24 * HOUR;
+      const chunk = rows.slice(i).filter((x) => x.ts_ms < dayEnd);
+      await store.insertBatch(`graph-${hours}-${part}`, 'agent-1', chunk);
+      i += chunk.length;
+    }
 
     const r = await h.call('GET', `/api/graphs/endpoint/${endpointId}?hours=${hours}`, undefined, token);
     expect(r.status).toBe(200);
@@ -80,6 +78,7 @@ describe('control plane with a chDB results store', () => {
       upfleet_ingest_results_total: 'counter',
       upfleet_ingest_batches_total: 'counter',
       upfleet_ingest_batch_duration_seconds: 'summary',
+      upfleet_ingest_results_rejected_total: 'counter',
       upfleet_graph_query_duration_seconds: 'summary',
       upfleet_agents_live: 'gauge',
       upfleet_agent_checks_owned: 'gauge',

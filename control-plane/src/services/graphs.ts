@@ -7,7 +7,7 @@ import { planGraphQuery, type GraphSource } from '../results/graph-plan';
 import type { EndpointService } from './endpoints';
 
 export interface GraphReader {
-  graphs(endpointId: number, opts: { fromMs: number; toMs: number; functions: GraphFunction[]; regions?: string[]; source?: GraphSource }): Promise<GraphSeries[]>;
+  graphs(endpointId: number, opts: { fromMs: number; toMs: number; functions: GraphFunction[]; regions?: string[]; source?: GraphSource; notBeforeMs?: number }): Promise<GraphSeries[]>;
 }
 
 export function createGraphService(deps: {
@@ -55,7 +55,11 @@ export function createGraphService(deps: {
       let graphs: GraphSeries[];
       const timed = querySeconds.startTimer();
       try {
-        graphs = await deps.source.graphs(endpointId, { fromMs: Math.floor(fromMs), toMs: Math.ceil(toMs), functions, source: plan.source });
+        // Nothing from before the endpoint existed is shown, whatever the range asked.
+        const notBeforeMs = Date.parse(endpoint.created_at);
+        graphs = await deps.source.graphs(endpointId, {
+          fromMs: Math.floor(fromMs), toMs: Math.ceil(toMs), functions, source: plan.source, notBeforeMs: Number.isFinite(notBeforeMs) ? notBeforeMs : 0,
+        });
       } catch {
         throw new AppError('unavailable', 'Failed to fetch graph data');
       } finally {

@@ -24,17 +24,19 @@ export interface AgentTokenRow {
   expires_at: number | null;
   revoked_at: number | null;
   used_count: number;
+  /** registrations allowed; null: any number */
+  max_uses: number | null;
 }
 
 export function createAgentsRepo(db: Db) {
   const q = {
-    insertToken: db.prepare('INSERT INTO agent_tokens (token_id, token_hash, region, created_at, expires_at) VALUES (?, ?, ?, ?, ?)'),
+    insertToken: db.prepare('INSERT INTO agent_tokens (token_id, token_hash, region, created_at, expires_at, max_uses) VALUES (?, ?, ?, ?, ?, ?)'),
     tokenByHash: db.prepare('SELECT * FROM agent_tokens WHERE token_hash = ?'),
     tokens: db.prepare('SELECT * FROM agent_tokens ORDER BY created_at'),
     revokeToken: db.prepare('UPDATE agent_tokens SET revoked_at = ? WHERE token_id = ? AND revoked_at IS NULL'),
     tokenById: db.prepare('SELECT * FROM agent_tokens WHERE token_id = ?'),
-    useToken: db.prepare('UPDATE agent_tokens SET used_count = used_count + 1 WHERE token_id = ?'),
-    revokeAgentsOfToken: db.prepare('UPDATE agents SET revoked_at = ? WHERE token_id = ? AND revoked_at IS NULL'),
+    useToken: db.prepare('UPDATE agent_tokens SET used_count = used_count + 1 WHERE token_id = ? AND (max_uses IS NULL OR used_count < max_uses)'),
+    revokeAgentsOfToken: db.prepare('UPDATE agents SET revoked_at = ? WHERE token_id = ? AND revoked_at IS NULL RETURNING agent_id').pluck(),
     insertAgent: db.prepare(`INSERT INTO agents (agent_id, secret_hash, region, hostname, version, token_id, created_at)
       VALUES (?, ?, ?, ?, ?, ?, ?)`),
     agent: db.prepare('SELECT * FROM agents WHERE agent_id = ?'),
@@ -46,19 +48,21 @@ export function createAgentsRepo(db: Db) {
     live: db.prepare('SELECT agent_id, region FROM agents WHERE revoked_at IS NULL AND lease_expires_at > ?'),
   };
   return {
-    insertToken: (id: string, hash: string, region: string, now: number, expiresAt: number | null) => q.insertToken.run(id, hash, region, now, expiresAt),
+    insertToken: (id: string, hash: string, region: string, now: number, expiresAt: number | null, maxUses: number | null) =>
+      q.insertToken.run(id, hash, region, now, expiresAt, maxUses),
     tokenByHash: (hash: string) => q.tokenByHash.get(hash) as AgentTokenRow | undefined,
     tokenById: (id: string) => q.tokenById.get(id) as AgentTokenRow | undefined,
     listTokens: () => q.tokens.all() as AgentTokenRow[],
-    /** Revoking a bootstrap token also revokes the agents that registered with it. */
-    revokeToken: db.transaction((id: string, now: number): boolean => {
+    /** Revoking a bootstrap token also revokes the agents that registered with it; returns their ids. */
+    revokeToken: db.transaction((id: string, now: number): string[] => {
       const changed = q.revokeToken.run(now, id).changes === 1;
-      if (changed) q.revokeAgentsOfToken.run(now, id);
-      return changed;
+      return changed ? (q.revokeAgentsOfToken.all(now, id) as string[]) : [];
     }),
-    registerAgent: db.transaction((a: { agentId: string; secretHash: string; region: string; hostname: string; version: string; tokenId: string }, now: number) => {
-      q.useToken.run(a.tokenId);
+    /** Spends one use of the token and records the agent; false (nothing written) when the token is used up. */
+    registerAgent: db.transaction((a: { agentId: string; secretHash: string; region: string; hostname: string; version: string; tokenId: string }, now: number): boolean => {
+      if (q.useToken.run(a.tokenId).changes !== 1) return false;
       q.insertAgent.run(a.agentId, a.secretHash, a.region, a.hostname, a.version, a.tokenId, now);
+      return true;
     }),
     agent: (id: string) => q.agent.get(id) as AgentRow | undefined,
     listAgents: () => q.agents.all() as AgentRow[],

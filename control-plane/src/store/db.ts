@@ -19,9 +19,20 @@ function migrate(db: Db): void {
   const applied = new Set(db.prepare('SELECT id FROM schema_migrations').pluck().all() as number[]);
   for (const m of MIGRATIONS) {
     if (applied.has(m.id)) continue;
-    db.transaction(() => {
-      db.exec(m.sql);
-      db.prepare('INSERT INTO schema_migrations (id, name, applied_at) VALUES (?, ?, ?)').run(m.id, m.name, new Date().toISOString());
-    })();
+    // PRAGMA foreign_keys cannot change inside a transaction: switched around it for a rebuild.
+    if (m.rebuildsTables) db.pragma('foreign_keys = OFF');
+    try {
+      db.transaction(() => {
+        db.exec(m.sql);
+        m.run?.(db);
+        if (m.rebuildsTables) {
+          const broken = db.pragma('foreign_key_check') as unknown[];
+          if (broken.length > 0) throw new Error(`migration ${m.id} (${m.name}) would break ${broken.length} foreign keys`);
+        }
+        db.prepare('INSERT INTO schema_migrations (id, name, applied_at) VALUES (?, ?, ?)').run(m.id, m.name, new Date().toISOString());
+      })();
+    } finally {
+      if (m.rebuildsTables) db.pragma('foreign_keys = ON');
+    }
   }
 }

@@ -63,6 +63,11 @@ export function createEndpointsRepo(db: Db) {
         p.check_frequency_seconds, p.retention_days
       FROM endpoints e JOIN users u ON u.id = e.user_id JOIN packages p ON p.package_id = u.package_id
       WHERE e.monitoring_enabled = 1`),
+    monitoredById: db.prepare(`SELECT e.url_id, e.url, e.regions, e.ping_host, e.cert_expiry, e.response_code, e.response_time,
+        p.check_frequency_seconds, p.retention_days
+      FROM endpoints e JOIN users u ON u.id = e.user_id JOIN packages p ON p.package_id = u.package_id
+      WHERE e.url_id = ? AND e.monitoring_enabled = 1`),
+    createdAt: db.prepare('SELECT url_id, created_at FROM endpoints WHERE url_id IN (SELECT value FROM json_each(?))').raw(true),
     urlTaken: db.prepare('SELECT 1 FROM endpoints WHERE user_id = ? AND url = ? AND url_id != ?').pluck(),
   };
   const params = (userId: number, input: Required<EndpointInput>) => ({
@@ -118,18 +123,29 @@ export function createEndpointsRepo(db: Db) {
     toggle: (userId: number, urlId: number, enabled: boolean): boolean => changed(userId, q.toggle.run(enabled ? 1 : 0, urlId, userId).changes === 1),
     delete: (userId: number, urlId: number): boolean => changed(userId, q.delete.run(urlId, userId).changes === 1),
     /** All monitoring-enabled endpoints with their owner's plan (control-plane internal, not user-facing). */
-    listMonitored: (): MonitoredEndpoint[] =>
-      (q.monitored.all() as Row[]).map((r) => ({
-        url_id: r.url_id as number,
-        url: r.url as string,
-        regions: JSON.parse(r.regions as string) as string[],
-        ping_host: Boolean(r.ping_host),
-        cert_expiry: Boolean(r.cert_expiry),
-        response_code: Boolean(r.response_code),
-        response_time: Boolean(r.response_time),
-        check_frequency_seconds: r.check_frequency_seconds as number,
-        retention_days: r.retention_days as number,
-      })),
+    listMonitored: (): MonitoredEndpoint[] => (q.monitored.all() as Row[]).map(toMonitored),
+    /** One monitoring-enabled endpoint with its owner's plan; undefined when deleted or paused. */
+    monitoredById: (urlId: number): MonitoredEndpoint | undefined => {
+      const r = q.monitoredById.get(urlId) as Row | undefined;
+      return r && toMonitored(r);
+    },
+    /** When each endpoint was created (ms), for bounding its results; absent ids are not returned. */
+    createdAtMs: (urlIds: number[]): Map<number, number> =>
+      new Map((q.createdAt.all(JSON.stringify(urlIds)) as Array<[number, string]>).map(([id, at]) => [id, Date.parse(at)])),
   };
 }
 export type EndpointsRepo = ReturnType<typeof createEndpointsRepo>;
+
+function toMonitored(r: Row): MonitoredEndpoint {
+  return {
+    url_id: r.url_id as number,
+    url: r.url as string,
+    regions: JSON.parse(r.regions as string) as string[],
+    ping_host: Boolean(r.ping_host),
+    cert_expiry: Boolean(r.cert_expiry),
+    response_code: Boolean(r.response_code),
+    response_time: Boolean(r.response_time),
+    check_frequency_seconds: r.check_frequency_seconds as number,
+    retention_days: r.retention_days as number,
+  };
+}

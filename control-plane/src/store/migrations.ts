@@ -1,5 +1,37 @@
 // Numbered migrations, applied in order at start inside one transaction each.
-export const MIGRATIONS: Array<{ id: number; name: string; sql: string }> = [
+import type Database from 'better-sqlite3';
+
+export interface Migration {
+  id: number;
+  name: string;
+  sql: string;
+  /** Runs after `sql`, in the same transaction, for steps SQL alone cannot say. */
+  run?: (db: Database.Database) => void;
+  /** A table rebuild: foreign keys are off while it runs (no cascade on DROP) and checked after. */
+  rebuildsTables?: boolean;
+}
+
+/**
+ * Rebuilds a table with `url_id INTEGER PRIMARY KEY` made AUTOINCREMENT, keeping whatever it has by
+ * now: every column (also those later migrations added), index, trigger, foreign key and row.
+ */
+export function rebuildWithAutoincrement(db: Database.Database, table: string, key: string): void {
+  const createSql = db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?").pluck().get(table) as string | undefined;
+  if (!createSql) throw new Error(`migration: table ${table} not found`);
+  if (/AUTOINCREMENT/i.test(createSql)) return;
+  const keyDef = new RegExp(`(\\b${key}\\s+INTEGER\\s+PRIMARY\\s+KEY)(?!\\s+AUTOINCREMENT)`, 'i');
+  if (!keyDef.test(createSql)) throw new Error(`migration: ${table}.${key} is not an INTEGER PRIMARY KEY`);
+  const extras = db.prepare("SELECT sql FROM sqlite_master WHERE tbl_name = ? AND type IN ('index', 'trigger') AND sql IS NOT NULL").pluck().all(table) as string[];
+  const tmp = `${table}__autoincrement`;
+  const columns = (db.prepare(`SELECT name FROM pragma_table_info('${table}')`).pluck().all() as string[]).map((c) => `"${c}"`).join(', ');
+  db.exec(createSql.replace(/^CREATE TABLE\s+("?)\w+\1/i, `CREATE TABLE ${tmp}`).replace(keyDef, '$1 AUTOINCREMENT'));
+  db.exec(`INSERT INTO ${tmp} (${columns}) SELECT ${columns} FROM ${table}`);
+  db.exec(`DROP TABLE ${table}`);
+  db.exec(`ALTER TABLE ${tmp} RENAME TO ${table}`);
+  for (const sql of extras) db.exec(sql);
+}
+
+export const MIGRATIONS: Migration[] = [
   {
     id: 1,
     name: 'core',
@@ -219,5 +251,14 @@ CREATE TABLE alert_deliveries (
 CREATE INDEX alert_deliveries_due ON alert_deliveries (next_attempt_at) WHERE status = 'pending';
 CREATE INDEX alert_deliveries_method ON alert_deliveries (alert_method_id, created_at);
 `,
+  },
+  {
+    // An endpoint id is never given out twice (results in ClickHouse are keyed by it), and a
+    // bootstrap token can be limited to N registrations (NULL: any number).
+    id: 6,
+    name: 'hardening_agents',
+    sql: `ALTER TABLE agent_tokens ADD COLUMN max_uses INTEGER;`,
+    run: (db) => rebuildWithAutoincrement(db, 'endpoints', 'url_id'),
+    rebuildsTables: true,
   },
 ];

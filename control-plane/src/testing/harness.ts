@@ -5,6 +5,7 @@ import path from 'node:path';
 import { loadConfig } from '../config';
 import { createLogger } from '../logger';
 import { startControlPlane, type ControlPlane, type ControlPlaneExtras } from '../server';
+import { createResultStore, type ClickHouseResultStore } from '../results/clickhouse-store';
 
 export interface Harness {
   cp: ControlPlane;
@@ -60,4 +61,21 @@ export async function startHarness(env: Record<string, string> = {}, extras: Con
     },
   };
   return h;
+}
+
+/** A harness with a chDB results store of its own (kept across h.restart()); close() ends both. */
+export async function startHarnessWithResults(env: Record<string, string> = {}): Promise<Harness & { store: ClickHouseResultStore }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'upfleet-results-'));
+  const store = createResultStore({ clickhouseUrl: null, dataDir: dir, logger: createLogger('silent') });
+  await store.init();
+  const h = await startHarness(env, { results: store });
+  const closeHarness = h.close;
+  return Object.assign(h, {
+    store,
+    async close() {
+      await closeHarness();
+      await store.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  });
 }

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import type { CliDeps } from '../../context';
+import { agentInstallCommand } from './install';
 import { agentListCommand } from './list';
 import { agentRunCommand } from './run';
 import { tokenCommand } from './tokens';
@@ -9,5 +10,6 @@ export function agentCommand(deps: CliDeps, setExitCode: (code: number) => void)
     .description('Probe agents: bootstrap tokens, fleet status, and running an agent')
     .addCommand(tokenCommand(deps))
     .addCommand(agentListCommand(deps))
-    .addCommand(agentRunCommand(deps, setExitCode));
+    .addCommand(agentRunCommand(deps, setExitCode))
+    .addCommand(agentInstallCommand(deps, setExitCode));
 }

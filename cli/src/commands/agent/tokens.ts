@@ -7,6 +7,7 @@ import { formatList, type Column } from '../../formatters/table';
 import { formatDate, formatRelative } from '../../formatters/time';
 import { parseDuration } from '../../lib/duration';
 import type { AgentTokenInfo, CreatedAgentToken } from '../../api/types';
+import { splitJoinToken } from '@upfleet/proto/join-token';
 
 /** The gRPC port agents dial by default (control plane GRPC_PORT). */
 export const DEFAULT_GRPC_PORT = 50051;
@@ -41,6 +42,10 @@ export function inspectDataDir(dataDir: string): LocalControlPlane {
 export function agentRunHint(server: string, token: CreatedAgentToken, local: LocalControlPlane): string {
   const host = new URL(server).hostname;
   const hostPort = host.includes(':') ? `[${host.replace(/^\[|\]$/g, '')}]` : host;
+  // A token carrying the CA's fingerprint needs nothing else: the agent fetches and pins the CA.
+  if (splitJoinToken(token.token).caFingerprint) {
+    return `upfleet agent run --control-plane ${hostPort}:${local.grpcPort ?? DEFAULT_GRPC_PORT} --region ${token.region} --token ${token.token}`;
+  }
   return (
     `upfleet agent run --control-plane ${hostPort}:${local.grpcPort ?? DEFAULT_GRPC_PORT} --region ${token.region} ` +
     `--token ${token.token} --data-dir ./agent-data --ca-file ${local.caFile ?? 'ca.pem'}`
@@ -49,17 +54,29 @@ export function agentRunHint(server: string, token: CreatedAgentToken, local: Lo
 
 export function formatCreatedToken(server: string, token: CreatedAgentToken, nowMs: number, local: LocalControlPlane): string {
   const expiry = token.expires_at ? `expires ${formatRelative(token.expires_at, nowMs)}, ${formatDate(token.expires_at)} UTC` : 'does not expire';
+  const uses = token.max_uses === undefined ? '' : token.max_uses === null ? ', any number of agents' : token.max_uses === 1 ? ', single-use' : `, ${token.max_uses} agents`;
+  const hint = agentRunHint(server, token, local);
+  const joins = splitJoinToken(token.token).caFingerprint !== null;
   return [
-    `Agent bootstrap token for ${token.region} (id ${token.token_id}, ${expiry}):`,
+    `Agent bootstrap token for ${token.region} (id ${token.token_id}, ${expiry}${uses}):`,
     '',
     `  ${token.token}`,
     '',
-    'It is shown only this once. Start an agent on a host in that region with:',
-    `  ${agentRunHint(server, token, local)}`,
-    local.caFile
-      ? ''
-      : "(ca.pem: the control plane's DATA_DIR/grpc-tls/ca.pem; leave --ca-file out if its gRPC certificate is publicly trusted)\n",
+    joins
+      ? "It is shown only this once; it carries the fingerprint of the control plane's CA. Start an agent on a host in that region with:"
+      : 'It is shown only this once. Start an agent on a host in that region with:',
+    `  ${hint}`,
+    ...(joins
+      ? ['or install it there as a service (systemd; writes the token to a 0600 env file):', `  sudo ${hint.replace('upfleet agent run', 'upfleet agent install')}`, '']
+      : [local.caFile ? '' : "(ca.pem: the control plane's DATA_DIR/grpc-tls/ca.pem; leave --ca-file out if its gRPC certificate is publicly trusted)\n"]),
   ].join('\n');
+}
+
+/** --uses N or 'unlimited'. */
+function parseUses(text: string): number | null {
+  if (text === 'unlimited') return null;
+  if (!/^[1-9][0-9]{0,8}$/.test(text)) throw new CliError('usage', `Invalid --uses '${text}': a whole number of agents (1 or more), or 'unlimited'`);
+  return Number(text);
 }
 
 export function tokenCommand(deps: CliDeps): Command {
@@ -69,11 +86,13 @@ export function tokenCommand(deps: CliDeps): Command {
     .command('create')
     .description('Create a bootstrap token for one region; prints the token once')
     .requiredOption('--region <REGION-City>', 'region the agent will serve, e.g. US-Virginia')
-    .option('--expires <duration>', 'lifetime such as 30m, 24h, 7d (default: the control plane decides)')
-    .action(async (opts: { region: string; expires?: string }, cmd: Command) => {
-      const expiresIn = opts.expires === undefined ? undefined : parseDuration(opts.expires);
+    .option('--expires <duration>', "lifetime such as 30m, 24h, 7d, or 'never' (default 24h)")
+    .option('--uses <n>', "agents that may register with it, or 'unlimited' (default 1: single-use)")
+    .action(async (opts: { region: string; expires?: string; uses?: string }, cmd: Command) => {
+      const expiresIn = opts.expires === undefined ? undefined : opts.expires === 'never' ? null : parseDuration(opts.expires);
+      const uses = opts.uses === undefined ? undefined : parseUses(opts.uses);
       const ctx = commandContext(cmd, deps);
-      const created = await ctx.client.createAgentToken(opts.region, expiresIn);
+      const created = await ctx.client.createAgentToken(opts.region, expiresIn, uses);
       ctx.print(created, (t) => formatCreatedToken(ctx.globals.server, t, ctx.now(), inspectDataDir(ctx.globals.dataDir)));
     });
 

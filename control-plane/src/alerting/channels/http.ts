@@ -4,7 +4,7 @@
 import dns from 'node:dns';
 import net from 'node:net';
 import { Agent, request, type Dispatcher } from 'undici';
-import { isPrivateAddress } from '../../lib/net';
+import { isPrivateAddress } from '@upfleet/proto/targets';
 import type { SendOutcome } from '../types';
 
 export const TARGET_NOT_ALLOWED = 'target address not allowed';

@@ -1,0 +1,47 @@
+// Which results of a batch the control plane stores: only for checks it assigned to the sending
+// agent (now or within the release grace), dated within a sane window of now. Everything the row
+// could lie about is taken from the server's side instead: the endpoint, kind and retention from
+// the assignment (the owner's plan), the region from the agent's registration.
+import type { Assignment, CheckResult } from '@upfleet/proto';
+import type { AuthenticatedAgent } from './report-results';
+
+/** An agent catching up after a long outage still fits; older rows are refused. */
+export const RESULT_MAX_AGE_MS = 2 * 86_400_000;
+/** Clock skew allowed for rows dated in the future. */
+export const RESULT_MAX_AHEAD_MS = 5 * 60_000;
+
+export type RejectReason = 'not_assigned' | 'mismatch' | 'too_old' | 'in_future';
+
+export interface Admission {
+  rows: CheckResult[];
+  rejected: Partial<Record<RejectReason, number>>;
+  rejectedCount: number;
+}
+
+export type ResultAdmission = (agent: AuthenticatedAgent, results: CheckResult[]) => Admission;
+
+export function createResultAdmission(deps: {
+  /** the assignment behind `checkId` when the agent holds it (or held it lately), else null */
+  assignedTo(agentId: string, region: string, checkId: string, registeredAt?: number): Assignment | null;
+  now?: () => number;
+}): ResultAdmission {
+  const now = deps.now ?? Date.now;
+  return (agent, results) => {
+    const t = now();
+    const rows: CheckResult[] = [];
+    const rejected: Partial<Record<RejectReason, number>> = {};
+    const reject = (why: RejectReason) => {
+      rejected[why] = (rejected[why] ?? 0) + 1;
+    };
+    for (const r of results) {
+      const a = deps.assignedTo(agent.agentId, agent.region, String(r.check_id ?? ''), agent.registeredAt);
+      if (!a) reject('not_assigned');
+      // the row must describe the check it names (an unknown kind or another endpoint is not it)
+      else if (r.kind !== a.kind || Number(r.endpoint_id) !== a.endpoint_id) reject('mismatch');
+      else if (!(r.ts_ms >= t - RESULT_MAX_AGE_MS)) reject('too_old');
+      else if (r.ts_ms > t + RESULT_MAX_AHEAD_MS) reject('in_future');
+      else rows.push({ ...r, endpoint_id: a.endpoint_id, kind: a.kind, region: agent.region, retention_days: a.retention_days });
+    }
+    return { rows, rejected, rejectedCount: results.length - rows.length };
+  };
+}
