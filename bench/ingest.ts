@@ -1,18 +1,21 @@
 // Ingest benchmark: results/s from a gRPC ReportResults stream (grpc-js client on loopback → handler →
 // ClickHouse) from agent processes, and the store alone; embedded chDB, and a ClickHouse server side by side.
 // Run: npx tsx bench/ingest.ts [totalResults] [batchSize] [window] [--server] [--clickhouse-url URL]
-//   (INGEST_AGENTS=2, INSERT_LANES=2)
 //   --server              also run against a local ClickHouse server (clickhouse-local from libchdb,
 //                         tests/helpers/clickhouse-server.ts) after chDB, same data, same settings
 //   --clickhouse-url URL  run against that server instead of chDB (a database of its own, dropped after)
+// Env: INGEST_AGENTS (4), INSERT_LANES (store default), MERGE_INSERTS=0 (one insert per batch; server
+// mode always inserts per batch), INGEST_AGENT_ENCODE=live (agents encode protobuf during the run,
+// on this machine's cores).
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
-import { grpc, loadAgentService } from '@upfleet/proto';
+import { grpc } from '@upfleet/proto';
 import { createResultStore } from '../control-plane/src/results/clickhouse-store';
 import { createReportResultsHandler } from '../control-plane/src/grpc/report-results';
+import { agentServiceDefinition } from '../control-plane/src/grpc/server';
 import { admitAnyCheck } from '../control-plane/src/testing/admit-any-check';
 import { startClickHouseServer } from '../tests/helpers/clickhouse-server';
 import { makeBatches } from './ingest-data';
@@ -23,7 +26,7 @@ const args = parseArgs({
   options: { server: { type: 'boolean', default: false }, 'clickhouse-url': { type: 'string' } },
 });
 const TOTAL = Number(args.positionals[0] ?? 200_000);
-const BATCH = Number(args.positionals[1] ?? 1000);
+const BATCH = Number(args.positionals[1] ?? 2000);
 const WINDOW = Number(args.positionals[2] ?? 4);
 const logger = pino({ level: 'warn' });
 const rate = (n: number, ms: number) => Math.round((n * 1000) / ms).toLocaleString('en-US');
@@ -57,20 +60,21 @@ async function main(): Promise<void> {
 
 async function benchTarget(target: Target): Promise<Figures> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'upfleet-bench-ingest-'));
-  const LANES = Number(process.env.INSERT_LANES ?? 2);
-  const store = createResultStore({ clickhouseUrl: target.url, dataDir: dir, logger, insertLanes: LANES, database: target.database });
+  const LANES = process.env.INSERT_LANES ? Number(process.env.INSERT_LANES) : undefined;
+  const MERGE = process.env.MERGE_INSERTS === '0' ? false : undefined;
+  const store = createResultStore({ clickhouseUrl: target.url, dataDir: dir, logger, insertLanes: LANES, mergeInserts: MERGE, database: target.database });
   await store.init();
-  const where = target.url ? `${target.name} at ${target.url}` : `${LANES} insert connections, chDB at ${dir}`;
-  console.log(`\ningest benchmark: ${TOTAL.toLocaleString('en-US')} results per run, batches of ${BATCH}, ${WINDOW} in flight, ${where}`);
+  const merging = store.mergeStats !== null;
+  const where = target.url ? `${target.name} at ${target.url}` : `${LANES ?? 'default'} insert connections, chDB at ${dir}`;
+  console.log(`\ningest benchmark: ${TOTAL.toLocaleString('en-US')} results per run, batches of ${BATCH}, ${WINDOW} in flight, ${merging ? 'merged inserts' : 'one insert per batch'}, ${where}`);
   const figures: Figures = { grpc: '', store: '' };
 
   // 1. gRPC ReportResults on loopback from agent processes (as in production: the agents' own
   //    encoding runs outside the control plane), each keeping WINDOW batches un-acked.
   {
-    const AGENTS = Number(process.env.INGEST_AGENTS ?? 2);
-    const AgentService = loadAgentService();
+    const AGENTS = Number(process.env.INGEST_AGENTS ?? 4);
     const server = new grpc.Server({ 'grpc.max_receive_message_length': 64 * 1024 * 1024 });
-    server.addService(AgentService.service, {
+    server.addService(agentServiceDefinition(), {
       ReportResults: createReportResultsHandler({
         store, logger, maxInFlight: WINDOW, authenticate: () => ({ agentId: 'bench', region: 'EU-Germany' }), admit: admitAnyCheck(),
       }),
@@ -100,12 +104,22 @@ async function benchTarget(target: Target): Promise<Figures> {
     await Promise.all(ready);
     const done = lines.map((next) => next());
     const started = performance.now();
+    const cpu0 = process.cpuUsage();
+    const merged0 = store.mergeStats;
     for (const a of agents) a.stdin!.write('go\n');
-    const reports = (await Promise.all(done)).map((l) => JSON.parse(l) as { sent: number; failed: number });
+    const reports = (await Promise.all(done)).map((l) => JSON.parse(l) as { sent: number; failed: number; cpuMs: number });
     const ms = performance.now() - started;
+    const cpu = process.cpuUsage(cpu0);
     const failed = reports.reduce((n, r) => n + r.failed, 0);
     figures.grpc = rate(per * AGENTS, ms);
     console.log(`gRPC ReportResults → store  : ${figures.grpc} results/s (${AGENTS} agent processes, ${Math.ceil(per / BATCH) * AGENTS} batches, ${failed} acked ok=false, ${(ms / 1000).toFixed(2)} s)`);
+    // CPU time holds on a busy machine where wall time does not: results per CPU-second of the
+    // control plane (gRPC, encoding, and with chDB the engine and its merges, all threads) is its capacity per core.
+    const cpMs = (cpu.user + cpu.system) / 1000;
+    const agentMs = reports.reduce((n, r) => n + r.cpuMs, 0);
+    const merged = store.mergeStats;
+    if (merged && merged0) console.log(`  merged inserts             : ${merged.inserts - merged0.inserts} for ${merged.batches - merged0.batches} batches (${Math.round((merged.rows - merged0.rows) / Math.max(1, merged.inserts - merged0.inserts)).toLocaleString('en-US')} rows each)`);
+    console.log(`  control plane CPU          : ${((cpMs * 1000) / (per * AGENTS)).toFixed(1)} µs per result = ${rate(per * AGENTS, cpMs)} results per CPU-second${target.url ? ' (this process only, not the server)' : ''}; agents ${((agentMs * 1000) / (per * AGENTS)).toFixed(1)} µs per result`);
     server.forceShutdown();
   }
 

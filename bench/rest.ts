@@ -1,20 +1,31 @@
-// REST latency and throughput for dashboard and endpoints-with-uptime with 1,000 endpoints in one
-// account, against the real control plane (child process, embedded chDB, no agent).
-// Run: npx tsx bench/rest.ts [--seconds 10] [--concurrency 16]
+// REST latency and throughput for dashboard and endpoints-with-uptime with N endpoints (default
+// 1,000) in one account, against the real control plane (child process, embedded chDB, no agent).
+// Run: npx tsx bench/rest.ts [--endpoints 1000] [--seconds 10] [--concurrency 16]
+// Above the Business plan's 1,000 endpoints the bench raises that plan's limit in the stack's
+// SQLite (no API changes a plan), then creates the endpoints through the API.
+import path from 'node:path';
 import { Pool } from 'undici';
 import { parseArgs } from 'node:util';
+import Database from 'better-sqlite3';
 import { startStack } from '../tests/helpers/start-stack';
 
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, concurrency: { type: 'string', default: '16' } } });
+const { values } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '10' },
+    concurrency: { type: 'string', default: '16' },
+    endpoints: { type: 'string', default: '1000' },
+  },
+});
 const seconds = Number(values.seconds);
 const concurrency = Number(values.concurrency);
+const N = Number(values.endpoints);
 
 const stack = await startStack();
 const pool = new Pool(stack.baseUrl, { connections: concurrency });
-async function call(method: string, path: string, body?: unknown, token?: string, parse = true) {
+async function call(method: string, path: string, body?: unknown, token?: string, parse = true, encoding = 'identity') {
   const res = await pool.request({
     method: method as 'GET', path,
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    headers: { 'content-type': 'application/json', 'accept-encoding': encoding, ...(token ? { authorization: `Bearer ${token}` } : {}) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   if (!parse && res.statusCode < 400) return res.body.arrayBuffer(); // the client's own JSON parsing is not the server's time
@@ -27,20 +38,41 @@ try {
   const signup = await call('POST', '/api/auth/signup', { username: 'benchuser', email: 'bench@example.com', password: 'benchmark pw' });
   const token = signup.data.accessToken as string;
   await call('POST', '/api/admin/users/set-package', { email: 'bench@example.com', package: 'Business' }, stack.adminToken);
-  const t0 = performance.now();
-  for (let i = 0; i < 1000; i++) {
-    await call('POST', '/api/users/endpoints', { name: `Endpoint ${i}`, url: `https://site${i}.example.com/`, regions: ['EU-Germany'], response_code: true, response_time: true }, token);
+  if (N > 1000) {
+    const db = new Database(path.join(stack.dataDir, 'upfleet.db'));
+    db.pragma('busy_timeout = 5000');
+    db.prepare("UPDATE packages SET max_endpoints = ? WHERE package_name = 'Business'").run(N);
+    db.close();
   }
-  console.log(`created 1,000 endpoints in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  const t0 = performance.now();
+  let made = 0;
+  await Promise.all(Array.from({ length: 4 }, async () => {
+    while (made < N) {
+      const i = made++;
+      await call('POST', '/api/users/endpoints', { name: `Endpoint ${i}`, url: `https://site${i}.example.com/`, regions: ['EU-Germany'], response_code: true, response_time: true }, token);
+    }
+  }));
+  console.log(`created ${N.toLocaleString('en-US')} endpoints in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
   for (const path of ['/api/users/dashboard', '/api/users/endpoints-with-uptime']) {
     for (let i = 0; i < 20; i++) await call('GET', path, undefined, token); // warm-up
+    const one: number[] = [];
+    let bytes = 0;
+    for (let i = 0; i < 20; i++) {
+      const s = performance.now();
+      bytes = ((await call('GET', path, undefined, token, false)) as ArrayBuffer).byteLength;
+      one.push(performance.now() - s);
+    }
+    one.sort((a, b) => a - b);
+    const median = one[10]!;
+    const zipped = ((await call('GET', path, undefined, token, false, 'gzip')) as ArrayBuffer).byteLength;
+    console.log(`${path.padEnd(34)} alone: ${median.toFixed(2)} ms median, ${(bytes / 1000).toFixed(0)} kB (${(zipped / 1000).toFixed(0)} kB gzipped)${path.includes('uptime') ? ` = ${((median * 1000) / N).toFixed(2)} µs and ${Math.round(bytes / N)} B per endpoint` : ''}`);
     const lat: number[] = [];
     const end = performance.now() + seconds * 1000;
     const worker = async () => {
       while (performance.now() < end) {
         const s = performance.now();
-        await call('GET', path, undefined, token, false);
+        await call('GET', path, undefined, token, false, 'gzip, deflate, br'); // as a browser asks
         lat.push(performance.now() - s);
       }
     };

@@ -8,6 +8,7 @@ import { grpc, loadAgentService, type AgentServiceClient, type BatchAck, type Ch
 import { createResultStore, type ClickHouseResultStore, type ResultStore } from '../results/clickhouse-store';
 import { admitAnyCheck } from '../testing/admit-any-check';
 import { createReportResultsHandler, type AuthenticatedAgent } from './report-results';
+import { agentServiceDefinition } from './server';
 
 const logger = pino({ level: 'silent' });
 const HOUR = 3_600_000;
@@ -65,7 +66,7 @@ describe('ReportResults over gRPC on loopback', () => {
     observed = new ObservedStore(store);
     const AgentService = loadAgentService();
     server = new grpc.Server();
-    server.addService(AgentService.service, {
+    server.addService(agentServiceDefinition(), {
       ReportResults: createReportResultsHandler({
         store: observed,
         logger,

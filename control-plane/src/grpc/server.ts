@@ -1,5 +1,12 @@
 import { grpc, loadAgentService, type AgentServiceHandlers } from '@upfleet/proto';
 import type { GrpcTlsMaterial } from './tls';
+import { decodeResultBatch } from './result-batch-decoder';
+
+/** AgentService as proto-loader defines it, with ReportResults read by the one-pass decoder. */
+export function agentServiceDefinition(): grpc.ServiceDefinition {
+  const def = loadAgentService().service;
+  return { ...def, ReportResults: { ...def.ReportResults!, requestDeserialize: decodeResultBatch } };
+}
 
 export interface GrpcServerHandle {
   port: number;
@@ -15,7 +22,7 @@ export async function startGrpcServer(handlers: AgentServiceHandlers, host: stri
     'grpc.http2.min_ping_interval_without_data_ms': 5_000,
     'grpc.max_receive_message_length': 32 * 1024 * 1024,
   });
-  server.addService(loadAgentService().service, handlers);
+  server.addService(agentServiceDefinition(), handlers);
   const creds = tls
     ? grpc.ServerCredentials.createSsl(null, [{ private_key: Buffer.from(tls.keyPem), cert_chain: Buffer.from(tls.certPem) }], false)
     : grpc.ServerCredentials.createInsecure();

@@ -1,9 +1,12 @@
 // The ClickHouse connections of one result store: a query client and the insert lanes.
 // Server mode: one HTTP client does both (settings travel with each request). Embedded chDB:
-// settings are session-wide SETs, so an insert's dedup token would leak into the next statement
-// on the same connection; inserts get connections of their own, each used serially.
+// inserts hand their payload bytes to the engine as they are (chDB's raw insert: no copy into
+// an SQL string, settings in the INSERT's own SETTINGS clause), on connections of their own,
+// each used serially, so one insert never waits behind a graph query.
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
+import { Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import { createClient, type ClickHouseClient } from '@clickhouse/client';
 
 export interface ConnectionOptions {
@@ -18,12 +21,22 @@ export interface Connection {
   readonly mode: 'embedded' | 'server';
   /** For queries and DDL. */
   readonly query: ClickHouseClient;
-  /** Runs one insert on the least busy lane, after that lane's earlier inserts. */
-  insert(run: (client: ClickHouseClient) => Promise<unknown>): Promise<void>;
+  /** One INSERT of a JSONCompactEachRow payload, on the least busy lane after that lane's earlier inserts. */
+  insertRows(insert: RowsInsert): Promise<void>;
   close(): Promise<void>;
 }
 
-interface Lane { client: ClickHouseClient; tail: Promise<unknown>; pending: number }
+export interface RowsInsert {
+  /** `db.table` */
+  table: string;
+  columns: readonly string[];
+  /** JSONCompactEachRow lines. */
+  body: Buffer;
+  settings: Record<string, string | number>;
+}
+
+type ChdbConnection = ReturnType<typeof import('chdb/connection').createChdbConnection>;
+interface Lane { conn: ChdbConnection; tail: Promise<unknown>; pending: number }
 
 // libchdb binds one data directory per process: every embedded store in this process must share it.
 let embeddedPath: string | null = null;
@@ -40,8 +53,15 @@ export async function openConnection(opts: ConnectionOptions): Promise<Connectio
     return {
       mode: 'server',
       query: client,
-      insert: async (run) => {
-        await run(client);
+      insertRows: async ({ table, columns, body, settings }) => {
+        const res = await client.exec({
+          query: `INSERT INTO ${table} (${columns.join(', ')}) FORMAT JSONCompactEachRow`,
+          values: Readable.from([body], { objectMode: false }),
+          clickhouse_settings: settings,
+        });
+        // Drained, not destroyed: a destroyed socket leaves the client warning of ECONNRESET.
+        res.stream.resume();
+        await finished(res.stream);
       },
       close: () => client.close(),
     };
@@ -54,30 +74,34 @@ export async function openConnection(opts: ConnectionOptions): Promise<Connectio
   mkdirSync(dir, { recursive: true });
   // Imported here so server mode never loads the native engine.
   const { createChdbConnection } = await import('chdb/connection');
-  const make = () =>
-    createClient({
-      connection: createChdbConnection({ path: dir }),
-      // Embedded shares the machine with everything else: cap each query.
-      clickhouse_settings: { max_memory_usage: '2000000000', output_format_json_quote_64bit_integers: 0 },
-    } as Parameters<typeof createClient>[0]);
+  const query = createClient({
+    connection: createChdbConnection({ path: dir }),
+    // Embedded shares the machine with everything else: cap each query.
+    clickhouse_settings: { max_memory_usage: '2000000000', output_format_json_quote_64bit_integers: 0 },
+  } as Parameters<typeof createClient>[0]);
   embeddedPath = dir;
   embeddedStores++;
-  const query = make();
-  let lanes: Lane[] = Array.from({ length: Math.max(1, opts.insertLanes ?? 2) }, () => ({ client: make(), tail: Promise.resolve(), pending: 0 }));
+  let lanes: Lane[] = Array.from({ length: Math.max(1, opts.insertLanes ?? 2) }, () => ({
+    conn: createChdbConnection({ path: dir }),
+    tail: Promise.resolve(),
+    pending: 0,
+  }));
 
   return {
     mode: 'embedded',
     query,
-    async insert(run) {
+    async insertRows({ table, columns, body, settings }) {
       const lane = lanes.reduce((a, b) => (b.pending < a.pending ? b : a));
       lane.pending++;
-      const p = lane.tail.then(() => run(lane.client));
+      const p = lane.tail.then(() =>
+        lane.conn.chdb.rawInsert({ table, columns, values: body, format: 'JSONCompactEachRow', settings: { max_memory_usage: 2_000_000_000, ...settings } }));
       lane.tail = p.catch(() => undefined).finally(() => lane.pending--);
       await p;
     },
     async close() {
       await Promise.allSettled(lanes.map((l) => l.tail));
-      for (const c of [query, ...lanes.map((l) => l.client)]) await c.close();
+      await query.close();
+      for (const l of lanes) await l.conn.close();
       lanes = [];
       embeddedStores--;
       if (embeddedStores === 0) {

@@ -179,6 +179,18 @@ export function describeResultStore(name: string, makeStore: MakeStore | null, s
       }
     });
 
+    it('stores text fields exactly as sent: quotes, backslashes, newlines, tabs and non-ASCII', async () => {
+      const ep = newEndpoint();
+      const error = 'TLS said "no"\\ then\nline two\twith tab, ünïcødé ✓, </script>';
+      const subject = "CN=O'Brien \"quoted\"";
+      await store.insertBatch('text-1', 'agent "x"', [
+        result({ endpoint_id: ep, ts_ms: NOW_HOUR - HOUR, ok: false, phase: 'tls', error, cert_subject: subject, status_code: 0 }),
+      ]);
+      const rows = await store.select<{ error: string; cert_subject: string; agent_id: string; phase: string }>(
+        `SELECT error, cert_subject, agent_id, phase FROM ${store.database}.check_results WHERE endpoint_id = {ep:UInt64}`, { ep });
+      expect(rows).toEqual([{ error, cert_subject: subject, agent_id: 'agent "x"', phase: 'tls' }]);
+    });
+
     it('gives uptime as the share of 2xx among HTTP checks with two decimals, null without checks', async () => {
       const ep = newEndpoint();
       const empty = newEndpoint();

@@ -81,7 +81,16 @@ export function createEndpointsRepo(db: Db) {
     response_code: input.response_code ? 1 : 0,
     response_time: input.response_time ? 1 : 0,
   });
+  // Bumped on every write of a user's endpoints (this repo is their only writer), so a cached
+  // rendering of the list knows when it is stale.
+  const versions = new Map<number, number>();
+  const changed = (userId: number, did: boolean) => {
+    if (did) versions.set(userId, (versions.get(userId) ?? 0) + 1);
+    return did;
+  };
   return {
+    /** Changes with every write of this user's endpoints made by this process. */
+    version: (userId: number) => versions.get(userId) ?? 0,
     list: (userId: number) =>
       (q.listRaw.all(userId) as unknown[][]).map((r) => ({
         url_id: r[0] as number,
@@ -104,12 +113,15 @@ export function createEndpointsRepo(db: Db) {
     count: (userId: number) => q.count.get(userId) as number,
     urlTaken: (userId: number, url: string, exceptUrlId = 0) => q.urlTaken.get(userId, url, exceptUrlId) !== undefined,
     countActive: (userId: number) => q.countActive.get(userId) as number,
-    insert: (userId: number, guid: string, input: Required<EndpointInput>): number =>
-      Number(q.insert.run({ ...params(userId, input), guid }).lastInsertRowid),
+    insert: (userId: number, guid: string, input: Required<EndpointInput>): number => {
+      const id = Number(q.insert.run({ ...params(userId, input), guid }).lastInsertRowid);
+      changed(userId, true);
+      return id;
+    },
     update: (userId: number, urlId: number, input: Required<EndpointInput>): boolean =>
-      q.update.run({ ...params(userId, input), url_id: urlId }).changes === 1,
-    toggle: (userId: number, urlId: number, enabled: boolean): boolean => q.toggle.run(enabled ? 1 : 0, urlId, userId).changes === 1,
-    delete: (userId: number, urlId: number): boolean => q.delete.run(urlId, userId).changes === 1,
+      changed(userId, q.update.run({ ...params(userId, input), url_id: urlId }).changes === 1),
+    toggle: (userId: number, urlId: number, enabled: boolean): boolean => changed(userId, q.toggle.run(enabled ? 1 : 0, urlId, userId).changes === 1),
+    delete: (userId: number, urlId: number): boolean => changed(userId, q.delete.run(urlId, userId).changes === 1),
     /** All monitoring-enabled endpoints with their owner's plan (control-plane internal, not user-facing). */
     listMonitored: (): MonitoredEndpoint[] => (q.monitored.all() as Row[]).map(toMonitored),
     /** One monitoring-enabled endpoint with its owner's plan; undefined when deleted or paused. */

@@ -2,7 +2,7 @@ import { Router } from 'express';
 import type { Alerting } from '../../alerting';
 import { AppError } from '../../errors';
 import type { AlertService } from '../../services/alerts';
-import type { EndpointService } from '../../services/endpoints';
+import { LIST_GZIP_MIN_BYTES, type EndpointService } from '../../services/endpoints';
 import type { ApiKeyService } from '../../services/api-keys';
 import type { RateLimiter } from '../../services/rate-limiter';
 import type { TokenService } from '../../services/tokens';
@@ -26,7 +26,15 @@ export function userRoutes(deps: { endpoints: EndpointService; alerts: AlertServ
     res.json({ success: true, data: endpoints.dashboard(uid(req)) });
   });
   r.get('/users/endpoints-with-uptime', async (req, res) => {
-    res.json({ success: true, data: await endpoints.list(uid(req)) });
+    // Rendered by the service (large lists once per change); the ETag lets a client revalidate,
+    // and a large body goes gzipped (made once per rendering) to clients that accept it.
+    const list = await endpoints.listBody(uid(req));
+    res.set('ETag', list.etag).type('json').vary('Accept-Encoding');
+    if (list.body.length >= LIST_GZIP_MIN_BYTES && req.acceptsEncodings('gzip', 'identity') === 'gzip') {
+      res.set('Content-Encoding', 'gzip').send(await list.gzipped());
+    } else {
+      res.send(list.body);
+    }
   });
   r.post('/users/endpoints', mutation, (req, res) => {
     res.status(201).json({ success: true, data: endpoints.create(uid(req), parseInput(EndpointCreateBody, req.body)) });

@@ -1,0 +1,89 @@
+// A large account's endpoints-with-uptime list is rendered once and served from memory: every
+// change shows on the next read, the ETag revalidates, and nobody else's list is touched.
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { gunzipSync } from 'node:zlib';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LIST_CACHE_MIN_ENDPOINTS } from '../services/endpoints';
+import { startHarness, type Harness } from '../testing/harness';
+
+const N = LIST_CACHE_MIN_ENDPOINTS + 20;
+let h: Harness;
+let token: string;
+
+beforeAll(async () => {
+  h = await startHarness();
+  const s = await h.signup();
+  token = s.token;
+  const db = new Database(path.join(h.dataDir, 'upfleet.db'));
+  db.prepare("UPDATE users SET package_id = (SELECT package_id FROM packages WHERE package_name = 'Business') WHERE id = ?").run(s.user.id);
+  db.close();
+  for (let i = 0; i < N; i++) {
+    const r = await h.call('POST', '/api/users/endpoints', { name: `E${i}`, url: `https://e${i}.example.com/`, regions: ['EU-Germany'], response_code: true }, token);
+    expect(r.status).toBe(201);
+  }
+}, 120_000);
+afterAll(async () => {
+  await h?.close();
+});
+
+const list = async () => (await h.call('GET', '/api/users/endpoints-with-uptime', undefined, token)).body;
+
+describe(`endpoints-with-uptime with ${N} endpoints`, () => {
+  it('shows every change on the next read: toggle, rename, delete, create', async () => {
+    const first = await list();
+    expect(first.success).toBe(true);
+    expect(first.data).toHaveLength(N);
+    expect(Object.keys(first.data[0]).sort()).toEqual([
+      'cert_expiry', 'created_at', 'description', 'guid', 'monitoring_enabled', 'name', 'ping_host', 'regions',
+      'response_code', 'response_time', 'uptime_percentage', 'url', 'url_id',
+    ]);
+    const target = first.data[7];
+    await h.call('PATCH', `/api/users/endpoints/${target.url_id}/toggle`, { monitoring_enabled: false }, token);
+    expect((await list()).data[7].monitoring_enabled).toBe(false);
+    await h.call('PUT', `/api/users/endpoints/${target.url_id}`, { name: 'Renamed', url: target.url, regions: ['EU-Germany'], response_code: true }, token);
+    expect((await list()).data[7].name).toBe('Renamed');
+    await h.call('DELETE', `/api/users/endpoints/${target.url_id}`, undefined, token);
+    const afterDelete = await list();
+    expect(afterDelete.data).toHaveLength(N - 1);
+    expect(afterDelete.data.some((e: { url_id: number }) => e.url_id === target.url_id)).toBe(false);
+    await h.call('POST', '/api/users/endpoints', { name: 'New one', url: 'https://new.example.com/', regions: ['EU-Germany'], response_code: true }, token);
+    expect((await list()).data.at(-1).name).toBe('New one');
+  });
+
+  it('answers 304 to If-None-Match until the list changes (the ETag is computed once per rendering)', async () => {
+    // undici's request, not fetch: fetch adds Cache-Control: no-cache to conditional requests.
+    const get = (etag?: string) => request(`${h.cp.url}/api/users/endpoints-with-uptime`, {
+      headers: { authorization: `Bearer ${token}`, ...(etag ? { 'if-none-match': etag } : {}) },
+    });
+    const a = await get();
+    const etag = String(a.headers.etag);
+    expect(a.headers['content-type']).toMatch(/^application\/json/);
+    const id = ((await a.body.json()) as { data: Array<{ url_id: number }> }).data[0]!.url_id;
+    const again = await get(etag);
+    await again.body.dump();
+    expect(again.statusCode).toBe(304);
+    await h.call('PATCH', `/api/users/endpoints/${id}/toggle`, {}, token);
+    const b = await get(etag);
+    expect(b.statusCode).toBe(200);
+    expect(((await b.body.json()) as { data: Array<{ monitoring_enabled: boolean }> }).data[0]!.monitoring_enabled).toBe(false);
+  });
+
+  it('sends the same list gzipped to a client that accepts gzip', async () => {
+    const get = (enc: string) => request(`${h.cp.url}/api/users/endpoints-with-uptime`, { headers: { authorization: `Bearer ${token}`, 'accept-encoding': enc } });
+    const plain = await get('identity');
+    const zipped = await get('gzip, deflate, br');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers.vary).toMatch(/Accept-Encoding/i);
+    const raw = Buffer.from(await zipped.body.arrayBuffer());
+    expect(JSON.parse(gunzipSync(raw).toString())).toEqual(await plain.body.json());
+  });
+
+  it("keeps each account's list its own", async () => {
+    const other = await h.signup();
+    expect((await h.call('GET', '/api/users/endpoints-with-uptime', undefined, other.token)).body.data).toEqual([]);
+    expect((await list()).data.length).toBe(N);
+  });
+});
