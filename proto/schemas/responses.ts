@@ -9,6 +9,7 @@ import {
   type AlertDelivery,
   type AlertMethod,
   type AlertThreshold,
+  type CheckoutSession,
   type ApiKey,
   type CreatedApiKey,
   type Dashboard,
@@ -165,6 +166,13 @@ export const GraphsResource = z
   })
   .meta({ id: 'Graphs' });
 
+export const CheckoutSessionResource = z
+  .object({
+    url: z.string().meta({ description: 'Stripe Checkout (or, for a paying customer, the customer portal): send the browser there' }),
+    portal: z.boolean().optional(),
+  })
+  .meta({ id: 'CheckoutSession' });
+
 export const ApiKeyResource = z
   .object({ id: z.number().int(), name: z.string(), prefix: z.string(), created_at: timestamp, last_used_at: timestamp.nullable() })
   .meta({ id: 'ApiKey', description: 'An API key as listed: never the key itself' });
@@ -187,7 +195,8 @@ const sameShapes: [
   Same<Out<typeof AlertDeliveryResource>, AlertDelivery>,
   Same<Out<typeof IncidentResource>, Incident>,
   Same<Out<typeof GraphsResource>, GraphsResponse>,
+  Same<Out<typeof CheckoutSessionResource>, CheckoutSession>,
   Same<Out<typeof ApiKeyResource>, ApiKey>,
   Same<Out<typeof CreatedApiKeyResource>, CreatedApiKey>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true];
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true];
 void sameShapes;

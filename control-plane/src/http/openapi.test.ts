@@ -45,7 +45,7 @@ describe('GET /api/openapi.json', () => {
       'PATCH /api/users/endpoints/{url_id}/toggle', 'POST /api/users/alert-methods', 'POST /api/users/api-keys', 'POST /api/users/endpoints',
       'PUT /api/users/alert-methods/{alert_method_id}', 'PUT /api/users/endpoints/{url_id}', 'PUT /api/users/endpoints/{url_id}/alert-thresholds',
       'GET /api/users/alert-methods/{alert_method_id}/signing-secret', 'POST /api/users/alert-methods/{alert_method_id}/test',
-      'GET /api/users/alert-methods/{alert_method_id}/deliveries', 'GET /api/users/incidents',
+      'GET /api/users/alert-methods/{alert_method_id}/deliveries', 'GET /api/users/incidents', 'POST /api/public/create-checkout-session',
     ].sort());
     const keyed = doc.paths['/api/users/endpoints']!.post!;
     expect(keyed.security).toEqual([{ apiKey: [] }, { session: [] }]);
@@ -107,6 +107,7 @@ describe('GET /api/openapi.json', () => {
 
     await call('GET', '/api/public/packages', '/api/public/packages');
     await call('GET', '/api/public/regions', '/api/public/regions');
+    await call('POST', '/api/public/create-checkout-session', '/api/public/create-checkout-session', {}); // 400
     await call('GET', '/api/users/regions', '/api/users/regions', undefined, key);
     await call('GET', '/api/users/monitor-types', '/api/users/monitor-types', undefined, key);
     await call('GET', '/api/users/dashboard', '/api/users/dashboard', undefined, key);

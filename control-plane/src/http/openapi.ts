@@ -3,7 +3,7 @@
 // zod 4 emits JSON Schema 2020-12, the dialect OpenAPI 3.1 uses, so the schemas go in as they are.
 import { z } from 'zod';
 import {
-  AlertDeliveryResource, AlertMethodCreatedResource, IncidentResource, IncidentsQuery, SigningSecretResource, TestSendResult,
+  AlertDeliveryResource, AlertMethodCreatedResource, CheckoutSessionResource, PublicCheckoutSessionBody, IncidentResource, IncidentsQuery, SigningSecretResource, TestSendResult,
   AlertMethodCreateBody, AlertMethodDeleted, AlertMethodResource, AlertMethodUpdateBody, AlertThresholdResource, AlertThresholdsBody,
   ApiKeyCreateBody, ApiKeyResource, CreatedApiKeyResource, DashboardResource, EndpointCreateBody, EndpointDeleted, EndpointResource,
   EndpointSavedResource, EndpointToggleBody, EndpointToggleResult, EndpointUpdateBody, GraphQuery, GraphsResource, MonitorTypeResource,
@@ -18,7 +18,7 @@ export interface ApiRoute {
   /** OpenAPI path, parameters in braces. */
   path: string;
   summary: string;
-  tag: 'Catalogue' | 'Endpoints' | 'Alerts' | 'Graphs' | 'API keys' | 'Account';
+  tag: 'Catalogue' | 'Billing' | 'Endpoints' | 'Alerts' | 'Graphs' | 'API keys' | 'Account';
   access: Access;
   body?: z.ZodType;
   query?: z.ZodType;
@@ -36,6 +36,7 @@ const deletedKey = z.object({ id: z.number().int() });
 export const API_ROUTES: ApiRoute[] = [
   { method: 'get', path: '/api/public/packages', summary: 'List the plans', tag: 'Catalogue', access: 'public', data: list(PackageResource) },
   { method: 'get', path: '/api/public/regions', summary: 'List the monitoring regions', tag: 'Catalogue', access: 'public', data: list(RegionResource) },
+  { method: 'post', path: '/api/public/create-checkout-session', summary: 'Start a plan purchase for a new customer (Stripe Checkout)', tag: 'Billing', access: 'public', body: PublicCheckoutSessionBody, data: CheckoutSessionResource, errors: [503] },
   { method: 'get', path: '/api/users/regions', summary: 'List the monitoring regions', tag: 'Catalogue', access: 'key', data: list(RegionResource) },
   { method: 'get', path: '/api/users/monitor-types', summary: 'List the monitor types (features)', tag: 'Catalogue', access: 'key', data: list(MonitorTypeResource) },
   { method: 'get', path: '/api/users/dashboard', summary: 'Counts and the plan\'s limits', tag: 'Endpoints', access: 'key', data: DashboardResource },
@@ -67,7 +68,7 @@ const ERROR_TEXT: Record<number, string> = {
   404: 'No such id for this account (another account\'s ids are not found either)',
   409: 'Conflicts with an existing item',
   429: 'The API key used its allowance for this minute',
-  503: 'The results store or alerting is not available on this server',
+  503: 'The results store, alerting or billing is not available on this server',
 };
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
@@ -158,7 +159,7 @@ export function buildOpenApi(opts: { version: string; rateLimitPerMinute: number
         'Create a key on the Profile page and send it as `Authorization: Bearer upk_…`. Every answer is `{ success: true, data }` ' +
         `or \`{ success: false, error }\`. Each key may make ${opts.rateLimitPerMinute} requests a minute; every keyed answer says how many remain.`,
     },
-    tags: ['Catalogue', 'Endpoints', 'Alerts', 'Graphs', 'API keys'].map((name) => ({ name })),
+    tags: ['Catalogue', 'Billing', 'Endpoints', 'Alerts', 'Graphs', 'API keys'].map((name) => ({ name })),
     paths,
     components: {
       securitySchemes: {
