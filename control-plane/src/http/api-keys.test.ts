@@ -125,6 +125,8 @@ describe('a key acts as its owner on the data routes', () => {
       ['GET', '/api/users/profile'], ['PUT', '/api/users/profile', { username: 'hijack', email: 'h@example.com' }],
       ['POST', '/api/users/change-password', { current_password: 'correct horse', new_password: 'another horse' }],
       ['GET', '/api/users/api-keys'], ['POST', '/api/users/api-keys', { name: 'more' }], ['DELETE', '/api/users/api-keys/1'],
+      ['GET', '/api/billing/subscription'], ['GET', '/api/billing/notices'],
+      ['POST', '/api/billing/create-checkout-session', { priceId: 'price_x', packageId: 3, packageName: 'Pro' }],
     ];
     for (const [method, path, body] of routes) {
       const r = await h.call(method, path, body, key);
