@@ -157,7 +157,7 @@ describe.each(BACKENDS)('no result lost, none counted twice, results in $name', 
     await waitFor('both agents owning checks, each check once', async () => {
       const l = (await api.admin<AgentView[]>('GET', '/api/admin/agents')).filter((a) => a.status === 'live');
       return l.length === 2 && l.every((a) => a.checks_owned > 0) && l.reduce((n, a) => n + a.checks_owned, 0) === paths.length;
-    });
+    }, 60_000); // two agent processes starting, registering and heartbeating: 20 s was seen too short once in CI
     await sleep(1000); // let the last ownership delta reach the agents before the outage
   });
   afterAll(async () => {
