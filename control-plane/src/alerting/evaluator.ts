@@ -7,7 +7,7 @@ import type { CheckResult } from '@upfleet/proto';
 import type { Feature, ThresholdOperator } from '@upfleet/proto/rest';
 import type { Logger } from '../logger';
 import { kindName, type KindName } from '../checks';
-import { checksForEndpoint } from '../services/assignments';
+import { checksForEndpoint } from '../services/check-placement';
 import { DOWN, kindOfCondition, observe, thresholdCondition, type ThresholdRule } from './conditions';
 import type { AlertingRepo, ConditionRow, EndpointAlertRow, IncidentRow, RegionStateRow } from './repo';
 import type { AlertEvent, AlertEventType, IncidentView } from './types';

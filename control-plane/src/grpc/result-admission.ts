@@ -1,5 +1,5 @@
 // Which results of a batch the control plane stores: only for checks it assigned to the sending
-// agent (now or within the release grace), dated within a sane window of now. Everything the row
+// agent (now, or when the agent made the result), dated within a sane window of now. Everything the row
 // could lie about is taken from the server's side instead: the endpoint, kind and retention from
 // the assignment (the owner's plan), the region from the agent's registration.
 import type { Assignment, CheckResult } from '@upfleet/proto';
@@ -21,8 +21,8 @@ export interface Admission {
 export type ResultAdmission = (agent: AuthenticatedAgent, results: CheckResult[]) => Admission;
 
 export function createResultAdmission(deps: {
-  /** the assignment behind `checkId` when the agent holds it (or held it lately), else null */
-  assignedTo(agentId: string, region: string, checkId: string, registeredAt?: number): Assignment | null;
+  /** the assignment behind `checkId` when the agent holds it, or held it when it made the result (dated `tsMs`), else null */
+  assignedTo(agentId: string, region: string, checkId: string, registeredAt: number | undefined, tsMs: number): Assignment | null;
   now?: () => number;
 }): ResultAdmission {
   const now = deps.now ?? Date.now;
@@ -34,7 +34,7 @@ export function createResultAdmission(deps: {
       rejected[why] = (rejected[why] ?? 0) + 1;
     };
     for (const r of results) {
-      const a = deps.assignedTo(agent.agentId, agent.region, String(r.check_id ?? ''), agent.registeredAt);
+      const a = deps.assignedTo(agent.agentId, agent.region, String(r.check_id ?? ''), agent.registeredAt, Number(r.ts_ms));
       if (!a) reject('not_assigned');
       // the row must describe the check it names (an unknown kind or another endpoint is not it)
       else if (r.kind !== a.kind || Number(r.endpoint_id) !== a.endpoint_id) reject('mismatch');

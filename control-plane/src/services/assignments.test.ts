@@ -9,7 +9,8 @@ import { seedDatabase } from '../store/seed';
 import { createCatalogRepo } from '../store/catalog-repo';
 import { createEndpointsRepo } from '../store/endpoints-repo';
 import { createUsersRepo } from '../store/users-repo';
-import { checksForEndpoint, createAssignmentEngine, ownerOf } from './assignments';
+import { createAssignmentEngine } from './assignments';
+import { checksForEndpoint, ownerOf } from './check-placement';
 import { EndpointCreateBody, EndpointToggleBody } from '@upfleet/proto/schemas';
 import { createEndpointService } from './endpoints';
 
@@ -101,6 +102,53 @@ describe('assignment engine deltas', () => {
       ]);
       expect(fullScans).toBe(scansAfterSnapshot);
       expect(engine.ownedCount('agent-a')).toBe(199);
+      engine.close();
+    } finally {
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('results of checks an agent no longer holds', () => {
+  it('still counts results dated while the agent held the check, however late they arrive; not those dated after, nor a buffer older than the memory', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'upfleet-engine-'));
+    const db = openDatabase(path.join(dir, 'upfleet.db'));
+    seedDatabase(db);
+    try {
+      const repo = createEndpointsRepo(db);
+      const catalog = createCatalogRepo(db);
+      const users = createUsersRepo(db);
+      const userId = users.insert('u2', 'u2@example.com', 'x', 4);
+      let t = Date.UTC(2026, 10, 23, 12);
+      const engine = createAssignmentEngine({
+        endpoints: repo, catalog, logger: pino({ level: 'silent' }), liveAgents: () => new Map([['EU-Germany', new Set(['agent-a'])]]),
+        releaseGraceMs: 12_000, releaseMemoryMs: 6 * 3_600_000, now: () => t,
+      });
+      engine.watch({ agentId: 'agent-a', region: 'EU-Germany', send: () => undefined });
+      const services = createEndpointService({ endpoints: repo, users, catalog, allowPrivateTargets: true, onChange: (id) => engine.endpointChanged(id) });
+      const e = services.create(userId, EndpointCreateBody.parse({ name: 'late', url: 'https://example.com/late', regions: ['EU-Germany'], response_code: true }));
+      const tick = () => new Promise((r) => setImmediate(r));
+      await tick();
+      const checkId = `${e.url_id}:http:EU-Germany`;
+      const madeWhileHeld = t - 5_000;
+      expect(engine.assignedTo('agent-a', 'EU-Germany', checkId, 0, madeWhileHeld)?.endpoint_id).toBe(e.url_id);
+
+      // switched off; the agent was cut off meanwhile and delivers its buffer an hour later
+      services.toggle(userId, e.url_id, EndpointToggleBody.parse({ monitoring_enabled: false }));
+      await tick();
+      const releasedAt = t;
+      t += 3_600_000;
+      expect(engine.assignedTo('agent-a', 'EU-Germany', checkId, 0, madeWhileHeld)).toMatchObject({ endpoint_id: e.url_id, kind: 'CHECK_KIND_HTTP', retention_days: 365 }); // the Business plan's retention
+      expect(engine.assignedTo('agent-a', 'EU-Germany', checkId, 0, releasedAt + 10_000)?.endpoint_id).toBe(e.url_id); // in flight at the handover
+      expect(engine.assignedTo('agent-a', 'EU-Germany', checkId, 0, releasedAt + 60_000)).toBeNull(); // made after it lost the check
+      expect(engine.assignedTo('agent-b', 'EU-Germany', checkId, 0, madeWhileHeld)).toBeNull(); // never held it
+
+      // past the memory, the next handover prunes it: refused
+      t += 6 * 3_600_000;
+      services.create(userId, EndpointCreateBody.parse({ name: 'other', url: 'https://example.com/other', regions: ['EU-Germany'], response_code: true }));
+      await tick();
+      expect(engine.assignedTo('agent-a', 'EU-Germany', checkId, 0, madeWhileHeld)).toBeNull();
       engine.close();
     } finally {
       db.close();

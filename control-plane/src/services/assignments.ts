@@ -4,10 +4,12 @@
 import { Gauge, type Registry } from 'prom-client';
 import type { Assignment, AssignmentUpdate } from '@upfleet/proto';
 import type { Logger } from '../logger';
-import { buildCheckId, checkTimeoutMs, type AssignedKind } from '../checks';
 import { regionKey, type CatalogRepo } from '../store/catalog-repo';
 import type { EndpointsRepo, MonitoredEndpoint } from '../store/endpoints-repo';
-import { fnv1a32Mixed } from '@upfleet/proto/hash';
+import { checksForEndpoint, ownerOf } from './check-placement';
+
+/** See `releaseMemoryMs`: an agent's buffer older than this, for checks it no longer holds, is refused. */
+export const RELEASE_MEMORY_MS = 6 * 3_600_000;
 
 export interface AssignmentWatcher {
   agentId: string;
@@ -21,54 +23,6 @@ interface WatcherState extends AssignmentWatcher {
   /** Still inside the start-up grace: no snapshot sent yet, no deltas either. */
   pending?: boolean;
   flush?: () => void;
-}
-
-/**
- * The checks one endpoint needs: response_code and cert_expiry only from the primary region.
- * Here the SQLite row's `url_id` becomes the proto's `endpoint_id` (see docs/architecture.md).
- */
-export function checksForEndpoint(e: MonitoredEndpoint, primary: string | null, privateTargetsDenied = false): Assignment[] {
-  const out: Assignment[] = [];
-  const endpointId = e.url_id;
-  const add = (kind: AssignedKind, region: string) => {
-    const interval = e.check_frequency_seconds;
-    out.push({
-      check_id: buildCheckId(endpointId, kind, region),
-      endpoint_id: endpointId,
-      kind,
-      url: e.url,
-      interval_seconds: interval,
-      timeout_ms: checkTimeoutMs(interval),
-      region,
-      retention_days: e.retention_days,
-      private_targets_denied: privateTargetsDenied,
-    });
-  };
-  const httpRegions = new Set<string>();
-  if (e.response_time) e.regions.forEach((r) => httpRegions.add(r));
-  if (e.response_code && primary) httpRegions.add(primary);
-  httpRegions.forEach((r) => add('CHECK_KIND_HTTP', r));
-  if (e.cert_expiry && primary && e.url.startsWith('https:')) add('CHECK_KIND_TLS', primary);
-  if (e.ping_host) e.regions.forEach((r) => add('CHECK_KIND_PING', r));
-  return out;
-}
-
-/** Rendezvous score: FNV-1a with a finaliser; cheap enough for 100k checks x agents. */
-function score(agentId: string, checkId: string): number {
-  return fnv1a32Mixed(`${agentId}|${checkId}`);
-}
-
-export function ownerOf(checkId: string, agents: string[]): string | null {
-  let best: string | null = null;
-  let bestScore = -1;
-  for (const a of agents) {
-    const s = score(a, checkId);
-    if (s > bestScore || (s === bestScore && best !== null && a < best)) {
-      best = a;
-      bestScore = s;
-    }
-  }
-  return best;
 }
 
 const sameAssignment = (a: Assignment, b: Assignment) =>
@@ -91,9 +45,13 @@ export function createAssignmentEngine(deps: {
   metrics?: Registry;
   /** ALLOW_PRIVATE_TARGETS=0: every assignment tells its agent to refuse private addresses. */
   privateTargetsDenied?: boolean;
-  /** How long a check stays "assigned" to an agent after it lost it (results of a handover still
-   *  in flight are accepted); also how long after start any check of the agent's region is. */
+  /** Results an agent dated up to this long after it lost a check still count as its (a check in
+   *  flight at the handover, clock skew); the same margin applies after its first snapshot from a
+   *  restarted control plane. */
   releaseGraceMs?: number;
+  /** How long the engine remembers which checks an agent held: a buffer delivered later than this
+   *  after a handover (an agent cut off for hours) has those results refused as not assigned. */
+  releaseMemoryMs?: number;
   now?: () => number;
 }) {
   const log = deps.logger.child({ component: 'assignments' });
@@ -105,6 +63,8 @@ export function createAssignmentEngine(deps: {
   const startedAt = now();
   const graceUntil = startedAt + (deps.startupGraceMs ?? 0);
   const releaseGraceMs = deps.releaseGraceMs ?? 30_000;
+  const releaseMemoryMs = Math.max(releaseGraceMs, deps.releaseMemoryMs ?? RELEASE_MEMORY_MS);
+  let prunedAt = startedAt;
   let graceTimer: NodeJS.Timeout | null = null;
   /** Checks each agent held until recently: agent → check id → (assignment, when it was released). */
   const released = new Map<string, Map<string, { a: Assignment; at: number }>>();
@@ -172,6 +132,7 @@ export function createAssignmentEngine(deps: {
       released.get(w.agentId)?.delete(a.check_id);
     }
     release(w.agentId, removed);
+    if (now() - prunedAt > 60_000) pruneReleased();
     w.version += 1;
     log.debug({ agentId: w.agentId, version: w.version, upserts: upserts.length, removed: removed.length }, 'assignment delta');
     w.send({ version: w.version, delta: { upserts, removed_check_ids: removed.map((a) => a.check_id) } });
@@ -221,20 +182,23 @@ export function createAssignmentEngine(deps: {
     },
 
     /**
-     * The assignment behind a result an agent sent: a check it holds now or held within the
-     * release grace. An agent that registered before this control plane started may have run on
-     * its saved snapshot while the control plane was away, which this process never saw: until
-     * the release grace after its first snapshot here, any existing check of its region counts.
+     * The assignment behind a result an agent sent, dated `tsMs` by the agent: a check it holds
+     * now, or held when it made the result (give or take the release grace), however late the
+     * result arrives: an agent cut off from the control plane keeps checking and delivers its
+     * buffer when it is back, after its checks may have moved or been switched off.
+     * An agent that registered before this control plane started may have run on its saved
+     * snapshot while the control plane was away, which this process never saw: for results it
+     * dated before its first snapshot here (plus the grace), any existing check of its region counts.
      * Null: the agent has no business reporting it.
      */
-    assignedTo(agentId: string, region: string, checkId: string, registeredAt = Number.POSITIVE_INFINITY): Assignment | null {
+    assignedTo(agentId: string, region: string, checkId: string, registeredAt = Number.POSITIVE_INFINITY, tsMs = Number.NaN): Assignment | null {
       const held = watchers.get(agentId)?.current.get(checkId);
       if (held) return held;
       const t = now();
       const r = released.get(agentId)?.get(checkId);
-      if (r && t - r.at <= releaseGraceMs) return r.a;
+      if (r && (tsMs <= r.at + releaseGraceMs || t - r.at <= releaseGraceMs)) return r.a;
       const first = firstSnapshotAt.get(agentId);
-      if (registeredAt < startedAt && (first === undefined || t - first <= releaseGraceMs)) {
+      if (registeredAt < startedAt && (first === undefined || t - first <= releaseGraceMs || (tsMs <= first + releaseGraceMs && t - first <= releaseMemoryMs))) {
         if (!allChecks || t - allChecks.at > 1000) {
           const byId = new Map<string, Assignment>();
           const primary = primaryKey();
@@ -302,7 +266,8 @@ export function createAssignmentEngine(deps: {
     watching: () => [...watchers.keys()],
   };
   function pruneReleased(): void {
-    const cutoff = now() - releaseGraceMs;
+    prunedAt = now();
+    const cutoff = prunedAt - releaseMemoryMs;
     for (const [agentId, m] of released) {
       for (const [id, r] of m) if (r.at < cutoff) m.delete(id);
       if (m.size === 0) released.delete(agentId);
