@@ -53,3 +53,26 @@ export const EndpointToggleBody = z
   .object({ monitoring_enabled: z.boolean({ error: 'monitoring_enabled must be true or false' }).optional() })
   .meta({ id: 'EndpointToggleBody', description: 'PATCH /api/users/endpoints/:id/toggle (absent: flip the current state)' });
 export type EndpointToggleBody = z.infer<typeof EndpointToggleBody>;
+
+/** Largest page of the endpoint list. */
+export const ENDPOINT_PAGE_MAX = 1000;
+const pageNumber = (name: string, min: number, max: number) => {
+  const error = `${name} must be a whole number from ${min} to ${max}`;
+  return z
+    .string({ error })
+    .regex(/^\d{1,9}$/, error)
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, error)
+    .optional();
+};
+
+export const EndpointListQuery = z
+  .object({
+    limit: pageNumber('limit', 1, ENDPOINT_PAGE_MAX),
+    offset: pageNumber('offset', 0, 100_000_000),
+  })
+  .meta({
+    id: 'EndpointListQuery',
+    description: `GET /api/users/endpoints-with-uptime: optional paging, oldest endpoint first. Without limit and offset the whole list is answered; with either, one page (limit defaults to ${ENDPOINT_PAGE_MAX}) and the X-Total-Count header gives the number of endpoints`,
+  });
+export type EndpointListQuery = z.infer<typeof EndpointListQuery>;

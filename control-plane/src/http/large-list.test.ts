@@ -81,6 +81,33 @@ describe(`endpoints-with-uptime with ${N} endpoints`, () => {
     expect(JSON.parse(gunzipSync(raw).toString())).toEqual(await plain.body.json());
   });
 
+  it('pages with limit and offset, oldest first, with the total in X-Total-Count; bad paging is a 400', async () => {
+    const whole = (await list()).data as Array<{ url_id: number; name: string }>;
+    const page = (q: string) => h.call('GET', `/api/users/endpoints-with-uptime?${q}`, undefined, token);
+    const second = await page('limit=25&offset=25');
+    expect(second.status).toBe(200);
+    expect(second.headers.get('x-total-count')).toBe(String(whole.length));
+    expect(second.body.data.map((e: { url_id: number }) => e.url_id)).toEqual(whole.slice(25, 50).map((e) => e.url_id));
+    expect(second.body.data[0]).toHaveProperty('uptime_percentage');
+    const last = await page(`limit=25&offset=${whole.length - 5}`);
+    expect(last.body.data.map((e: { name: string }) => e.name)).toEqual(whole.slice(-5).map((e) => e.name));
+    expect((await page(`offset=${whole.length}`)).body.data).toEqual([]);
+    for (const [q, error] of [
+      ['limit=0', 'limit must be a whole number from 1 to 1000'],
+      ['limit=1001', 'limit must be a whole number from 1 to 1000'],
+      ['limit=ten', 'limit must be a whole number from 1 to 1000'],
+      ['offset=-1', 'offset must be a whole number from 0 to 100000000'],
+    ]) {
+      const r = await page(q!);
+      expect(r.status, q).toBe(400);
+      expect(r.body, q).toEqual({ success: false, error });
+    }
+    const other = await h.signup();
+    const theirs = await h.call('GET', '/api/users/endpoints-with-uptime?limit=10', undefined, other.token);
+    expect(theirs.body.data).toEqual([]);
+    expect(theirs.headers.get('x-total-count')).toBe('0');
+  });
+
   it("keeps each account's list its own", async () => {
     const other = await h.signup();
     expect((await h.call('GET', '/api/users/endpoints-with-uptime', undefined, other.token)).body.data).toEqual([]);

@@ -6,7 +6,7 @@ import {
   AlertDeliveryResource, AlertMethodCreatedResource, CheckoutSessionResource, PublicCheckoutSessionBody, IncidentResource, IncidentsQuery, SigningSecretResource, TestSendResult,
   AlertMethodCreateBody, AlertMethodDeleted, AlertMethodResource, AlertMethodUpdateBody, AlertThresholdResource, AlertThresholdsBody,
   ApiKeyCreateBody, ApiKeyResource, CreatedApiKeyResource, DashboardResource, EndpointCreateBody, EndpointDeleted, EndpointResource,
-  EndpointSavedResource, EndpointToggleBody, EndpointToggleResult, EndpointUpdateBody, GraphQuery, GraphsResource, MonitorTypeResource,
+  EndpointSavedResource, EndpointListQuery, EndpointToggleBody, EndpointToggleResult, EndpointUpdateBody, GraphQuery, GraphsResource, MonitorTypeResource,
   PackageResource, RegionResource,
 } from '@upfleet/proto/schemas';
 
@@ -25,6 +25,8 @@ export interface ApiRoute {
   /** The `data` of the success answer. */
   data: z.ZodType;
   created?: boolean;
+  /** Headers of the success answer besides the rate-limit ones (components/headers names). */
+  headers?: string[];
   /** Statuses besides 400 (with a body or query), 401/403/429 (signed-in routes) and 404 (path ids). */
   errors?: number[];
 }
@@ -40,7 +42,7 @@ export const API_ROUTES: ApiRoute[] = [
   { method: 'get', path: '/api/users/regions', summary: 'List the monitoring regions', tag: 'Catalogue', access: 'key', data: list(RegionResource) },
   { method: 'get', path: '/api/users/monitor-types', summary: 'List the monitor types (features)', tag: 'Catalogue', access: 'key', data: list(MonitorTypeResource) },
   { method: 'get', path: '/api/users/dashboard', summary: 'Counts and the plan\'s limits', tag: 'Endpoints', access: 'key', data: DashboardResource },
-  { method: 'get', path: '/api/users/endpoints-with-uptime', summary: 'List endpoints with 7-day uptime', tag: 'Endpoints', access: 'key', data: list(EndpointResource) },
+  { method: 'get', path: '/api/users/endpoints-with-uptime', summary: 'List endpoints with 7-day uptime (whole, or a page with limit/offset)', tag: 'Endpoints', access: 'key', query: EndpointListQuery, data: list(EndpointResource), headers: ['X-Total-Count'] },
   { method: 'post', path: '/api/users/endpoints', summary: 'Create an endpoint', tag: 'Endpoints', access: 'key', body: EndpointCreateBody, data: EndpointSavedResource, created: true, errors: [409] },
   { method: 'put', path: '/api/users/endpoints/{url_id}', summary: 'Replace an endpoint', tag: 'Endpoints', access: 'key', body: EndpointUpdateBody, data: EndpointSavedResource, errors: [409] },
   { method: 'delete', path: '/api/users/endpoints/{url_id}', summary: 'Delete an endpoint', tag: 'Endpoints', access: 'key', data: EndpointDeleted },
@@ -107,7 +109,7 @@ export function buildOpenApi(opts: { version: string; rateLimitPerMinute: number
     const keyed = r.access === 'key';
     const success = {
       description: r.created ? 'Created' : 'OK',
-      ...(keyed ? { headers: rateHeaders } : {}),
+      ...(keyed || r.headers ? { headers: { ...(keyed ? rateHeaders : {}), ...Object.fromEntries((r.headers ?? []).map((h) => [h, { $ref: `#/components/headers/${h}` }])) } } : {}),
       content: {
         'application/json': {
           schema: {
@@ -180,6 +182,7 @@ export function buildOpenApi(opts: { version: string; rateLimitPerMinute: number
         'RateLimit-Remaining': intHeader('Requests left in the current minute'),
         'RateLimit-Reset': intHeader('Seconds until the minute resets'),
         'Retry-After': intHeader('Seconds to wait before retrying'),
+        'X-Total-Count': intHeader('Endpoints in the account (sent with a page of the list)'),
       },
     },
   };

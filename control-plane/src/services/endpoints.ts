@@ -117,6 +117,11 @@ export function createEndpointService(deps: {
     planOf,
     list: (userId: number) => withUptime(endpoints.list(userId)),
 
+    /** One page of the list with its endpoints' uptime (only theirs is queried), and the total. */
+    async page(userId: number, limit: number, offset: number): Promise<{ items: Endpoint[]; total: number }> {
+      return { items: await withUptime(endpoints.page(userId, limit, offset)), total: endpoints.count(userId) };
+    },
+
     /** The whole `{ success, data }` body of the list; large lists are rendered once per change or TTL. */
     listBody(userId: number): Promise<ListBody> {
       const version = endpoints.version(userId);

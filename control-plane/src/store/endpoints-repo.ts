@@ -43,12 +43,32 @@ export interface MonitoredEndpoint {
   retention_days: number;
 }
 
+/** A list row (raw array, in the select's column order) as the API's endpoint. */
+function listItem(r: unknown[]) {
+  return {
+    url_id: r[0] as number,
+    guid: r[1] as string,
+    name: r[2] as string,
+    url: r[3] as string,
+    description: r[4] as string,
+    regions: parseRegions(r[5] as string),
+    ping_host: r[6] === 1,
+    cert_expiry: r[7] === 1,
+    response_code: r[8] === 1,
+    response_time: r[9] === 1,
+    monitoring_enabled: r[10] === 1,
+    created_at: r[11] as string,
+  };
+}
+
 // Every query that touches a user's rows names the owner: a wrong id answers "not found".
 export function createEndpointsRepo(db: Db) {
   const q = {
     // Arrays, not objects: a 1,000-endpoint dashboard list is read on every page load.
     listRaw: db.prepare(`SELECT url_id, guid, name, url, description, regions, ping_host, cert_expiry, response_code,
       response_time, monitoring_enabled, created_at FROM endpoints WHERE user_id = ? ORDER BY url_id`).raw(true),
+    pageRaw: db.prepare(`SELECT url_id, guid, name, url, description, regions, ping_host, cert_expiry, response_code,
+      response_time, monitoring_enabled, created_at FROM endpoints WHERE user_id = ? ORDER BY url_id LIMIT ? OFFSET ?`).raw(true),
     get: db.prepare('SELECT * FROM endpoints WHERE url_id = ? AND user_id = ?'),
     count: db.prepare('SELECT COUNT(*) FROM endpoints WHERE user_id = ?').pluck(),
     countActive: db.prepare('SELECT COUNT(*) FROM endpoints WHERE user_id = ? AND monitoring_enabled = 1').pluck(),
@@ -91,21 +111,9 @@ export function createEndpointsRepo(db: Db) {
   return {
     /** Changes with every write of this user's endpoints made by this process. */
     version: (userId: number) => versions.get(userId) ?? 0,
-    list: (userId: number) =>
-      (q.listRaw.all(userId) as unknown[][]).map((r) => ({
-        url_id: r[0] as number,
-        guid: r[1] as string,
-        name: r[2] as string,
-        url: r[3] as string,
-        description: r[4] as string,
-        regions: parseRegions(r[5] as string),
-        ping_host: r[6] === 1,
-        cert_expiry: r[7] === 1,
-        response_code: r[8] === 1,
-        response_time: r[9] === 1,
-        monitoring_enabled: r[10] === 1,
-        created_at: r[11] as string,
-      })),
+    list: (userId: number) => (q.listRaw.all(userId) as unknown[][]).map(listItem),
+    /** One page of the list, in the same order (oldest first). */
+    page: (userId: number, limit: number, offset: number) => (q.pageRaw.all(userId, limit, offset) as unknown[][]).map(listItem),
     get: (userId: number, urlId: number) => {
       const r = q.get.get(urlId, userId) as Row | undefined;
       return r && toEndpoint(r);

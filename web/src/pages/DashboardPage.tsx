@@ -6,8 +6,8 @@ import { ConfirmDialog } from '../components/Modal';
 import { EndpointFormModal, type PlanLimits } from '../components/dashboard/EndpointFormModal';
 import { ThresholdsModal } from '../components/dashboard/ThresholdsModal';
 import { PlanNotices } from '../components/dashboard/PlanNotices';
-import { BellIcon, ChartIcon, CheckCircleIcon, EditIcon, GlobeIcon, ActivityIcon, PauseIcon, PlayIcon, PlusIcon, TrashIcon, XCircleIcon } from '../components/Icons';
-import { conditionLabel, regionKeyLabel, sinceLabel, uptimeBadge } from '../lib/format';
+import { EndpointList } from '../components/dashboard/EndpointList';
+import { GlobeIcon, ActivityIcon, PlusIcon } from '../components/Icons';
 
 const GraphsModal = lazy(() => import('../components/graphs/GraphsModal'));
 
@@ -164,48 +164,15 @@ export function DashboardPage() {
             <button type="button" className="btn btn-primary" onClick={() => setDialog({ kind: 'add' })}>Add Your First Endpoint</button>
           </div>
         ) : (
-          <ul className="endpoint-list">
-            {endpoints.map((ep) => {
-              const badge = uptimeBadge(ep.uptime_percentage);
-              const incident = ep.monitoring_enabled ? openIncidents.get(ep.url_id) : undefined;
-              return (
-                <li key={ep.url_id} className={`endpoint-row${incident ? ' is-down' : ''}`} data-testid="endpoint-row">
-                  <div className="endpoint-main">
-                    <span className={`monitor-icon ${ep.monitoring_enabled ? 'on' : 'off'}`} role="img" aria-label={ep.monitoring_enabled ? 'Monitoring enabled' : 'Monitoring disabled'}>
-                      {ep.monitoring_enabled ? <CheckCircleIcon /> : <XCircleIcon />}
-                    </span>
-                    <div className="endpoint-text">
-                      <div className="endpoint-title">
-                        <h3>{ep.name}</h3>
-                        {incident && (
-                          <span className="badge badge-red" data-testid="down-badge" title={`${conditionLabel(incident.condition)}: ${incident.cause}`}>
-                            {incident.condition === 'down' ? 'Down' : conditionLabel(incident.condition)} {sinceLabel(incident.opened_at)}
-                          </span>
-                        )}
-                        {ep.monitoring_enabled && (
-                          <span className={`badge badge-${badge.tone}`} title="7-day uptime">{badge.text}</span>
-                        )}
-                      </div>
-                      <a href={ep.url} className="endpoint-url" target="_blank" rel="noreferrer noopener">{ep.url}</a>
-                      {ep.description && <p className="endpoint-desc">{ep.description}</p>}
-                      <div className="chips">
-                        {ep.regions.map((r) => (<span key={r} className="chip">{regionKeyLabel(r)}</span>))}
-                      </div>
-                    </div>
-                  </div>
-                  <div className="row-actions">
-                    <button type="button" className="icon-btn" aria-label={`Edit ${ep.name}`} title="Edit" onClick={() => setDialog({ kind: 'edit', endpoint: ep })}><EditIcon /></button>
-                    <button type="button" className="icon-btn" aria-label={`Alert thresholds for ${ep.name}`} title="Alert thresholds" onClick={() => setDialog({ kind: 'thresholds', endpoint: ep })}><BellIcon /></button>
-                    <button type="button" className="icon-btn" aria-label={`View graphs for ${ep.name}`} title="View graphs" onClick={() => setDialog({ kind: 'graphs', endpoint: ep })}><ChartIcon /></button>
-                    <button type="button" className="icon-btn" aria-label={`${ep.monitoring_enabled ? 'Disable' : 'Enable'} monitoring for ${ep.name}`} title={ep.monitoring_enabled ? 'Disable monitoring' : 'Enable monitoring'} onClick={() => void toggle(ep)}>
-                      {ep.monitoring_enabled ? <PauseIcon /> : <PlayIcon />}
-                    </button>
-                    <button type="button" className="icon-btn danger" aria-label={`Delete ${ep.name}`} title="Delete" onClick={() => setDialog({ kind: 'delete', endpoint: ep })}><TrashIcon /></button>
-                  </div>
-                </li>
-              );
-            })}
-          </ul>
+          <EndpointList
+            endpoints={endpoints}
+            openIncidents={openIncidents}
+            onEdit={(ep) => setDialog({ kind: 'edit', endpoint: ep })}
+            onThresholds={(ep) => setDialog({ kind: 'thresholds', endpoint: ep })}
+            onGraphs={(ep) => setDialog({ kind: 'graphs', endpoint: ep })}
+            onToggle={(ep) => void toggle(ep)}
+            onDelete={(ep) => setDialog({ kind: 'delete', endpoint: ep })}
+          />
         )}
       </section>
 

@@ -7,7 +7,9 @@ import type { ApiKeyService } from '../../services/api-keys';
 import type { RateLimiter } from '../../services/rate-limiter';
 import type { TokenService } from '../../services/tokens';
 import type { CatalogRepo } from '../../store/catalog-repo';
-import { AlertMethodCreateBody, AlertMethodUpdateBody, AlertThresholdsBody, EndpointCreateBody, EndpointToggleBody, EndpointUpdateBody, IncidentsQuery } from '@upfleet/proto/schemas';
+import {
+  AlertMethodCreateBody, AlertMethodUpdateBody, AlertThresholdsBody, ENDPOINT_PAGE_MAX, EndpointCreateBody, EndpointListQuery, EndpointToggleBody, EndpointUpdateBody, IncidentsQuery,
+} from '@upfleet/proto/schemas';
 import { parseId, parseInput } from '../../services/validation';
 import { authOf, requireUserOrKey } from '../middleware/auth';
 import { limitPerUser } from '../middleware/rate-limit';
@@ -26,7 +28,13 @@ export function userRoutes(deps: { endpoints: EndpointService; alerts: AlertServ
     res.json({ success: true, data: endpoints.dashboard(uid(req)) });
   });
   r.get('/users/endpoints-with-uptime', async (req, res) => {
-    // Rendered by the service (large lists once per change); the ETag lets a client revalidate,
+    const q = parseInput(EndpointListQuery, req.query);
+    if (q.limit !== undefined || q.offset !== undefined) {
+      const page = await endpoints.page(uid(req), q.limit ?? ENDPOINT_PAGE_MAX, q.offset ?? 0);
+      res.set('X-Total-Count', String(page.total)).json({ success: true, data: page.items });
+      return;
+    }
+    // The whole list: rendered by the service (large lists once per change); the ETag lets a client revalidate,
     // and a large body goes gzipped (made once per rendering) to clients that accept it.
     const list = await endpoints.listBody(uid(req));
     res.set('ETag', list.etag).type('json').vary('Accept-Encoding');

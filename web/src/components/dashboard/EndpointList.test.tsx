@@ -1,0 +1,53 @@
+// A large account's dashboard: the list draws a page of rows at a time and can be filtered.
+import { describe, expect, it } from 'vitest';
+import { fireEvent, screen } from '@testing-library/react';
+import type { Endpoint } from '@upfleet/proto/rest';
+import { DashboardPage } from '../../pages/DashboardPage';
+import { ok, renderWith, scriptedApi, testServices } from '../../test-utils';
+import { PAGE } from './EndpointList';
+
+const endpoint = (url_id: number, name: string): Endpoint => ({
+  url_id, guid: `g${url_id}`, name, url: `https://${name}.example.com/`, description: '', regions: ['EU-Germany'], ping_host: false,
+  cert_expiry: false, response_code: true, response_time: false, monitoring_enabled: true, uptime_percentage: 100, created_at: '',
+});
+
+function dashboardWith(list: Endpoint[]) {
+  const api = scriptedApi({
+    'GET /api/users/dashboard': () => ok({ active_monitoring: list.length, total_endpoints: list.length, regions_count: 3, package_name: 'Business', max_regions: 10, max_endpoints: 1000, multi_region: true, ping_host: true, cert_expiry: true, response_code: true, response_time: true }),
+    'GET /api/users/endpoints-with-uptime': () => ok(list),
+    'GET /api/public/regions': () => ok([]),
+    'GET /api/users/incidents': () => ok([]),
+  });
+  renderWith(<DashboardPage />, testServices(api));
+}
+
+describe('dashboard list of a large account', () => {
+  it(`draws ${PAGE} rows, then ${PAGE} more on "Show more", and filters by name or URL`, async () => {
+    const list = Array.from({ length: 2 * PAGE + 50 }, (_, i) => endpoint(i + 1, `site${i + 1}`));
+    dashboardWith(list);
+    expect(await screen.findByTestId('list-count')).toHaveTextContent('250 endpoints');
+    expect(screen.getAllByTestId('endpoint-row')).toHaveLength(PAGE);
+    expect(screen.getByText(`Showing ${PAGE} of 250`)).toBeInTheDocument();
+    fireEvent.click(screen.getByText(`Show ${PAGE} more`)); // ByText and fireEvent: ByRole and userEvent walk every row in jsdom, slowly
+    expect(screen.getAllByTestId('endpoint-row')).toHaveLength(2 * PAGE);
+    fireEvent.click(screen.getByText('Show 50 more'));
+    expect(screen.getAllByTestId('endpoint-row')).toHaveLength(250);
+    expect(screen.queryByText(/^Show \d+ more$/)).toBeNull();
+
+    const filter = screen.getByLabelText('Filter endpoints');
+    fireEvent.change(filter, { target: { value: 'SITE24' } });
+    const names = screen.getAllByTestId('endpoint-row').map((r) => r.querySelector('h3')!.textContent);
+    expect(names).toEqual(['site24', 'site240', 'site241', 'site242', 'site243', 'site244', 'site245', 'site246', 'site247', 'site248', 'site249']);
+    expect(screen.getByTestId('list-count')).toHaveTextContent('11 of 250 endpoints');
+    fireEvent.change(filter, { target: { value: 'nowhere.test' } });
+    expect(screen.queryAllByTestId('endpoint-row')).toHaveLength(0);
+    expect(screen.getByText('No endpoint matches “nowhere.test”.')).toBeInTheDocument();
+  }, 30_000);
+
+  it('shows a small account its plain list, with no filter', async () => {
+    dashboardWith([endpoint(1, 'shop'), endpoint(2, 'blog')]);
+    expect(await screen.findAllByTestId('endpoint-row')).toHaveLength(2);
+    expect(screen.queryByLabelText('Filter endpoints')).toBeNull();
+    expect(screen.queryByRole('button', { name: /more/ })).toBeNull();
+  });
+});
