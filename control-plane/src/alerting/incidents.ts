@@ -1,0 +1,51 @@
+// Incident bookkeeping for the evaluator: open an incident (at most one per endpoint and
+// condition), resolve it, and queue one outbox row per enabled alert method of the owner, with
+// its idempotency key, in the caller's transaction (the dispatcher delivers them after commit).
+import type { Logger } from '../logger';
+import type { EndpointContext } from './endpoint-state';
+import type { AlertingRepo, IncidentRow } from './repo';
+import type { AlertEvent, AlertEventType, IncidentView } from './types';
+
+function incidentView(i: IncidentRow): IncidentView {
+  return {
+    id: i.incident_id, condition: i.condition, cause: i.cause, regions: JSON.parse(i.regions) as string[],
+    opened_at: new Date(i.opened_at).toISOString(), resolved_at: i.resolved_at === null ? null : new Date(i.resolved_at).toISOString(),
+    flapping: i.flapping === 1,
+  };
+}
+
+export function createIncidentBook(repo: AlertingRepo, log: Logger) {
+  /** Queues one outbox row per enabled alert method of the owner; returns how many. */
+  function enqueue(ctx: EndpointContext, type: AlertEventType, incident: IncidentRow, at: number): number {
+    const event: AlertEvent = {
+      type, occurred_at: new Date(at).toISOString(), incident: incidentView(incident),
+      endpoint: { id: ctx.row.url_id, name: ctx.row.name, url: ctx.row.url },
+    };
+    const methods = repo.enabledMethodIds(ctx.row.user_id);
+    const tag = type === 'incident.opened' ? 'opened' : 'resolved';
+    for (const m of methods) {
+      repo.insertDelivery({ userId: ctx.row.user_id, methodId: m, incidentId: incident.incident_id, event, key: `inc${incident.incident_id}-${tag}-m${m}`, now: at });
+    }
+    return methods.length;
+  }
+
+  return {
+    /** Opens the condition's incident unless one is open; returns the deliveries queued. */
+    open(ctx: EndpointContext, condition: string, regions: string[], cause: string, flapping: boolean, t: number): number {
+      if (repo.openIncident(ctx.row.url_id, condition)) return 0;
+      const row = { user_id: ctx.row.user_id, url_id: ctx.row.url_id, condition, regions: JSON.stringify(regions), cause, flapping: flapping ? 1 : 0, opened_at: t };
+      const id = repo.insertIncident(row);
+      log.info({ urlId: ctx.row.url_id, incidentId: id, condition, cause }, 'incident opened');
+      return enqueue(ctx, 'incident.opened', { ...row, incident_id: id, resolved_at: null }, t);
+    },
+
+    /** Resolves the condition's open incident, if any; returns the deliveries queued. */
+    resolve(ctx: EndpointContext, condition: string, t: number): number {
+      const open = repo.openIncident(ctx.row.url_id, condition);
+      if (!open || !repo.resolveIncident(open.incident_id, t, false)) return 0;
+      log.info({ urlId: ctx.row.url_id, incidentId: open.incident_id, condition }, 'incident resolved');
+      return enqueue(ctx, 'incident.resolved', { ...open, resolved_at: t }, t);
+    },
+  };
+}
+export type IncidentBook = ReturnType<typeof createIncidentBook>;

@@ -1,0 +1,104 @@
+// Stripe webhook deliveries: verify the signature, deduplicate by event id, read what the event
+// points at fresh from Stripe, then record the event and apply the change in one transaction.
+// A webhook is only a trigger, so replays and out-of-order events cannot move a user to a stale
+// plan. Registers upfleet_billing_webhook_events_total (by type and outcome).
+import { Counter } from 'prom-client';
+import type Stripe from 'stripe';
+import { AppError, badRequest } from '../../errors';
+import { idOf, type BillingProvider } from './provider';
+import type { PlanSync } from './plan-sync';
+
+export function createWebhookHandler(p: BillingProvider, sync: PlanSync) {
+  const { deps, now, log } = p;
+  const { billing } = deps;
+  const webhookEvents = new Counter({
+    name: 'upfleet_billing_webhook_events_total',
+    help: 'Stripe webhook deliveries by event type and outcome (applied, ignored, duplicate, rejected)',
+    labelNames: ['type', 'outcome'],
+    registers: deps.metrics ? [deps.metrics] : [],
+  });
+
+  function attach(userId: number, sessionId: string, customerId: string, sub: Stripe.Subscription): void {
+    billing.linkCustomer(userId, customerId, now());
+    billing.claim(sessionId, userId, now());
+    sync.syncSubscription(userId, sub);
+  }
+
+  function userFromSession(session: Stripe.Checkout.Session): number | undefined {
+    const claimed = billing.claimOf(session.id);
+    if (claimed !== undefined) return claimed;
+    const ref = Number(session.client_reference_id);
+    if (session.client_reference_id && Number.isInteger(ref) && deps.users.byId(ref)) return ref;
+    const customer = idOf(session.customer);
+    const byCustomer = customer ? billing.userOfCustomer(customer) : undefined;
+    if (byCustomer !== undefined) return byCustomer;
+    // An account that already exists with the checkout's email gets the plan at once.
+    const email = session.customer_details?.email ?? session.customer_email;
+    return email ? deps.users.byEmail(email)?.id : undefined;
+  }
+
+  /** Reads what an event needs from Stripe (async), returning the change to apply (sync). */
+  async function prepareEvent(event: Stripe.Event): Promise<(() => void) | null> {
+    switch (event.type) {
+      case 'checkout.session.completed': {
+        const session = event.data.object;
+        const subId = idOf(session.subscription);
+        const customer = idOf(session.customer);
+        if (session.mode !== 'subscription' || !subId || !customer) return null;
+        const userId = userFromSession(session);
+        if (userId === undefined) return null; // a new buyer: the signup claims it
+        const sub = await p.fetchSubscription(subId);
+        return () => attach(userId, session.id, customer, sub);
+      }
+      case 'customer.subscription.created':
+      case 'customer.subscription.updated':
+      case 'customer.subscription.deleted': {
+        const obj = event.data.object;
+        const userId = billing.userOfCustomer(idOf(obj.customer) ?? '');
+        if (userId === undefined) return null;
+        const sub = await p.fetchSubscription(obj.id, obj);
+        return () => sync.syncSubscription(userId, sub);
+      }
+      case 'invoice.paid':
+      case 'invoice.payment_failed': {
+        const inv = event.data.object;
+        const subId = idOf(inv.parent?.subscription_details?.subscription ?? null);
+        const userId = billing.userOfCustomer(idOf(inv.customer) ?? '');
+        if (!subId || userId === undefined) return null;
+        const sub = await p.fetchSubscription(subId);
+        return () => sync.syncSubscription(userId, sub);
+      }
+      default:
+        return null;
+    }
+  }
+
+  return {
+    /** Verifies, deduplicates by event id and applies one webhook delivery. */
+    async handleWebhook(rawBody: Buffer, signature: string | undefined): Promise<{ received: true; duplicate?: true; ignored?: true }> {
+      const stripe = p.requireStripe();
+      if (!deps.webhookSecret) throw new AppError('unavailable', 'STRIPE_WEBHOOK_SECRET is not set');
+      let event: Stripe.Event;
+      try {
+        event = stripe.webhooks.constructEvent(rawBody, signature ?? '', deps.webhookSecret);
+      } catch {
+        webhookEvents.inc({ type: 'unknown', outcome: 'rejected' });
+        throw badRequest('Invalid Stripe signature');
+      }
+      if (billing.eventSeen(event.id)) {
+        webhookEvents.inc({ type: event.type, outcome: 'duplicate' });
+        return { received: true, duplicate: true };
+      }
+      const apply = await prepareEvent(event);
+      const fresh = billing.transaction(() => {
+        if (!billing.recordEvent(event.id, event.type, now())) return false;
+        apply?.();
+        return true;
+      });
+      log.info({ event: event.id, type: event.type, applied: Boolean(apply) && fresh }, 'stripe event');
+      webhookEvents.inc({ type: event.type, outcome: !fresh ? 'duplicate' : apply ? 'applied' : 'ignored' });
+      if (!fresh) return { received: true, duplicate: true };
+      return apply ? { received: true } : { received: true, ignored: true };
+    },
+  };
+}
