@@ -102,10 +102,15 @@ describe(`endpoints-with-uptime with ${N} endpoints`, () => {
       expect(r.status, q).toBe(400);
       expect(r.body, q).toEqual({ success: false, error });
     }
+    // a small account (not cached): the page is read from SQLite, and only its own endpoints
     const other = await h.signup();
-    const theirs = await h.call('GET', '/api/users/endpoints-with-uptime?limit=10', undefined, other.token);
-    expect(theirs.body.data).toEqual([]);
-    expect(theirs.headers.get('x-total-count')).toBe('0');
+    const none = await h.call('GET', '/api/users/endpoints-with-uptime?limit=10', undefined, other.token);
+    expect(none.body.data).toEqual([]);
+    expect(none.headers.get('x-total-count')).toBe('0');
+    for (const n of ['a', 'b', 'c']) await h.call('POST', '/api/users/endpoints', { name: n, url: `https://${n}.example.org/`, response_code: true }, other.token);
+    const theirs = await h.call('GET', '/api/users/endpoints-with-uptime?limit=2&offset=1', undefined, other.token);
+    expect(theirs.body.data.map((e: { name: string }) => e.name)).toEqual(['b', 'c']);
+    expect(theirs.headers.get('x-total-count')).toBe('3');
   });
 
   it("keeps each account's list its own", async () => {
