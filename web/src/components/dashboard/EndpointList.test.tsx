@@ -23,26 +23,26 @@ function dashboardWith(list: Endpoint[]) {
 
 describe('dashboard list of a large account', () => {
   it(`draws ${PAGE} rows, then ${PAGE} more on "Show more", and filters by name or URL`, async () => {
-    const list = Array.from({ length: 2 * PAGE + 50 }, (_, i) => endpoint(i + 1, `site${i + 1}`));
+    const list = Array.from({ length: 2 * PAGE + 20 }, (_, i) => endpoint(i + 1, `site${i + 1}`));
     dashboardWith(list);
-    expect(await screen.findByTestId('list-count')).toHaveTextContent('250 endpoints');
+    expect(await screen.findByTestId('list-count')).toHaveTextContent(`${2 * PAGE + 20} endpoints`);
     expect(screen.getAllByTestId('endpoint-row')).toHaveLength(PAGE);
-    expect(screen.getByText(`Showing ${PAGE} of 250`)).toBeInTheDocument();
+    expect(screen.getByText(`Showing ${PAGE} of ${2 * PAGE + 20}`)).toBeInTheDocument();
     fireEvent.click(screen.getByText(`Show ${PAGE} more`)); // ByText and fireEvent: ByRole and userEvent walk every row in jsdom, slowly
     expect(screen.getAllByTestId('endpoint-row')).toHaveLength(2 * PAGE);
-    fireEvent.click(screen.getByText('Show 50 more'));
-    expect(screen.getAllByTestId('endpoint-row')).toHaveLength(250);
+    fireEvent.click(screen.getByText('Show 20 more'));
+    expect(screen.getAllByTestId('endpoint-row')).toHaveLength(2 * PAGE + 20);
     expect(screen.queryByText(/^Show \d+ more$/)).toBeNull();
 
     const filter = screen.getByLabelText('Filter endpoints');
-    fireEvent.change(filter, { target: { value: 'SITE24' } });
+    fireEvent.change(filter, { target: { value: 'SITE10' } });
     const names = screen.getAllByTestId('endpoint-row').map((r) => r.querySelector('h3')!.textContent);
-    expect(names).toEqual(['site24', 'site240', 'site241', 'site242', 'site243', 'site244', 'site245', 'site246', 'site247', 'site248', 'site249']);
-    expect(screen.getByTestId('list-count')).toHaveTextContent('11 of 250 endpoints');
+    expect(names).toEqual(['site10', 'site100', 'site101', 'site102', 'site103', 'site104', 'site105', 'site106', 'site107', 'site108', 'site109']);
+    expect(screen.getByTestId('list-count')).toHaveTextContent(`11 of ${2 * PAGE + 20} endpoints`);
     fireEvent.change(filter, { target: { value: 'nowhere.test' } });
     expect(screen.queryAllByTestId('endpoint-row')).toHaveLength(0);
     expect(screen.getByText('No endpoint matches “nowhere.test”.')).toBeInTheDocument();
-  }, 30_000);
+  }, 60_000);
 
   it('shows a small account its plain list, with no filter', async () => {
     dashboardWith([endpoint(1, 'shop'), endpoint(2, 'blog')]);

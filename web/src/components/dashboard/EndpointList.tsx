@@ -1,5 +1,5 @@
 // The dashboard's endpoint list. A large account (thousands of endpoints) gets a filter by name or
-// URL and is drawn PAGE rows at a time with "Show more", so the page stays quick to render and
+// URL and is drawn PAGE (50) rows at a time with "Show more", so the page stays quick to render and
 // scroll; small accounts see the plain list.
 import { useMemo, useState } from 'react';
 import type { Endpoint, Incident } from '@upfleet/proto/rest';
@@ -7,7 +7,7 @@ import { BellIcon, ChartIcon, CheckCircleIcon, EditIcon, PauseIcon, PlayIcon, Tr
 import { conditionLabel, regionKeyLabel, sinceLabel, uptimeBadge } from '../../lib/format';
 
 /** Rows drawn at first and added by each "Show more". */
-export const PAGE = 100;
+export const PAGE = 50;
 /** From this many endpoints on, the list has a filter. */
 export const FILTER_FROM = 10;
 
