@@ -8,7 +8,7 @@ import { AppError } from '../errors';
 import { openConnection, type Connection } from './connection';
 import { planGraphQuery, type GraphSource } from './graph-plan';
 import { queryCount, queryGraphs, queryUptime, type GraphRange, type UptimeWindow } from './queries';
-import { INSERT_COLUMNS, encodeRows } from './row-encoding';
+import { INSERT_COLUMNS, PAYLOAD_FORMAT, encodeRows, type Payload } from './row-encoding';
 import { IngestLedger, MergedInserter, type InsertGroup } from './merged-inserts';
 import { DEFAULT_DATABASE, assertDatabaseName, schemaStatements } from './schema';
 
@@ -112,7 +112,7 @@ export class ClickHouseResultStore implements ResultStore {
     for (const stmt of schemaStatements(this.db)) await this.conn.query.command({ query: stmt });
     if (!this.merger && merge) {
       this.ledger = new IngestLedger(this.opts.dataDir, this.db, this.now);
-      const insert: InsertGroup = (token, body) => this.insertRows(token, body);
+      const insert: InsertGroup = (token, payload) => this.insertRows(token, payload);
       this.merger = new MergedInserter(this.ledger, this.opts.wrapGroupInsert?.(insert) ?? insert, {
         lanes,
         maxRows: this.opts.maxInsertRows ?? 50_000,
@@ -138,13 +138,13 @@ export class ClickHouseResultStore implements ResultStore {
     if (results.length === 0) return;
     const body = encodeRows(results, agentId);
     if (this.merger) await this.merger.submit(batchId, body, results.length);
-    else await this.insertRows(batchId, body);
+    else await this.insertRows(batchId, { body, format: PAYLOAD_FORMAT });
   }
 
   /** One INSERT; `token` deduplicates it (in the raw table and both rollups). */
-  private async insertRows(token: string, body: Buffer): Promise<void> {
+  private async insertRows(token: string, payload: Payload): Promise<void> {
     if (!this.conn) throw new AppError('unavailable', 'result store is closed');
-    await this.conn.insertRows({ table: `${this.db}.check_results`, columns: INSERT_COLUMNS, body, settings: INSERT_SETTINGS(token) });
+    await this.conn.insertRows({ table: `${this.db}.check_results`, columns: INSERT_COLUMNS, payload, settings: INSERT_SETTINGS(token) });
   }
 
   async graphs(endpointId: number, q: GraphQuery): Promise<GraphSeries[]> {
