@@ -218,6 +218,21 @@ export function describeResultStore(name: string, makeStore: MakeStore | null, s
       ]);
     });
 
+    it('sets the merge policy on the result tables, and on tables that existed before it (in place)', async () => {
+      const policy = async () => {
+        const rows = await store.select<{ name: string; q: string }>(
+          `SELECT name, create_table_query AS q FROM system.tables WHERE database = {db:String} AND name LIKE 'check_results%' AND engine LIKE '%MergeTree' ORDER BY name`,
+          { db: store.database });
+        return rows.map((r) => [r.name, /merge_selector_base = 10\b/.test(r.q)]);
+      };
+      const tables = [['check_results', true], ['check_results_1h', true], ['check_results_1m', true]];
+      expect(await policy()).toEqual(tables);
+      for (const [name] of tables) await store.command(`ALTER TABLE ${store.database}.${name} RESET SETTING merge_selector_base`);
+      expect((await policy()).every(([, set]) => !set)).toBe(true);
+      await store.init();
+      expect(await policy()).toEqual(tables);
+    });
+
     it('gives uptime as the share of 2xx among HTTP checks with two decimals, null without checks', async () => {
       const ep = newEndpoint();
       const empty = newEndpoint();
