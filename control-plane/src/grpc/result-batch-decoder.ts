@@ -98,20 +98,24 @@ class Reader {
     return hi * TWO_32 + lo;
   }
 
-  string(): string {
+  /** Skips a length-delimited field; returns where its bytes start (they end at `pos`). */
+  private bytes(): number {
     const len = this.varint();
     const start = this.pos;
     this.pos += len;
     if (this.pos > this.end) throw new Error('truncated string');
+    return start;
+  }
+
+  string(): string {
+    const start = this.bytes();
     return this.buf.toString('utf8', start, this.pos);
   }
 
   /** A string likely seen before (see internedString). */
   common(): string {
-    const len = this.varint();
-    const start = this.pos;
-    this.pos += len;
-    if (this.pos > this.end) throw new Error('truncated string');
+    const start = this.bytes();
+    const len = this.pos - start;
     if (len === 0) return '';
     return len <= INTERN_MAX ? internedString(this.buf, start, this.pos) : this.buf.toString('utf8', start, this.pos);
   }
