@@ -41,7 +41,7 @@ async function main(): Promise<void> {
   cpu('protobuf deserialize + toObject (proto-loader)', rows, () => bufs.map((b) => type.deserialize(b)));
   const decoded = cpu('protobuf decode (grpc/result-batch-decoder.ts)', rows, () => bufs.map((b) => decodeResultBatch(b)));
 
-  cpu('row encoding (JSONCompactEachRow payload)', rows, () => decoded.map((b) => encodeRows(b.results, 'bench')));
+  cpu('row encoding (RowBinary payload)', rows, () => decoded.map((b) => encodeRows(b.results, 'bench')));
 
   const dir = mkdtempSync(path.join(os.tmpdir(), 'upfleet-ingest-profile-'));
   const store = createResultStore({ clickhouseUrl: null, dataDir: dir, logger: pino({ level: 'warn' }), insertLanes: 1 });

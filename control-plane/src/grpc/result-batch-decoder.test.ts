@@ -40,6 +40,21 @@ describe('decodeResultBatch', () => {
     expect(decodeResultBatch(buf)).toEqual(reference(buf));
   });
 
+  it('gives every repeated short string right, however many share the intern table (more strings than slots)', () => {
+    const batch = (offset: number) => ({
+      batch_id: `many-${offset}`,
+      results: Array.from({ length: 20_000 }, (_, i) => ({
+        check_id: `${(i + offset) % 20_000}:http:EU-Germany`, region: i % 2 ? 'US-Virginia' : 'EU-Ger', phase: i % 3 ? '' : 'connect',
+        error: i % 5 ? '' : `HTTP ${500 + (i % 7)}`, cert_issuer: i % 4 ? 'R11' : 'R1', cert_subject: `CN=h${i % 300}.example`,
+        ping_method: i % 2 ? 'icmp' : 'tcp', result_id: `r${i}`, endpoint_id: i,
+      })),
+    });
+    for (const offset of [0, 7, 0]) {
+      const buf = encode(batch(offset));
+      expect(decodeResultBatch(buf)).toEqual(reference(buf));
+    }
+  });
+
   it('skips fields it does not know and refuses truncated bytes', () => {
     // Field 99 (varint) and field 98 (bytes) before the batch id: unknown to this version.
     const extra = Buffer.concat([Buffer.from([0x98, 0x06, 0x05, 0x92, 0x06, 0x02, 0x61, 0x62]), encode({ batch_id: 'k', results: [{ endpoint_id: 7 }] })]);

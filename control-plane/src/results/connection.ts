@@ -1,13 +1,18 @@
 // The ClickHouse connections of one result store: a query client and the insert lanes.
-// Server mode: one HTTP client does both (settings travel with each request). Embedded chDB:
-// inserts hand their payload bytes to the engine as they are (chDB's raw insert: no copy into
-// an SQL string, settings in the INSERT's own SETTINGS clause), on connections of their own,
-// each used serially, so one insert never waits behind a graph query.
+// Server mode: one HTTP client does both (settings travel with each request, the payload is the
+// request body). Embedded chDB: the payload is written to a spool file the engine reads with
+// INSERT ... FROM INFILE (settings in the INSERT's own SETTINGS clause), on connections of their
+// own, each used serially, so one insert never waits behind a graph query. A file, not the query
+// text: chDB takes inline data only as text (a binary payload is cut at a blank line), and a
+// text format costs the engine four times RowBinary's parsing (docs/scaling.md).
 import path from 'node:path';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
+import { rm, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { createClient, type ClickHouseClient } from '@clickhouse/client';
+import type { Payload } from './row-encoding';
 
 export interface ConnectionOptions {
   clickhouseUrl: string | null;
@@ -21,7 +26,7 @@ export interface Connection {
   readonly mode: 'embedded' | 'server';
   /** For queries and DDL. */
   readonly query: ClickHouseClient;
-  /** One INSERT of a JSONCompactEachRow payload, on the least busy lane after that lane's earlier inserts. */
+  /** One INSERT of a payload, on the least busy lane after that lane's earlier inserts. */
   insertRows(insert: RowsInsert): Promise<void>;
   close(): Promise<void>;
 }
@@ -30,9 +35,22 @@ export interface RowsInsert {
   /** `db.table` */
   table: string;
   columns: readonly string[];
-  /** JSONCompactEachRow lines. */
-  body: Buffer;
+  payload: Payload;
   settings: Record<string, string | number>;
+}
+
+/** A string literal for ClickHouse SQL: quotes, backslashes and control characters escaped. */
+export function sqlString(s: string): string {
+  return `'${s.replace(/[\x00-\x1f'\\]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`)}'`;
+}
+
+function settingsClause(settings: Record<string, string | number>): string {
+  return Object.entries(settings)
+    .map(([k, v]) => {
+      if (!/^[a-z_][a-z0-9_]*$/.test(k)) throw new Error(`invalid setting name '${k}'`);
+      return `${k} = ${typeof v === 'number' && Number.isFinite(v) ? v : sqlString(String(v))}`;
+    })
+    .join(', ');
 }
 
 type ChdbConnection = ReturnType<typeof import('chdb/connection').createChdbConnection>;
@@ -53,10 +71,10 @@ export async function openConnection(opts: ConnectionOptions): Promise<Connectio
     return {
       mode: 'server',
       query: client,
-      insertRows: async ({ table, columns, body, settings }) => {
+      insertRows: async ({ table, columns, payload, settings }) => {
         const res = await client.exec({
-          query: `INSERT INTO ${table} (${columns.join(', ')}) FORMAT JSONCompactEachRow`,
-          values: Readable.from([body], { objectMode: false }),
+          query: `INSERT INTO ${table} (${columns.join(', ')}) FORMAT ${payload.format}`,
+          values: Readable.from([payload.body], { objectMode: false }),
           clickhouse_settings: settings,
         });
         // Drained, not destroyed: a destroyed socket leaves the client warning of ECONNRESET.
@@ -72,6 +90,11 @@ export async function openConnection(opts: ConnectionOptions): Promise<Connectio
     throw new Error(`chDB is already open at ${embeddedPath} in this process; it binds one data directory per process (asked for ${dir})`);
   }
   mkdirSync(dir, { recursive: true });
+  // Insert payloads on their way into the engine, one file per insert, deleted once it returns.
+  const spool = path.resolve(opts.dataDir, 'ingest-spool');
+  // Files left by a crash: what they held is in the ledger, or was never acked (the agent re-sends it).
+  if (embeddedStores === 0) rmSync(spool, { recursive: true, force: true });
+  mkdirSync(spool, { recursive: true, mode: 0o700 });
   // Imported here so server mode never loads the native engine.
   const { createChdbConnection } = await import('chdb/connection');
   const query = createClient({
@@ -90,11 +113,20 @@ export async function openConnection(opts: ConnectionOptions): Promise<Connectio
   return {
     mode: 'embedded',
     query,
-    async insertRows({ table, columns, body, settings }) {
+    async insertRows({ table, columns, payload, settings }) {
       const lane = lanes.reduce((a, b) => (b.pending < a.pending ? b : a));
       lane.pending++;
-      const p = lane.tail.then(() =>
-        lane.conn.chdb.rawInsert({ table, columns, values: body, format: 'JSONCompactEachRow', settings: { max_memory_usage: 2_000_000_000, ...settings } }));
+      const p = lane.tail.then(async () => {
+        const file = path.join(spool, `${randomUUID()}.bin`);
+        await writeFile(file, payload.body, { mode: 0o600 });
+        try {
+          await lane.conn.chdb.queryAsync(
+            `INSERT INTO ${table} (${columns.join(', ')}) FROM INFILE ${sqlString(file)} ` +
+            `SETTINGS ${settingsClause({ max_memory_usage: 2_000_000_000, ...settings })} FORMAT ${payload.format}`);
+        } finally {
+          await rm(file, { force: true });
+        }
+      });
       lane.tail = p.catch(() => undefined).finally(() => lane.pending--);
       await p;
     },

@@ -115,4 +115,36 @@ describe('merged inserts on chDB', () => {
       for (const ep of eps) expect(await counts(ep)).toEqual([15, 15, 15]);
     }
   });
+
+  it('replays a group an older version recorded as JSONCompactEachRow (a ledger without a format column), once', async () => {
+    const ep = nextEndpoint++;
+    const rows = batch(ep, 12);
+    // The ledger as the previous version left it after a crash: the group recorded, never stored.
+    const old = new Database(path.join(dir, 'ingest-ledger-legacy.sqlite'));
+    old.exec(`
+      CREATE TABLE groups (token TEXT PRIMARY KEY, payload BLOB, created_at INTEGER NOT NULL, stored_at INTEGER);
+      CREATE TABLE batches (batch_id TEXT PRIMARY KEY, token TEXT NOT NULL REFERENCES groups(token));`);
+    const json = rows.map((r) => JSON.stringify([
+      (r.ts_ms / 1000).toFixed(3), r.endpoint_id, 'http', r.region, 1, '', r.status_code, r.dns_ms, r.connect_ms, r.tls_ms, r.ttfb_ms,
+      r.total_ms, 0, null, '', '', '', '', 0, 30, r.result_id, 'x',
+    ])).join('\n');
+    old.prepare('INSERT INTO groups (token, payload, created_at) VALUES (?, ?, ?)').run('group-legacy', Buffer.from(json), Date.now());
+    old.prepare('INSERT INTO batches (batch_id, token) VALUES (?, ?)').run('legacy-1', 'group-legacy');
+    old.close();
+    const legacy = createResultStore({ clickhouseUrl: null, dataDir: dir, logger, database: 'legacy' });
+    try {
+      await legacy.init();
+      const count = (table: 'raw' | '1m' | '1h') => legacy.countResults({ endpointId: ep, table });
+      expect([await count('raw'), await count('1m'), await count('1h')]).toEqual([12, 12, 12]);
+      const stored = await legacy.select<{ total: number }>('SELECT sum(total_ms) AS total FROM legacy.check_results WHERE endpoint_id = {ep:UInt64}', { ep });
+      expect(stored[0]!.total).toBe(rows.reduce((n, r) => n + r.total_ms, 0));
+      // The agent re-sends it (now encoded as RowBinary): acknowledged, nothing added.
+      await legacy.insertBatch('legacy-1', 'x', rows);
+      await legacy.insertBatch('legacy-2', 'x', batch(nextEndpoint++, 5));
+      expect([await count('raw'), await count('1m'), await count('1h')]).toEqual([12, 12, 12]);
+    } finally {
+      await legacy.command('DROP DATABASE IF EXISTS legacy');
+      await legacy.close();
+    }
+  });
 });

@@ -12,14 +12,17 @@
 // - a re-sent batch whose group succeeded is acknowledged without storing anything.
 // Groups and their batch ids are forgotten after LEDGER_KEEP_MS (a re-send later than that would
 // be stored again); a group's payload is deleted as soon as it is stored.
+// A group keeps its payload's format (`groups.format`): RowBinary now; groups recorded by an older
+// version (JSONCompactEachRow, the column's default when it was added) are replayed as they are.
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
+import { PAYLOAD_FORMAT, concatPayloads, type Payload, type PayloadFormat } from './row-encoding';
 
 export const LEDGER_KEEP_MS = 24 * 3_600_000;
 
-export type InsertGroup = (token: string, body: Buffer) => Promise<void>;
+export type InsertGroup = (token: string, payload: Payload) => Promise<void>;
 
 interface Waiting { batchId: string; body: Buffer; rows: number; done: Deferred }
 interface Deferred { promise: Promise<void>; resolve(): void; reject(err: unknown): void }
@@ -51,7 +54,8 @@ export class IngestLedger {
         token TEXT PRIMARY KEY,
         payload BLOB,               -- NULL once stored
         created_at INTEGER NOT NULL,
-        stored_at INTEGER
+        stored_at INTEGER,
+        format TEXT NOT NULL DEFAULT 'JSONCompactEachRow'
       );
       CREATE TABLE IF NOT EXISTS batches (
         batch_id TEXT PRIMARY KEY,
@@ -59,13 +63,18 @@ export class IngestLedger {
       );
       CREATE INDEX IF NOT EXISTS batches_token ON batches (token);
       CREATE INDEX IF NOT EXISTS groups_created ON groups (created_at);`);
+    // Ledgers from before payloads had a format: every group in them is JSONCompactEachRow.
+    const columns = this.db.prepare<[], { name: string }>('PRAGMA table_info(groups)').all();
+    if (!columns.some((c) => c.name === 'format')) {
+      this.db.exec("ALTER TABLE groups ADD COLUMN format TEXT NOT NULL DEFAULT 'JSONCompactEachRow'");
+    }
     this.q = {
       lookup: this.db.prepare<[string], { token: string; stored_at: number | null }>(
         'SELECT g.token, g.stored_at FROM batches b JOIN groups g ON g.token = b.token WHERE b.batch_id = ?'),
-      addGroup: this.db.prepare('INSERT INTO groups (token, payload, created_at) VALUES (?, ?, ?)'),
+      addGroup: this.db.prepare('INSERT INTO groups (token, payload, created_at, format) VALUES (?, ?, ?, ?)'),
       addBatch: this.db.prepare('INSERT INTO batches (batch_id, token) VALUES (?, ?)'),
       stored: this.db.prepare('UPDATE groups SET stored_at = ?, payload = NULL WHERE token = ?'),
-      payload: this.db.prepare<[string], { payload: Buffer | null }>('SELECT payload FROM groups WHERE token = ?'),
+      payload: this.db.prepare<[string], { payload: Buffer | null; format: PayloadFormat }>('SELECT payload, format FROM groups WHERE token = ?'),
       pending: this.db.prepare<[], { token: string }>('SELECT token FROM groups WHERE stored_at IS NULL ORDER BY created_at'),
       expireBatches: this.db.prepare('DELETE FROM batches WHERE token IN (SELECT token FROM groups WHERE stored_at IS NOT NULL AND created_at < ?)'),
       expireGroups: this.db.prepare('DELETE FROM groups WHERE stored_at IS NOT NULL AND created_at < ?'),
@@ -78,10 +87,10 @@ export class IngestLedger {
   }
 
   /** Records a group and the batch ids it carries, in one transaction, before it is inserted. */
-  begin(batchIds: readonly string[], payload: Buffer): string {
+  begin(batchIds: readonly string[], payload: Payload): string {
     const token = `group-${randomUUID()}`;
     this.db.transaction(() => {
-      this.q.addGroup.run(token, payload, this.now());
+      this.q.addGroup.run(token, payload.body, this.now(), payload.format);
       for (const id of batchIds) this.q.addBatch.run(id, token);
     })();
     return token;
@@ -91,8 +100,9 @@ export class IngestLedger {
     this.q.stored.run(this.now(), token);
   }
 
-  payload(token: string): Buffer | null {
-    return this.q.payload.get(token)?.payload ?? null;
+  payload(token: string): Payload | null {
+    const row = this.q.payload.get(token);
+    return row?.payload ? { body: row.payload, format: row.format } : null;
   }
 
   pendingTokens(): string[] {
@@ -138,7 +148,7 @@ export class MergedInserter {
     for (const token of this.ledger.pendingTokens()) await this.replay(token);
   }
 
-  /** Resolves once the batch is stored (now or earlier); `body` is its JSONCompactEachRow payload. */
+  /** Resolves once the batch is stored (now or earlier); `body` is its payload in PAYLOAD_FORMAT. */
   submit(batchId: string, body: Buffer, rows: number): Promise<void> {
     const same = this.inProcess.get(batchId);
     if (same) return same;
@@ -177,8 +187,8 @@ export class MergedInserter {
   private async store(group: Waiting[]): Promise<void> {
     let token: string;
     try {
-      const body = group.length === 1 ? group[0]!.body : Buffer.concat(group.flatMap((w, i) => (i === 0 ? [w.body] : [NEWLINE, w.body])));
-      token = this.ledger.begin(group.map((w) => w.batchId), body);
+      const body = concatPayloads(group.map((w) => w.body), PAYLOAD_FORMAT);
+      token = this.ledger.begin(group.map((w) => w.batchId), { body, format: PAYLOAD_FORMAT });
     } catch (err) {
       for (const w of group) w.done.reject(err);
       return;
@@ -196,8 +206,8 @@ export class MergedInserter {
     const running = this.replays.get(token);
     if (running) return running;
     const attempt = (async () => {
-      const body = this.ledger.payload(token);
-      if (body) await this.insertGroup(token, body);
+      const payload = this.ledger.payload(token);
+      if (payload) await this.insertGroup(token, payload);
       this.ledger.markStored(token);
       if (Date.now() - this.expiredAt > 60_000) {
         this.expiredAt = Date.now();
@@ -209,5 +219,3 @@ export class MergedInserter {
     return attempt;
   }
 }
-
-const NEWLINE = Buffer.from('\n');

@@ -191,6 +191,48 @@ export function describeResultStore(name: string, makeStore: MakeStore | null, s
       expect(rows).toEqual([{ error, cert_subject: subject, agent_id: 'agent "x"', phase: 'tls' }]);
     });
 
+    it('stores every column as sent, long texts whole, and makes out-of-range numbers storable', async () => {
+      const ep = newEndpoint();
+      const ts = NOW_HOUR - HOUR + 1234;
+      const notAfter = NOW_HOUR + 80 * DAY + 567;
+      const long = `${'x'.repeat(200)} ✓ ${'y'.repeat(20_000)}`; // lengths past one and two LEB128 bytes
+      await store.insertBatch('columns-1', 'agent-c', [
+        result({ endpoint_id: ep, ts_ms: ts, kind: 'CHECK_KIND_TLS', ok: true, phase: '', status_code: 0, dns_ms: 1.5, connect_ms: 2.25,
+          tls_ms: 3.125, ttfb_ms: 0, total_ms: 7.5, cert_days_left: 80.5, cert_not_after_ms: notAfter, cert_issuer: 'R11',
+          cert_subject: long, redirects: 3, retention_days: 400, result_id: 'c-1' }),
+        result({ endpoint_id: ep, ts_ms: ts + 1, ok: false, phase: 'http', status_code: 70_000, total_ms: Number.NaN, dns_ms: Infinity,
+          redirects: 999, retention_days: 0, ping_method: 'icmp', result_id: 'c-2' }),
+      ]);
+      const rows = await store.select<Record<string, unknown>>(
+        `SELECT toUnixTimestamp64Milli(ts) AS ts, endpoint_id, kind, region, ok, phase, status_code, dns_ms, connect_ms, tls_ms, ttfb_ms,
+           total_ms, cert_days_left, toUnixTimestamp64Milli(cert_not_after) AS cert_not_after, cert_issuer, cert_subject, ping_method, error,
+           redirects, retention_days, result_id, agent_id
+         FROM ${store.database}.check_results WHERE endpoint_id = {ep:UInt64} ORDER BY ts`, { ep });
+      expect(rows).toEqual([
+        { ts, endpoint_id: ep, kind: 'tls', region: 'EU-Germany', ok: 1, phase: '', status_code: 0, dns_ms: 1.5, connect_ms: 2.25, tls_ms: 3.125,
+          ttfb_ms: 0, total_ms: 7.5, cert_days_left: 80.5, cert_not_after: notAfter, cert_issuer: 'R11', cert_subject: long, ping_method: '',
+          error: '', redirects: 3, retention_days: 400, result_id: 'c-1', agent_id: 'agent-c' },
+        { ts: ts + 1, endpoint_id: ep, kind: 'http', region: 'EU-Germany', ok: 0, phase: 'http', status_code: 65535, dns_ms: 0, connect_ms: 2,
+          tls_ms: 3, ttfb_ms: 4, total_ms: 0, cert_days_left: 0, cert_not_after: null, cert_issuer: '', cert_subject: '', ping_method: 'icmp',
+          error: '', redirects: 255, retention_days: 30, result_id: 'c-2', agent_id: 'agent-c' },
+      ]);
+    });
+
+    it('sets the merge policy on the result tables, and on tables that existed before it (in place)', async () => {
+      const policy = async () => {
+        const rows = await store.select<{ name: string; q: string }>(
+          `SELECT name, create_table_query AS q FROM system.tables WHERE database = {db:String} AND name LIKE 'check_results%' AND engine LIKE '%MergeTree' ORDER BY name`,
+          { db: store.database });
+        return rows.map((r) => [r.name, /merge_selector_base = 10\b/.test(r.q)]);
+      };
+      const tables = [['check_results', true], ['check_results_1h', true], ['check_results_1m', true]];
+      expect(await policy()).toEqual(tables);
+      for (const [name] of tables) await store.command(`ALTER TABLE ${store.database}.${name} RESET SETTING merge_selector_base`);
+      expect((await policy()).every(([, set]) => !set)).toBe(true);
+      await store.init();
+      expect(await policy()).toEqual(tables);
+    });
+
     it('gives uptime as the share of 2xx among HTTP checks with two decimals, null without checks', async () => {
       const ep = newEndpoint();
       const empty = newEndpoint();
