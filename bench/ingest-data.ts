@@ -11,7 +11,7 @@ export function makeBatches(prefix: string, total: number, size: number): Result
   const out: ResultBatch[] = [];
   for (let b = 0; b * size < total; b++) {
     const results: CheckResult[] = [];
-    for (let j = 0; j < size; j++) {
+    for (let j = 0; j < Math.min(size, total - b * size); j++) { // the last batch holds what is left
       const i = b * size + j;
       const kind = KINDS[i % 3]!;
       results.push({

@@ -1,10 +1,11 @@
 // Ingest benchmark: results/s from a gRPC ReportResults stream (grpc-js client on loopback → handler →
 // ClickHouse) from agent processes, and the store alone; embedded chDB, and a ClickHouse server side by side.
-// Run: npx tsx bench/ingest.ts [totalResults] [batchSize] [window] [--server] [--clickhouse-url URL]
+// Run: npx tsx bench/ingest.ts [totalResults=1000000] [batchSize=2000] [window=8] [--server] [--clickhouse-url URL]
+//   window: batches each agent keeps un-acked (the agent's --max-batches-in-flight; its default is 4)
 //   --server              also run against a local ClickHouse server (clickhouse-local from libchdb,
 //                         tests/helpers/clickhouse-server.ts) after chDB, same data, same settings
 //   --clickhouse-url URL  run against that server instead of chDB (a database of its own, dropped after)
-// Env: INGEST_AGENTS (4), INSERT_LANES (store default), MERGE_INSERTS=0 (one insert per batch; server
+// Env: INGEST_AGENTS (8), INSERT_LANES (store default), MERGE_INSERTS=0 (one insert per batch; server
 // mode always inserts per batch), INGEST_AGENT_ENCODE=live (agents encode protobuf during the run,
 // on this machine's cores).
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -25,9 +26,11 @@ const args = parseArgs({
   allowPositionals: true,
   options: { server: { type: 'boolean', default: false }, 'clickhouse-url': { type: 'string' } },
 });
-const TOTAL = Number(args.positionals[0] ?? 200_000);
+const TOTAL = Number(args.positionals[0] ?? 1_000_000);
 const BATCH = Number(args.positionals[1] ?? 2000);
-const WINDOW = Number(args.positionals[2] ?? 4);
+// Batches each agent keeps un-acked (its --max-batches-in-flight); the control plane's own per-stream
+// limit is its production default (MAX_BATCHES_IN_FLIGHT_PER_STREAM).
+const WINDOW = Number(args.positionals[2] ?? 8);
 const logger = pino({ level: 'warn' });
 const rate = (n: number, ms: number) => Math.round((n * 1000) / ms).toLocaleString('en-US');
 
@@ -72,11 +75,11 @@ async function benchTarget(target: Target): Promise<Figures> {
   // 1. gRPC ReportResults on loopback from agent processes (as in production: the agents' own
   //    encoding runs outside the control plane), each keeping WINDOW batches un-acked.
   {
-    const AGENTS = Number(process.env.INGEST_AGENTS ?? 4);
+    const AGENTS = Number(process.env.INGEST_AGENTS ?? 8);
     const server = new grpc.Server({ 'grpc.max_receive_message_length': 64 * 1024 * 1024 });
     server.addService(agentServiceDefinition(), {
       ReportResults: createReportResultsHandler({
-        store, logger, maxInFlight: WINDOW, authenticate: () => ({ agentId: 'bench', region: 'EU-Germany' }), admit: admitAnyCheck(),
+        store, logger, authenticate: () => ({ agentId: 'bench', region: 'EU-Germany' }), admit: admitAnyCheck(),
       }),
     });
     const port = await new Promise<number>((res, rej) =>
