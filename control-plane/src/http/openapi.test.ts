@@ -84,10 +84,10 @@ describe('GET /api/openapi.json', () => {
     /** Calls a documented operation and checks the body against the schema for the answer's status. */
     const call = async (method: string, docPath: string, url: string, body?: unknown, token?: string) => {
       const r = await h.call(method, url, body, token);
-      const responses = doc.paths[docPath]?.[method.toLowerCase()]?.responses;
-      expect(responses, `${method} ${docPath} is documented`).toBeTruthy();
-      const response = responses![String(r.status)];
-      expect(response, `${method} ${url} answered ${r.status}, which its route does not document: ${JSON.stringify(r.body)}`).toBeTruthy();
+      expect(Object.keys(doc.paths[docPath] ?? {}), `${method} ${docPath} is documented`).toContain(method.toLowerCase());
+      const responses = doc.paths[docPath]![method.toLowerCase()]!.responses;
+      expect(Object.keys(responses), `${method} ${url} answered ${r.status}, which its route does not document: ${JSON.stringify(r.body)}`).toContain(String(r.status));
+      const response = responses[String(r.status)];
       const target = response!.$ref
         ? `openapi.json${response!.$ref}/content/application~1json/schema`
         : `openapi.json#/paths/${ptr(docPath)}/${method.toLowerCase()}/responses/${r.status}/content/application~1json/schema`;

@@ -18,7 +18,7 @@ import path from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
-import { PAYLOAD_FORMAT, concatPayloads, type Payload, type PayloadFormat } from './row-encoding';
+import { PAYLOAD_FORMAT, type Payload, type PayloadFormat } from './row-encoding';
 
 export const LEDGER_KEEP_MS = 24 * 3_600_000;
 
@@ -187,7 +187,9 @@ export class MergedInserter {
   private async store(group: Waiting[]): Promise<void> {
     let token: string;
     try {
-      const body = concatPayloads(group.map((w) => w.body), PAYLOAD_FORMAT);
+      // New groups are always RowBinary, whose rows concatenate as they are; only groups an older
+      // version recorded are JSON, and those are replayed whole from the ledger, never merged.
+      const body = group.length === 1 ? group[0]!.body : Buffer.concat(group.map((w) => w.body));
       token = this.ledger.begin(group.map((w) => w.batchId), { body, format: PAYLOAD_FORMAT });
     } catch (err) {
       for (const w of group) w.done.reject(err);

@@ -17,7 +17,7 @@ export const INSERT_COLUMNS: [string, ...string[]] = [
 export type PayloadFormat = 'RowBinary' | 'JSONCompactEachRow';
 export const PAYLOAD_FORMAT: PayloadFormat = 'RowBinary';
 
-/** An insert body and its format. RowBinary payloads concatenate as they are; JSON lines need a newline between them. */
+/** An insert body and its format. RowBinary bodies concatenate as they are (a merged insert is their concatenation). */
 export interface Payload {
   body: Buffer;
   format: PayloadFormat;
@@ -143,12 +143,3 @@ export function encodeRows(results: readonly CheckResult[], agentId: string): Bu
   for (let i = 0; i < results.length; i++) writeRow(w, results[i]!, agentId);
   return w.buf.subarray(0, w.pos);
 }
-
-/** Payloads of one format as one insert body. */
-export function concatPayloads(bodies: readonly Buffer[], format: PayloadFormat): Buffer {
-  if (bodies.length === 1) return bodies[0]!;
-  if (format === 'RowBinary') return Buffer.concat(bodies);
-  return Buffer.concat(bodies.flatMap((b, i) => (i === 0 ? [b] : [NEWLINE, b])));
-}
-
-const NEWLINE = Buffer.from('\n');

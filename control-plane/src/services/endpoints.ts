@@ -115,6 +115,37 @@ export function createEndpointService(deps: {
     };
   }
 
+  /** The whole `{ success, data }` body of the list; large lists are rendered once per change or TTL. */
+  function listBody(userId: number): Promise<ListBody> {
+    const version = endpoints.version(userId);
+    // The count guards against a user id reused after a deletion (the version is per process).
+    const count = endpoints.count(userId);
+    const hit = rendered.get(userId);
+    const same = hit && hit.version === version && hit.count === count;
+    if (same && now() - hit.at < LIST_BODY_TTL_MS) return hit.body;
+    const list = endpoints.list(userId);
+    const fresh = render(list);
+    if (list.length >= LIST_CACHE_MIN_ENDPOINTS) {
+      const at = now();
+      if (same) {
+        // Unchanged endpoints, older uptime: serve the last rendering while this one is made.
+        hit.at = at;
+        void fresh.then((b) => {
+          const cur = rendered.get(userId);
+          if (cur && cur.version === version && cur.count === count) cur.body = Promise.resolve(b);
+        }, () => undefined);
+        return hit.body;
+      }
+      rendered.delete(userId);
+      if (rendered.size >= LIST_CACHE_USERS) rendered.delete(rendered.keys().next().value!);
+      rendered.set(userId, { version, count, at, body: fresh });
+      fresh.catch(() => rendered.delete(userId));
+    } else if (hit) {
+      rendered.delete(userId);
+    }
+    return fresh;
+  }
+
   return {
     planOf,
     list: (userId: number) => withUptime(endpoints.list(userId)),
@@ -126,40 +157,11 @@ export function createEndpointService(deps: {
      */
     async page(userId: number, limit: number, offset: number): Promise<{ items: Endpoint[]; total: number }> {
       const total = endpoints.count(userId);
-      if (total >= LIST_CACHE_MIN_ENDPOINTS) return { items: (await this.listBody(userId)).items.slice(offset, offset + limit), total };
+      if (total >= LIST_CACHE_MIN_ENDPOINTS) return { items: (await listBody(userId)).items.slice(offset, offset + limit), total };
       return { items: await withUptime(endpoints.page(userId, limit, offset)), total };
     },
 
-    /** The whole `{ success, data }` body of the list; large lists are rendered once per change or TTL. */
-    listBody(userId: number): Promise<ListBody> {
-      const version = endpoints.version(userId);
-      // The count guards against a user id reused after a deletion (the version is per process).
-      const count = endpoints.count(userId);
-      const hit = rendered.get(userId);
-      const same = hit && hit.version === version && hit.count === count;
-      if (same && now() - hit.at < LIST_BODY_TTL_MS) return hit.body;
-      const list = endpoints.list(userId);
-      const fresh = render(list);
-      if (list.length >= LIST_CACHE_MIN_ENDPOINTS) {
-        const at = now();
-        if (same) {
-          // Unchanged endpoints, older uptime: serve the last rendering while this one is made.
-          hit.at = at;
-          void fresh.then((b) => {
-            const cur = rendered.get(userId);
-            if (cur && cur.version === version && cur.count === count) cur.body = Promise.resolve(b);
-          }, () => undefined);
-          return hit.body;
-        }
-        rendered.delete(userId);
-        if (rendered.size >= LIST_CACHE_USERS) rendered.delete(rendered.keys().next().value!);
-        rendered.set(userId, { version, count, at, body: fresh });
-        fresh.catch(() => rendered.delete(userId));
-      } else if (hit) {
-        rendered.delete(userId);
-      }
-      return fresh;
-    },
+    listBody,
 
     get(userId: number, urlId: number) {
       const e = endpoints.get(userId, urlId);
