@@ -5,7 +5,7 @@
 //   --server              also run against a local ClickHouse server (clickhouse-local from libchdb,
 //                         tests/helpers/clickhouse-server.ts) after chDB, same data, same settings
 //   --clickhouse-url URL  run against that server instead of chDB (a database of its own, dropped after)
-// Env: INGEST_AGENTS (8), INSERT_LANES (store default), MERGE_INSERTS=0 (one insert per batch; server
+// Env: INGEST_AGENTS (8), INGEST_ENDPOINTS (2000: series per insert, see ingest-data.ts), INSERT_LANES (store default), MERGE_INSERTS=0 (one insert per batch; server
 // mode always inserts per batch), INGEST_AGENT_ENCODE=live (agents encode protobuf during the run,
 // on this machine's cores).
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -65,7 +65,8 @@ async function benchTarget(target: Target): Promise<Figures> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'upfleet-bench-ingest-'));
   const LANES = process.env.INSERT_LANES ? Number(process.env.INSERT_LANES) : undefined;
   const MERGE = process.env.MERGE_INSERTS === '0' ? false : undefined;
-  const store = createResultStore({ clickhouseUrl: target.url, dataDir: dir, logger, insertLanes: LANES, mergeInserts: MERGE, database: target.database });
+  const MAX_ROWS = process.env.MAX_INSERT_ROWS ? Number(process.env.MAX_INSERT_ROWS) : undefined;
+  const store = createResultStore({ clickhouseUrl: target.url, dataDir: dir, logger, insertLanes: LANES, mergeInserts: MERGE, maxInsertRows: MAX_ROWS, database: target.database });
   await store.init();
   const merging = store.mergeStats !== null;
   const where = target.url ? `${target.name} at ${target.url}` : `${LANES ?? 'default'} insert connections, chDB at ${dir}`;

@@ -55,7 +55,7 @@ CREATE TABLE IF NOT EXISTS upfleet.check_results_1m_local ON CLUSTER '{cluster}'
     total_sum SimpleAggregateFunction(sum, Float64),
     total_min SimpleAggregateFunction(min, Nullable(Float32)),
     total_max SimpleAggregateFunction(max, Nullable(Float32)),
-    total_q AggregateFunction(quantileTDigest(0.95), Float32),
+    total_p95 AggregateFunction(quantileTiming(0.95), Float32),
     cert_days_min SimpleAggregateFunction(min, Nullable(Float32)),
     last_status AggregateFunction(argMax, UInt16, DateTime64(3, 'UTC'))
 )
@@ -86,7 +86,7 @@ SELECT
     sumIf(toFloat64(total_ms), (kind = 'http' AND status_code > 0) OR (kind != 'http' AND ok = 1)) AS total_sum,
     minOrNullIf(total_ms, (kind = 'http' AND status_code > 0) OR (kind != 'http' AND ok = 1)) AS total_min,
     maxOrNullIf(total_ms, (kind = 'http' AND status_code > 0) OR (kind != 'http' AND ok = 1)) AS total_max,
-    quantileTDigestStateIf(0.95)(total_ms, (kind = 'http' AND status_code > 0) OR (kind != 'http' AND ok = 1)) AS total_q,
+    quantileTimingStateIf(0.95)(total_ms, (kind = 'http' AND status_code > 0) OR (kind != 'http' AND ok = 1)) AS total_p95,
     minOrNullIf(cert_days_left, kind = 'tls' AND (ok = 1 OR cert_not_after IS NOT NULL)) AS cert_days_min,
     argMaxStateIf(status_code, ts, kind = 'http') AS last_status
 FROM upfleet.check_results_local
@@ -104,7 +104,7 @@ SELECT
     sumIf(toFloat64(total_ms), (kind = 'http' AND status_code > 0) OR (kind != 'http' AND ok = 1)) AS total_sum,
     minOrNullIf(total_ms, (kind = 'http' AND status_code > 0) OR (kind != 'http' AND ok = 1)) AS total_min,
     maxOrNullIf(total_ms, (kind = 'http' AND status_code > 0) OR (kind != 'http' AND ok = 1)) AS total_max,
-    quantileTDigestStateIf(0.95)(total_ms, (kind = 'http' AND status_code > 0) OR (kind != 'http' AND ok = 1)) AS total_q,
+    quantileTimingStateIf(0.95)(total_ms, (kind = 'http' AND status_code > 0) OR (kind != 'http' AND ok = 1)) AS total_p95,
     minOrNullIf(cert_days_left, kind = 'tls' AND (ok = 1 OR cert_not_after IS NOT NULL)) AS cert_days_min,
     argMaxStateIf(status_code, ts, kind = 'http') AS last_status
 FROM upfleet.check_results_local

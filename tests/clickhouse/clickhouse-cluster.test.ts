@@ -1,11 +1,13 @@
 // The scale-out path proven on this machine: a 2-shard ClickHouse cluster (two local servers, one
 // remote_servers config), the production cluster schema with MergeTree shards, and the control
 // plane's own result store pointed at it through CLICKHOUSE_URL's code path.
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import type { CheckResult } from '@upfleet/proto';
 import { createResultStore, type ClickHouseResultStore } from '../../control-plane/src/results/clickhouse-store';
-import { clusterSchemaForTests, startClickHouseCluster, type ClickHouseCluster } from '../helpers/clickhouse-cluster';
+import { CLUSTER_SCHEMA_FILE, clusterSchemaForTests, startClickHouseCluster, type ClickHouseCluster } from '../helpers/clickhouse-cluster';
 import { clickhouseServerUnavailable, startClickHouseServer, type ClickHouseServer } from '../helpers/clickhouse-server';
 
 const logger = pino({ level: 'silent' });
@@ -167,6 +169,57 @@ describe.skipIf(unavailable !== null)(`ClickHouse cluster: 2 shards, Distributed
     expect(await counts()).toEqual({ raw: expected, '1m': expected, '1h': expected });
     const raw = await perShard('SELECT count() FROM upfleet.check_results_local');
     expect(raw[0]! + raw[1]!).toBe(expected);
+  });
+
+  it('upgrades a cluster made before schema step 2 with deploy/clickhouse/upgrades/2-rollup-p95.sql; a control plane refuses to start on it until then', async () => {
+    const views = () => perShard("SELECT cityHash64(groupArray(as_select)) FROM (SELECT as_select FROM system.tables WHERE database = 'upfleet' AND name LIKE '%\\_mv' ORDER BY name)");
+    const p95Columns = () => cluster.nodes[0]!.query(
+      "SELECT table, name FROM system.columns WHERE database = 'upfleet' AND name IN ('total_q', 'total_p95') ORDER BY table FORMAT TSV");
+    const viewsNow = await views();
+    const columnsNow = await p95Columns();
+    // The cluster as the schema was before step 2, on every node: total_q, a quantileTDigest state.
+    for (const node of cluster.nodes) {
+      for (const g of ['1m', '1h']) {
+        for (const t of [`check_results_${g}_local`, `check_results_${g}`]) {
+          await node.query(`ALTER TABLE upfleet.${t} ADD COLUMN total_q AggregateFunction(quantileTDigest(0.95), Float32) AFTER total_max`);
+        }
+        const q = (await node.query(`SELECT as_select FROM system.tables WHERE database = 'upfleet' AND name = 'check_results_${g}_mv' FORMAT TSVRaw`)).trim();
+        await node.query(`ALTER TABLE upfleet.check_results_${g}_mv MODIFY QUERY ${q.replace('quantileTimingStateIf', 'quantileTDigestStateIf').replace('AS total_p95', 'AS total_q')}`);
+        for (const t of [`check_results_${g}`, `check_results_${g}_local`]) await node.query(`ALTER TABLE upfleet.${t} DROP COLUMN total_p95`);
+      }
+    }
+    const graph = { fromMs: NOW_HOUR - 30 * DAY, toMs: NOW_HOUR, functions: ['response_time' as const, 'response_code' as const] };
+    const graphBefore = await store.graphs(ENDPOINTS[0]!, graph);
+    const countsBefore = await counts();
+
+    const fresh = () => createResultStore({ clickhouseUrl: cluster.nodes[1]!.url, dataDir: '/nonexistent', logger });
+    const refused = fresh();
+    await expect(refused.init()).rejects.toThrow(/upgrades\/2-rollup-p95\.sql/);
+    await refused.close();
+
+    // As the runbook says, from one node with ON CLUSTER; here each node runs it (no Keeper).
+    const upgrade = fs.readFileSync(path.join(path.dirname(CLUSTER_SCHEMA_FILE), 'upgrades/2-rollup-p95.sql'), 'utf8')
+      .replace(/^\s*--.*$/gm, '').replace(/\s+ON CLUSTER '\{cluster\}'/g, '').split(/;\s*$/m).map((x) => x.trim()).filter(Boolean);
+    expect(upgrade).toHaveLength(10);
+    for (const node of cluster.nodes) for (const stmt of [...upgrade, ...upgrade]) await node.query(stmt); // twice: idempotent
+    expect(await views()).toEqual(viewsNow);
+    expect(await p95Columns()).toBe(columnsNow);
+
+    const upgraded = fresh();
+    try {
+      await upgraded.init();
+      expect(await upgraded.graphs(ENDPOINTS[0]!, graph)).toEqual(graphBefore);
+      const extra = ENDPOINTS.flatMap((id) => history(id, NOW_HOUR - 2 * HOUR, NOW_HOUR - HOUR, 'after-upgrade'));
+      await upgraded.insertBatch('after-upgrade-1', 'agent-1', extra);
+      await upgraded.insertBatch('after-upgrade-1', 'agent-1', extra);
+      const n = countsBefore.raw + extra.length;
+      expect(await counts()).toEqual({ raw: n, '1m': n, '1h': n });
+      const [p] = await upgraded.select<{ filled: string }>(
+        "SELECT countIf(finalizeAggregation(total_p95) > 0) AS filled FROM upfleet.check_results_1h WHERE bucket >= now() - INTERVAL 3 HOUR");
+      expect(Number(p!.filled)).toBeGreaterThan(0);
+    } finally {
+      await upgraded.close();
+    }
   });
 });
 

@@ -10,7 +10,7 @@ import { planGraphQuery, type GraphSource } from './graph-plan';
 import { queryCount, queryGraphs, queryUptime, type GraphRange, type UptimeWindow } from './queries';
 import { INSERT_COLUMNS, PAYLOAD_FORMAT, encodeRows, type Payload } from './row-encoding';
 import { IngestLedger, MergedInserter, type InsertGroup } from './merged-inserts';
-import { DEFAULT_DATABASE, MERGE_SETTINGS, RESULT_TABLES, assertDatabaseName, schemaStatements } from './schema';
+import { DEFAULT_DATABASE, MERGE_SETTINGS, RESULT_TABLES, assertDatabaseName, rollupUpgradeStatements, schemaStatements } from './schema';
 
 export type { GraphSource } from './graph-plan';
 export type { UptimeWindow } from './queries';
@@ -112,6 +112,9 @@ export class ClickHouseResultStore implements ResultStore {
     const merge = this.opts.mergeInserts ?? this.mode === 'embedded';
     const lanes = Math.max(1, this.opts.insertLanes ?? (merge ? 1 : 2));
     this.conn ??= await openConnection({ ...this.opts, insertLanes: lanes });
+    // Upgrades first: CREATE MATERIALIZED VIEW IF NOT EXISTS checks its query against the target
+    // table even when the view exists, and the new query needs the upgraded table.
+    await this.upgradeRollups();
     for (const stmt of schemaStatements(this.db)) await this.conn.query.command({ query: stmt });
     await this.tuneMerges();
     if (!this.merger && merge) {
@@ -124,6 +127,29 @@ export class ClickHouseResultStore implements ResultStore {
       await this.merger.recover();
     }
     this.log.info({ database: this.db }, 'results schema ready');
+  }
+
+  /** Schema step 2 (schema.ts, rollupUpgradeStatements) on existing rollups that are MergeTree tables here. */
+  private async upgradeRollups(): Promise<void> {
+    const rs = await this.client.query({
+      query: 'SELECT name, engine, create_table_query AS ddl FROM system.tables WHERE database = {db:String} AND name IN {names:Array(String)}',
+      query_params: { db: this.db, names: ['check_results_1m', 'check_results_1m_mv', 'check_results_1h', 'check_results_1h_mv'] },
+      format: 'JSONEachRow',
+    });
+    const tables = new Map((await rs.json<{ name: string; engine: string; ddl: string }>()).map((t) => [t.name, t]));
+    for (const grain of ['1m', '1h'] as const) {
+      const table = tables.get(`check_results_${grain}`);
+      const view = tables.get(`check_results_${grain}_mv`);
+      if (!table) continue; // none yet: schemaStatements creates it as it should be
+      if (!table.engine.endsWith('MergeTree')) {
+        // A cluster's Distributed table: its shards and views are altered ON CLUSTER, by hand.
+        if (/\btotal_q\b/.test(table.ddl)) {
+          throw new Error(`ClickHouse: ${this.db}.${table.name} still has total_q (before schema step 2); run deploy/clickhouse/upgrades/2-rollup-p95.sql once on the cluster, then start again (deploy/clickhouse/README.md, "Upgrading")`);
+        }
+        continue;
+      }
+      for (const stmt of rollupUpgradeStatements(this.db, grain, view?.ddl ?? '')) await this.client.command({ query: stmt });
+    }
   }
 
   /** Applies MERGE_SETTINGS to the result tables that merge here (not to a cluster's Distributed tables). */

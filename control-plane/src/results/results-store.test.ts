@@ -233,6 +233,54 @@ export function describeResultStore(name: string, makeStore: MakeStore | null, s
       expect(await policy()).toEqual(tables);
     });
 
+    it('upgrades rollups made with the old p95 state (quantileTDigest, total_q) in place: graphs keep their values, new results fill total_p95 once', async () => {
+      const db = store.database;
+      const shape = async () => store.select<{ table: string; name: string; type: string }>(
+        `SELECT table, name, type FROM system.columns WHERE database = {db:String} AND table IN ('check_results_1m', 'check_results_1h')
+           AND name IN ('total_q', 'total_p95') ORDER BY table, name`, { db });
+      const views = async () => store.select<{ name: string; q: string }>(
+        `SELECT name, as_select AS q FROM system.tables WHERE database = {db:String} AND name LIKE 'check_results_1_\\_mv' ORDER BY name`, { db });
+      const upgraded = [
+        { table: 'check_results_1h', name: 'total_p95', type: 'AggregateFunction(quantileTiming(0.95), Float32)' },
+        { table: 'check_results_1m', name: 'total_p95', type: 'AggregateFunction(quantileTiming(0.95), Float32)' },
+      ];
+      expect(await shape()).toEqual(upgraded);
+      // Put both rollups back as they were before schema step 2.
+      for (const { name, q } of await views()) {
+        const table = name.replace(/_mv$/, '');
+        await store.command(`ALTER TABLE ${db}.${table} ADD COLUMN total_q AggregateFunction(quantileTDigest(0.95), Float32) AFTER total_max`);
+        await store.command(`ALTER TABLE ${db}.${name} MODIFY QUERY ${q.replace('quantileTimingStateIf', 'quantileTDigestStateIf').replace('AS total_p95', 'AS total_q')}`);
+        await store.command(`ALTER TABLE ${db}.${table} DROP COLUMN total_p95`);
+      }
+      expect((await shape()).map((c) => c.name)).toEqual(['total_q', 'total_q']);
+      const before = newEndpoint();
+      const t0 = NOW_HOUR - 30 * HOUR;
+      await store.insertBatch('p95-old', 'a', Array.from({ length: 30 }, (_, i) => result({ endpoint_id: before, ts_ms: t0 + i * MIN, total_ms: 10 + i })));
+      const range = { fromMs: t0 - HOUR, toMs: t0 + 2 * HOUR, functions: ['response_time' as const] };
+      const graphBefore = await store.graphs(before, { ...range, source: '1h' });
+      expect(graphBefore[0]!.data.length).toBeGreaterThan(0);
+
+      await store.init();
+      expect(await shape()).toEqual(upgraded);
+      expect((await views()).map((v) => /quantileTimingStateIf\(0\.95\)/.test(v.q) && !v.q.includes('TDigest'))).toEqual([true, true]);
+      expect(await store.graphs(before, { ...range, source: '1h' })).toEqual(graphBefore);
+      for (const table of ['1m', '1h'] as const) expect(await store.countResults({ endpointId: before, table })).toBe(30);
+
+      const after = newEndpoint();
+      const rows = Array.from({ length: 100 }, (_, i) => result({ endpoint_id: after, ts_ms: t0 + i * 1000, total_ms: 1 + i }));
+      await store.insertBatch('p95-new', 'a', rows);
+      await store.insertBatch('p95-new', 'a', rows); // re-sent: counted once, in the p95 state too
+      const [raw] = await store.select<{ p: number }>(
+        `SELECT quantileTiming(0.95)(total_ms) AS p FROM ${db}.check_results WHERE endpoint_id = {ep:UInt64}`, { ep: after });
+      expect(raw!.p).toBeGreaterThanOrEqual(95);
+      expect(raw!.p).toBeLessThanOrEqual(96);
+      for (const table of ['check_results_1m', 'check_results_1h']) {
+        const [rollup] = await store.select<{ p: number; n: string }>(
+          `SELECT quantileTimingMerge(0.95)(total_p95) AS p, sum(n) AS n FROM ${db}.${table} WHERE endpoint_id = {ep:UInt64}`, { ep: after });
+        expect({ table, p: rollup!.p, n: Number(rollup!.n) }).toEqual({ table, p: raw!.p, n: 100 });
+      }
+    });
+
     it('gives uptime as the share of 2xx among HTTP checks with two decimals, null without checks', async () => {
       const ep = newEndpoint();
       const empty = newEndpoint();
