@@ -8,7 +8,7 @@
 // Env: INGEST_AGENTS (8), INGEST_ENDPOINTS (2000: series per insert, see ingest-data.ts), INSERT_LANES (store default), MERGE_INSERTS=0 (one insert per batch; server
 // mode always inserts per batch), INGEST_AGENT_ENCODE=live (agents encode protobuf during the run,
 // on this machine's cores).
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -37,6 +37,30 @@ const rate = (n: number, ms: number) => Math.round((n * 1000) / ms).toLocaleStri
 /** Where one run stores its results: chDB in a temp dir (url null) or a server. */
 interface Target { name: string; url: string | null; database?: string; cleanup?: () => Promise<void> }
 interface Figures { grpc: string; store: string }
+
+/**
+ * CPU milliseconds of this process's threads by name (Linux /proc; empty elsewhere): 'main' is the
+ * event loop (gRPC, decoding, admission, row encoding, the ledger); 'libuv' the worker pool where
+ * chDB runs each insert query; the rest are chDB's own pools (merges in MergeMutate).
+ */
+function threadCpuMs(): Map<string, number> {
+  const out = new Map<string, number>();
+  if (!existsSync('/proc/self/task')) return out;
+  for (const tid of readdirSync('/proc/self/task')) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+    } catch {
+      continue; // the thread ended
+    }
+    const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    const name = Number(tid) === process.pid ? 'main' : comm === 'node' ? 'libuv' : comm.replace(/[0-9]+$/, '');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(f[11]) + Number(f[12]); // utime + stime, in clock ticks (100 per second on Linux)
+    out.set(name, (out.get(name) ?? 0) + ticks * 10);
+  }
+  return out;
+}
 
 // Top-level await would need an ESM marker in bench/; a main() keeps the script standalone.
 async function main(): Promise<void> {
@@ -107,6 +131,7 @@ async function benchTarget(target: Target): Promise<Figures> {
     const ready = lines.map((next) => next());
     await Promise.all(ready);
     const done = lines.map((next) => next());
+    const th0 = threadCpuMs();
     const started = performance.now();
     const cpu0 = process.cpuUsage();
     const merged0 = store.mergeStats;
@@ -123,6 +148,12 @@ async function benchTarget(target: Target): Promise<Figures> {
     const agentMs = reports.reduce((n, r) => n + r.cpuMs, 0);
     const merged = store.mergeStats;
     if (merged && merged0) console.log(`  merged inserts             : ${merged.inserts - merged0.inserts} for ${merged.batches - merged0.batches} batches (${Math.round((merged.rows - merged0.rows) / Math.max(1, merged.inserts - merged0.inserts)).toLocaleString('en-US')} rows each)`);
+    const th1 = threadCpuMs();
+    if (th0.size > 0) {
+      const perThread = [...th1].map(([name, ms]) => [name, (ms - (th0.get(name) ?? 0)) * 1000 / (per * AGENTS)] as const)
+        .filter(([, us]) => us >= 0.05).sort((a, b) => b[1] - a[1]);
+      console.log(`  by thread, µs per result   : ${perThread.map(([name, us]) => `${name} ${us.toFixed(1)}`).join(', ')}`);
+    }
     console.log(`  control plane CPU          : ${((cpMs * 1000) / (per * AGENTS)).toFixed(1)} µs per result = ${rate(per * AGENTS, cpMs)} results per CPU-second${target.url ? ' (this process only, not the server)' : ''}; agents ${((agentMs * 1000) / (per * AGENTS)).toFixed(1)} µs per result`);
     server.forceShutdown();
   }

@@ -18,6 +18,7 @@ export interface Admission {
   rejectedCount: number;
 }
 
+/** Admitted rows are the given objects, corrected in place (endpoint, kind, region, retention). */
 export type ResultAdmission = (agent: AuthenticatedAgent, results: CheckResult[]) => Admission;
 
 export function createResultAdmission(deps: {
@@ -40,7 +41,15 @@ export function createResultAdmission(deps: {
       else if (r.kind !== a.kind || Number(r.endpoint_id) !== a.endpoint_id) reject('mismatch');
       else if (!(r.ts_ms >= t - RESULT_MAX_AGE_MS)) reject('too_old');
       else if (r.ts_ms > t + RESULT_MAX_AHEAD_MS) reject('in_future');
-      else rows.push({ ...r, endpoint_id: a.endpoint_id, kind: a.kind, region: agent.region, retention_days: a.retention_days });
+      else {
+        // Corrected in place: the objects are this batch's own, fresh from the decoder, and a copy
+        // per result was ~0.5 µs plus its garbage at 100k results/s.
+        r.endpoint_id = a.endpoint_id;
+        r.kind = a.kind;
+        r.region = agent.region;
+        r.retention_days = a.retention_days;
+        rows.push(r);
+      }
     }
     return { rows, rejected, rejectedCount: results.length - rows.length };
   };
