@@ -1,7 +1,7 @@
 -- Schema step 2 on a cluster: the rollups' 95th percentile of total_ms becomes a quantileTiming
--- state (total_p95) instead of a quantileTDigest state (total_q), which nothing read and which cost a
--- quarter of ingest's CPU (docs/scaling.md). Single nodes and chDB are upgraded by the control plane
--- at start; a cluster's tables are altered here, ON CLUSTER.
+-- state (total_p95) instead of a quantileTDigest state (total_q), which nothing read and which was
+-- a fifth of the instructions spent storing a result (docs/scaling.md). Single nodes and chDB are
+-- upgraded by the control plane at start; a cluster's tables are altered here, ON CLUSTER.
 --
 -- Run it once, from any node, before starting a control plane of this version (its start refuses a
 -- cluster whose rollups still have total_q, naming this file). Control planes of the old version
