@@ -44,7 +44,7 @@ export const MERGE_SETTINGS = 'merge_selector_base = 10';
 /**
  * The rollups' 95th percentile of total_ms: a quantileTiming state (exact to the millisecond up
  * to 30 s, larger values count as 30 s). Until schema step 2 it was a quantileTDigest state
- * (total_q), which nothing read and which cost ~12,000 engine instructions per result and view,
+ * (total_q), which nothing read and which cost ~8,000 engine instructions per result and view,
  * a fifth of the instructions spent storing a result; quantileTiming costs ~550 (docs/scaling.md).
  */
 const P95_COLUMN = 'total_p95 AggregateFunction(quantileTiming(0.95), Float32)';
