@@ -1,5 +1,6 @@
 // Result batches shared by bench/ingest.ts and its agent processes.
 import type { CheckResult, ResultBatch } from '@upfleet/proto';
+import type { ResultStore } from '../control-plane/src/results/clickhouse-store';
 
 const HOUR = 3_600_000;
 const T0 = Math.floor(Date.now() / HOUR) * HOUR - 6 * HOUR;
@@ -36,3 +37,14 @@ export function makeBatches(prefix: string, total: number, size: number): Result
   return out;
 }
 
+
+/** Stores the batches through `store.insertBatch`, `concurrency` calls at a time (as that many agents' streams would). */
+export async function insertConcurrently(store: ResultStore, batches: readonly ResultBatch[], concurrency: number): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (next < batches.length) {
+      const b = batches[next++]!;
+      await store.insertBatch(b.batch_id, 'bench', b.results);
+    }
+  }));
+}

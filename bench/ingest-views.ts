@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { createResultStore } from '../control-plane/src/results/clickhouse-store';
-import { makeBatches } from './ingest-data';
+import { insertConcurrently, makeBatches } from './ingest-data';
 
 const variant = process.argv[2] ?? 'as-is';
 const TOTAL = Number(process.argv[3] ?? 600_000);
@@ -38,13 +38,7 @@ async function main(): Promise<void> {
   const batches = makeBatches('views', TOTAL, 2000);
   const cpu0 = process.cpuUsage();
   const started = performance.now();
-  let next = 0;
-  await Promise.all(Array.from({ length: 8 }, async () => {
-    while (next < batches.length) {
-      const b = batches[next++]!;
-      await store.insertBatch(b.batch_id, 'bench', b.results);
-    }
-  }));
+  await insertConcurrently(store, batches, 8);
   const ms = performance.now() - started;
   const cpuInsert = process.cpuUsage(cpu0);
   for (let quiet = 0; quiet < 6; ) {

@@ -5,7 +5,8 @@
 //   --server              also run against a local ClickHouse server (clickhouse-local from libchdb,
 //                         tests/helpers/clickhouse-server.ts) after chDB, same data, same settings
 //   --clickhouse-url URL  run against that server instead of chDB (a database of its own, dropped after)
-// Env: INGEST_AGENTS (8), INGEST_ENDPOINTS (2000: series per insert, see ingest-data.ts), INSERT_LANES (store default), MERGE_INSERTS=0 (one insert per batch; server
+// Env: INGEST_AGENTS (8), INGEST_ENDPOINTS (2000: series per insert, see ingest-data.ts), INSERT_LANES (store default),
+// MAX_INSERT_ROWS (rows per merged insert at most, store default 50,000), MERGE_INSERTS=0 (one insert per batch; server
 // mode always inserts per batch), INGEST_AGENT_ENCODE=live (agents encode protobuf during the run,
 // on this machine's cores).
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -19,7 +20,7 @@ import { createReportResultsHandler } from '../control-plane/src/grpc/report-res
 import { agentServiceDefinition } from '../control-plane/src/grpc/server';
 import { admitAnyCheck } from '../control-plane/src/testing/admit-any-check';
 import { startClickHouseServer } from '../tests/helpers/clickhouse-server';
-import { makeBatches } from './ingest-data';
+import { insertConcurrently, makeBatches } from './ingest-data';
 import { spawn } from 'node:child_process';
 
 const args = parseArgs({
@@ -162,13 +163,7 @@ async function benchTarget(target: Target): Promise<Figures> {
   {
     const batches = makeBatches('store', TOTAL, BATCH);
     const started = performance.now();
-    let next = 0;
-    await Promise.all(Array.from({ length: WINDOW }, async () => {
-      while (next < batches.length) {
-        const b = batches[next++]!;
-        await store.insertBatch(b.batch_id, 'bench', b.results);
-      }
-    }));
+    await insertConcurrently(store, batches, WINDOW);
     const ms = performance.now() - started;
     figures.store = rate(TOTAL, ms);
     console.log(`store.insertBatch only      : ${figures.store} results/s (${(ms / batches.length).toFixed(1)} ms per batch of ${BATCH})`);
