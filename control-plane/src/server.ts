@@ -41,6 +41,7 @@ import { startGrpcServer, type GrpcServerHandle } from './grpc/server';
 import { loadOrCreateGrpcTls, type GrpcTlsMaterial } from './grpc/tls';
 import { createResultStore, type ResultStore } from './results/clickhouse-store';
 import { createAssignmentEngine } from './services/assignments';
+import { createHeldChecksRepo } from './store/held-checks-repo';
 import { cachedUptime } from './services/uptime-cache';
 import { regionKey, regionLabel } from './store/catalog-repo';
 import { startEmbeddedAgent, type EmbeddedAgent } from './embedded-agent';
@@ -132,6 +133,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
   const engine = createAssignmentEngine({
     endpoints: endpointsRepo, catalog, liveAgents, logger, startupGraceMs: 3000, metrics,
     privateTargetsDenied: !config.allowPrivateTargets, releaseGraceMs: 2 * config.agentLeaseSeconds * 1000,
+    held: createHeldChecksRepo(db),
   });
   const streams = createAgentStreams();
   // The gRPC TLS identity is known before any token is made: printed tokens carry its CA's fingerprint.

@@ -226,25 +226,41 @@ describe('results only from the agent that owns the check', () => {
 });
 
 describe('results buffered across a control-plane restart', () => {
-  it('accepts an existing agent\'s backlog for its region\'s checks before its first snapshot, but not a new agent\'s', async () => {
+  // Before issue 17 any agent registered before the restart had any check of its region accepted
+  // (another customer's endpoint, dated 36 h back, still minutes later); now only what it held.
+  it('accepts an agent\'s backlog for the checks it held before the restart, not its region\'s others, nothing from an agent that never watched nor from a new agent', async () => {
     const ep = await createEndpoint('https://example.com/restart');
     const checkId = `${ep}:http:EU-Germany`;
     const before = await newAgent('EU-Germany');
+    const idle = await newAgent('EU-Germany'); // registered, never watches
+    const w = watch(before);
+    await until(() => w.checks().has(checkId), 'the check assigned before the restart');
+    w.stream.cancel();
     before.c.close();
+    idle.c.close();
+    const victim = await createEndpoint('https://example.com/restart-victim');
+    const victimCheck = `${victim}:http:EU-Germany`;
     await h.restart();
     const c = client();
     const old: TestAgent = { ...before, c };
+    const forger: TestAgent = { ...idle, c };
     const fresh = await newAgent('EU-Germany');
     const o = report(old);
-    o.stream.write({ batch_id: 'backlog', results: [row(checkId, ep, { ts_ms: Date.now() - 30 * MIN })] });
+    o.stream.write({ batch_id: 'backlog', results: [row(checkId, ep, { ts_ms: Date.now() - 30 * MIN }), row(victimCheck, victim, { ts_ms: Date.now() - 30 * MIN })] });
     await until(() => o.acks.length === 1, 'the backlog ack');
-    expect(o.acks[0]).toMatchObject({ ok: true, error: '' });
+    expect(o.acks[0]).toMatchObject({ ok: true, error: expect.stringMatching(/1 not assigned/) });
+    const x = report(forger);
+    x.stream.write({ batch_id: 'forged', results: [row(victimCheck, victim, { ts_ms: Date.now() - 36 * 60 * MIN, ok: false }), row(checkId, ep, { ok: false })] });
+    await until(() => x.acks.length === 1, 'the forger\'s ack');
+    expect(x.acks[0]).toMatchObject({ ok: true, error: expect.stringMatching(/2 not assigned/) });
     const f = report(fresh);
     f.stream.write({ batch_id: 'fresh', results: [row(checkId, ep)] });
     await until(() => f.acks.length === 1, 'the new agent\'s ack');
     expect(f.acks[0]).toMatchObject({ ok: true, error: expect.stringMatching(/1 not assigned/) });
     expect(await store.countResults({ endpointId: ep })).toBe(1);
+    expect(await store.countResults({ endpointId: victim })).toBe(0);
     o.stream.end();
+    x.stream.end();
     f.stream.end();
     c.close();
     fresh.c.close();

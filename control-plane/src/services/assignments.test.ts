@@ -9,6 +9,7 @@ import { seedDatabase } from '../store/seed';
 import { createCatalogRepo } from '../store/catalog-repo';
 import { createEndpointsRepo } from '../store/endpoints-repo';
 import { createUsersRepo } from '../store/users-repo';
+import { createHeldChecksRepo } from '../store/held-checks-repo';
 import { createAssignmentEngine } from './assignments';
 import { checksForEndpoint, ownerOf } from './check-placement';
 import { EndpointCreateBody, EndpointToggleBody } from '@upfleet/proto/schemas';
@@ -150,6 +151,59 @@ describe('results of checks an agent no longer holds', () => {
       await tick();
       expect(engine.assignedTo('agent-a', 'EU-Germany', checkId, 0, madeWhileHeld)).toBeNull();
       engine.close();
+    } finally {
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('results buffered across a control-plane restart', () => {
+  it('counts an agent\'s backlog only for the checks it held before the restart (persisted); an agent that never watched gets nothing, then or later', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'upfleet-engine-'));
+    const file = path.join(dir, 'upfleet.db');
+    let db = openDatabase(file);
+    seedDatabase(db);
+    try {
+      let t = Date.UTC(2026, 10, 23, 12);
+      const live = () => new Map([['EU-Germany', new Set(['agent-a', 'agent-x'])]]);
+      const make = (d: typeof db) => createAssignmentEngine({
+        endpoints: createEndpointsRepo(d), catalog: createCatalogRepo(d), logger: pino({ level: 'silent' }), liveAgents: live,
+        releaseGraceMs: 12_000, held: createHeldChecksRepo(d), now: () => t,
+      });
+      const users = createUsersRepo(db);
+      const owner = users.insert('u3', 'u3@example.com', 'x', 4);
+      const victim = users.insert('u4', 'u4@example.com', 'x', 4);
+      const services = createEndpointService({ endpoints: createEndpointsRepo(db), users, catalog: createCatalogRepo(db), allowPrivateTargets: true });
+      const input = (url: string) => EndpointCreateBody.parse({ name: 'e', url, regions: ['EU-Germany'], response_code: true });
+      const mine = services.create(owner, input('https://example.com/mine'));
+      const before = make(db);
+      const stop = before.watch({ agentId: 'agent-a', region: 'EU-Germany', send: () => undefined });
+      await new Promise((r) => setImmediate(r));
+      expect(before.ownedCount('agent-a')).toBe(1);
+      stop(); // the agent keeps checking on its saved snapshot; agent-x never watches
+      const other = services.create(victim, input('https://example.com/victim'));
+      before.close();
+      db.close();
+
+      t += 3_600_000;
+      db = openDatabase(file);
+      const after = make(db);
+      const registered = t - 2 * 86_400_000;
+      const mineCheck = `${mine.url_id}:http:EU-Germany`;
+      const otherCheck = `${other.url_id}:http:EU-Germany`;
+      expect(after.assignedTo('agent-a', 'EU-Germany', mineCheck, registered, t - 30 * 60_000)?.endpoint_id).toBe(mine.url_id);
+      expect(after.assignedTo('agent-a', 'EU-Germany', otherCheck, registered, t - 30 * 60_000)).toBeNull(); // its region's, never its
+      for (const dated of [t - 36 * 3_600_000, t - 60_000]) {
+        expect(after.assignedTo('agent-x', 'EU-Germany', mineCheck, registered, dated)).toBeNull();
+        expect(after.assignedTo('agent-x', 'EU-Germany', otherCheck, registered, dated)).toBeNull();
+      }
+      t += 100_000;
+      expect(after.assignedTo('agent-x', 'EU-Germany', otherCheck, registered, t - 36 * 3_600_000)).toBeNull();
+      // a revoked agent's persisted checks are forgotten
+      after.forget('agent-a');
+      expect(after.assignedTo('agent-a', 'EU-Germany', mineCheck, registered, t - 30 * 60_000)).toBeNull();
+      after.close();
     } finally {
       db.close();
       rmSync(dir, { recursive: true, force: true });

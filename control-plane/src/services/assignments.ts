@@ -52,6 +52,13 @@ export function createAssignmentEngine(deps: {
   /** How long the engine remembers which checks an agent held: a buffer delivered later than this
    *  after a handover (an agent cut off for hours) has those results refused as not assigned. */
   releaseMemoryMs?: number;
+  /** Where the engine keeps which agent each check was last given to, across restarts. */
+  held?: {
+    load(): Map<string, string>;
+    change(agentId: string, given: Iterable<string>, taken: Iterable<string>): void;
+    replace(agentId: string, ids: Set<string>): void;
+    forget(agentId: string): void;
+  };
   now?: () => number;
 }) {
   const log = deps.logger.child({ component: 'assignments' });
@@ -71,6 +78,8 @@ export function createAssignmentEngine(deps: {
   let allChecks: { at: number; byId: Map<string, Assignment> } | null = null;
   /** When each agent got its first snapshot from this process. */
   const firstSnapshotAt = new Map<string, number>();
+  /** check id → the agent that held it when the previous process stopped (persisted). */
+  const heldAtStart = deps.held?.load() ?? new Map<string, string>();
 
   const primaryKey = (): string | null => {
     const primaryRegion = deps.catalog.primaryRegion();
@@ -132,6 +141,7 @@ export function createAssignmentEngine(deps: {
       released.get(w.agentId)?.delete(a.check_id);
     }
     release(w.agentId, removed);
+    deps.held?.change(w.agentId, upserts.map((a) => a.check_id), removed.map((a) => a.check_id));
     if (now() - prunedAt > 60_000) pruneReleased();
     w.version += 1;
     log.debug({ agentId: w.agentId, version: w.version, upserts: upserts.length, removed: removed.length }, 'assignment delta');
@@ -187,9 +197,10 @@ export function createAssignmentEngine(deps: {
      * result arrives: an agent cut off from the control plane keeps checking and delivers its
      * buffer when it is back, after its checks may have moved or been switched off.
      * An agent that registered before this control plane started may have run on its saved
-     * snapshot while the control plane was away, which this process never saw: for results it
-     * dated before its first snapshot here (plus the grace), any existing check of its region counts.
-     * Null: the agent has no business reporting it.
+     * snapshot while the control plane was away: for results it dated before its first snapshot
+     * here (plus the grace), the checks it held when the previous process stopped (persisted)
+     * count, and only those: never its region's other checks. An agent that never watched holds
+     * nothing. Null: the agent has no business reporting it.
      */
     assignedTo(agentId: string, region: string, checkId: string, registeredAt = Number.POSITIVE_INFINITY, tsMs = Number.NaN): Assignment | null {
       const held = watchers.get(agentId)?.current.get(checkId);
@@ -198,7 +209,7 @@ export function createAssignmentEngine(deps: {
       const r = released.get(agentId)?.get(checkId);
       if (r && (tsMs <= r.at + releaseGraceMs || t - r.at <= releaseGraceMs)) return r.a;
       const first = firstSnapshotAt.get(agentId);
-      if (registeredAt < startedAt && (first === undefined || t - first <= releaseGraceMs || (tsMs <= first + releaseGraceMs && t - first <= releaseMemoryMs))) {
+      if (registeredAt < startedAt && heldAtStart.get(checkId) === agentId && tsMs <= (first ?? t) + releaseGraceMs && t - (first ?? startedAt) <= releaseMemoryMs) {
         if (!allChecks || t - allChecks.at > 1000) {
           const byId = new Map<string, Assignment>();
           const primary = primaryKey();
@@ -221,6 +232,7 @@ export function createAssignmentEngine(deps: {
         state.current = mine;
         for (const id of mine.keys()) released.get(w.agentId)?.delete(id);
         if (!firstSnapshotAt.has(w.agentId)) firstSnapshotAt.set(w.agentId, now());
+        deps.held?.replace(w.agentId, new Set(mine.keys()));
         w.send({ version: state.version, snapshot: { assignments: [...mine.values()] } });
         log.info({ agentId: w.agentId, region: w.region, checks: mine.size }, 'agent watching');
         engine.changed();
@@ -257,6 +269,8 @@ export function createAssignmentEngine(deps: {
     /** A revoked agent holds nothing any more, not even recently. */
     forget(agentId: string): void {
       released.delete(agentId);
+      for (const [checkId, a] of heldAtStart) if (a === agentId) heldAtStart.delete(checkId);
+      deps.held?.forget(agentId);
     },
 
     ownedCount: (agentId: string) => watchers.get(agentId)?.current.size ?? 0,

@@ -326,4 +326,12 @@ CREATE TABLE api_keys (
 CREATE INDEX api_keys_user ON api_keys (user_id);
 `,
   },
+  {
+    // Which agent each check was last given to, so a restarted control plane accepts an agent's
+    // buffered results only for checks it held (issue 17).
+    id: 8,
+    name: 'agent_held_checks',
+    sql: `CREATE TABLE agent_held_checks (check_id TEXT PRIMARY KEY, agent_id TEXT NOT NULL) WITHOUT ROWID;
+CREATE INDEX agent_held_checks_agent ON agent_held_checks (agent_id);`,
+  },
 ];
