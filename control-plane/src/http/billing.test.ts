@@ -6,6 +6,7 @@ import { MESSAGES } from '@upfleet/proto/rest';
 import { startHarness, type Harness } from '../testing/harness';
 import { startFakeStripe, type FakeStripe } from '../testing/fake-stripe';
 import { PAST_DUE_GRACE_MS } from '../services/billing';
+import { CLAIM_OTHER_EMAIL } from '../services/billing/claims';
 
 let h: Harness;
 let stripe: FakeStripe;
@@ -313,21 +314,44 @@ describe('anonymous checkout', () => {
     expect([unknown.status, unknown.body.error]).toEqual([400, 'Unknown checkout session']);
   });
 
-  it('signing in with a paid checkout session attaches it to the existing account', async () => {
+  // Issue 17: an anonymous checkout is tied to its buyer's email. It used to attach itself to any
+  // account with that email by webhook, and to any account signing in with its session id.
+  it('signing in with a paid checkout session attaches it only to the account with the checkout\'s email', async () => {
     const u = await h.signup();
     await h.call('POST', '/api/public/create-checkout-session', { ...(await checkoutBody('Starter')), email: 'someone-else@example.com' });
-    const { session } = stripe.completeCheckout(lastSessionId());
-    const r = await h.call('POST', '/api/auth/login', { email: u.user.email, password: 'correct horse', checkout_session: session.id });
+    const other = stripe.completeCheckout(lastSessionId());
+    const refused = await h.call('POST', '/api/auth/login', { email: u.user.email, password: 'correct horse', checkout_session: other.session.id });
+    expect([refused.status, refused.body]).toEqual([403, { success: false, error: CLAIM_OTHER_EMAIL }]);
+    expect(await planOf(u.token)).toBe('Free');
+    const wrongSignup = await h.call('POST', '/api/auth/signup', { username: 'notbuyer', email: 'notbuyer@example.com', password: 'correct horse', checkout_session: other.session.id });
+    expect([wrongSignup.status, wrongSignup.body.error]).toEqual([403, CLAIM_OTHER_EMAIL]);
+
+    await h.call('POST', '/api/public/create-checkout-session', { ...(await checkoutBody('Starter')), email: u.user.email.toUpperCase() });
+    const own = stripe.completeCheckout(lastSessionId());
+    const r = await h.call('POST', '/api/auth/login', { email: u.user.email, password: 'correct horse', checkout_session: own.session.id });
     expect(r.status).toBe(200);
     expect(await planOf(u.token)).toBe('Starter');
   });
 
-  it('an account that already exists with the checkout email gets the plan at once from the webhook', async () => {
-    const u = await h.signup();
-    await h.call('POST', '/api/public/create-checkout-session', { ...(await checkoutBody('Pro')), email: u.user.email.toUpperCase() });
-    const { session } = stripe.completeCheckout(lastSessionId());
-    expect((await stripe.deliver(h.cp.url, stripe.event('checkout.session.completed', session))).body.data).toEqual({ received: true });
+  it('an anonymous purchase with a paying customer\'s email changes nothing on their account, by webhook or when they sign in with it', async () => {
+    const u = await proUser();
+    const key = (await h.call('POST', '/api/users/api-keys', { name: 'ci' }, u.token)).body.data.key as string;
+    const ep = await h.call('POST', '/api/users/endpoints', endpointBody(1, { regions: ['EU-Germany', 'US-Virginia'], response_time: true }), u.token);
+    expect(ep.status).toBe(201);
+    // Someone else buys Starter with the customer's address and pays; every webhook is delivered.
+    await h.call('POST', '/api/public/create-checkout-session', { ...(await checkoutBody('Starter')), email: u.user.email });
+    const { session, subscription } = stripe.completeCheckout(lastSessionId());
+    expect((await stripe.deliver(h.cp.url, stripe.event('checkout.session.completed', session))).body.data).toEqual({ received: true, ignored: true });
+    expect((await stripe.deliver(h.cp.url, stripe.event('customer.subscription.created', subscription))).body.data).toEqual({ received: true, ignored: true });
     expect(await planOf(u.token)).toBe('Pro');
+    expect((await h.call('GET', '/api/users/endpoints-with-uptime', undefined, key)).status).toBe(200);
+    // Lured into signing in with it: claimed (their verified address), but it never lowers their own plan.
+    const login = await h.call('POST', '/api/auth/login', { email: u.user.email, password: 'correct horse', checkout_session: session.id });
+    expect(login.status).toBe(200);
+    expect(await planOf(u.token)).toBe('Pro');
+    expect((await h.call('GET', '/api/billing/subscription', undefined, u.token)).body.data).toMatchObject({ package_name: 'Pro', status: 'active' });
+    const list = await h.call('GET', '/api/users/endpoints-with-uptime', undefined, key);
+    expect([list.status, list.body.data.find((e: any) => e.url_id === ep.body.data.url_id)?.regions]).toEqual([200, ['EU-Germany', 'US-Virginia']]);
     const again = await h.call('POST', '/api/auth/signup', { username: 'lateclaimer', email: 'lateclaimer@example.com', password: 'correct horse', checkout_session: session.id });
     expect([again.status, again.body.error]).toEqual([409, MESSAGES.checkoutClaimed]);
   });

@@ -40,12 +40,16 @@ export interface AuthDeps {
   box: SecretBox;
   /** Attaches an anonymous checkout (`checkout_session` in the body) to the account. */
   checkout?: CheckoutClaimer;
+  /** Set when SMTP_URL is: addresses must be confirmed by a mailed link. Without it every address
+   *  counts as verified (a self-hosted server with one person). */
+  verifyEmails?: boolean;
   now?: () => number;
 }
 
 export function createAuthService(deps: AuthDeps) {
   const { users, tokens, limiter, box } = deps;
   const now = deps.now ?? Date.now;
+  const emailVerified = (u: UserRow) => !deps.verifyEmails || u.email_verified === 1;
 
   /** A TOTP code counts once: its time step must be later than the last one this account used
    *  (RFC 6238 §5.2), so a code seen over a shoulder or in a log cannot be replayed in its window. */
@@ -66,7 +70,7 @@ export function createAuthService(deps: AuthDeps) {
       if (users.byEmail(email)) throw conflict('An account with this email already exists');
       if (users.byUsername(username)) throw conflict('This username is already taken');
       // Checked with Stripe before the account exists, so a bad or used checkout creates nothing.
-      const claim = (await deps.checkout?.prepareClaim(checkout_session)) ?? null;
+      const claim = (await deps.checkout?.prepareClaim(checkout_session, { email, verified: false, atLogin: false })) ?? null;
       const hash = await hashPassword(password);
       let id: number;
       try {
@@ -95,7 +99,7 @@ export function createAuthService(deps: AuthDeps) {
         if (!verifyTotpOrBackup(user, code)) throw unauthorized(MESSAGES.invalidCode, { requires2FA: true });
       }
       limiter.reset('account_fail', email);
-      const claim = (await deps.checkout?.prepareClaim(checkout_session)) ?? null;
+      const claim = (await deps.checkout?.prepareClaim(checkout_session, { email: user.email, verified: emailVerified(user), atLogin: true })) ?? null;
       if (claim) deps.checkout!.commitClaim(claim, user.id);
       const pair = await tokens.issue(user.id);
       return { user: toUser(user), ...pair };

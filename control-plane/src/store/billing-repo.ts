@@ -31,9 +31,13 @@ export function createBillingRepo(db: Db) {
   const q = {
     customerOf: db.prepare('SELECT stripe_customer_id FROM billing_customers WHERE user_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1').pluck(),
     userOfCustomer: db.prepare('SELECT user_id FROM billing_customers WHERE stripe_customer_id = ?').pluck(),
-    linkCustomer: db.prepare('INSERT INTO billing_customers (stripe_customer_id, user_id, created_at) VALUES (?, ?, ?) ON CONFLICT(stripe_customer_id) DO NOTHING'),
+    linkCustomer: db.prepare('INSERT INTO billing_customers (stripe_customer_id, user_id, created_at, claimed_at_login) VALUES (?, ?, ?, ?) ON CONFLICT(stripe_customer_id) DO NOTHING'),
     subscription: db.prepare('SELECT * FROM billing_subscriptions WHERE stripe_subscription_id = ?'),
-    subscriptionsOf: db.prepare('SELECT * FROM billing_subscriptions WHERE user_id = ? ORDER BY created DESC, stripe_subscription_id DESC'),
+    // The user's own first (signed-in checkouts, checkouts claimed at signup), then checkouts claimed
+    // at login: one of those never decides the plan over the user's own; newest first within each.
+    subscriptionsOf: db.prepare(`SELECT s.* FROM billing_subscriptions s
+      LEFT JOIN billing_customers c ON c.stripe_customer_id = s.stripe_customer_id AND c.user_id = s.user_id
+      WHERE s.user_id = ? ORDER BY COALESCE(c.claimed_at_login, 0), s.created DESC, s.stripe_subscription_id DESC`),
     upsertSubscription: db.prepare(`INSERT INTO billing_subscriptions (stripe_subscription_id, user_id, stripe_customer_id, stripe_price_id, status,
         current_period_start, current_period_end, created, past_due_since, updated_at)
       VALUES (@stripe_subscription_id, @user_id, @stripe_customer_id, @stripe_price_id, @status, @current_period_start, @current_period_end,
@@ -57,9 +61,10 @@ export function createBillingRepo(db: Db) {
     customerOf: (userId: number) => q.customerOf.get(userId) as string | undefined,
     userOfCustomer: (customerId: string) => q.userOfCustomer.get(customerId) as number | undefined,
     /** Links a customer to a user (a user may have several: one per checkout email); false when
-     *  the customer already belongs to someone else. */
-    linkCustomer: (userId: number, customerId: string, at: number): boolean => {
-      q.linkCustomer.run(customerId, userId, at);
+     *  the customer already belongs to someone else. `claimedAtLogin`: an anonymous checkout
+     *  claimed by an existing account (it ranks after the user's own subscriptions). */
+    linkCustomer: (userId: number, customerId: string, at: number, claimedAtLogin = false): boolean => {
+      q.linkCustomer.run(customerId, userId, at, claimedAtLogin ? 1 : 0);
       return q.userOfCustomer.get(customerId) === userId;
     },
     subscription: (id: string) => q.subscription.get(id) as SubscriptionRow | undefined,

@@ -334,4 +334,23 @@ CREATE INDEX api_keys_user ON api_keys (user_id);
     sql: `CREATE TABLE agent_held_checks (check_id TEXT PRIMARY KEY, agent_id TEXT NOT NULL) WITHOUT ROWID;
 CREATE INDEX agent_held_checks_agent ON agent_held_checks (agent_id);`,
   },
+  {
+    // Issue 17: a customer linked by a checkout claimed at login (an anonymous checkout someone else
+    // may have started) never decides the plan over the user's own; email verification (accounts
+    // that existed before count as verified) with one-use links, also for a new address.
+    id: 9,
+    name: 'claims_and_email_verification',
+    sql: `
+ALTER TABLE billing_customers ADD COLUMN claimed_at_login INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE users ADD COLUMN email_verified INTEGER NOT NULL DEFAULT 1;
+CREATE TABLE email_verifications (
+  token_hash TEXT PRIMARY KEY,
+  user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  email TEXT NOT NULL,
+  expires_at INTEGER NOT NULL,
+  used_at INTEGER
+);
+CREATE INDEX email_verifications_user ON email_verifications (user_id);
+`,
+  },
 ];

@@ -12,6 +12,8 @@ export interface UserRow {
   two_factor_enabled: number;
   /** The TOTP time step of the last code accepted; a code is good only for a later step. */
   totp_last_step: number | null;
+  /** 1 once the address is confirmed by a link (accounts made before issue 17 count as confirmed). */
+  email_verified: number;
   created_at: string;
 }
 
@@ -20,7 +22,7 @@ export function createUsersRepo(db: Db) {
     byId: db.prepare('SELECT * FROM users WHERE id = ?'),
     byEmail: db.prepare('SELECT * FROM users WHERE lower(email) = lower(?)'),
     byUsername: db.prepare('SELECT * FROM users WHERE lower(username) = lower(?)'),
-    insert: db.prepare('INSERT INTO users (username, email, password_hash, package_id) VALUES (?, ?, ?, ?)'),
+    insert: db.prepare('INSERT INTO users (username, email, password_hash, package_id, email_verified) VALUES (?, ?, ?, ?, ?)'),
     updateProfile: db.prepare('UPDATE users SET username = ?, email = ?, timezone = ? WHERE id = ?'),
     updatePassword: db.prepare('UPDATE users SET password_hash = ? WHERE id = ?'),
     setPackage: db.prepare('UPDATE users SET package_id = ? WHERE id = ?'),
@@ -41,8 +43,8 @@ export function createUsersRepo(db: Db) {
     byId: (id: number) => q.byId.get(id) as UserRow | undefined,
     byEmail: (email: string) => q.byEmail.get(email) as UserRow | undefined,
     byUsername: (username: string) => q.byUsername.get(username) as UserRow | undefined,
-    insert: (username: string, email: string, passwordHash: string, packageId: number): number =>
-      Number(q.insert.run(username, email, passwordHash, packageId).lastInsertRowid),
+    insert: (username: string, email: string, passwordHash: string, packageId: number, emailVerified = true): number =>
+      Number(q.insert.run(username, email, passwordHash, packageId, emailVerified ? 1 : 0).lastInsertRowid),
     updateProfile: (id: number, username: string, email: string, timezone: string) => q.updateProfile.run(username, email, timezone, id),
     updatePassword: (id: number, hash: string) => q.updatePassword.run(hash, id),
     setPackage: (id: number, packageId: number) => q.setPackage.run(packageId, id),

@@ -1,21 +1,34 @@
 // Claiming an anonymous checkout at signup or login: prepareClaim reads and checks the checkout
 // session in Stripe (async, before the account is written); commitClaim attaches customer and
 // subscription to the account in one transaction, so a session is claimed at most once.
+// A checkout is tied to its buyer's email: only an account with that address claims it, and at
+// login only once the address is verified (anyone can type anyone's address into a checkout).
 import type Stripe from 'stripe';
 import { MESSAGES } from '@upfleet/proto/rest';
-import { badRequest, conflict } from '../../errors';
+import { AppError, badRequest, conflict } from '../../errors';
 import { idOf, type BillingProvider } from './provider';
 import type { PlanSync } from './plan-sync';
 
+export const CLAIM_OTHER_EMAIL = 'This checkout was paid with another email address: sign up or sign in with that address';
+export const CLAIM_UNVERIFIED = 'Verify your email address before claiming a checkout';
+
+/** The account that claims: its email, whether that is verified, and whether it exists already (login). */
+export interface Claimant {
+  email: string;
+  verified: boolean;
+  atLogin: boolean;
+}
+
 export interface PreparedClaim {
   sessionId: string;
+  atLogin: boolean;
   customerId: string;
   subscription: Stripe.Subscription;
 }
 
 /** What auth needs to attach an anonymous checkout to the account signing up or in. */
 export interface CheckoutClaimer {
-  prepareClaim(sessionId: string | null | undefined): Promise<PreparedClaim | null>;
+  prepareClaim(sessionId: string | null | undefined, who: Claimant): Promise<PreparedClaim | null>;
   commitClaim(claim: PreparedClaim, userId: number): void;
 }
 
@@ -23,7 +36,7 @@ export function createCheckoutClaimer(p: BillingProvider, sync: PlanSync): Check
   const { now } = p;
   const { billing } = p.deps;
   return {
-    async prepareClaim(sessionId: string | null | undefined): Promise<PreparedClaim | null> {
+    async prepareClaim(sessionId: string | null | undefined, who: Claimant): Promise<PreparedClaim | null> {
       if (!sessionId) return null;
       const stripe = p.requireStripe();
       if (billing.claimOf(sessionId) !== undefined) throw conflict(MESSAGES.checkoutClaimed);
@@ -42,13 +55,16 @@ export function createCheckoutClaimer(p: BillingProvider, sync: PlanSync): Check
       if (session.client_reference_id) throw conflict(MESSAGES.checkoutClaimed);
       const owner = billing.userOfCustomer(customerId);
       if (owner !== undefined) throw conflict(MESSAGES.checkoutClaimed);
-      return { sessionId, customerId, subscription: await p.fetchSubscription(subId) };
+      const buyer = session.customer_details?.email ?? session.customer_email ?? '';
+      if (buyer.toLowerCase() !== who.email.toLowerCase()) throw new AppError('forbidden', CLAIM_OTHER_EMAIL);
+      if (who.atLogin && !who.verified) throw new AppError('forbidden', CLAIM_UNVERIFIED);
+      return { sessionId, atLogin: who.atLogin, customerId, subscription: await p.fetchSubscription(subId) };
     },
 
     commitClaim(claim: PreparedClaim, userId: number): void {
       billing.transaction(() => {
         if (!billing.claim(claim.sessionId, userId, now())) throw conflict(MESSAGES.checkoutClaimed);
-        if (!billing.linkCustomer(userId, claim.customerId, now())) throw conflict(MESSAGES.checkoutClaimed);
+        if (!billing.linkCustomer(userId, claim.customerId, now(), claim.atLogin)) throw conflict(MESSAGES.checkoutClaimed);
         sync.syncSubscription(userId, claim.subscription);
       });
     },

@@ -69,6 +69,10 @@ export function createPlanSync(p: BillingProvider) {
         updated_at: t,
       });
       plans.applyPlan(userId, planFromSubscriptions(userId, t), REASONS[sub.status] ?? `your subscription is ${sub.status}`);
+      // The plan follows the first of subscriptionsOf; the others keep billing until the operator
+      // cancels or refunds them in Stripe (README, "Billing").
+      const live = billing.subscriptionsOf(userId).filter((s) => LIVE.has(s.status));
+      if (live.length > 1) log.warn({ userId, subscriptions: live.map((s) => s.stripe_subscription_id) }, 'user has several live subscriptions: the plan follows the first, the operator decides on the others');
     },
 
     /** Past-due subscriptions whose grace has run out fall back (timer and lazily on reads). */

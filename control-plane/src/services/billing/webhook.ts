@@ -31,10 +31,9 @@ export function createWebhookHandler(p: BillingProvider, sync: PlanSync) {
     if (session.client_reference_id && Number.isInteger(ref) && deps.users.byId(ref)) return ref;
     const customer = idOf(session.customer);
     const byCustomer = customer ? billing.userOfCustomer(customer) : undefined;
-    if (byCustomer !== undefined) return byCustomer;
-    // An account that already exists with the checkout's email gets the plan at once.
-    const email = session.customer_details?.email ?? session.customer_email;
-    return email ? deps.users.byEmail(email)?.id : undefined;
+    // Never by the checkout's email: anyone can type anyone's address into an anonymous checkout.
+    // The buyer claims it at signup or login with its checkout_session (claims.ts).
+    return byCustomer;
   }
 
   /** Reads what an event needs from Stripe (async), returning the change to apply (sync). */
@@ -46,7 +45,7 @@ export function createWebhookHandler(p: BillingProvider, sync: PlanSync) {
         const customer = idOf(session.customer);
         if (session.mode !== 'subscription' || !subId || !customer) return null;
         const userId = userFromSession(session);
-        if (userId === undefined) return null; // a new buyer: the signup claims it
+        if (userId === undefined) return null; // anonymous: claimed at signup or login
         const sub = await p.fetchSubscription(subId);
         return () => attach(userId, session.id, customer, sub);
       }
