@@ -135,7 +135,15 @@ export interface AlertMethod {
   platform_config: Record<string, string>;
 }
 
-export interface Profile { username: string; email: string; timezone: string }
+export interface Profile {
+  username: string;
+  email: string;
+  timezone: string;
+  /** Always true on a server without SMTP. */
+  email_verified: boolean;
+  /** A new address waiting for its verification link (the email stays the old one until then). */
+  pending_email?: string;
+}
 
 export interface TwoFactorSetup { qrCodeUrl: string; secret: string; backupCodes: string[] }
 

@@ -14,9 +14,10 @@ import { createSecretBox, randomToken } from './lib/crypto';
 import { registerHttpMetrics } from './lib/metrics';
 import { deriveKey, loadMasterKey, readOrCreateSecretFile } from './lib/secrets-files';
 import { createAdminService } from './services/admin';
-import { createAlertService } from './services/alerts';
+import { createAlertService, TEST_SEND_LIMITED, TEST_SENDS_PER_WINDOW } from './services/alerts';
 import { createApiKeyService } from './services/api-keys';
 import { createAuthService } from './services/auth';
+import { createAccountMailer } from './services/account-mail';
 import { createBillingService } from './services/billing';
 import { createPriceService } from './services/billing-prices';
 import { createPlanChanger } from './services/plan-change';
@@ -63,7 +64,7 @@ export interface ControlPlaneExtras {
   /** Results store; undefined makes the configured one (chDB or CLICKHOUSE_URL), null runs without
    *  one (graphs answer 503, agents are not served) for tests of the REST surface alone. */
   results?: ResultStore | null;
-  /** Clock for billing (the past-due grace); tests move it forward. */
+  /** Clock for billing (the past-due grace) and verification links (48 h); tests move it forward. */
   now?: () => number;
   /** How often expired sessions and refresh tokens are pruned (default hourly; also once at start). */
   pruneIntervalMs?: number;
@@ -107,6 +108,11 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     twofa_ip: perWindow(rl.ipLogins),
     account_fail: perWindow(rl.accountFailures),
     endpoint_mutation: { max: rl.endpointMutationsPerMinute, windowSeconds: 60, message: 'Too many changes to endpoints. Please wait a minute and try again.' },
+    // issue 17: anonymous checkouts per address, test sends (a free relay otherwise), verification mails
+    checkout_ip: { ...perWindow(rl.ipSignups), message: 'Too many checkouts from this address. Please try again later.' },
+    test_send_user: { max: TEST_SENDS_PER_WINDOW, windowSeconds: 600, message: TEST_SEND_LIMITED },
+    test_send_method: { max: TEST_SENDS_PER_WINDOW, windowSeconds: 600, message: TEST_SEND_LIMITED },
+    verify_email_user: { max: 3, windowSeconds: 3600, message: 'Too many verification emails. Please try again later.' },
   }, { metrics });
   let results: ResultStore | null;
   if (extras.results === undefined) {
@@ -139,7 +145,10 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
   // The gRPC TLS identity is known before any token is made: printed tokens carry its CA's fingerprint.
   const tls: GrpcTlsMaterial | null = results && !config.grpcTls.insecure ? loadOrCreateGrpcTls(config.dataDir, config.grpcTls) : null;
   const alertsRepo = createAlertsRepo(db);
+  // Without SMTP every address counts as verified (issue 17).
+  const emailVerified = (userId: number) => !config.alerting.smtpUrl || users.byId(userId)?.email_verified === 1;
   const alerting = createAlerting({
+    emailVerified,
     repo: createAlertingRepo(db),
     alerts: alertsRepo,
     box,
@@ -202,12 +211,20 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     }),
     publicUrl: () => config.publicUrl ?? listeningUrl,
   });
+  const auth = createAuthService({
+    users, catalog, tokens, limiter, box, checkout: billing, logger, now: extras.now,
+    mailer: createAccountMailer({ smtpUrl: config.alerting.smtpUrl, from: config.alerting.smtpFrom }),
+    publicUrl: () => config.publicUrl ?? listeningUrl,
+  });
   const app = createApp({
     logger,
-    auth: createAuthService({ users, catalog, tokens, limiter, box, checkout: billing }),
+    auth,
     tokens,
     endpoints,
-    alerts: createAlertService({ alerts: alertsRepo, endpoints: endpointsRepo, catalog, box, onThresholdsChanged: (urlId) => alerting.thresholdsChanged(urlId) }),
+    alerts: createAlertService({
+      alerts: alertsRepo, endpoints: endpointsRepo, catalog, box, onThresholdsChanged: (urlId) => alerting.thresholdsChanged(urlId),
+      limiter, advancedAlerts: (userId) => endpoints.planOf(userId).advanced_alerts, emailVerified,
+    }),
     alerting,
     apiKeys: createApiKeyService({ keys: createApiKeysRepo(db), planOf: endpoints.planOf, perMinute: config.rateLimits.apiKeyPerMinute }),
     graphs: createGraphService({ endpoints, source: results, metrics }),

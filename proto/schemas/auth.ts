@@ -75,6 +75,9 @@ export const ProfileUpdateBody = z
     username: Username,
     email: emailAddress(),
     timezone: z.enum(TIMEZONES as [string, ...string[]], { error: 'Please choose a timezone from the list' }).default('UTC'),
+    /** Needed (or two_factor_code) when the email changes. */
+    current_password: z.string({ error: 'Password must be text' }).max(1024, 'Password is too long').optional(),
+    two_factor_code: z.string({ error: MESSAGES.invalidCode }).trim().max(64, MESSAGES.invalidCode).optional(),
   })
   .meta({ id: 'ProfileUpdateBody', description: 'PUT /api/users/profile' });
 export type ProfileUpdateBody = z.infer<typeof ProfileUpdateBody>;

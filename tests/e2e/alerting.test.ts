@@ -102,6 +102,14 @@ describe('alerts that reach people', () => {
     await waitFor('an agent live in each region', async () =>
       (await api.admin<Array<{ status: string }>>('GET', '/api/admin/agents')).filter((a) => a.status === 'live').length === 3);
     for (const u of ['main', 'retry', 'regions', 'thresholds', 'crash']) users[u] = await api.signup(`alerts-${u}`, 'Business');
+    // With SMTP_URL set, email and SMS alerts go out only for verified addresses (issue 17): each
+    // user opens the link mailed at signup.
+    for (const u of Object.keys(users)) {
+      const mail = await waitFor(`the verification mail of alerts-${u}`, async () => smtp.messages.find((m) => m.to.includes(`alerts-${u}@example.com`)));
+      const text = mail.raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+      const link = /\/api\/auth\/verify-email\?token=[A-Za-z0-9_-]+/.exec(text)![0];
+      expect((await fetch(`${stack.baseUrl}${link}`, { redirect: 'manual' })).status).toBe(302);
+    }
     monitorTypes = Object.fromEntries((await api.call('GET', '/api/users/monitor-types', undefined, users.main)).body.data.map((t: any) => [t.type_code, t.monitor_type_id]));
 
     // Scenarios that only wait run side by side from here.

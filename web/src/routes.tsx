@@ -1,6 +1,7 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import { Outlet, type RouteObject } from 'react-router-dom';
 import { Navbar } from './components/Navbar';
+import { EmailVerifyBanner } from './components/EmailVerifyBanner';
 import { ProtectedRoute } from './components/ProtectedRoute';
 import { SessionTimeoutModal } from './components/SessionTimeoutModal';
 import { SessionWatcher } from './components/SessionWatcher';
@@ -23,6 +24,7 @@ function Layout() {
     <div className="app">
       <a href="#main" className="skip-link">Skip to content</a>
       <Navbar />
+      <EmailVerifyBanner />
       <main id="main" className="main">
         <Outlet />
       </main>

@@ -15,6 +15,8 @@ export interface MethodForDelivery {
   platform: AlertPlatform;
   enabled: boolean;
   config: Record<string, string>;
+  /** Set when this method may not send for its account now (e.g. email/SMS before verification). */
+  refused?: string;
 }
 
 export interface DispatcherDeps {
@@ -59,6 +61,7 @@ export function createDispatcher(deps: DispatcherDeps) {
     const m = deps.method(row.user_id, row.alert_method_id);
     if (!m) return repo.markFailed(row.delivery_id, 'Alert method was deleted');
     if (!m.enabled) return repo.markFailed(row.delivery_id, 'Alert method is disabled');
+    if (m.refused) return repo.markFailed(row.delivery_id, m.refused);
     const outcome = await send(m.platform, row.idempotency_key, JSON.parse(row.payload) as AlertEvent, m.config);
     const t = now();
     if (outcome.ok) {

@@ -26,7 +26,12 @@ export interface AlertingDeps {
   pollMs?: number;
   /** Alerting registers its own metrics here: delivery tries, incident events, evaluation time, outbox depth. */
   metrics?: Registry;
+  /** Email and SMS go out only for accounts with a verified email (issue 17); unset: all do. */
+  emailVerified?(userId: number): boolean;
 }
+
+/** Why an email or SMS delivery of an unverified account fails. */
+export const UNVERIFIED_DELIVERY = 'Not sent: verify the account\'s email address first';
 
 const DELIVERIES_SHOWN = 50;
 const PRUNE_EVERY_MS = 3600_000;
@@ -55,7 +60,9 @@ export function createAlerting(deps: AlertingDeps) {
     } catch {
       config = {};
     }
-    return { platform: row.platform as AlertPlatform, enabled: row.is_enabled === 1, config };
+    const platform = row.platform as AlertPlatform;
+    const refused = (platform === 'email' || platform === 'sms') && deps.emailVerified && !deps.emailVerified(userId) ? UNVERIFIED_DELIVERY : undefined;
+    return { platform, enabled: row.is_enabled === 1, config, ...(refused ? { refused } : {}) };
   }
 
   const dispatcher = createDispatcher({

@@ -149,7 +149,7 @@ describe("credential changes end the account's other sessions", () => {
     const username = s.user.username;
     expect((await h.call('PUT', '/api/users/profile', { username, email: s.user.email, timezone: 'UTC+2' }, s.current)).status).toBe(200);
     expect(await sessionWorks(h, s.other)).toBe(true);
-    expect((await h.call('PUT', '/api/users/profile', { username, email: `new-${s.user.email}`, timezone: 'UTC+2' }, s.current)).status).toBe(200);
+    expect((await h.call('PUT', '/api/users/profile', { username, email: `new-${s.user.email}`, timezone: 'UTC+2', current_password: PASSWORD }, s.current)).status).toBe(200);
     expect(await sessionWorks(h, s.current)).toBe(true);
     expect(await sessionWorks(h, s.other)).toBe(false);
   });

@@ -2,12 +2,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpReceiver, type HttpReceiver } from '../testing/alert-receivers';
 import { startHarness, type Harness } from '../testing/harness';
+import { SMS_TEST_NEEDS_PLAN, TEST_SEND_LIMITED } from '../services/alerts';
 
 let h: Harness;
 let receiver: HttpReceiver;
 beforeAll(async () => {
   receiver = await startHttpReceiver();
-  h = await startHarness({ SLACK_API_URL: receiver.url });
+  h = await startHarness({
+    SLACK_API_URL: receiver.url,
+    TWILIO_API_URL: receiver.url, TWILIO_ACCOUNT_SID: 'AC123', TWILIO_AUTH_TOKEN: 'twilio-token', TWILIO_FROM: '+15550001111',
+  });
 });
 afterAll(async () => {
   await h.close();
@@ -101,6 +105,34 @@ describe('test sends and deliveries', () => {
     const id = (await create(a.token, 'slack', { bot_token: 'x', channel: 'c' })).body.data.alert_method_id;
     expect((await h.call('POST', `/api/users/alert-methods/${id}/test`, undefined, b.token)).status).toBe(404);
     expect((await h.call('GET', `/api/users/alert-methods/${id}/deliveries`, undefined, b.token)).status).toBe(404);
+  });
+});
+
+describe('test send limits (issue 17: 25 back-to-back test sends were 25 SMS at the operator\'s cost)', () => {
+  it('sends SMS tests only on a plan with advanced alerts, 5 per method and per user in 10 minutes, then 429 with Retry-After', async () => {
+    receiver.script = () => ({ status: 201, body: { sid: 'SM1' } });
+    const s = await h.signup();
+    const sms = (await create(s.token, 'sms', { phone_number: '+4917012345678' })).body.data.alert_method_id;
+    const texts = () => receiver.requests.filter((r) => r.path.endsWith('/Messages.json')).length;
+    const before = texts();
+    const free = await h.call('POST', `/api/users/alert-methods/${sms}/test`, undefined, s.token);
+    expect([free.status, free.body]).toEqual([403, { success: false, error: SMS_TEST_NEEDS_PLAN }]);
+    await h.setPackage(s.user.email, 'Pro');
+    const answers = [];
+    for (let i = 0; i < 25; i++) answers.push(await h.call('POST', `/api/users/alert-methods/${sms}/test`, undefined, s.token));
+    expect(answers.map((a) => a.status)).toEqual([...Array(5).fill(200), ...Array(20).fill(429)]);
+    expect(answers[5]!.body).toEqual({ success: false, error: TEST_SEND_LIMITED });
+    const retry = Number(answers[5]!.headers.get('retry-after'));
+    expect(retry).toBeGreaterThan(0);
+    expect(retry).toBeLessThanOrEqual(600);
+    expect(texts()).toBe(before + 5);
+    // the user's allowance is spent for their other methods too; another user's is untouched
+    receiver.script = () => ({ status: 200, body: { ok: true } });
+    const slack = (await create(s.token, 'slack', { bot_token: 'xoxb-s', channel: '#ops' })).body.data.alert_method_id;
+    expect((await h.call('POST', `/api/users/alert-methods/${slack}/test`, undefined, s.token)).status).toBe(429);
+    const o = await h.signup();
+    const theirs = (await create(o.token, 'slack', { bot_token: 'xoxb-o', channel: '#ops' })).body.data.alert_method_id;
+    expect((await h.call('POST', `/api/users/alert-methods/${theirs}/test`, undefined, o.token)).status).toBe(200);
   });
 });
 

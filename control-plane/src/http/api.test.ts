@@ -345,8 +345,9 @@ describe('alert methods', () => {
 describe('profile and password', () => {
   it('updates the profile with validation and changes the password only with the current one', async () => {
     const { token, user } = await h.signup();
-    expect((await h.call('GET', '/api/users/profile', undefined, token)).body.data).toEqual({ username: user.username, email: user.email, timezone: 'UTC' });
-    const upd = await h.call('PUT', '/api/users/profile', { username: `${user.username}z`, email: `z${user.email}`, timezone: 'UTC+5:30' }, token);
+    // email_verified: issue 17 (true without SMTP); a new email needs the current password (issue 17)
+    expect((await h.call('GET', '/api/users/profile', undefined, token)).body.data).toEqual({ username: user.username, email: user.email, timezone: 'UTC', email_verified: true });
+    const upd = await h.call('PUT', '/api/users/profile', { username: `${user.username}z`, email: `z${user.email}`, timezone: 'UTC+5:30', current_password: 'correct horse' }, token);
     expect(upd.status).toBe(200);
     expect(upd.body.data.timezone).toBe('UTC+5:30');
     expect((await h.call('PUT', '/api/users/profile', { username: 'ok-name', email: 'x@y.z', timezone: 'Mars/Olympus' }, token)).status).toBe(400);

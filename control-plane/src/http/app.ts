@@ -87,7 +87,7 @@ export function createApp(deps: AppDeps): Express {
   api.use(authRoutes(deps.auth, deps.tokens));
   api.use(apiKeyRoutes(deps.apiKeys, deps.tokens));
   api.use(userRoutes({ ...deps, alerting: deps.alerting ?? null }));
-  api.use(billingRoutes({ billing: deps.billing, prices: deps.prices, tokens: deps.tokens, adminToken: deps.adminToken }));
+  api.use(billingRoutes({ billing: deps.billing, prices: deps.prices, tokens: deps.tokens, adminToken: deps.adminToken, limiter: deps.limiter }));
   api.get('/graphs/endpoint/:id', requireUserOrKey(deps.tokens, deps.apiKeys), async (req, res) => {
     const id = parseId(req.params.id, 'Endpoint not found');
     const query = parseInput(GraphQuery, req.query);

@@ -1,13 +1,20 @@
 // Alert thresholds per endpoint and alert methods (notification channels) per user.
 import { MASK_CHAR, MESSAGES, PLATFORM_FIELDS, SECRET_FIELDS, type AlertMethod, type AlertPlatform, type AlertThreshold, type Feature } from '@upfleet/proto/rest';
 import { platformConfig, type AlertMethodCreateBody, type AlertMethodUpdateBody, type AlertThresholdsBody } from '@upfleet/proto/schemas';
-import { badRequest, conflict, notFound } from '../errors';
+import { AppError, badRequest, conflict, notFound } from '../errors';
+import type { RateLimiter } from './rate-limiter';
 import type { SecretBox } from '../lib/crypto';
 import { regionLabel, type CatalogRepo } from '../store/catalog-repo';
 import type { AlertsRepo, AlertMethodRow } from '../store/alerts-repo';
 import type { EndpointsRepo } from '../store/endpoints-repo';
 import { parseInput } from './validation';
 import { createSigningSecret } from '../alerting/channels/webhook';
+
+/** Test sends a user, and a method, may make per 10 minutes (each bucket: 429 with Retry-After). */
+export const TEST_SENDS_PER_WINDOW = 5;
+export const TEST_SEND_LIMITED = 'Too many test sends. Please wait a few minutes and try again.';
+export const SMS_TEST_NEEDS_PLAN = 'SMS test messages need a plan with advanced alerts';
+export const VERIFY_EMAIL_FIRST = 'Verify your email address first: email and SMS alerts are sent only for verified accounts';
 
 /** All but the last 4 characters masked; a URL keeps its origin so the user can tell which one it is. */
 export function maskSecret(field: string, value: string): string {
@@ -40,6 +47,12 @@ export function createAlertService(deps: {
   alerts: AlertsRepo; endpoints: EndpointsRepo; catalog: CatalogRepo; box: SecretBox;
   /** Thresholds saved: the evaluator re-reads them and drops conditions that are gone. */
   onThresholdsChanged?: (urlId: number) => void;
+  /** Counts test sends (test_send_user, test_send_method); unset: unlimited (unit tests). */
+  limiter?: RateLimiter;
+  /** Whether the user's plan includes advanced alerts (SMS test sends cost the operator money). */
+  advancedAlerts?: (userId: number) => boolean;
+  /** Whether the user's email is verified (always true without SMTP). */
+  emailVerified?: (userId: number) => boolean;
 }) {
   const { alerts, catalog } = deps;
 
@@ -158,6 +171,22 @@ export function createAlertService(deps: {
       }
       alerts.updateMethod(userId, id, enabled, deps.box.seal(JSON.stringify(config)));
       return toMethod(alerts.method(userId, id)!);
+    },
+
+    /** Before a test send: the method is the user's, email/SMS only for a verified account, SMS only
+     *  on a plan with advanced alerts, and at most TEST_SENDS_PER_WINDOW per user and per method
+     *  in 10 minutes (both checked, then both counted, in one synchronous step). */
+    admitTestSend(userId: number, id: number): void {
+      const row = alerts.method(userId, id);
+      if (!row) throw notFound('Alert method not found');
+      const paid = row.platform === 'sms' || row.platform === 'email';
+      if (paid && deps.emailVerified && !deps.emailVerified(userId)) throw new AppError('forbidden', VERIFY_EMAIL_FIRST);
+      if (row.platform === 'sms' && deps.advancedAlerts && !deps.advancedAlerts(userId)) throw new AppError('forbidden', SMS_TEST_NEEDS_PLAN);
+      if (!deps.limiter) return;
+      deps.limiter.check('test_send_user', String(userId));
+      deps.limiter.check('test_send_method', String(id));
+      deps.limiter.consume('test_send_user', String(userId));
+      deps.limiter.consume('test_send_method', String(id));
     },
 
     /** The webhook signing secret, for the edit form. */

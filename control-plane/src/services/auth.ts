@@ -11,6 +11,11 @@ import type { UserRow, UsersRepo } from '../store/users-repo';
 import type { CheckoutClaimer } from './billing';
 import type { RateLimiter } from './rate-limiter';
 import type { TokenService } from './tokens';
+import { VERIFY_LINK_TTL_MS, type AccountMailer } from './account-mail';
+
+export const EMAIL_CHANGE_PROOF = 'Enter your current password (or a two-factor code) to change your email';
+export const VERIFY_LINK_INVALID = 'This verification link is invalid, used or expired';
+export const ALREADY_VERIFIED = 'Your email address is already verified';
 
 export const toUser = (u: UserRow): User => ({
   id: u.id,
@@ -42,14 +47,41 @@ export interface AuthDeps {
   checkout?: CheckoutClaimer;
   /** Set when SMTP_URL is: addresses must be confirmed by a mailed link. Without it every address
    *  counts as verified (a self-hosted server with one person). */
-  verifyEmails?: boolean;
+  mailer?: AccountMailer | null;
+  /** The address users open, for the verification link. */
+  publicUrl?: () => string;
+  logger?: { warn(obj: object, msg: string): void };
   now?: () => number;
 }
 
 export function createAuthService(deps: AuthDeps) {
   const { users, tokens, limiter, box } = deps;
   const now = deps.now ?? Date.now;
-  const emailVerified = (u: UserRow) => !deps.verifyEmails || u.email_verified === 1;
+  const mailer = deps.mailer ?? null;
+  const emailVerified = (u: UserRow) => !mailer || u.email_verified === 1;
+
+  /** A one-use 48 h link for `email` (the current address, or a new one to move to). Sending is not
+   *  awaited by the request: a slow mail server does not hold up a signup. */
+  function sendVerification(user: UserRow, email: string, sessionId: string | null = null): Promise<void> {
+    if (!mailer) return Promise.resolve();
+    const token = crypto.randomBytes(32).toString('base64url');
+    users.addVerification(user.id, sha256(token), email, now() + VERIFY_LINK_TTL_MS, sessionId);
+    const base = (deps.publicUrl?.() ?? '').replace(/\/+$/, '');
+    const link = `${base}/api/auth/verify-email?token=${token}`;
+    return mailer.sendVerification(email, link, email.toLowerCase() !== user.email.toLowerCase()).catch((err: Error) => {
+      deps.logger?.warn({ err: err.message, userId: user.id }, 'verification mail failed');
+    });
+  }
+
+  /** The current password or a current code (TOTP or backup), counted as an account failure when wrong. */
+  async function proveOwner(user: UserRow, password: string | undefined, code: string | undefined, missing: string): Promise<void> {
+    if (!password && !code) throw badRequest(missing);
+    const attempt = limiter.consume('account_fail', user.email);
+    if (password) {
+      if (!(await verifyPassword(password, user.password_hash))) throw badRequest('Current password is incorrect');
+    } else if (!code || !user.two_factor_enabled || !verifyTotpOrBackup(user, code)) throw badRequest(MESSAGES.invalidCode);
+    limiter.undo(attempt);
+  }
 
   /** A TOTP code counts once: its time step must be later than the last one this account used
    *  (RFC 6238 §5.2), so a code seen over a shoulder or in a log cannot be replayed in its window. */
@@ -74,12 +106,13 @@ export function createAuthService(deps: AuthDeps) {
       const hash = await hashPassword(password);
       let id: number;
       try {
-        id = users.insert(username, email, hash, deps.catalog.freePackage().package_id);
+        id = users.insert(username, email, hash, deps.catalog.freePackage().package_id, !mailer);
       } catch (e) {
         if (String((e as Error).message).includes('UNIQUE')) throw conflict('An account with this email already exists');
         throw e;
       }
       if (claim) deps.checkout!.commitClaim(claim, id);
+      if (mailer) void sendVerification(users.byId(id)!, email);
       const pair = await tokens.issue(id);
       return { user: toUser(users.byId(id)!), ...pair };
     },
@@ -124,18 +157,61 @@ export function createAuthService(deps: AuthDeps) {
     profile(userId: number): Profile {
       const u = users.byId(userId);
       if (!u) throw notFound('User not found');
-      return { username: u.username, email: u.email, timezone: u.timezone };
+      const pending = mailer ? users.pendingEmail(userId, now()) : null;
+      return { username: u.username, email: u.email, timezone: u.timezone, email_verified: emailVerified(u), ...(pending ? { pending_email: pending } : {}) };
     },
 
-    updateProfile(userId: number, sessionId: string, { username, email, timezone }: ProfileUpdateBody): Profile {
+    /** Whether the user's address is verified (always true without SMTP). */
+    emailVerified(userId: number): boolean {
+      const u = users.byId(userId);
+      return u !== undefined && emailVerified(u);
+    },
+
+    /** A changed email needs the current password or a 2FA code; with SMTP the new address gets a
+     *  link and becomes the account's only once it is opened. */
+    async updateProfile(userId: number, sessionId: string, { username, email, timezone, current_password, two_factor_code }: ProfileUpdateBody): Promise<Profile> {
+      const before = users.byId(userId);
+      if (!before) throw notFound('User not found');
       const byEmail = users.byEmail(email);
       if (byEmail && byEmail.id !== userId) throw conflict('An account with this email already exists');
       const byName = users.byUsername(username);
       if (byName && byName.id !== userId) throw conflict('This username is already taken');
-      const before = users.byId(userId);
+      const changed = before.email.toLowerCase() !== email.toLowerCase();
+      if (changed) await proveOwner(before, current_password, two_factor_code, EMAIL_CHANGE_PROOF);
+      if (changed && mailer) {
+        users.updateProfile(userId, username, before.email, timezone);
+        await sendVerification(before, email, sessionId);
+        return this.profile(userId);
+      }
       users.updateProfile(userId, username, email, timezone);
-      if (before && before.email.toLowerCase() !== email.toLowerCase()) tokens.revokeOthers(userId, sessionId, 'email change');
-      return { username, email, timezone };
+      if (changed) tokens.revokeOthers(userId, sessionId, 'email change');
+      return this.profile(userId);
+    },
+
+    /** Opens a verification link: the address is verified (a new one becomes the account's). */
+    verifyEmail(token: string): void {
+      const hash = sha256(token);
+      const row = users.verification(hash);
+      if (!row || !users.useVerification(hash, now())) throw badRequest(VERIFY_LINK_INVALID);
+      const user = users.byId(row.user_id);
+      if (!user) throw badRequest(VERIFY_LINK_INVALID);
+      const taken = users.byEmail(row.email);
+      if (taken && taken.id !== user.id) throw conflict('An account with this email already exists');
+      users.setVerifiedEmail(user.id, row.email);
+      if (row.email.toLowerCase() !== user.email.toLowerCase()) tokens.revokeOthers(user.id, row.session_id ?? '', 'email change');
+    },
+
+    /** Sends the link again (verify_email_user: 3 an hour). */
+    async resendVerification(userId: number): Promise<{ sent: true; email: string }> {
+      const user = users.byId(userId);
+      if (!user) throw notFound('User not found');
+      if (!mailer) throw badRequest(ALREADY_VERIFIED);
+      const pending = users.pendingEmail(userId, now());
+      if (!pending && emailVerified(user)) throw badRequest(ALREADY_VERIFIED);
+      limiter.consume('verify_email_user', String(userId));
+      const to = pending ?? user.email;
+      await sendVerification(user, to);
+      return { sent: true, email: to };
     },
 
     async changePassword(userId: number, sessionId: string, { current_password: current, new_password: next }: PasswordChangeBody): Promise<void> {
@@ -183,11 +259,7 @@ export function createAuthService(deps: AuthDeps) {
       const user = users.byId(userId);
       if (!user) throw notFound('User not found');
       if (!user.two_factor_enabled) throw badRequest('Two-factor authentication is not enabled');
-      const attempt = limiter.consume('account_fail', user.email);
-      if (password) {
-        if (!(await verifyPassword(password, user.password_hash))) throw badRequest('Current password is incorrect');
-      } else if (!token || !verifyTotpOrBackup(user, token)) throw badRequest(MESSAGES.invalidCode);
-      limiter.undo(attempt);
+      await proveOwner(user, password, token, MESSAGES.twoFactorDisableProof);
       users.disableTotp(userId);
       tokens.revokeOthers(userId, sessionId, 'two-factor disabled');
     },

@@ -2,7 +2,8 @@ import { Counter, type Registry } from 'prom-client';
 import { AppError } from '../errors';
 import type { RateLimitRepo } from '../store/rate-limit-repo';
 
-export type LimitBucket = 'login_ip' | 'signup_ip' | 'refresh_ip' | 'twofa_ip' | 'account_fail' | 'endpoint_mutation';
+export type LimitBucket = 'login_ip' | 'signup_ip' | 'refresh_ip' | 'twofa_ip' | 'account_fail' | 'endpoint_mutation'
+  | 'checkout_ip' | 'test_send_user' | 'test_send_method' | 'verify_email_user';
 
 export interface LimitRule {
   max: number;

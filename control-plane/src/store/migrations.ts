@@ -348,7 +348,9 @@ CREATE TABLE email_verifications (
   user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
   email TEXT NOT NULL,
   expires_at INTEGER NOT NULL,
-  used_at INTEGER
+  used_at INTEGER,
+  -- the session that asked to move to this address: it stays signed in, the others end
+  session_id TEXT
 );
 CREATE INDEX email_verifications_user ON email_verifications (user_id);
 `,

@@ -35,6 +35,13 @@ export function createUsersRepo(db: Db) {
     insertCode: db.prepare('INSERT INTO backup_codes (user_id, code_hash, pending) VALUES (?, ?, 1)'),
     activateCodes: db.prepare('UPDATE backup_codes SET pending = 0 WHERE user_id = ? AND pending = 1'),
     useCode: db.prepare("UPDATE backup_codes SET used_at = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE user_id = ? AND code_hash = ? AND pending = 0 AND used_at IS NULL"),
+    insertVerification: db.prepare('INSERT INTO email_verifications (token_hash, user_id, email, expires_at, session_id) VALUES (?, ?, ?, ?, ?)'),
+    verification: db.prepare('SELECT * FROM email_verifications WHERE token_hash = ?'),
+    useVerification: db.prepare('UPDATE email_verifications SET used_at = ? WHERE token_hash = ? AND used_at IS NULL AND expires_at > ?'),
+    dropVerifications: db.prepare('DELETE FROM email_verifications WHERE user_id = ? AND used_at IS NULL'),
+    pendingEmail: db.prepare(`SELECT email FROM email_verifications WHERE user_id = ? AND used_at IS NULL AND expires_at > ?
+      AND lower(email) <> (SELECT lower(email) FROM users WHERE id = ?) ORDER BY expires_at DESC LIMIT 1`).pluck(),
+    setVerifiedEmail: db.prepare('UPDATE users SET email = ?, email_verified = 1 WHERE id = ?'),
     adminList: db.prepare(`SELECT u.id, u.username, u.email, p.package_name, u.two_factor_enabled, u.created_at,
         (SELECT COUNT(*) FROM endpoints e WHERE e.user_id = u.id) AS endpoints
       FROM users u JOIN packages p ON p.package_id = u.package_id ORDER BY u.id`),
@@ -67,6 +74,18 @@ export function createUsersRepo(db: Db) {
     /** Marks a backup code used; true only the first time. */
     useBackupCode: (id: number, codeHash: string): boolean => q.useCode.run(id, codeHash).changes === 1,
     adminList: () => q.adminList.all() as Array<Record<string, unknown>>,
+    /** A new verification link for `email` (the current address or a new one); earlier unused links end. */
+    addVerification: db.transaction((userId: number, tokenHash: string, email: string, expiresAt: number, sessionId: string | null) => {
+      q.dropVerifications.run(userId);
+      q.insertVerification.run(tokenHash, userId, email, expiresAt, sessionId);
+    }),
+    verification: (tokenHash: string) =>
+      q.verification.get(tokenHash) as { user_id: number; email: string; expires_at: number; used_at: number | null; session_id: string | null } | undefined,
+    /** Marks a link used; false when it was used already or has expired. */
+    useVerification: (tokenHash: string, at: number): boolean => q.useVerification.run(at, tokenHash, at).changes === 1,
+    /** The new address waiting for its link, if any. */
+    pendingEmail: (userId: number, at: number) => (q.pendingEmail.get(userId, at, userId) as string | undefined) ?? null,
+    setVerifiedEmail: (userId: number, email: string) => q.setVerifiedEmail.run(email, userId),
   };
 }
 export type UsersRepo = ReturnType<typeof createUsersRepo>;

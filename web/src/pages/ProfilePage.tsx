@@ -26,7 +26,7 @@ export function ProfilePage() {
           api.publicRequest<Package[]>('GET', '/api/public/packages'),
         ]);
         if (!live) return;
-        if (p.success) setProfile({ username: p.data.username, email: p.data.email, timezone: p.data.timezone || 'UTC' });
+        if (p.success) setProfile({ ...p.data, timezone: p.data.timezone || 'UTC' });
         const sub = s.success ? s.data : null;
         const name = sub?.package_name ?? (d.success ? d.data.package_name : '') ?? 'Free';
         const pkg = pk.success ? pk.data.find((x) => x.package_name === name) : undefined;

@@ -47,9 +47,17 @@ export function authRoutes(auth: AuthService, tokens: TokenService): Router {
   r.get('/users/profile', requireUser(tokens), (req, res) => {
     res.json({ success: true, data: auth.profile(authOf(req).userId) });
   });
-  r.put('/users/profile', requireUser(tokens), (req, res) => {
+  r.put('/users/profile', requireUser(tokens), async (req, res) => {
     const { userId, sessionId } = authOf(req);
-    res.json({ success: true, data: auth.updateProfile(userId, sessionId, parseInput(ProfileUpdateBody, req.body)), message: 'Profile updated successfully!' });
+    res.json({ success: true, data: await auth.updateProfile(userId, sessionId, parseInput(ProfileUpdateBody, req.body)), message: 'Profile updated successfully!' });
+  });
+  // The link in the verification mail: one use, 48 h; then the app's profile page.
+  r.get('/auth/verify-email', (req, res) => {
+    auth.verifyEmail(typeof req.query.token === 'string' ? req.query.token : '');
+    res.redirect(302, '/profile?email_verified=1');
+  });
+  r.post('/auth/resend-verification', requireUser(tokens), async (req, res) => {
+    res.json({ success: true, data: await auth.resendVerification(authOf(req).userId), message: 'Verification email sent' });
   });
   r.post('/users/change-password', requireUser(tokens), async (req, res) => {
     const { userId, sessionId } = authOf(req);

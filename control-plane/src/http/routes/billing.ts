@@ -8,6 +8,8 @@ import type { PriceService } from '../../services/billing-prices';
 import type { TokenService } from '../../services/tokens';
 import { parseId, parseInput } from '../../services/validation';
 import { authOf, requireAdmin, requireUser } from '../middleware/auth';
+import type { RateLimiter } from '../../services/rate-limiter';
+import { clientKey } from '../../lib/net';
 
 /** POST /api/billing/webhook: the signature covers the exact bytes, so no JSON parser before it. */
 export function billingWebhookRoute(billing: BillingService): Router {
@@ -19,7 +21,7 @@ export function billingWebhookRoute(billing: BillingService): Router {
   return r;
 }
 
-export function billingRoutes(deps: { billing: BillingService; prices: PriceService; tokens: TokenService; adminToken: string }): Router {
+export function billingRoutes(deps: { billing: BillingService; prices: PriceService; tokens: TokenService; adminToken: string; limiter?: RateLimiter }): Router {
   const { billing, prices } = deps;
   const r = Router();
   const user = requireUser(deps.tokens);
@@ -27,6 +29,7 @@ export function billingRoutes(deps: { billing: BillingService; prices: PriceServ
     res.json({ success: true, data: await billing.createCheckout(authOf(req).userId, parseInput(CheckoutSessionBody, req.body)) });
   });
   r.post('/public/create-checkout-session', async (req, res) => {
+    deps.limiter?.consume('checkout_ip', clientKey(req.ip));
     res.json({ success: true, data: await billing.createPublicCheckout(parseInput(PublicCheckoutSessionBody, req.body)) });
   });
   r.get('/billing/subscription', user, async (req, res) => {

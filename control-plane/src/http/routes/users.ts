@@ -89,6 +89,8 @@ export function userRoutes(deps: { endpoints: EndpointService; alerts: AlertServ
     return deps.alerting;
   };
   r.post('/users/alert-methods/:id/test', async (req, res) => {
+    alerting();
+    alerts.admitTestSend(uid(req), methodId(req.params.id));
     res.json({ success: true, data: await alerting().sendTest(uid(req), methodId(req.params.id)) });
   });
   r.get('/users/alert-methods/:id/deliveries', (req, res) => {
