@@ -425,3 +425,22 @@ describe('Stripe unreachable', () => {
     }
   });
 });
+
+describe('anonymous checkout rate limit (issue 17)', () => {
+  it('allows RATE_LIMIT_IP_SIGNUPS anonymous checkouts per address in the window, then 429 with Retry-After, asking Stripe for nothing more', async () => {
+    const s2 = await startFakeStripe();
+    const h2 = await startHarness({ STRIPE_SECRET_KEY: s2.secretKey, STRIPE_WEBHOOK_SECRET: s2.webhookSecret, STRIPE_API_BASE: s2.url, RATE_LIMIT_IP_SIGNUPS: '3' });
+    try {
+      await h2.call('POST', '/api/admin/packages/set-price', { package: 'Pro', stripe_price_id: PRO_PRICE }, h2.cp.adminToken);
+      const body = { priceId: PRO_PRICE, packageId: 3, packageName: 'Pro' };
+      for (let i = 0; i < 3; i++) expect((await h2.call('POST', '/api/public/create-checkout-session', { ...body, email: `victim${i}@example.com` })).status).toBe(200);
+      const r = await h2.call('POST', '/api/public/create-checkout-session', { ...body, email: 'victim9@example.com' });
+      expect([r.status, r.body]).toEqual([429, { success: false, error: 'Too many checkouts from this address. Please try again later.' }]);
+      expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(s2.count('POST /v1/checkout/sessions')).toBe(3);
+    } finally {
+      await h2.close();
+      await s2.close();
+    }
+  });
+});
