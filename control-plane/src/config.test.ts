@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig, redactConfig, redactSecretsIn, redactUrl } from './config';
+import { configWarnings, loadConfig, redactConfig, redactSecretsIn, redactUrl } from './config';
 
 describe('loadConfig', () => {
   it('uses the documented defaults', () => {
@@ -27,6 +27,18 @@ describe('TRUST_PROXY', () => {
     expect(loadConfig({}).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
     expect(loadConfig({ TRUST_PROXY: 'loopback' }).trustProxy).toBe('loopback');
+  });
+});
+
+describe('TRUST_PROXY warning at start (issue 17)', () => {
+  it('warns when a hop count is trusted on a port reachable directly (HOST=0.0.0.0 or ::), not for addresses or a loopback HOST', () => {
+    const warn = (env: Record<string, string>) => configWarnings(loadConfig(env, '/srv'));
+    expect(warn({ TRUST_PROXY: '1' })).toEqual([expect.stringMatching(/^TRUST_PROXY=1 \(a hop count\) with HOST=0\.0\.0\.0: .*X-Forwarded-For.*loopback/)]);
+    expect(warn({ TRUST_PROXY: 'true', HOST: '::' })).toHaveLength(1);
+    expect(warn({ TRUST_PROXY: '1', HOST: '127.0.0.1' })).toEqual([]);
+    expect(warn({ TRUST_PROXY: 'loopback' })).toEqual([]);
+    expect(warn({ TRUST_PROXY: '10.0.0.5' })).toEqual([]);
+    expect(warn({})).toEqual([]);
   });
 });
 

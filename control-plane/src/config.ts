@@ -166,6 +166,18 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   return config;
 }
 
+/** Settings that work but are risky, logged as warnings at start. */
+export function configWarnings(config: Config): string[] {
+  const warnings: string[] = [];
+  // A hop count trusts whatever X-Forwarded-For a direct client sends: on a port reachable from
+  // anywhere, anyone chooses the address per-address limits see.
+  if (typeof config.trustProxy === 'number' && (config.host === '0.0.0.0' || config.host === '::')) {
+    warnings.push(`TRUST_PROXY=${config.trustProxy} (a hop count) with HOST=${config.host}: a client reaching the port directly can choose the address ` +
+      'every per-address limit sees through X-Forwarded-For. Set TRUST_PROXY to the proxy\'s addresses (e.g. loopback or 10.0.0.5) or listen on HOST=127.0.0.1 behind the proxy.');
+  }
+  return warnings;
+}
+
 /** A URL with its password (and any password-like query parameter) masked, for logs and errors. */
 export function redactUrl(url: string): string {
   try {

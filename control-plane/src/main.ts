@@ -1,7 +1,7 @@
 // Entry point for `npm start` / `upfleet start`: config once, then startControlPlane().
 import fs from 'node:fs';
 import path from 'node:path';
-import { ConfigError, loadConfig, redactConfig, redactSecretsIn } from './config';
+import { ConfigError, configWarnings, loadConfig, redactConfig, redactSecretsIn } from './config';
 import { createLogger } from './logger';
 import { handleProcessEvents, type StopReason } from './process-events';
 import { startControlPlane, type ControlPlane } from './server';
@@ -42,6 +42,7 @@ async function main(): Promise<void> {
   handleProcessEvents(process, logger, (reason, code) => void stop(reason, code));
 
   logger.info({ config: redactConfig(config) }, 'starting control plane');
+  for (const warning of configWarnings(config)) logger.warn(warning);
   let cp: ControlPlane;
   try {
     starting = startControlPlane(config, logger);
