@@ -12,6 +12,9 @@ import { INSERT_COLUMNS, PAYLOAD_FORMAT, encodeRows, type Payload } from './row-
 import { IngestLedger, MergedInserter, type InsertGroup } from './merged-inserts';
 import { DEFAULT_DATABASE, MERGE_SETTINGS, RESULT_TABLES, assertDatabaseName, rollupUpgradeStatements, schemaStatements } from './schema';
 
+/** The deduplication key of an agent's batch (agent ids are server-made UUIDs: no '/' in them). */
+export const batchKey = (agentId: string, batchId: string): string => `${agentId}/${batchId}`;
+
 export type { GraphSource } from './graph-plan';
 export type { UptimeWindow } from './queries';
 
@@ -28,7 +31,7 @@ export interface ResultStore {
   /** Applies the schema (idempotent). */
   init(): Promise<void>;
   close(): Promise<void>;
-  /** Stores a batch once however often it is sent under `batchId` (see mergeInserts). Resolves once stored. */
+  /** Stores a batch once however often its agent sends it under `batchId` (see mergeInserts). Resolves once stored. */
   insertBatch(batchId: string, agentId: string, results: CheckResult[]): Promise<void>;
   /** One series per (function, location), at most ~500 points each, sorted by time. */
   graphs(endpointId: number, opts: GraphQuery): Promise<GraphSeries[]>;
@@ -184,8 +187,11 @@ export class ClickHouseResultStore implements ResultStore {
     if (!batchId) throw new AppError('bad_request', 'batch id is required');
     if (results.length === 0) return;
     const body = encodeRows(results, agentId);
-    if (this.merger) await this.merger.submit(batchId, body, results.length);
-    else await this.insertRows(batchId, { body, format: PAYLOAD_FORMAT });
+    // Scoped by agent: one agent's batch id can never make another's batch look stored.
+    const key = batchKey(agentId, batchId);
+    // A batch an older version recorded under its bare id (no '/', so never another agent's scoped key) is still known.
+    if (this.merger) await this.merger.submit(key, body, results.length, batchId.includes('/') ? undefined : batchId);
+    else await this.insertRows(key, { body, format: PAYLOAD_FORMAT });
   }
 
   /** One INSERT; `token` deduplicates it (in the raw table and both rollups). */

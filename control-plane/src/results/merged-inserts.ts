@@ -81,8 +81,9 @@ export class IngestLedger {
     };
   }
 
-  lookup(batchId: string): { token: string; stored: boolean } | null {
-    const row = this.q.lookup.get(batchId);
+  /** `legacyId`: the bare batch id an older version recorded (before ids were scoped by agent). */
+  lookup(batchId: string, legacyId?: string): { token: string; stored: boolean } | null {
+    const row = this.q.lookup.get(batchId) ?? (legacyId ? this.q.lookup.get(legacyId) : undefined);
     return row ? { token: row.token, stored: row.stored_at !== null } : null;
   }
 
@@ -149,10 +150,10 @@ export class MergedInserter {
   }
 
   /** Resolves once the batch is stored (now or earlier); `body` is its payload in PAYLOAD_FORMAT. */
-  submit(batchId: string, body: Buffer, rows: number): Promise<void> {
+  submit(batchId: string, body: Buffer, rows: number, legacyId?: string): Promise<void> {
     const same = this.inProcess.get(batchId);
     if (same) return same;
-    const known = this.ledger.lookup(batchId);
+    const known = this.ledger.lookup(batchId, legacyId);
     if (known) return known.stored ? Promise.resolve() : this.replay(known.token);
     const done = deferred();
     this.queue.push({ batchId, body, rows, done });

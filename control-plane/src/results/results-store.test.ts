@@ -179,6 +179,19 @@ export function describeResultStore(name: string, makeStore: MakeStore | null, s
       }
     });
 
+    it('scopes the deduplication by agent: another agent\'s batch with the same id is stored (issue 17)', async () => {
+      const ep = newEndpoint();
+      const t0 = NOW_HOUR - 5 * HOUR;
+      const mine = Array.from({ length: 10 }, (_, i) => result({ endpoint_id: ep, ts_ms: t0 + i * MIN }));
+      const theirs = Array.from({ length: 10 }, (_, i) => result({ endpoint_id: ep, ts_ms: t0 + 30 * MIN + i * MIN }));
+      await store.insertBatch('shared-id', 'agent-one', mine);
+      await store.insertBatch('shared-id', 'agent-two', theirs);
+      await store.insertBatch('shared-id', 'agent-two', theirs); // its own re-send is still stored once
+      for (const table of ['raw', '1m', '1h'] as const) {
+        expect(await store.countResults({ endpointId: ep, table })).toBe(20);
+      }
+    });
+
     it('stores text fields exactly as sent: quotes, backslashes, newlines, tabs and non-ASCII', async () => {
       const ep = newEndpoint();
       const error = 'TLS said "no"\\ then\nline two\twith tab, ünïcødé ✓, </script>';
