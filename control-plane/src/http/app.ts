@@ -30,6 +30,7 @@ import { publicRoutes, userRoutes } from './routes/users';
 
 const DOCS_DIR = path.join(import.meta.dirname, 'docs');
 const SWAGGER_UI_DIR = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+const SWAGGER_UI_FILES = new Set(['swagger-ui-bundle.js', 'swagger-ui.css', 'favicon-32x32.png', 'favicon-16x16.png']);
 const PACKAGE_VERSION = (JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '../../package.json'), 'utf8')) as { version: string }).version;
 
 export interface AppDeps {
@@ -107,7 +108,13 @@ export function createApp(deps: AppDeps): Express {
     res.setHeader('Cache-Control', 'no-cache');
     res.sendFile(path.join(DOCS_DIR, 'index.html'));
   });
-  api.use('/docs', express.static(DOCS_DIR, { index: false }), express.static(SWAGGER_UI_DIR, { index: false, maxAge: '1h' }));
+  // Only the product's page and the swagger-ui files it loads: the package's own index.html and
+  // swagger-initializer.js (the petstore demo), oauth2-redirect and source maps are not served.
+  api.use('/docs', express.static(DOCS_DIR, { index: false }));
+  api.get('/docs/:file', (req, res, next) => {
+    if (!SWAGGER_UI_FILES.has(req.params.file)) return next();
+    res.sendFile(path.join(SWAGGER_UI_DIR, req.params.file), { maxAge: '1h' });
+  });
   api.use(notFoundApi);
   app.use('/api', api);
   if (deps.metrics) {

@@ -202,4 +202,18 @@ describe('/api/docs', () => {
     const init = await (await fetch(`${h.cp.url}/api/docs/upfleet-docs.js`)).text();
     expect(init).toContain('../openapi.json');
   });
+
+  it('serves only the page the product configures: not the package\'s petstore page, initializer, oauth2 redirect or source maps (issue 17)', async () => {
+    const index = await fetch(`${h.cp.url}/api/docs/index.html`);
+    expect(index.status).toBe(200);
+    const html = await index.text();
+    expect(html).toContain('./upfleet-docs.js');
+    expect(html).not.toContain('swagger-initializer.js');
+    for (const file of ['swagger-initializer.js', 'index.js', 'oauth2-redirect.html', 'oauth2-redirect.js', 'swagger-ui-bundle.js.map', 'package.json', 'README.md']) {
+      const res = await fetch(`${h.cp.url}/api/docs/${file}`);
+      expect([file, res.status]).toEqual([file, 404]);
+      expect(await res.text()).not.toContain('petstore');
+    }
+    expect((await fetch(`${h.cp.url}/api/docs/favicon-32x32.png`)).status).toBe(200);
+  });
 });
