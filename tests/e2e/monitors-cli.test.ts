@@ -249,3 +249,44 @@ describe('upfleet monitors credentials', () => {
     expect(parse(r.stdout).monitors.map((m: { name: string }) => m.name)).toEqual(['Home', 'API', 'Status']);
   });
 });
+
+describe('upfleet monitors apply is all or nothing (issue 17)', () => {
+  it('a file the server refuses in part (a private target after two good monitors) changes nothing, --dry-run says so too; fixed, it applies', async () => {
+    const strict = await startHarness({ ALLOW_PRIVATE_TARGETS: '0' });
+    try {
+      const s = await strict.signup();
+      await strict.setPackage(s.user.email, 'Pro');
+      const key = (await strict.call('POST', '/api/users/api-keys', { name: 'atomic' }, s.token)).body.data.key as string;
+      const kept = (await strict.call('POST', '/api/users/endpoints', { name: 'Kept', url: 'https://kept.example.com/', regions: ['EU-Germany'], response_code: true }, s.token)).body.data.url_id;
+      const list = async () => (await strict.call('GET', '/api/users/endpoints-with-uptime', undefined, s.token)).body.data.map((e: any) => [e.name, e.url]);
+      const before = await list();
+      const run = async (args: string[]) => {
+        let stdout = '';
+        let stderr = '';
+        const code = await runCli([...args, '--server', strict.cp.url, '--api-key', key], { env: {}, cwd: tmp, stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
+        return { code, stdout, stderr };
+      };
+      const file = write('atomic.yaml', [
+        'monitors:',
+        '  - { name: Kept, url: "https://kept.example.com/moved" }',
+        '  - { name: One, url: "https://one.example.com/" }',
+        '  - { name: Two, url: "https://two.example.com/" }',
+        '  - { name: Inside, url: "http://10.0.0.7/admin" }',
+        '  - { name: Metadata, url: "http://169.254.169.254/latest/" }',
+        '',
+      ].join('\n'));
+      for (const extra of [[], ['--dry-run']]) {
+        const r = await run(['monitors', 'apply', '-f', file, ...extra]);
+        expect([r.code, r.stderr]).toEqual([1, 'upfleet: atomic.yaml: monitor "Inside": URL must point to a public address; monitor "Metadata": URL must point to a public address (nothing was changed)\n']);
+        expect(await list()).toEqual(before);
+      }
+      write('atomic.yaml', fs.readFileSync(path.join(tmp, file), 'utf8').split('\n').filter((l) => !/Inside|Metadata/.test(l)).join('\n'));
+      const ok = await run(['monitors', 'apply', '-f', file]);
+      expect(ok.code, ok.stderr).toBe(0);
+      expect(await list()).toEqual([['Kept', 'https://kept.example.com/moved'], ['One', 'https://one.example.com/'], ['Two', 'https://two.example.com/']]);
+      expect(kept).toBeGreaterThan(0);
+    } finally {
+      await strict.close();
+    }
+  });
+});

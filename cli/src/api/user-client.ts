@@ -13,6 +13,8 @@ export interface UserClient {
   listEndpoints(): Promise<Endpoint[]>;
   createEndpoint(fields: EndpointFields): Promise<SavedEndpoint>;
   updateEndpoint(id: number, fields: EndpointFields): Promise<SavedEndpoint>;
+  /** The server's dry run of a create (no id) or an update: refused as the save would be, nothing saved. */
+  checkEndpoint(fields: EndpointFields, id?: number): Promise<{ dry_run: true }>;
   setMonitoring(id: number, enabled: boolean): Promise<{ url_id: number; monitoring_enabled: boolean }>;
   deleteEndpoint(id: number): Promise<{ url_id: number }>;
   thresholds(id: number): Promise<AlertThreshold[]>;
@@ -37,6 +39,9 @@ export function createUserClient(options: { server: string; apiKey: () => string
     listEndpoints: () => request('GET', '/api/users/endpoints-with-uptime'),
     createEndpoint: async (fields) => request('POST', '/api/users/endpoints', body(EndpointCreateBody, fields)),
     updateEndpoint: async (id, fields) => request('PUT', `/api/users/endpoints/${id}`, body(EndpointCreateBody, fields)),
+    checkEndpoint: async (fields, id) => id === undefined
+      ? request('POST', '/api/users/endpoints?dry_run=1', body(EndpointCreateBody, fields))
+      : request('PUT', `/api/users/endpoints/${id}?dry_run=1`, body(EndpointCreateBody, fields)),
     setMonitoring: (id, enabled) => request('PATCH', `/api/users/endpoints/${id}/toggle`, { monitoring_enabled: enabled }),
     deleteEndpoint: (id) => request('DELETE', `/api/users/endpoints/${id}`),
     thresholds: (id) => request('GET', `/api/users/endpoints/${id}/alert-thresholds`),

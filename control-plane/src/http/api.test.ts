@@ -418,3 +418,25 @@ describe('admin API', () => {
     expect(st.mode & 0o777).toBe(0o600);
   });
 });
+
+describe('endpoint dry run (?dry_run=1, issue 17)', () => {
+  it('answers 200 with the endpoint as it would be saved, refuses what a save would refuse, and saves nothing', async () => {
+    const { token } = await h.signup();
+    const body = { name: 'Dry', url: 'https://dry.example.com/', regions: [], response_code: true };
+    const dry = await h.call('POST', '/api/users/endpoints?dry_run=1', body, token);
+    expect([dry.status, dry.body.data]).toEqual([200, { dry_run: true, endpoint: expect.objectContaining({ name: 'Dry', url: 'https://dry.example.com/', regions: ['EU-Germany'] }) }]);
+    const list = async () => (await h.call('GET', '/api/users/endpoints-with-uptime', undefined, token)).body.data;
+    expect(await list()).toEqual([]);
+    const featured = await h.call('POST', '/api/users/endpoints?dry_run=1', { ...body, ping_host: true }, token);
+    expect([featured.status, featured.body.error]).toEqual([400, MESSAGES.featureNotInPlan('Ping Host')]);
+    const id = (await h.call('POST', '/api/users/endpoints', body, token)).body.data.url_id;
+    const taken = await h.call('POST', '/api/users/endpoints?dry_run=1', { ...body, name: 'Again' }, token);
+    expect([taken.status, taken.body.error]).toEqual([409, 'You are already monitoring this URL']);
+    const upd = await h.call('PUT', `/api/users/endpoints/${id}?dry_run=1`, { ...body, url: 'https://dry.example.com/v2' }, token);
+    expect([upd.status, upd.body.data.endpoint.url]).toEqual([200, 'https://dry.example.com/v2']);
+    expect((await h.call('PUT', '/api/users/endpoints/999999?dry_run=1', body, token)).status).toBe(404);
+    const bad = await h.call('POST', '/api/users/endpoints?dry_run=maybe', body, token);
+    expect([bad.status, bad.body.error]).toEqual([400, 'dry_run must be 1 or 0']);
+    expect((await list()).map((e: any) => e.url)).toEqual(['https://dry.example.com/']);
+  });
+});

@@ -49,7 +49,9 @@ describe('GET /api/openapi.json', () => {
     ].sort());
     const keyed = doc.paths['/api/users/endpoints']!.post!;
     expect(keyed.security).toEqual([{ apiKey: [] }, { session: [] }]);
-    expect(Object.keys(keyed.responses).sort()).toEqual(['201', '400', '401', '403', '409', '429']);
+    // 200: the dry run (?dry_run=1, issue 17)
+    expect(Object.keys(keyed.responses).sort()).toEqual(['200', '201', '400', '401', '403', '409', '429']);
+    expect((keyed as { parameters?: unknown }).parameters).toEqual([expect.objectContaining({ name: 'dry_run', in: 'query', required: false })]);
     expect(doc.paths['/api/users/api-keys']!.post!.security).toEqual([{ session: [] }]);
     expect(doc.paths['/api/public/packages']!.get!.security).toEqual([]);
     expect((doc as unknown as { components: { securitySchemes: unknown } }).components.securitySchemes).toMatchObject({

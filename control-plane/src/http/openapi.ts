@@ -29,6 +29,8 @@ export interface ApiRoute {
   headers?: string[];
   /** Statuses besides 400 (with a body or query), 401/403/429 (signed-in routes) and 404 (path ids). */
   errors?: number[];
+  /** Takes `?dry_run=1`: checked like a save, nothing saved, 200 { dry_run: true, endpoint }. */
+  dryRun?: boolean;
 }
 
 const list = (s: z.ZodType) => z.array(s);
@@ -43,8 +45,8 @@ export const API_ROUTES: ApiRoute[] = [
   { method: 'get', path: '/api/users/monitor-types', summary: 'List the monitor types (features)', tag: 'Catalogue', access: 'key', data: list(MonitorTypeResource) },
   { method: 'get', path: '/api/users/dashboard', summary: 'Counts and the plan\'s limits', tag: 'Endpoints', access: 'key', data: DashboardResource },
   { method: 'get', path: '/api/users/endpoints-with-uptime', summary: 'List endpoints with 7-day uptime (whole, or a page with limit/offset)', tag: 'Endpoints', access: 'key', query: EndpointListQuery, data: list(EndpointResource), headers: ['X-Total-Count'] },
-  { method: 'post', path: '/api/users/endpoints', summary: 'Create an endpoint', tag: 'Endpoints', access: 'key', body: EndpointCreateBody, data: EndpointSavedResource, created: true, errors: [409] },
-  { method: 'put', path: '/api/users/endpoints/{url_id}', summary: 'Replace an endpoint', tag: 'Endpoints', access: 'key', body: EndpointUpdateBody, data: EndpointSavedResource, errors: [409] },
+  { method: 'post', path: '/api/users/endpoints', summary: 'Create an endpoint', tag: 'Endpoints', access: 'key', body: EndpointCreateBody, data: EndpointSavedResource, created: true, errors: [409], dryRun: true },
+  { method: 'put', path: '/api/users/endpoints/{url_id}', summary: 'Replace an endpoint', tag: 'Endpoints', access: 'key', body: EndpointUpdateBody, data: EndpointSavedResource, errors: [409], dryRun: true },
   { method: 'delete', path: '/api/users/endpoints/{url_id}', summary: 'Delete an endpoint', tag: 'Endpoints', access: 'key', data: EndpointDeleted },
   { method: 'patch', path: '/api/users/endpoints/{url_id}/toggle', summary: 'Turn monitoring on or off', tag: 'Endpoints', access: 'key', body: EndpointToggleBody, data: EndpointToggleResult },
   { method: 'get', path: '/api/users/endpoints/{url_id}/alert-thresholds', summary: 'An endpoint\'s alert thresholds (saved, then disabled defaults)', tag: 'Alerts', access: 'key', data: list(AlertThresholdResource) },
@@ -106,6 +108,12 @@ export function buildOpenApi(opts: { version: string; rateLimitPerMinute: number
         params.push({ name, in: 'query', required: props.required?.includes(name) ?? false, schema });
       }
     }
+    if (r.dryRun) {
+      params.push({
+        name: 'dry_run', in: 'query', required: false, schema: { type: 'string', enum: ['1', 'true', '0', 'false'] },
+        description: '1: check the endpoint as a save would (plan features and regions, private targets, a URL already monitored) and answer 200 { dry_run: true, endpoint } without saving; the account\'s endpoint count is not checked (a whole file may delete first)',
+      });
+    }
     const keyed = r.access === 'key';
     const success = {
       description: r.created ? 'Created' : 'OK',
@@ -126,6 +134,15 @@ export function buildOpenApi(opts: { version: string; rateLimitPerMinute: number
     if (r.access !== 'public') [401, 403].forEach((s) => statuses.add(s));
     if (keyed) statuses.add(429);
     const responses: Record<string, unknown> = { [r.created ? '201' : '200']: success };
+    if (r.dryRun && r.created) {
+      responses['200'] = {
+        description: 'Dry run (dry_run=1): the endpoint as it would be saved; nothing was saved',
+        content: { 'application/json': { schema: { type: 'object', required: ['success', 'data'], properties: {
+          success: { const: true },
+          data: { type: 'object', required: ['dry_run', 'endpoint'], properties: { dry_run: { const: true }, endpoint: toSchema(EndpointCreateBody, 'input', defs) } },
+        } } } },
+      };
+    }
     for (const s of [...statuses].sort()) responses[String(s)] = { $ref: `#/components/responses/Error${s}` };
     paths[r.path] ??= {};
     paths[r.path][r.method] = {

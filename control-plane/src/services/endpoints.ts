@@ -179,6 +179,15 @@ export function createEndpointService(deps: {
       return endpoints.get(userId, id)!;
     },
 
+    /** A dry run of create (no urlId) or update: every check a save makes but the account's endpoint
+     *  count (a file applied as a whole may delete first), and nothing written. */
+    check(userId: number, body: EndpointCreateBody, urlId?: number): Required<EndpointInput> {
+      if (urlId !== undefined && !endpoints.get(userId, urlId)) throw notFound('Endpoint not found');
+      const input = applyPolicy(body, planOf(userId));
+      if (endpoints.urlTaken(userId, input.url, urlId)) throw conflict('You are already monitoring this URL');
+      return input;
+    },
+
     update(userId: number, urlId: number, body: EndpointCreateBody) {
       if (!endpoints.get(userId, urlId)) throw notFound('Endpoint not found');
       const input = applyPolicy(body, planOf(userId));

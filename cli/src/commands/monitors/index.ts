@@ -72,6 +72,34 @@ async function applyChange(client: UserClient, c: Change, types: MonitorType[], 
   }
 }
 
+/** Touches the endpoint itself (not only monitoring or thresholds): the server's dry run checks it. */
+const savesEndpoint = (c: Change) => c.action === 'create' || (c.action === 'update' && c.fields.some((f) => ['url', 'description', 'regions', 'features'].includes(f)));
+
+/**
+ * The whole file checked by the server before anything is applied (a dry run of every create and
+ * update: plan features and regions, private targets, URLs already monitored), so a file the server
+ * refuses in part changes nothing. A URL held by an endpoint this apply deletes or moves is free by
+ * the time the create runs (deletes and updates go first).
+ */
+async function checkWithServer(file: string, client: UserClient, changes: Change[], current: Array<Monitor & { url_id: number }>): Promise<void> {
+  const freed = new Set<string>();
+  for (const c of changes) {
+    const old = current.find((x) => x.url_id === c.url_id);
+    if (old && (c.action === 'delete' || (c.action === 'update' && c.monitor && c.monitor.url !== old.url))) freed.add(old.url);
+  }
+  const problems: string[] = [];
+  for (const c of changes.filter(savesEndpoint)) {
+    try {
+      await client.checkEndpoint(endpointFields(c.monitor!), c.action === 'update' ? c.url_id! : undefined);
+    } catch (err) {
+      if (!(err instanceof CliError) || err.code === 'unreachable' || err.code === 'server' || err.code === 'unauthorized') throw err;
+      if (err.status === 409 && c.action === 'create' && freed.has(c.monitor!.url)) continue;
+      problems.push(`monitor "${c.name}": ${err.message}`);
+    }
+  }
+  if (problems.length) throw new CliError('invalid', `${file}: ${problems.join('; ')} (nothing was changed)`);
+}
+
 const CHANGE_COLUMNS: Column<Change>[] = [
   { header: 'ACTION', value: (c) => c.action },
   { header: 'NAME', value: (c) => c.name },
@@ -126,6 +154,7 @@ export function monitorsCommand(deps: CliDeps): Command {
       const wanted = readMonitorsFile(opts.file, text, regions);
       const changes = planChanges(opts.file, wanted, current, opts.prune === true);
       checkPlanLimits(opts.file, changes, current.length, plan);
+      await checkWithServer(opts.file, client, changes, current);
 
       const dryRun = opts.dryRun === true;
       if (!dryRun) {

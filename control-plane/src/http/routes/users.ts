@@ -1,6 +1,6 @@
-import { Router } from 'express';
+import { Router, type NextFunction, type Request, type Response } from 'express';
 import type { Alerting } from '../../alerting';
-import { AppError } from '../../errors';
+import { AppError, badRequest } from '../../errors';
 import type { AlertService } from '../../services/alerts';
 import { LIST_GZIP_MIN_BYTES, type EndpointService } from '../../services/endpoints';
 import type { ApiKeyService } from '../../services/api-keys';
@@ -13,6 +13,14 @@ import {
 import { parseId, parseInput } from '../../services/validation';
 import { authOf, requireUserOrKey } from '../middleware/auth';
 import { limitPerUser } from '../middleware/rate-limit';
+
+/** `dry_run` on an endpoint save: 1/true or 0/false; anything else is a 400. */
+const isDryRun = (raw: unknown) => raw === '1' || raw === 'true';
+function dryRunParam(raw: unknown): boolean {
+  if (raw === undefined || raw === '0' || raw === 'false') return false;
+  if (isDryRun(raw)) return true;
+  throw badRequest('dry_run must be 1 or 0');
+}
 
 export function userRoutes(deps: { endpoints: EndpointService; alerts: AlertService; alerting: Alerting | null; catalog: CatalogRepo; tokens: TokenService; limiter: RateLimiter; apiKeys: ApiKeyService }): Router {
   const r = Router();
@@ -44,11 +52,25 @@ export function userRoutes(deps: { endpoints: EndpointService; alerts: AlertServ
       res.send(list.body);
     }
   });
-  r.post('/users/endpoints', mutation, (req, res) => {
-    res.status(201).json({ success: true, data: endpoints.create(uid(req), parseInput(EndpointCreateBody, req.body)) });
+  // ?dry_run=1: every check of a save, nothing saved, 200 { dry_run: true, endpoint } (`upfleet monitors
+  // apply` checks a whole file this way first); not counted as a mutation.
+  const orDryRun = (req: Request, res: Response, next: NextFunction) => (isDryRun(req.query.dry_run) ? next() : mutation(req, res, next));
+  r.post('/users/endpoints', orDryRun, (req, res) => {
+    const body = parseInput(EndpointCreateBody, req.body);
+    if (dryRunParam(req.query.dry_run)) {
+      res.json({ success: true, data: { dry_run: true, endpoint: endpoints.check(uid(req), body) } });
+      return;
+    }
+    res.status(201).json({ success: true, data: endpoints.create(uid(req), body) });
   });
-  r.put('/users/endpoints/:id', mutation, (req, res) => {
-    res.json({ success: true, data: endpoints.update(uid(req), endpointId(req.params.id), parseInput(EndpointUpdateBody, req.body)) });
+  r.put('/users/endpoints/:id', orDryRun, (req, res) => {
+    const id = endpointId(req.params.id);
+    const body = parseInput(EndpointUpdateBody, req.body);
+    if (dryRunParam(req.query.dry_run)) {
+      res.json({ success: true, data: { dry_run: true, endpoint: endpoints.check(uid(req), body, id) } });
+      return;
+    }
+    res.json({ success: true, data: endpoints.update(uid(req), id, body) });
   });
   r.patch('/users/endpoints/:id/toggle', mutation, (req, res) => {
     res.json({ success: true, data: endpoints.toggle(uid(req), endpointId(req.params.id), parseInput(EndpointToggleBody, req.body)) });
