@@ -210,3 +210,51 @@ describe('results buffered across a control-plane restart', () => {
     }
   });
 });
+
+describe('an agent connecting (issue 17)', () => {
+  it('places only its region\'s checks, in one pass: the other regions\' watchers are not recomputed', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'upfleet-engine-'));
+    const db = openDatabase(path.join(dir, 'upfleet.db'));
+    seedDatabase(db);
+    try {
+      const repo = createEndpointsRepo(db);
+      let scans = 0;
+      const counted = { ...repo, listMonitored: () => (scans++, repo.listMonitored()) };
+      const userId = createUsersRepo(db).insert('u5', 'u5@example.com', 'x', 4);
+      // response_time only: one check per selected region (no primary-region-only checks)
+      const input = (n: number, regions: string[]) => ({ name: `e${n}`, url: `https://example.com/r${n}`, description: '', regions, ping_host: false, cert_expiry: false, response_code: false, response_time: true });
+      for (let i = 0; i < 300; i++) repo.insert(userId, `r${i}`, input(i, ['EU-Germany']));
+      for (let i = 300; i < 310; i++) repo.insert(userId, `r${i}`, input(i, ['US-Virginia']));
+      const live = new Map([['EU-Germany', new Set(['eu-1', 'eu-2'])], ['US-Virginia', new Set(['us-1', 'us-2'])]]);
+      const engine = createAssignmentEngine({ endpoints: counted, catalog: createCatalogRepo(db), logger: pino({ level: 'silent' }), liveAgents: () => live });
+      const tick = () => new Promise((r) => setImmediate(r));
+      const got = new Map<string, AssignmentUpdate[]>();
+      const watch = (agentId: string, region: string) => {
+        got.set(agentId, []);
+        return engine.watch({ agentId, region, send: (u) => got.get(agentId)!.push(u) });
+      };
+      watch('eu-1', 'EU-Germany');
+      watch('eu-2', 'EU-Germany');
+      watch('us-1', 'US-Virginia');
+      await tick();
+      expect(engine.ownedCount('eu-1') + engine.ownedCount('eu-2')).toBe(300);
+
+      const [placedBefore, scansBefore, euUpdates] = [engine.placedChecks(), scans, got.get('eu-1')!.length + got.get('eu-2')!.length];
+      watch('us-2', 'US-Virginia');
+      await tick();
+      await tick();
+      expect(engine.placedChecks() - placedBefore).toBe(10); // the US checks, once
+      expect(scans - scansBefore).toBe(1);
+      expect(got.get('eu-1')!.length + got.get('eu-2')!.length).toBe(euUpdates);
+      // the US checks are split between both US agents, the new one got a snapshot, the other a delta
+      expect(engine.ownedCount('us-1') + engine.ownedCount('us-2')).toBe(10);
+      expect(engine.ownedCount('us-2')).toBeGreaterThan(0);
+      expect(got.get('us-2')![0]!.snapshot!.assignments).toHaveLength(engine.ownedCount('us-2'));
+      expect(got.get('us-1')!.at(-1)!.delta!.removed_check_ids).toHaveLength(engine.ownedCount('us-2'));
+      engine.close();
+    } finally {
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

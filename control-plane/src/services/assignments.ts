@@ -66,7 +66,12 @@ export function createAssignmentEngine(deps: {
   const watchers = new Map<string, WatcherState>();
   let scheduled = false;
   const pendingEndpoints = new Set<number>();
-  let lastLive = '';
+  /** Live agents per region at the last tick ("a,b,c"), to recompute only regions whose set changed. */
+  let lastLive = new Map<string, string>();
+  /** Regions whose watchers or live agents changed: only their checks are placed again. */
+  const pendingRegions = new Set<string>();
+  /** Checks whose owner was computed (snapshots and recomputes), for the metric and tests. */
+  let placedTotal = 0;
   const startedAt = now();
   const graceUntil = startedAt + (deps.startupGraceMs ?? 0);
   const releaseGraceMs = deps.releaseGraceMs ?? 30_000;
@@ -97,11 +102,13 @@ export function createAssignmentEngine(deps: {
     return candidates;
   }
 
-  function placeChecks(list: Iterable<MonitoredEndpoint>, out: Map<string, Map<string, Assignment>>): void {
+  function placeChecks(list: Iterable<MonitoredEndpoint>, out: Map<string, Map<string, Assignment>>, region?: string): void {
     const primary = primaryKey();
     const candidates = candidatesByRegion();
     for (const e of list) {
       for (const a of checksForEndpoint(e, primary, denied)) {
+        if (region !== undefined && a.region !== region) continue;
+        placedTotal++;
         const agents = candidates.get(a.region);
         if (!agents) continue;
         const owner = ownerOf(a.check_id, agents);
@@ -110,11 +117,20 @@ export function createAssignmentEngine(deps: {
     }
   }
 
-  function desiredByAgent(): Map<string, Map<string, Assignment>> {
+  /** What each watcher should hold; with `region`, only that region's watchers and checks. */
+  function desiredByAgent(region?: string): Map<string, Map<string, Assignment>> {
     const out = new Map<string, Map<string, Assignment>>();
-    for (const id of watchers.keys()) out.set(id, new Map());
-    placeChecks(deps.endpoints.listMonitored(), out);
+    for (const [id, w] of watchers) if (region === undefined || w.region === region) out.set(id, new Map());
+    placeChecks(deps.endpoints.listMonitored(), out, region);
     return out;
+  }
+
+  /** Sends the region's watchers (but `except`) their difference within the region's checks. */
+  function sendRegionDiffs(region: string, desired: Map<string, Map<string, Assignment>>, except?: WatcherState): void {
+    for (const w of watchers.values()) {
+      if (w === except || w.pending || w.region !== region) continue;
+      sendDiff(w, desired.get(w.agentId) ?? new Map(), (checkId) => w.current.get(checkId)?.region === region);
+    }
   }
 
   /** Remembers what an agent stops holding, so its in-flight results are still accepted a while. */
@@ -157,10 +173,17 @@ export function createAssignmentEngine(deps: {
     if (fullPending) {
       fullPending = false;
       pendingEndpoints.clear();
+      pendingRegions.clear();
       const desired = desiredByAgent();
       for (const w of watchers.values()) if (!w.pending) sendDiff(w, desired.get(w.agentId) ?? new Map());
       return;
     }
+    // A watcher came or went, or a region's live agents changed: only that region moves.
+    for (const region of [...pendingRegions]) {
+      pendingRegions.delete(region);
+      sendRegionDiffs(region, desiredByAgent(region));
+    }
+    if (pendingEndpoints.size === 0) return;
     // Endpoint edits: only those endpoints' checks are computed and sent.
     const ids = new Set(pendingEndpoints);
     pendingEndpoints.clear();
@@ -182,6 +205,12 @@ export function createAssignmentEngine(deps: {
     /** Something beyond one endpoint changed (agents, plans, regions): a full recompute on the next tick. */
     changed(): void {
       fullPending = true;
+      schedule();
+    },
+
+    /** A region's watchers or live agents changed: only its checks are placed again, on the next tick. */
+    regionChanged(region: string): void {
+      pendingRegions.add(region);
       schedule();
     },
 
@@ -228,14 +257,17 @@ export function createAssignmentEngine(deps: {
       watchers.set(w.agentId, state);
       const sendSnapshot = () => {
         if (watchers.get(w.agentId) !== state) return;
-        const mine = desiredByAgent().get(w.agentId) ?? new Map<string, Assignment>();
+        // Only this region's checks move when an agent of it connects.
+        const desired = desiredByAgent(w.region);
+        const mine = desired.get(w.agentId) ?? new Map<string, Assignment>();
         state.current = mine;
         for (const id of mine.keys()) released.get(w.agentId)?.delete(id);
         if (!firstSnapshotAt.has(w.agentId)) firstSnapshotAt.set(w.agentId, now());
         deps.held?.replace(w.agentId, new Set(mine.keys()));
         w.send({ version: state.version, snapshot: { assignments: [...mine.values()] } });
         log.info({ agentId: w.agentId, region: w.region, checks: mine.size }, 'agent watching');
-        engine.changed();
+        // The region's other watchers lose what it now owns, in the same pass.
+        sendRegionDiffs(w.region, desired, state);
       };
       const wait = graceUntil - Date.now();
       if (wait > 0) {
@@ -252,19 +284,20 @@ export function createAssignmentEngine(deps: {
           release(w.agentId, state.current.values());
           pruneReleased();
           log.info({ agentId: w.agentId }, 'agent stopped watching');
-          engine.changed();
+          engine.regionChanged(w.region);
         }
       };
     },
 
     /** Called periodically: a lapsed lease moves its checks to the region's other agents. */
     tick(): void {
-      const key = JSON.stringify([...deps.liveAgents()].map(([r, s]) => [r, [...s].sort()]).sort());
-      if (key !== lastLive) {
-        lastLive = key;
-        engine.changed();
-      }
+      const live = new Map([...deps.liveAgents()].map(([r, s]) => [r, [...s].sort().join(',')]));
+      for (const r of new Set([...live.keys(), ...lastLive.keys()])) if (live.get(r) !== lastLive.get(r)) engine.regionChanged(r);
+      lastLive = live;
     },
+
+    /** Checks whose owner was computed since start (snapshots and recomputes). */
+    placedChecks: () => placedTotal,
 
     /** A revoked agent holds nothing any more, not even recently. */
     forget(agentId: string): void {
