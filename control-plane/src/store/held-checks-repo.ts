@@ -26,8 +26,9 @@ export function createHeldChecksRepo(db: Db) {
     change: (agentId: string, given: Iterable<string>, taken: Iterable<string>) => change(agentId, given, taken),
     /** The agent now holds exactly `ids`. */
     replace(agentId: string, ids: Set<string>): void {
-      const gone = (q.ofAgent.all(agentId) as string[]).filter((id) => !ids.has(id));
-      change(agentId, ids, gone);
+      const held = new Set(q.ofAgent.all(agentId) as string[]);
+      // Only the difference is written: a reconnect that keeps its checks writes nothing.
+      change(agentId, [...ids].filter((id) => !held.has(id)), [...held].filter((id) => !ids.has(id)));
     },
     forget: (agentId: string) => void q.forget.run(agentId),
   };
