@@ -1,6 +1,7 @@
 // Email verification and email changes (issue 17, items 3 and 4), end to end: the real control
 // plane with SMTP_URL pointed at a real SMTP server on loopback (smtp-server), and Stripe at the
 // local fake for the checkout claim.
+import { authenticator } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSmtpReceiver, type SmtpReceiver } from '../testing/alert-receivers';
 import { startFakeStripe, type FakeStripe } from '../testing/fake-stripe';
@@ -136,5 +137,24 @@ describe('changing the email', () => {
     expect(await profile(s.token)).toEqual({ username: s.user.username, email: next, timezone: 'UTC', email_verified: true });
     expect((await h.call('POST', '/api/auth/login', { email: next, password: PASSWORD })).status).toBe(200);
     expect((await h.call('GET', '/api/users/profile', undefined, other)).status).toBe(401);
+  });
+});
+
+describe('changing the email with a two-factor code', () => {
+  it('takes a backup code instead of the password (each code once); a wrong one is refused', async () => {
+    const s = await h.signup();
+    await open(await linkFor(s.user.email));
+    const setup = (await h.call('POST', '/api/2fa/setup', undefined, s.token)).body.data as { secret: string; backupCodes: string[] };
+    expect((await h.call('POST', '/api/2fa/verify', { token: authenticator.generate(setup.secret) }, s.token)).status).toBe(200);
+    const next = `2fa-${s.user.email}`;
+    const body = { username: s.user.username, email: next, timezone: 'UTC' };
+    const wrong = await h.call('PUT', '/api/users/profile', { ...body, two_factor_code: '00000-00000' }, s.token);
+    expect(wrong.status).toBe(400);
+    const ok = await h.call('PUT', '/api/users/profile', { ...body, two_factor_code: setup.backupCodes[0] }, s.token);
+    expect([ok.status, ok.body.data.pending_email]).toEqual([200, next]);
+    const reused = await h.call('PUT', '/api/users/profile', { ...body, email: `again-${next}`, two_factor_code: setup.backupCodes[0] }, s.token);
+    expect(reused.status).toBe(400);
+    await open(await linkFor(next));
+    expect((await profile(s.token)).email).toBe(next);
   });
 });
