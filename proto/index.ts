@@ -39,6 +39,8 @@ export type AssignmentUpdate = Omit<AssignmentUpdate__Output, 'snapshot' | 'delt
 };
 export type { CheckResult__Output as CheckResult } from './generated/upfleet/agent/v1/CheckResult';
 export type { ResultBatch__Output as ResultBatch } from './generated/upfleet/agent/v1/ResultBatch';
+import type { CheckResult__Output } from './generated/upfleet/agent/v1/CheckResult';
+import type { ResultBatch__Output } from './generated/upfleet/agent/v1/ResultBatch';
 export type { BatchAck__Output as BatchAck } from './generated/upfleet/agent/v1/BatchAck';
 
 // Client and handler types are generated too: a handler receives `__Output` shapes and may send
@@ -51,16 +53,62 @@ type AgentServiceCtor = grpc.ServiceClientConstructor & {
 };
 
 let cached: AgentServiceCtor | undefined;
+let reportMethod: grpc.MethodDefinition<unknown, unknown> | undefined;
+
+/**
+ * A ResultBatch already in wire form: the agent's outbox keeps each result encoded, so a batch is
+ * sent as these bytes (the ReportResults serializer passes them through) with no re-encoding.
+ */
+export interface EncodedResultBatch { batch_id: string; encoded: Buffer }
 
 /** The AgentService constructor and service definition, loaded once per process. */
 export function loadAgentService(): AgentServiceCtor {
   if (cached) return cached;
   const def = protoLoader.loadSync(PROTO_PATH, LOADER_OPTIONS);
+  const method = (def['upfleet.agent.v1.AgentService'] as unknown as Record<string, grpc.MethodDefinition<unknown, unknown>>).ReportResults!;
+  const serialize = method.requestSerialize;
+  method.requestSerialize = (v: unknown) => {
+    const encoded = (v as Partial<EncodedResultBatch> | null)?.encoded;
+    return Buffer.isBuffer(encoded) ? encoded : serialize(v);
+  };
+  reportMethod = method;
   const pkg = grpc.loadPackageDefinition(def) as unknown as {
     upfleet: { agent: { v1: { AgentService: AgentServiceCtor } } };
   };
   cached = pkg.upfleet.agent.v1.AgentService;
   return cached;
+}
+
+function report(): grpc.MethodDefinition<unknown, unknown> {
+  if (!reportMethod) loadAgentService();
+  return reportMethod!;
+}
+
+/**
+ * One result as it stands inside a ResultBatch on the wire (field 2: tag, length, message). A
+ * batch's encoding is its id's (`encodeBatchId`) followed by such entries, in any number.
+ */
+export function encodeBatchEntry(r: CheckResult__Output): Buffer {
+  return report().requestSerialize({ batch_id: '', results: [r] });
+}
+
+/** ResultBatch field 1 (batch_id) on the wire. */
+export function encodeBatchId(batchId: string): Buffer {
+  const id = Buffer.from(batchId, 'utf8');
+  const head: number[] = [0x0a];
+  for (let n = id.length; ; n >>>= 7) {
+    if (n < 0x80) {
+      head.push(n);
+      break;
+    }
+    head.push((n & 0x7f) | 0x80);
+  }
+  return Buffer.concat([Buffer.from(head), id]);
+}
+
+/** A batch's wire bytes read back (what the control plane would receive). */
+export function decodeResultBatch(bytes: Buffer): ResultBatch__Output {
+  return report().requestDeserialize(bytes) as ResultBatch__Output;
 }
 
 export { grpc };

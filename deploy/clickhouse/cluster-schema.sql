@@ -100,13 +100,13 @@ SELECT
     endpoint_id, kind, region, retention_days,
     count() AS n,
     countIf(ok = 1) AS ok_n,
-    countIf((kind = 'http' AND status_code >= 200 AND status_code < 300)) AS ok2xx_n,
-    countIf(((kind = 'http' AND status_code > 0) OR (kind != 'http' AND ok = 1))) AS timed_n,
-    sumIf(toFloat64(total_ms), ((kind = 'http' AND status_code > 0) OR (kind != 'http' AND ok = 1))) AS total_sum,
-    minOrNullIf(total_ms, ((kind = 'http' AND status_code > 0) OR (kind != 'http' AND ok = 1))) AS total_min,
-    maxOrNullIf(total_ms, ((kind = 'http' AND status_code > 0) OR (kind != 'http' AND ok = 1))) AS total_max,
-    quantileTimingStateIf(0.95)(total_ms, ((kind = 'http' AND status_code > 0) OR (kind != 'http' AND ok = 1))) AS total_p95,
-    minOrNullIf(cert_days_left, (kind = 'tls' AND (ok = 1 OR cert_not_after IS NOT NULL))) AS cert_days_min,
+    countIf(kind = 'http' AND status_code >= 200 AND status_code < 300) AS ok2xx_n,
+    countIf((kind = 'http' AND status_code > 0) OR (kind != 'http' AND ok = 1)) AS timed_n,
+    sumIf(toFloat64(total_ms), (kind = 'http' AND status_code > 0) OR (kind != 'http' AND ok = 1)) AS total_sum,
+    minOrNullIf(total_ms, (kind = 'http' AND status_code > 0) OR (kind != 'http' AND ok = 1)) AS total_min,
+    maxOrNullIf(total_ms, (kind = 'http' AND status_code > 0) OR (kind != 'http' AND ok = 1)) AS total_max,
+    quantileTimingStateIf(0.95)(total_ms, (kind = 'http' AND status_code > 0) OR (kind != 'http' AND ok = 1)) AS total_p95,
+    minOrNullIf(cert_days_left, kind = 'tls' AND (ok = 1 OR cert_not_after IS NOT NULL)) AS cert_days_min,
     argMaxStateIf(status_code, ts, kind = 'http') AS last_status
 FROM upfleet.check_results_local
 GROUP BY endpoint_id, kind, region, retention_days, bucket;
@@ -118,13 +118,13 @@ SELECT
     endpoint_id, kind, region, retention_days,
     count() AS n,
     countIf(ok = 1) AS ok_n,
-    countIf((kind = 'http' AND status_code >= 200 AND status_code < 300)) AS ok2xx_n,
-    countIf(((kind = 'http' AND status_code > 0) OR (kind != 'http' AND ok = 1))) AS timed_n,
-    sumIf(toFloat64(total_ms), ((kind = 'http' AND status_code > 0) OR (kind != 'http' AND ok = 1))) AS total_sum,
-    minOrNullIf(total_ms, ((kind = 'http' AND status_code > 0) OR (kind != 'http' AND ok = 1))) AS total_min,
-    maxOrNullIf(total_ms, ((kind = 'http' AND status_code > 0) OR (kind != 'http' AND ok = 1))) AS total_max,
-    quantileTimingStateIf(0.95)(total_ms, ((kind = 'http' AND status_code > 0) OR (kind != 'http' AND ok = 1))) AS total_p95,
-    minOrNullIf(cert_days_left, (kind = 'tls' AND (ok = 1 OR cert_not_after IS NOT NULL))) AS cert_days_min,
+    countIf(kind = 'http' AND status_code >= 200 AND status_code < 300) AS ok2xx_n,
+    countIf((kind = 'http' AND status_code > 0) OR (kind != 'http' AND ok = 1)) AS timed_n,
+    sumIf(toFloat64(total_ms), (kind = 'http' AND status_code > 0) OR (kind != 'http' AND ok = 1)) AS total_sum,
+    minOrNullIf(total_ms, (kind = 'http' AND status_code > 0) OR (kind != 'http' AND ok = 1)) AS total_min,
+    maxOrNullIf(total_ms, (kind = 'http' AND status_code > 0) OR (kind != 'http' AND ok = 1)) AS total_max,
+    quantileTimingStateIf(0.95)(total_ms, (kind = 'http' AND status_code > 0) OR (kind != 'http' AND ok = 1)) AS total_p95,
+    minOrNullIf(cert_days_left, kind = 'tls' AND (ok = 1 OR cert_not_after IS NOT NULL)) AS cert_days_min,
     argMaxStateIf(status_code, ts, kind = 'http') AS last_status
 FROM upfleet.check_results_local
 GROUP BY endpoint_id, kind, region, retention_days, bucket;

@@ -56,6 +56,8 @@ export type RollupGrain = '1m' | '1h';
 
 /** The rollup views' SELECT, reading `source` (the raw table; `check_results_local` on a cluster). */
 export function rollupSelect(db: string, grain: RollupGrain, source = 'check_results'): string {
+  // The predicates without their outer parentheses: the text the cluster's upgrade files carry.
+  const [twoXx, timed, cert] = [SQL_2XX, SQL_TIMED, SQL_CERT].map((p) => p.slice(1, -1));
   const bucketExpr = grain === '1m' ? 'toStartOfMinute(ts)' : 'toStartOfHour(ts)';
   return `
     SELECT
@@ -63,13 +65,13 @@ export function rollupSelect(db: string, grain: RollupGrain, source = 'check_res
       endpoint_id, kind, region, retention_days,
       count() AS n,
       countIf(ok = 1) AS ok_n,
-      countIf(${SQL_2XX}) AS ok2xx_n,
-      countIf(${SQL_TIMED}) AS timed_n,
-      sumIf(toFloat64(total_ms), ${SQL_TIMED}) AS total_sum,
-      minOrNullIf(total_ms, ${SQL_TIMED}) AS total_min,
-      maxOrNullIf(total_ms, ${SQL_TIMED}) AS total_max,
-      quantileTimingStateIf(0.95)(total_ms, ${SQL_TIMED}) AS total_p95,
-      minOrNullIf(cert_days_left, ${SQL_CERT}) AS cert_days_min,
+      countIf(${twoXx}) AS ok2xx_n,
+      countIf(${timed}) AS timed_n,
+      sumIf(toFloat64(total_ms), ${timed}) AS total_sum,
+      minOrNullIf(total_ms, ${timed}) AS total_min,
+      maxOrNullIf(total_ms, ${timed}) AS total_max,
+      quantileTimingStateIf(0.95)(total_ms, ${timed}) AS total_p95,
+      minOrNullIf(cert_days_left, ${cert}) AS cert_days_min,
       argMaxStateIf(status_code, ts, kind = 'http') AS last_status
     FROM ${db}.${source}
     GROUP BY endpoint_id, kind, region, retention_days, bucket`;
