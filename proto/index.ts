@@ -89,7 +89,7 @@ function report(): grpc.MethodDefinition<unknown, unknown> {
  * batch's encoding is its id's (`encodeBatchId`) followed by such entries, in any number.
  */
 export function encodeBatchEntry(r: CheckResult__Output): Buffer {
-  return report().requestSerialize({ batch_id: '', results: [r] });
+  return report().requestSerialize({ results: [r] }); // no batch_id key: an empty one would still be written
 }
 
 /** ResultBatch field 1 (batch_id) on the wire. */
