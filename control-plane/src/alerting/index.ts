@@ -7,7 +7,7 @@ import type { AlertDelivery, AlertPlatform, Incident } from '@upfleet/proto/rest
 import { badRequest, notFound } from '../errors';
 import type { SecretBox } from '../lib/crypto';
 import type { Logger } from '../logger';
-import type { AlertsRepo } from '../store/alerts-repo';
+import type { AlertsRepo } from './settings-repo';
 import { createDispatcher, type MethodForDelivery } from './dispatcher';
 import { createAlertEvaluator } from './evaluator';
 import type { AlertingRepo, IncidentRow } from './repo';

@@ -156,7 +156,7 @@ export function createAssignmentEngine(deps: {
     pendingEndpoints.clear();
     const out = new Map<string, Map<string, Assignment>>();
     for (const id of watchers.keys()) out.set(id, new Map());
-    placeChecks([...ids].map((id) => deps.endpoints.monitoredById(id)).filter((e): e is MonitoredEndpoint => e !== undefined), out);
+    placeChecks([...ids].map((id) => deps.endpoints.monitoredById(id)).filter((e) => e !== undefined), out);
     const inScope = (checkId: string) => ids.has(endpointOfCheck(checkId));
     for (const w of watchers.values()) if (!w.pending) sendDiff(w, out.get(w.agentId)!, inScope);
   }
