@@ -11,7 +11,7 @@ import type { AgentConfig } from './config';
 import { createAssignmentGate } from './link/assignment-watch';
 import { createLink, type LinkStats } from './link/reconnect-loop';
 import { createAgentRegistry, startMetricsServer, type MetricsServer } from './metrics';
-import { createHostResolver } from './probes/index';
+import { createHostResolver } from './probers/index';
 import { createProbePool } from './probe-pool';
 import { createAdaptiveRunner } from './adaptive-runner';
 import { availableParallelism } from 'node:os';

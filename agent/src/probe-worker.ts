@@ -2,7 +2,7 @@
 // so sockets, TLS and parsing of many checks spread over the machine's cores.
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Assignment } from '@upfleet/proto';
-import { createHostResolver } from './probes/index';
+import { createHostResolver } from './probers/index';
 import { createCheckRunner } from './run-check';
 
 interface Init { allowPrivateTargets: boolean; extraCa?: string[]; maxBodyBytes?: number }

@@ -1,9 +1,10 @@
-// Turns an assignment into a CheckResult by running the matching probe. The only place where
-// probe results meet the wire shape.
+// Turns an assignment into a CheckResult by running its kind's prober (probers/index.ts): the
+// fields every result has are set here, the kind's own fields by its prober.
 import { randomUUID } from 'node:crypto';
 import type { Assignment, CheckResult } from '@upfleet/proto';
 import { Counter, type Registry } from 'prom-client';
-import { probeHttp, probePing, probeTls, type HostResolver } from './probes/index';
+import { kindName } from '@upfleet/proto/check-kinds';
+import { proberFor, type HostResolver } from './probers/index';
 
 export interface CheckRunnerOptions {
   resolver: HostResolver;
@@ -25,54 +26,26 @@ function base(a: Assignment, tsMs: number): CheckResult {
 
 /** The failed result of a check that could not run to its end (its probe thread died). */
 export function failedCheck(a: Assignment, error: string, tsMs = Date.now()): CheckResult {
-  const phase = a.kind === 'CHECK_KIND_TLS' ? 'tls' : a.kind === 'CHECK_KIND_PING' ? 'connect' : 'http';
-  return { ...base(a, tsMs), phase, error };
+  return { ...base(a, tsMs), phase: proberFor(a.kind)?.failurePhase ?? 'http', error };
 }
 
 export function createCheckRunner(opts: CheckRunnerOptions): CheckRunner {
   return async (a) => {
-    const ts = Date.now();
-    const r = base(a, ts);
-    const probeOpts = {
+    const r = base(a, Date.now());
+    const prober = proberFor(a.kind);
+    if (!prober) return { ...r, phase: 'http', error: `unsupported check kind ${String(a.kind)}` };
+    const fields = await prober.probe(a, {
       // always positive: assignments without one are refused where they are received
       timeoutMs: a.timeout_ms,
       resolver: opts.resolver,
       // the stricter of the agent's own flag and the control plane's policy for this check
       allowPrivateTargets: opts.allowPrivateTargets && !a.private_targets_denied,
       extraCa: opts.extraCa,
-    };
-    switch (a.kind) {
-      case 'CHECK_KIND_HTTP': {
-        // The region in the user agent lets a site owner (and the alerting e2e) tell regions apart.
-        const p = await probeHttp(a.url, { ...probeOpts, maxBodyBytes: opts.maxBodyBytes, userAgent: `Upfleet-Agent/0.1 (region ${a.region})` });
-        return {
-          ...r, ok: p.ok, phase: p.phase, error: p.error, status_code: p.status_code, redirects: p.redirects,
-          ...p.timings,
-        };
-      }
-      case 'CHECK_KIND_TLS': {
-        const p = await probeTls(a.url, probeOpts);
-        return {
-          ...r, ok: p.ok, phase: p.phase, error: p.error, dns_ms: p.timings.dns_ms, connect_ms: p.timings.connect_ms,
-          tls_ms: p.timings.tls_ms, total_ms: p.timings.tls_ms, cert_days_left: p.cert_days_left,
-          cert_not_after_ms: p.cert_not_after_ms, cert_issuer: p.cert_issuer, cert_subject: p.cert_subject,
-        };
-      }
-      case 'CHECK_KIND_PING': {
-        const p = await probePing(a.url, probeOpts);
-        return {
-          ...r, ok: p.ok, phase: p.phase, error: p.error, dns_ms: p.dns_ms, total_ms: p.rtt_ms, ping_method: p.ping_method,
-        };
-      }
-      default:
-        return { ...r, phase: 'http', error: `unsupported check kind ${String(a.kind)}` };
-    }
+      maxBodyBytes: opts.maxBodyBytes,
+    });
+    return { ...r, ...fields };
   };
 }
-
-const KIND_LABEL: Record<string, string> = {
-  CHECK_KIND_HTTP: 'http', CHECK_KIND_TLS: 'tls', CHECK_KIND_PING: 'ping',
-};
 
 /** Counts finished checks by kind and outcome, and failures by phase (also on the registry given). */
 export class CheckCounters {
@@ -94,7 +67,7 @@ export class CheckCounters {
   }
 
   record(r: CheckResult): void {
-    const kind = KIND_LABEL[r.kind] ?? 'unknown';
+    const kind = kindName(r.kind) ?? 'unknown';
     this.total++;
     this.byResult?.inc({ kind, result: r.ok ? 'ok' : 'failed' });
     if (!r.ok) {

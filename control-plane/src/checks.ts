@@ -1,25 +1,11 @@
 // What a check is: its kinds and their names, its id, its timeout, how long its results are kept,
 // how its graph is bucketed and over what window its uptime is counted. Every other part of the
 // control plane asks this module instead of deciding again.
-import type { CheckKind } from '@upfleet/proto';
 import type { GraphFunction } from '@upfleet/proto/rest';
+import { CHECK_KINDS, type AssignedKind, type KindName } from '@upfleet/proto/check-kinds';
 
-/** A kind an assignment can have (the proto's UNSPECIFIED is never assigned). */
-export type AssignedKind = Exclude<CheckKind, 'CHECK_KIND_UNSPECIFIED'>;
-/** A kind's short name: the middle part of a check id and the ClickHouse `kind` column. */
-export type KindName = 'http' | 'tls' | 'ping';
-
-/** The one table of check kinds. */
-export const CHECK_KINDS: Readonly<Record<AssignedKind, KindName>> = {
-  CHECK_KIND_HTTP: 'http',
-  CHECK_KIND_TLS: 'tls',
-  CHECK_KIND_PING: 'ping',
-};
-
-/** The short name of a proto kind, or null for UNSPECIFIED and anything unknown. */
-export function kindName(kind: CheckKind | string): KindName | null {
-  return Object.hasOwn(CHECK_KINDS, kind) ? CHECK_KINDS[kind as AssignedKind] : null;
-}
+// The kinds table is shared with the agent (its metric labels and probers): @upfleet/proto/check-kinds.
+export { CHECK_KINDS, kindName, type AssignedKind, type KindName } from '@upfleet/proto/check-kinds';
 
 /** Which kind of check feeds each graph function (HTTP feeds two: one request, two figures). */
 export const GRAPH_FUNCTION_KIND: Readonly<Record<GraphFunction, KindName>> = {

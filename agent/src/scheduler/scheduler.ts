@@ -3,6 +3,7 @@
 // due times live in due-heap.ts, the lag figures in lag-stats.ts.
 import type { Assignment } from '@upfleet/proto';
 import { fnv1a32 } from '@upfleet/proto/hash';
+import { CONFIRM_FAILURES } from '@upfleet/proto/outcome';
 import { Counter, Histogram, type Registry } from 'prom-client';
 import { gaugeFrom } from '../metrics';
 import { systemClock, type Clock } from './clock';
@@ -15,8 +16,8 @@ export type RunCheck = (assignment: Assignment, plannedAt: number) => Promise<vo
 
 /** After a failed run, the check runs again after this long (or its interval, if shorter)... */
 export const RECHECK_DELAY_MS = 10_000;
-/** ...until it passes or has failed this many times in a row (the control plane's confirmation). */
-export const CONFIRM_FAILURES = 2;
+/** ...until it passes or has failed CONFIRM_FAILURES times in a row (the control plane's confirmation, one count in proto). */
+export { CONFIRM_FAILURES };
 
 export interface SchedulerDeps {
   runCheck: RunCheck;

@@ -3,11 +3,13 @@
 // re-aggregated: down when a quorum of its regions is down (endpoint-state.ts), and a condition
 // that changes state more than FLAP_MAX_CHANGES times in FLAP_WINDOW_MS flaps, staying quiet until
 // it has held for FLAP_SETTLE_MS. Decisions are queued as ops the evaluator runs in its transaction.
+import { CONFIRM_FAILURES } from '@upfleet/proto/outcome';
 import { regionStateKey, type EndpointCache, type EndpointContext, type EndpointState } from './endpoint-state';
 import type { IncidentBook } from './incidents';
 import type { AlertingRepo, ConditionRow, RegionStateRow } from './repo';
 
-export const CONFIRM_COUNT = 2;
+/** The confirmation count, shared with the agent's fast confirmation (@upfleet/proto/outcome). */
+export const CONFIRM_COUNT = CONFIRM_FAILURES;
 export const FLAP_WINDOW_MS = 30 * 60_000;
 /** More state changes than this within the window make a condition flap. */
 export const FLAP_MAX_CHANGES = 4;

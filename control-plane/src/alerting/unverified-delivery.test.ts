@@ -4,7 +4,7 @@ import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSmtpReceiver, type SmtpReceiver } from '../testing/alert-receivers';
 import { createAlertingFixture, type AlertingFixture } from '../testing/alerting';
-import { createAlertsRepo } from '../store/alerts-repo';
+import { createAlertsRepo } from './settings-repo';
 import { createChannels } from './channels';
 import { createAlerting, UNVERIFIED_DELIVERY } from './index';
 import { createAlertingRepo } from './repo';

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpReceiver, type HttpReceiver } from '../testing/alert-receivers';
 import { startHarness, type Harness } from '../testing/harness';
-import { SMS_TEST_NEEDS_PLAN, TEST_SEND_LIMITED } from '../services/alerts';
+import { SMS_TEST_NEEDS_PLAN, TEST_SEND_LIMITED } from '../alerting/settings';
 
 let h: Harness;
 let receiver: HttpReceiver;

@@ -7,7 +7,7 @@ import { startSmtpReceiver, type SmtpReceiver } from '../testing/alert-receivers
 import { startFakeStripe, type FakeStripe } from '../testing/fake-stripe';
 import { startHarness, type Harness } from '../testing/harness';
 import { CLAIM_UNVERIFIED } from '../services/billing/claims';
-import { VERIFY_EMAIL_FIRST } from '../services/alerts';
+import { VERIFY_EMAIL_FIRST } from '../alerting/settings';
 import { ALREADY_VERIFIED, EMAIL_CHANGE_PROOF, VERIFY_LINK_INVALID } from '../services/auth';
 
 let h: Harness;

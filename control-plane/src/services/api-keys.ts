@@ -1,5 +1,6 @@
 // API keys for the public API: made and revoked by their owner (plans with api_access), used as
 // `Authorization: Bearer upk_…` on the data routes, each key with its own per-minute allowance.
+import { planViolations } from '@upfleet/proto/plan';
 import { LIMITS, MESSAGES, type ApiKey, type CreatedApiKey, type Package } from '@upfleet/proto/rest';
 import type { ApiKeyCreateBody } from '@upfleet/proto/schemas';
 import { AppError, badRequest, forbidden, notFound, unauthorized } from '../errors';
@@ -34,7 +35,8 @@ export function createApiKeyService(deps: {
   const windows = new Map<number, { start: number; count: number }>();
 
   function requireApiAccess(userId: number) {
-    if (!deps.planOf(userId).api_access) throw forbidden(MESSAGES.apiAccessNotInPlan);
+    const refused = planViolations(deps.planOf(userId), { apiAccess: true })[0];
+    if (refused) throw forbidden(refused.message);
   }
 
   function spend(keyId: number): { allowance: KeyAllowance; allowed: boolean } {

@@ -1,14 +1,16 @@
-// Endpoints: the plan's rules (features, regions, count) are enforced here, on the server.
+// Endpoints: the plan's rules (features, regions, count; decided in @upfleet/proto/plan) are enforced here, on the server.
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import { FEATURES, FEATURE_LABELS, MESSAGES, type Dashboard, type Endpoint, type EndpointInput, type Package } from '@upfleet/proto/rest';
+import { allowedFeatures, planViolations } from '@upfleet/proto/plan';
+import type { Dashboard, Endpoint, EndpointInput, Package } from '@upfleet/proto/rest';
 import type { EndpointCreateBody, EndpointToggleBody } from '@upfleet/proto/schemas';
 import { badRequest, conflict, notFound } from '../errors';
 import { isPrivateHostname } from '@upfleet/proto/targets';
-import { regionKey, regionLabel, type CatalogRepo } from '../store/catalog-repo';
+import { planContext, regionKey, type CatalogRepo } from '../store/catalog-repo';
 import type { EndpointsRepo } from '../store/endpoints-repo';
 import type { UsersRepo } from '../store/users-repo';
+import type { ChangeTopic } from '../change-hub';
 
 export interface UptimeSource {
   /** 7-day uptime per endpoint, percentage with two decimals; absent or null when no data. */
@@ -38,14 +40,16 @@ export function createEndpointService(deps: {
   catalog: CatalogRepo;
   allowPrivateTargets: boolean;
   uptime?: UptimeSource;
-  /** Told which endpoint was created, edited, toggled or deleted (its checks are recomputed alone). */
-  onChange?: (urlId: number) => void;
-  /** Monitoring turned off or endpoint deleted: its open incidents resolve without notifying. */
-  onClosed?: (urlId: number) => void;
+  /**
+   * The change hub's endpoint topic: `changed` for a create, edit, toggle or delete (its checks are
+   * recomputed alone), `removed` when monitoring is turned off or the endpoint deleted (its open
+   * incidents resolve without notifying).
+   */
+  changes?: Pick<ChangeTopic, 'changed' | 'removed'>;
   now?: () => number;
 }) {
   const { endpoints, catalog } = deps;
-  const changed = (urlId: number) => deps.onChange?.(urlId);
+  const changed = (urlId: number) => deps.changes?.changed(urlId);
 
   function planOf(userId: number): Package {
     const user = deps.users.byId(userId);
@@ -58,17 +62,14 @@ export function createEndpointService(deps: {
     if (!deps.allowPrivateTargets && isPrivateHostname(new URL(body.url).hostname)) {
       throw badRequest('URL must point to a public address');
     }
-    for (const f of FEATURES) {
-      if (body[f] && !plan[f]) throw badRequest(MESSAGES.featureNotInPlan(FEATURE_LABELS[f]));
-    }
+    const feature = planViolations(plan, { features: body })[0];
+    if (feature) throw badRequest(feature.message);
     const primary = catalog.primaryRegion();
     let regions = body.regions;
     for (const r of regions) if (!catalog.regionByKey(r)) throw badRequest(`Unknown region: ${r}`);
     if (regions.length === 0 && primary) regions = [regionKey(primary)];
-    if (regions.length > plan.max_regions) throw badRequest(MESSAGES.tooManyRegions(plan.max_regions, plan.package_name));
-    if (!plan.multi_region && primary && regions.some((r) => r !== regionKey(primary))) {
-      throw badRequest(`Your ${plan.package_name} plan monitors from the primary region ${regionLabel(primary)} only. Please upgrade to select more regions.`);
-    }
+    const region = planViolations(plan, { regions }, planContext(catalog))[0];
+    if (region) throw badRequest(region.message);
     return { ...body, regions };
   }
 
@@ -172,7 +173,8 @@ export function createEndpointService(deps: {
     create(userId: number, body: EndpointCreateBody) {
       const plan = planOf(userId);
       const input = applyPolicy(body, plan);
-      if (endpoints.count(userId) >= plan.max_endpoints) throw badRequest(MESSAGES.tooManyEndpoints(plan.max_endpoints, plan.package_name));
+      const refused = planViolations(plan, { endpoints: endpoints.count(userId) + 1 })[0];
+      if (refused) throw badRequest(refused.message);
       if (endpoints.urlTaken(userId, input.url)) throw conflict('You are already monitoring this URL');
       const id = endpoints.insert(userId, crypto.randomUUID(), input);
       changed(id);
@@ -204,17 +206,18 @@ export function createEndpointService(deps: {
       // After a downgrade switched some off, switching them back on stays within the plan.
       if (next && !e.monitoring_enabled) {
         const plan = planOf(userId);
-        if (endpoints.countActive(userId) >= plan.max_endpoints) throw badRequest(MESSAGES.tooManyEndpoints(plan.max_endpoints, plan.package_name));
+        const refused = planViolations(plan, { endpoints: endpoints.countActive(userId) + 1 })[0];
+        if (refused) throw badRequest(refused.message);
       }
       endpoints.toggle(userId, urlId, next);
-      if (!next) deps.onClosed?.(urlId);
+      if (!next) deps.changes?.removed(urlId);
       changed(urlId);
       return { url_id: urlId, monitoring_enabled: next };
     },
 
     remove(userId: number, urlId: number) {
       if (!endpoints.delete(userId, urlId)) throw notFound('Endpoint not found');
-      deps.onClosed?.(urlId);
+      deps.changes?.removed(urlId);
       changed(urlId);
       return { url_id: urlId };
     },
@@ -228,10 +231,7 @@ export function createEndpointService(deps: {
         max_regions: plan.max_regions,
         max_endpoints: plan.max_endpoints,
         multi_region: plan.multi_region,
-        ping_host: plan.ping_host,
-        cert_expiry: plan.cert_expiry,
-        response_code: plan.response_code,
-        response_time: plan.response_time,
+        ...allowedFeatures(plan),
       };
     },
   };

@@ -1,13 +1,16 @@
 // Moving a user to another plan. A downgrade never deletes: endpoints over the new limit are
-// switched off (most recently created first), features and regions the plan lacks are removed,
+// switched off (most recently created first), features and regions the plan lacks are removed
+// (what is switched off is decided by `downgradeEndpoint` / `endpointsToSwitchOff` in @upfleet/proto/plan),
 // and checks follow the new interval (the assignment engine is told). The change is recorded
 // with a message for the dashboard saying what changed and why.
 import { Counter, type Registry } from 'prom-client';
-import { FEATURES, FEATURE_LABELS, type Package, type PlanChangeNotice } from '@upfleet/proto/rest';
+import { downgradeEndpoint, endpointsToSwitchOff, formatInterval } from '@upfleet/proto/plan';
+import { FEATURE_LABELS, type Package, type PlanChangeNotice } from '@upfleet/proto/rest';
 import type { BillingRepo, PlanChangeRow } from '../store/billing-repo';
-import { regionKey, regionLabel, type CatalogRepo } from '../store/catalog-repo';
+import { planContext, regionLabel, type CatalogRepo } from '../store/catalog-repo';
 import type { EndpointsRepo } from '../store/endpoints-repo';
 import type { UsersRepo } from '../store/users-repo';
+import type { ChangeHub } from '../change-hub';
 
 export interface PlanEnforcement {
   disabled: string[];
@@ -17,11 +20,7 @@ export interface PlanEnforcement {
   endpointsChanged: number;
 }
 
-export function formatInterval(seconds: number): string {
-  if (seconds < 60) return `${seconds} seconds`;
-  const m = Math.round(seconds / 60);
-  return `${m} minute${m === 1 ? '' : 's'}`;
-}
+export { formatInterval };
 
 const listOf = (items: string[]) => (items.length <= 5 ? items.join(', ') : `${items.slice(0, 5).join(', ')} and ${items.length - 5} more`);
 
@@ -61,10 +60,12 @@ export function createPlanChanger(deps: {
   catalog: CatalogRepo;
   endpoints: EndpointsRepo;
   billing: BillingRepo;
-  /** Tells the assignment engine, so agents get deltas (new interval, fewer checks). */
-  onChange?: () => void;
-  /** An endpoint whose monitoring the downgrade switched off (its open incidents close). */
-  onEndpointDisabled?: (urlId: number) => void;
+  /**
+   * The change hub: `plans.changed(package)` after a move (agents get deltas: new interval, fewer
+   * checks; alerting re-reads), `endpoints.removed(id)` for each endpoint the downgrade switched off
+   * (its open incidents close).
+   */
+  changes?: ChangeHub;
   now?: () => number;
   /** Registers its own metric here (plan changes by target plan). */
   metrics?: Registry;
@@ -79,8 +80,7 @@ export function createPlanChanger(deps: {
 
   /** Brings a user's endpoints within a plan; changes only what the plan does not allow. */
   function enforce(userId: number, plan: Package): PlanEnforcement {
-    const primary = deps.catalog.primaryRegion();
-    const primaryKey = primary ? regionKey(primary) : null;
+    const ctx = planContext(deps.catalog);
     const labelOf = (key: string) => {
       const r = deps.catalog.regionByKey(key);
       return r ? regionLabel(r) : key;
@@ -90,35 +90,18 @@ export function createPlanChanger(deps: {
     const regions = new Set<string>();
     const list = deps.endpoints.list(userId);
     for (const e of list) {
-      const next = { name: e.name, url: e.url, description: e.description, regions: [...e.regions], ping_host: e.ping_host, cert_expiry: e.cert_expiry, response_code: e.response_code, response_time: e.response_time };
-      for (const f of FEATURES) {
-        if (next[f] && !plan[f]) {
-          next[f] = false;
-          features.add(FEATURE_LABELS[f]);
-        }
-      }
-      // An endpoint left with no check gets the plan's default one rather than silently nothing.
-      if (!FEATURES.some((f) => next[f]) && plan.response_code) next.response_code = true;
-      let kept = plan.multi_region || !primaryKey ? next.regions : next.regions.filter((r) => r === primaryKey);
-      kept = kept.slice(0, Math.max(1, plan.max_regions));
-      if (kept.length === 0 && primaryKey) kept = [primaryKey];
-      for (const r of next.regions) if (!kept.includes(r)) regions.add(labelOf(r));
-      next.regions = kept;
-      const changed = FEATURES.some((f) => next[f] !== e[f]) || kept.length !== e.regions.length || kept.some((r, i) => r !== e.regions[i]);
-      if (changed) {
-        deps.endpoints.update(userId, e.url_id, next);
+      const d = downgradeEndpoint(plan, e, ctx);
+      for (const f of d.featuresRemoved) features.add(FEATURE_LABELS[f]);
+      for (const r of d.regionsRemoved) regions.add(labelOf(r));
+      if (d.changed) {
+        deps.endpoints.update(userId, e.url_id, { name: e.name, url: e.url, description: e.description, ...d.next });
         out.endpointsChanged += 1;
       }
     }
-    const enabled = list.filter((e) => e.monitoring_enabled);
-    const over = enabled.length - plan.max_endpoints;
-    if (over > 0) {
-      const newestFirst = [...enabled].sort((a, b) => (a.created_at === b.created_at ? b.url_id - a.url_id : a.created_at < b.created_at ? 1 : -1));
-      for (const e of newestFirst.slice(0, over)) {
-        deps.endpoints.toggle(userId, e.url_id, false);
-        out.disabled.push(e.name);
-        out.disabledIds.push(e.url_id);
-      }
+    for (const e of endpointsToSwitchOff(plan, list.filter((e) => e.monitoring_enabled))) {
+      deps.endpoints.toggle(userId, e.url_id, false);
+      out.disabled.push(e.name);
+      out.disabledIds.push(e.url_id);
     }
     out.featuresRemoved = [...features];
     out.regionsRemoved = [...regions];
@@ -150,8 +133,8 @@ export function createPlanChanger(deps: {
         return { ...change, id: deps.billing.insertPlanChange(change), dismissed_at: null };
       });
       changes.inc({ to_package: to.package_name });
-      deps.onChange?.();
-      for (const id of disabledIds) deps.onEndpointDisabled?.(id);
+      deps.changes?.plans.changed(to.package_id);
+      for (const id of disabledIds) deps.changes?.endpoints.removed(id);
       return row;
     },
   };

@@ -1,4 +1,5 @@
 // Plans, regions and monitor types: the catalogue every user shares.
+import type { PlanContext } from '@upfleet/proto/plan';
 import type { MonitorType, Package, Region } from '@upfleet/proto/rest';
 import type { Db } from './db';
 
@@ -22,6 +23,12 @@ export const toRegion = (row: Row): Region => ({
 
 export const regionKey = (r: { region: string; city: string }): string => `${r.region}-${r.city}`;
 export const regionLabel = (r: { region: string; city: string }): string => `${r.region} - ${r.city}`;
+
+/** The catalogue's primary region as the plan policy (`@upfleet/proto/plan`) needs it. */
+export function planContext(catalog: { primaryRegion(): Region | undefined }): PlanContext {
+  const primary = catalog.primaryRegion();
+  return { primaryRegion: primary ? { key: regionKey(primary), label: regionLabel(primary) } : null };
+}
 
 export function createCatalogRepo(db: Db) {
   const q = {

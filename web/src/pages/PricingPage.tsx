@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { CheckoutSession, Dashboard, Package } from '@upfleet/proto/rest';
 import { useAuth, useServices } from '../app-context';
+import { pricingLines } from '@upfleet/proto/plan';
 import { formatPrice } from '../lib/format';
 import { isEmail } from '../lib/validation';
 import { Spinner } from '../components/Spinner';
@@ -9,19 +10,9 @@ import { Modal } from '../components/Modal';
 import { CheckIcon } from '../components/Icons';
 import { Field } from '../components/Field';
 
-function planFeatures(p: Package): string[] {
-  const minutes = Math.round(p.check_frequency_seconds / 60);
-  const list = [
-    `${p.max_endpoints} endpoints`,
-    p.check_frequency_seconds < 60 ? `Checks every ${p.check_frequency_seconds} seconds` : `Checks every ${minutes} minute${minutes === 1 ? '' : 's'}`,
-    `${p.max_regions} region${p.max_regions === 1 ? '' : 's'}${p.multi_region ? ' (multi-region)' : ''}`,
-  ];
-  if (p.retention_days) list.push(`${p.retention_days}-day data retention`);
-  if (p.ssl_monitoring) list.push('SSL certificate monitoring');
-  list.push(p.advanced_alerts ? 'Advanced alerts' : 'Basic email alerts');
-  if (p.api_access) list.push('API access');
-  return list;
-}
+// The card's lines come from the plan policy's table (@upfleet/proto/plan), the same table the
+// server enforces: a line is shown only for what a plan is held to.
+const planFeatures = (p: Package): string[] => pricingLines(p);
 
 export function PricingPage() {
   const { api } = useServices();

@@ -153,7 +153,7 @@ export function monitorsCommand(deps: CliDeps): Command {
       const [{ current, regions }, plan, types] = await Promise.all([fetchCurrent(client), client.dashboard(), client.monitorTypes()]);
       const wanted = readMonitorsFile(opts.file, text, regions);
       const changes = planChanges(opts.file, wanted, current, opts.prune === true);
-      checkPlanLimits(opts.file, changes, current.length, plan);
+      checkPlanLimits(opts.file, changes, current.length, plan, regions);
       await checkWithServer(opts.file, client, changes, current);
 
       const dryRun = opts.dryRun === true;

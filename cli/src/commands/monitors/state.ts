@@ -2,7 +2,8 @@
 // the account's state in the file's terms, and the plan (create / update / delete / unchanged).
 // Pure functions: the command (index.ts) fetches, calls these, and applies the plan.
 import { parse, stringify } from 'yaml';
-import { FEATURES, FEATURE_LABELS, MESSAGES, type AlertThreshold, type Dashboard, type Endpoint, type Feature, type Region, type ThresholdOperator } from '@upfleet/proto/rest';
+import { planViolations } from '@upfleet/proto/plan';
+import { FEATURES, type AlertThreshold, type Dashboard, type Endpoint, type Feature, type Region, type ThresholdOperator } from '@upfleet/proto/rest';
 import { MonitorSpec, MonitorsFile } from '@upfleet/proto/schemas';
 import { CliError, oneLine } from '../../errors';
 
@@ -189,20 +190,23 @@ export function planChanges(file: string, wanted: Monitor[], current: CurrentMon
   return changes;
 }
 
-/** The plan's limits, checked before anything changes; each failure carries the SPEC's message. */
-export function checkPlanLimits(file: string, changes: Change[], currentCount: number, plan: Dashboard): void {
+/**
+ * The plan's limits (@upfleet/proto/plan, the server's own rules), checked before anything changes;
+ * each failure carries the SPEC's message.
+ */
+export function checkPlanLimits(file: string, changes: Change[], currentCount: number, plan: Dashboard, regions: Region[]): void {
+  const primary = regions.find((r) => r.primary_region);
+  const ctx = { primaryRegion: primary ? { key: regionKey(primary), label: `${primary.region} - ${primary.city}` } : null };
   for (const c of changes) {
     if (!c.monitor || c.action === 'unchanged') continue;
-    for (const f of c.monitor.features) {
-      if (!plan[f]) throw new CliError('invalid', `${file}: monitor "${c.name}": features: ${MESSAGES.featureNotInPlan(FEATURE_LABELS[f])}`);
-    }
-    if (c.monitor.regions.length > plan.max_regions) {
-      throw new CliError('invalid', `${file}: monitor "${c.name}": regions: ${MESSAGES.tooManyRegions(plan.max_regions, plan.package_name)}`);
-    }
+    const features = Object.fromEntries(c.monitor.features.map((f) => [f, true]));
+    const refused = planViolations(plan, { features, regions: c.monitor.regions }, ctx)[0];
+    if (refused) throw new CliError('invalid', `${file}: monitor "${c.name}": ${refused.subject}: ${refused.message}`);
   }
   const count = (a: Action) => changes.filter((c) => c.action === a).length;
-  if (count('create') > 0 && currentCount - count('delete') + count('create') > plan.max_endpoints) {
-    throw new CliError('invalid', `${file}: ${MESSAGES.tooManyEndpoints(plan.max_endpoints, plan.package_name)}`);
+  if (count('create') > 0) {
+    const refused = planViolations(plan, { endpoints: currentCount - count('delete') + count('create') })[0];
+    if (refused) throw new CliError('invalid', `${file}: ${refused.message}`);
   }
 }
 

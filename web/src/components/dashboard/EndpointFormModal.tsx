@@ -1,12 +1,13 @@
 import { useState, type FormEvent } from 'react';
-import { FEATURES, FEATURE_LABELS, MESSAGES, type Dashboard, type Endpoint, type EndpointInput, type Feature, type Region } from '@upfleet/proto/rest';
+import { featureAllowed, planViolations } from '@upfleet/proto/plan';
+import { FEATURES, FEATURE_LABELS, type Dashboard, type Endpoint, type EndpointInput, type Feature, type Region } from '@upfleet/proto/rest';
 import { Modal } from '../Modal';
 import { regionKey, regionLabel } from '../../lib/format';
 import { validateEndpointBasics } from '../../lib/validation';
 import { LockIcon } from '../Icons';
 import { Field } from '../Field';
 
-export type PlanLimits = Pick<Dashboard, 'package_name' | 'max_regions' | 'ping_host' | 'cert_expiry' | 'response_code' | 'response_time'>;
+export type PlanLimits = Pick<Dashboard, 'package_name' | 'max_regions' | 'ping_host' | 'cert_expiry' | 'response_code' | 'response_time'> & Partial<Pick<Dashboard, 'multi_region'>>;
 
 const PRIMARY_FALLBACK = 'EU-Germany';
 
@@ -70,9 +71,15 @@ export function EndpointFormModal({
   const singleRegion = maxRegions <= 1;
   const primary = regions.find((r) => r.primary_region);
 
+  // The plan's rules are @upfleet/proto/plan's, the same the server and the CLI apply.
+  const limits = { ...plan, max_regions: maxRegions, package_name: plan.package_name || 'Free' };
+  const primaryKey = primaryRegionKey(regions);
+  const ctx = { primaryRegion: { key: primaryKey, label: primary ? regionLabel(primary) : 'EU - Germany' } };
+
   const toggleFeature = (f: Feature) => {
-    if (!plan[f]) {
-      setNotice(MESSAGES.featureNotInPlan(FEATURE_LABELS[f]));
+    const refused = planViolations(limits, { features: { [f]: true } })[0];
+    if (refused) {
+      setNotice(refused.message);
       return;
     }
     setNotice('');
@@ -81,8 +88,9 @@ export function EndpointFormModal({
 
   const toggleRegion = (key: string) => {
     const has = form.regions.includes(key);
-    if (!has && form.regions.length >= maxRegions) {
-      setNotice(MESSAGES.tooManyRegions(maxRegions, plan.package_name || 'Free'));
+    const refused = has ? undefined : planViolations(limits, { regions: [...form.regions, key] }, ctx)[0];
+    if (refused) {
+      setNotice(refused.message);
       return;
     }
     setNotice('');
@@ -127,7 +135,7 @@ export function EndpointFormModal({
           <legend>Monitoring Features</legend>
           <div className="option-grid">
             {FEATURES.map((f) => {
-              const allowed = !!plan[f];
+              const allowed = featureAllowed(limits, f);
               return (
                 <label key={f} className={`option${form[f] ? ' selected' : ''}${allowed ? '' : ' locked'}`}>
                   <input type="checkbox" checked={form[f]} onChange={() => toggleFeature(f)} aria-describedby={`hint-${f}`} />

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { closedPort } from '../../../tests/helpers/targets';
+import { closedPort } from '../../../../tests/helpers/targets';
 import { probePing } from './ping-probe';
-import { createHostResolver } from './resolve';
-import type { ProbeOptions } from './types';
+import { createHostResolver } from '../resolve';
+import type { ProbeOptions } from '../types';
 
 const opts: ProbeOptions = { timeoutMs: 1000, resolver: createHostResolver(), allowPrivateTargets: true };
 const hasPing = existsSync('/usr/bin/ping') || existsSync('/bin/ping');

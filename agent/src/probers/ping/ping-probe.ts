@@ -3,8 +3,8 @@
 import { execFile } from 'node:child_process';
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { bareHost, refusedTarget } from './resolve';
-import { describeNetError, round, type ProbeOptions, type ProbePhase } from './types';
+import { bareHost, refusedTarget } from '../resolve';
+import { describeNetError, round, type ProbeOptions, type ProbePhase } from '../types';
 
 export type PingMethod = 'icmp' | 'tcp';
 

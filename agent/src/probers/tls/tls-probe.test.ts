@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTargets, type Targets } from '../../../tests/helpers/targets';
-import { createHostResolver } from './resolve';
+import { startTargets, type Targets } from '../../../../tests/helpers/targets';
+import { createHostResolver } from '../resolve';
 import { probeTls } from './tls-probe';
-import type { ProbeOptions } from './types';
+import type { ProbeOptions } from '../types';
 
 let t: Targets;
 let opts: ProbeOptions;

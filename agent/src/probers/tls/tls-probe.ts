@@ -5,11 +5,11 @@ import net from 'node:net';
 import tls from 'node:tls';
 import { performance } from 'node:perf_hooks';
 import forge from 'node-forge';
-import { bareHost, refusedTarget } from './resolve';
+import { bareHost, refusedTarget } from '../resolve';
 import {
   describeNetError, describeTlsCode, emptyTimings, round, clientSecureContext,
   type ProbeOptions, type ProbePhase, type ProbeTimings,
-} from './types';
+} from '../types';
 
 export interface TlsProbeResult {
   /** handshake done, certificate trusted for the host name and not expired */

@@ -4,11 +4,11 @@ import net from 'node:net';
 import tls from 'node:tls';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'undici';
-import { bareHost, refusedTarget } from './resolve';
+import { bareHost, refusedTarget } from '../resolve';
 import {
   describeNetError, describeTlsCode, emptyTimings, PhaseError, round, clientSecureContext,
   type ProbeOptions, type ProbePhase, type ProbeTimings,
-} from './types';
+} from '../types';
 
 export interface HttpProbeOptions extends ProbeOptions {
   maxRedirects?: number;

@@ -2,13 +2,13 @@
 import { MASK_CHAR, MESSAGES, PLATFORM_FIELDS, SECRET_FIELDS, type AlertMethod, type AlertPlatform, type AlertThreshold, type Feature } from '@upfleet/proto/rest';
 import { platformConfig, type AlertMethodCreateBody, type AlertMethodUpdateBody, type AlertThresholdsBody } from '@upfleet/proto/schemas';
 import { AppError, badRequest, conflict, notFound } from '../errors';
-import type { RateLimiter } from './rate-limiter';
+import type { RateLimiter } from '../services/rate-limiter';
 import type { SecretBox } from '../lib/crypto';
 import { regionLabel, type CatalogRepo } from '../store/catalog-repo';
-import type { AlertsRepo, AlertMethodRow } from '../store/alerts-repo';
+import type { AlertsRepo, AlertMethodRow } from './settings-repo';
 import type { EndpointsRepo } from '../store/endpoints-repo';
-import { parseInput } from './validation';
-import { createSigningSecret } from '../alerting/channels/webhook';
+import { parseInput } from '../services/validation';
+import { createSigningSecret } from './channels/webhook';
 
 /** Test sends a user, and a method, may make per 10 minutes (each bucket: 429 with Retry-After). */
 export const TEST_SENDS_PER_WINDOW = 5;

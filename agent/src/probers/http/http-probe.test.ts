@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTargets, type Targets } from '../../../tests/helpers/targets';
+import { startTargets, type Targets } from '../../../../tests/helpers/targets';
 import { probeHttp, type HttpProbeOptions } from './http-probe';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createHostResolver, isPrivateAddress } from './resolve';
+import { createHostResolver, isPrivateAddress } from '../resolve';
 
 let t: Targets;
 let opts: HttpProbeOptions;

@@ -1,0 +1,177 @@
+// Walks every package field and shows where it is enforced, on the real services over real SQLite:
+// each field's case sets that one field on a plan that otherwise allows everything and shows what
+// the user meets (a refusal with its SPEC message, the interval or retention a check carries).
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PLAN_FIELDS, pricingLines } from '@upfleet/proto/plan';
+import { MESSAGES, type Package } from '@upfleet/proto/rest';
+import { PackageResource } from '@upfleet/proto/schemas';
+import { EndpointCreateBody } from '@upfleet/proto/schemas';
+import { openDatabase } from '../store/db';
+import { seedDatabase } from '../store/seed';
+import { createCatalogRepo } from '../store/catalog-repo';
+import { createEndpointsRepo } from '../store/endpoints-repo';
+import { createUsersRepo } from '../store/users-repo';
+import { createApiKeysRepo } from '../store/api-keys-repo';
+import { createBillingRepo } from '../store/billing-repo';
+import { createEndpointService } from './endpoints';
+import { createApiKeyService } from './api-keys';
+import { createPlanChanger } from './plan-change';
+import { checksForEndpoint } from './check-placement';
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'upfleet-plan-policy-'));
+const db = openDatabase(path.join(dir, 'upfleet.db'));
+seedDatabase(db);
+const catalog = createCatalogRepo(db);
+const users = createUsersRepo(db);
+const endpointsRepo = createEndpointsRepo(db);
+const endpoints = createEndpointService({ endpoints: endpointsRepo, users, catalog, allowPrivateTargets: true });
+const apiKeys = createApiKeyService({ keys: createApiKeysRepo(db), planOf: endpoints.planOf, perMinute: 60 });
+const planChanger = createPlanChanger({ users, catalog, endpoints: endpointsRepo, billing: createBillingRepo(db) });
+
+afterAll(() => {
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A plan that allows everything (and sells everything), then the case's one field. */
+const ALL = {
+  max_endpoints: 100, max_regions: 3, check_frequency_seconds: 60, retention_days: 90, ssl_monitoring: true, advanced_alerts: true,
+  api_access: true, multi_region: true, ping_host: true, cert_expiry: true, response_code: true, response_time: true,
+};
+let n = 0;
+function userOn(overrides: Partial<typeof ALL>): { userId: number; plan: Package } {
+  const p = { ...ALL, ...overrides };
+  n += 1;
+  const id = db
+    .prepare(`INSERT INTO packages (package_name, price, currency, description, max_endpoints, max_regions, check_frequency_seconds,
+      retention_days, ssl_monitoring, advanced_alerts, api_access, multi_region, ping_host, cert_expiry, response_code, response_time,
+      stripe_price_id, sort_order) VALUES (?, 5, 'EUR', '', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '', 100)`)
+    .run(`Case${n}`, p.max_endpoints, p.max_regions, p.check_frequency_seconds, p.retention_days, ...[p.ssl_monitoring, p.advanced_alerts, p.api_access, p.multi_region, p.ping_host, p.cert_expiry, p.response_code, p.response_time].map(Number))
+    .lastInsertRowid as number;
+  const userId = users.insert(`user${n}`, `user${n}@example.com`, 'x', id);
+  return { userId, plan: catalog.packageById(id)! };
+}
+
+const body = (over: Partial<EndpointCreateBody> = {}): EndpointCreateBody =>
+  EndpointCreateBody.parse({ name: `Site ${Math.random()}`, url: `https://example.com/${Math.random()}`, regions: ['EU-Germany'], response_code: true, ...over });
+
+/** Runs `fn` and answers its refusal's message (or null when it passed). */
+function refusal(fn: () => unknown): string | null {
+  try {
+    fn();
+    return null;
+  } catch (err) {
+    return (err as Error).message;
+  }
+}
+
+const featureCase = (field: 'ping_host' | 'cert_expiry' | 'response_code' | 'response_time', label: string) => () => {
+  const { userId } = userOn({ [field]: false });
+  expect(refusal(() => endpoints.create(userId, body({ [field]: true })))).toBe(MESSAGES.featureNotInPlan(label));
+  expect(endpoints.dashboard(userId)[field]).toBe(false);
+};
+
+/** Each enforced field: where it is enforced, shown on the services a request reaches. */
+const ENFORCED: Record<string, { where: string; show: () => void }> = {
+  max_endpoints: {
+    where: 'services/endpoints.ts create and toggle; services/plan-change.ts switches the newest off',
+    show: () => {
+      const { userId, plan } = userOn({ max_endpoints: 1 });
+      const first = endpoints.create(userId, body());
+      expect(refusal(() => endpoints.create(userId, body()))).toBe(MESSAGES.tooManyEndpoints(1, plan.package_name));
+      endpoints.toggle(userId, first.url_id, { monitoring_enabled: false });
+      const { userId: big } = userOn({});
+      const a = endpoints.create(big, body());
+      const b = endpoints.create(big, body());
+      planChanger.applyPlan(big, plan, 'a test');
+      expect(endpointsRepo.get(big, a.url_id)!.monitoring_enabled).toBe(true);
+      expect(endpointsRepo.get(big, b.url_id)!.monitoring_enabled).toBe(false);
+    },
+  },
+  max_regions: {
+    where: 'services/endpoints.ts create and update; services/plan-change.ts keeps the first regions',
+    show: () => {
+      const { userId, plan } = userOn({ max_regions: 1 });
+      expect(refusal(() => endpoints.create(userId, body({ regions: ['EU-Germany', 'US-Virginia'] })))).toBe(MESSAGES.tooManyRegions(1, plan.package_name));
+    },
+  },
+  multi_region: {
+    where: 'services/endpoints.ts create and update; services/plan-change.ts keeps the primary region',
+    show: () => {
+      const { userId, plan } = userOn({ multi_region: false });
+      expect(refusal(() => endpoints.create(userId, body({ regions: ['US-Virginia'] })))).toBe(
+        `Your ${plan.package_name} plan monitors from the primary region EU - Germany only. Please upgrade to select more regions.`,
+      );
+    },
+  },
+  check_frequency_seconds: {
+    where: "services/check-placement.ts: each check's interval_seconds (and timeout) is the plan's",
+    show: () => {
+      const { userId } = userOn({ check_frequency_seconds: 45 });
+      const e = endpoints.create(userId, body());
+      expect(checksForEndpoint(endpointsRepo.monitoredById(e.url_id)!, 'EU-Germany').map((c) => c.interval_seconds)).toEqual([45]);
+    },
+  },
+  retention_days: {
+    where: "services/check-placement.ts: each check's retention_days (ClickHouse's TTL reads it per row)",
+    show: () => {
+      const { userId } = userOn({ retention_days: 77 });
+      const e = endpoints.create(userId, body());
+      expect(checksForEndpoint(endpointsRepo.monitoredById(e.url_id)!, 'EU-Germany').map((c) => c.retention_days)).toEqual([77]);
+    },
+  },
+  ssl_monitoring: {
+    where: 'services/endpoints.ts: Certificate Expiry needs it too; the dashboard and the pricing page say so',
+    show: () => {
+      const { userId, plan } = userOn({ ssl_monitoring: false });
+      expect(refusal(() => endpoints.create(userId, body({ cert_expiry: true })))).toBe(MESSAGES.featureNotInPlan('Certificate Expiry'));
+      expect(endpoints.dashboard(userId).cert_expiry).toBe(false);
+      expect(pricingLines(plan)).not.toContain('SSL certificate monitoring');
+      expect(pricingLines({ ...plan, ssl_monitoring: true })).toContain('SSL certificate monitoring');
+    },
+  },
+  advanced_alerts: {
+    where: 'alerting/settings.ts: SMS test sends need it (403 SMS_TEST_NEEDS_PLAN, walked over HTTP in http/alerting-api.test.ts); the pricing page sells it as SMS alerts',
+    show: () => {
+      const { userId, plan } = userOn({ advanced_alerts: false });
+      expect(endpoints.planOf(userId).advanced_alerts).toBe(false);
+      expect(pricingLines(plan)).not.toContain('SMS alerts');
+      expect(pricingLines({ ...plan, advanced_alerts: true })).toContain('SMS alerts');
+    },
+  },
+  api_access: {
+    where: 'services/api-keys.ts: creating a key and every request made with one (403)',
+    show: () => {
+      const { userId } = userOn({ api_access: false });
+      expect(refusal(() => apiKeys.create(userId, { name: 'ci' }))).toBe(MESSAGES.apiAccessNotInPlan);
+    },
+  },
+  ping_host: { where: 'services/endpoints.ts create and update', show: featureCase('ping_host', 'Ping Host') },
+  cert_expiry: { where: 'services/endpoints.ts create and update', show: featureCase('cert_expiry', 'Certificate Expiry') },
+  response_code: { where: 'services/endpoints.ts create and update', show: featureCase('response_code', 'Response Code') },
+  response_time: { where: 'services/endpoints.ts create and update', show: featureCase('response_time', 'Response Time') },
+};
+
+describe('every package field has one policy entry and is enforced where it says', () => {
+  let columns: string[] = [];
+  beforeAll(() => {
+    columns = (db.prepare('PRAGMA table_info(packages)').all() as Array<{ name: string }>).map((c) => c.name).filter((c) => c !== 'sort_order');
+  });
+
+  it('the policy table, the REST Package and the packages table name the same fields', () => {
+    expect(Object.keys(PLAN_FIELDS).sort()).toEqual(Object.keys(PackageResource.shape).sort());
+    expect(Object.keys(PLAN_FIELDS).sort()).toEqual([...columns].sort());
+  });
+
+  it('a field that gates something has an enforcement case here; the catalogue fields gate nothing', () => {
+    const gating = Object.entries(PLAN_FIELDS).filter(([, p]) => !p.gates.startsWith('nothing:')).map(([f]) => f);
+    expect(gating.sort()).toEqual(Object.keys(ENFORCED).sort());
+  });
+
+  for (const [field, c] of Object.entries(ENFORCED)) {
+    it(`${field}: ${c.where}`, () => c.show());
+  }
+});
