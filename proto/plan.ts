@@ -15,7 +15,7 @@ import { FEATURES, FEATURE_LABELS, MESSAGES, type Feature, type Package } from '
  * A rule whose field is missing is not checked (the server, which has the whole package, checks it).
  */
 export type PlanLimits = Pick<Package, 'package_name' | 'max_regions' | Feature> &
-  Partial<Pick<Package, 'max_endpoints' | 'multi_region' | 'ssl_monitoring' | 'api_access' | 'check_frequency_seconds' | 'retention_days'>>;
+  Partial<Pick<Package, 'max_members' | 'max_endpoints' | 'multi_region' | 'ssl_monitoring' | 'api_access' | 'check_frequency_seconds' | 'retention_days'>>;
 
 /** What a request asks of the plan; each member is checked only when present. */
 export interface PlanInput {
@@ -27,6 +27,8 @@ export interface PlanInput {
   endpoints?: number;
   /** The request makes or uses an API key. */
   apiAccess?: boolean;
+  /** Members (and pending invitations) the workspace would have after an invitation. */
+  members?: number;
 }
 
 /** Where the account's regions are: the primary one's key and label ('EU - Germany'). */
@@ -40,7 +42,7 @@ export interface PlanViolation {
   /** The package field that refuses. */
   field: PlanField;
   /** The part of the input refused (`features`, `regions`, `endpoints`, `api`). */
-  subject: 'features' | 'regions' | 'endpoints' | 'api';
+  subject: 'features' | 'regions' | 'endpoints' | 'api' | 'members';
   /** The SPEC message shown to the user. */
   message: string;
 }
@@ -49,7 +51,7 @@ export interface PlanViolation {
  * Checks run in this order (the first violation is the one an API answers): features (in FEATURES
  * order, the form's), regions, endpoint count, API.
  */
-const PHASE = { features: 0, regions: 10, endpoints: 20, api: 30 } as const;
+const PHASE = { features: 0, regions: 10, endpoints: 20, api: 30, members: 40 } as const;
 const featurePhase = (f: Feature) => PHASE.features + FEATURES.indexOf(f);
 
 interface FieldPolicy {
@@ -100,6 +102,13 @@ export const PLAN_FIELDS = {
     sell: (p) => `${p.max_endpoints} endpoints`,
     check: { phase: PHASE.endpoints, subject: 'endpoints', run: (plan, input) =>
         input.endpoints !== undefined && plan.max_endpoints !== undefined && input.endpoints > plan.max_endpoints ? MESSAGES.tooManyEndpoints(plan.max_endpoints, plan.package_name) : null,
+    },
+  },
+  max_members: {
+    gates: 'members of a workspace: an invitation beyond it (members plus pending invitations) is refused (403)',
+    sell: (p) => plural(p.max_members, 'team member'),
+    check: { phase: PHASE.members, subject: 'members', run: (plan, input) =>
+        input.members !== undefined && plan.max_members !== undefined && input.members > plan.max_members ? MESSAGES.tooManyMembers(plan.max_members, plan.package_name) : null,
     },
   },
   check_frequency_seconds: {

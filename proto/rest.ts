@@ -26,6 +26,8 @@ export interface Package {
   description: string;
   max_endpoints: number;
   max_regions: number;
+  /** Members a workspace on this plan may have (invitations beyond it are refused). */
+  max_members: number;
   check_frequency_seconds: number;
   retention_days: number;
   ssl_monitoring: boolean;
@@ -222,6 +224,9 @@ export const MESSAGES = {
     `You can only select up to ${n} region(s) with your ${plan} plan. Please upgrade to select more regions.`,
   tooManyEndpoints: (n: number, plan: string) =>
     `You have reached the limit of ${n} endpoints for your ${plan} plan. Please upgrade to add more endpoints.`,
+  tooManyMembers: (n: number, plan: string) =>
+    `You have reached the limit of ${n} members for your ${plan} plan. Please upgrade to invite more members.`,
+  roleNotAllowed: (role: string) => `Your role in this workspace (${role}) does not allow this action.`,
   duplicatePlatform:
     'An alert method for this platform already exists. Please choose a different platform or edit the existing one.',
   passwordsDoNotMatch: 'Passwords do not match',

@@ -37,6 +37,8 @@ import { createRateLimitRepo } from './store/rate-limit-repo';
 import { seedDatabase } from './store/seed';
 import { createSessionsRepo } from './store/sessions-repo';
 import { createUsersRepo } from './store/users-repo';
+import { createWorkspacesRepo } from './store/workspaces-repo';
+import { createWorkspaceService } from './services/workspaces';
 import { createAgentServiceHandlers, createAgentStreams } from './grpc/agent-service';
 import { startGrpcServer, type GrpcServerHandle } from './grpc/server';
 import { loadOrCreateGrpcTls, type GrpcTlsMaterial } from './grpc/tls';
@@ -183,7 +185,9 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     endpoints: endpointsRepo, users, catalog, allowPrivateTargets: config.allowPrivateTargets, uptime: uptimeSource,
     changes: changes.endpoints,
   });
+  const workspacesRepo = createWorkspacesRepo(db);
   const admin = createAdminService({
+    workspaces: () => workspacesRepo.adminList(),
     users, catalog, agents: agentsRepo, ownedCount: (id) => engine.ownedCount(id),
     plans: changes.plans,
     caFingerprint: () => tls?.caFingerprint ?? null,
@@ -205,9 +209,15 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     }),
     publicUrl: () => config.publicUrl ?? listeningUrl,
   });
+  const accountMailer = createAccountMailer({ smtpUrl: config.alerting.smtpUrl, from: config.alerting.smtpFrom });
+  const workspaces = createWorkspaceService({
+    workspaces: workspacesRepo, users, planOf: endpoints.planOf, freePackageId: () => catalog.freePackage().package_id,
+    endpointChanges: changes.endpoints, mailer: accountMailer, publicUrl: () => config.publicUrl ?? listeningUrl, logger, now: extras.now,
+    emailVerified,
+  });
   const auth = createAuthService({
     users, catalog, tokens, limiter, box, checkout: billing, logger, now: extras.now,
-    mailer: createAccountMailer({ smtpUrl: config.alerting.smtpUrl, from: config.alerting.smtpFrom }),
+    mailer: accountMailer,
     publicUrl: () => config.publicUrl ?? listeningUrl,
   });
   const app = createApp({
@@ -220,6 +230,9 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
       limiter, advancedAlerts: (userId) => endpoints.planOf(userId).advanced_alerts, emailVerified,
     }),
     alerting,
+    workspaces,
+    workspacesRepo,
+    memberName: (id) => users.byId(id)?.username ?? `user ${id}`,
     apiKeys: createApiKeyService({ keys: createApiKeysRepo(db), planOf: endpoints.planOf, perMinute: config.rateLimits.apiKeyPerMinute }),
     graphs: createGraphService({ endpoints, source: results, metrics }),
     admin,

@@ -11,3 +11,4 @@ export * from './billing';
 export * from './api-keys';
 export * from './responses';
 export * from './monitors';
+export * from './workspaces';

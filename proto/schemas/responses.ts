@@ -33,6 +33,7 @@ export const PackageResource = z
     description: z.string(),
     max_endpoints: z.number().int(),
     max_regions: z.number().int(),
+    max_members: z.number().int(),
     check_frequency_seconds: z.number().int(),
     retention_days: z.number().int(),
     ssl_monitoring: z.boolean(),

@@ -37,6 +37,7 @@ export function freePackage(overrides: Partial<Package> = {}): Package {
     description: 'Free plan',
     max_endpoints: 10,
     max_regions: 1,
+    max_members: 1,
     check_frequency_seconds: 300,
     retention_days: 30,
     ssl_monitoring: false,

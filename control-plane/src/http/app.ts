@@ -15,10 +15,11 @@ import type { EndpointService } from '../services/endpoints';
 import type { GraphService } from '../services/graphs';
 import type { RateLimiter } from '../services/rate-limiter';
 import type { TokenService } from '../services/tokens';
+import type { WorkspaceService } from '../services/workspaces';
 import type { CatalogRepo } from '../store/catalog-repo';
 import { GraphQuery } from '@upfleet/proto/schemas';
 import { parseId, parseInput } from '../services/validation';
-import { authOf, requireAdmin, requireUserOrKey } from './middleware/auth';
+import { authOf, inWorkspace, requireAdmin, requireUserOrKey } from './middleware/auth';
 import { errorHandler, notFoundApi } from './middleware/errors';
 import { buildOpenApi } from './openapi';
 import { securityHeaders } from './middleware/security-headers';
@@ -27,6 +28,9 @@ import { apiKeyRoutes } from './routes/api-keys';
 import { authRoutes } from './routes/auth';
 import { billingRoutes, billingWebhookRoute } from './routes/billing';
 import { publicRoutes, userRoutes } from './routes/users';
+import { workspaceRoutes } from './routes/workspaces';
+import { auditMutations } from './middleware/audit';
+import type { WorkspacesRepo } from '../store/workspaces-repo';
 
 const DOCS_DIR = path.join(import.meta.dirname, 'docs');
 const SWAGGER_UI_DIR = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
@@ -40,6 +44,10 @@ export interface AppDeps {
   endpoints: EndpointService;
   alerts: AlertService;
   apiKeys: ApiKeyService;
+  workspaces: WorkspaceService;
+  workspacesRepo: WorkspacesRepo;
+  /** A member's name for the audit log. */
+  memberName: (userId: number) => string;
   /** Incidents, deliveries and test sends; null when the control plane runs without a results store. */
   alerting?: Alerting | null;
   graphs: GraphService;
@@ -84,12 +92,14 @@ export function createApp(deps: AppDeps): Express {
   api.get('/health', (_req, res) => {
     res.json({ success: true, data: { status: 'ok' } });
   });
+  api.use(auditMutations({ workspaces: deps.workspacesRepo, memberName: deps.memberName }));
   api.use(publicRoutes(deps.catalog));
   api.use(authRoutes(deps.auth, deps.tokens));
-  api.use(apiKeyRoutes(deps.apiKeys, deps.tokens));
+  api.use(workspaceRoutes({ workspaces: deps.workspaces, repo: deps.workspacesRepo, tokens: deps.tokens }));
+  api.use(apiKeyRoutes(deps.apiKeys, deps.tokens, deps.workspaces));
   api.use(userRoutes({ ...deps, alerting: deps.alerting ?? null }));
-  api.use(billingRoutes({ billing: deps.billing, prices: deps.prices, tokens: deps.tokens, adminToken: deps.adminToken, limiter: deps.limiter }));
-  api.get('/graphs/endpoint/:id', requireUserOrKey(deps.tokens, deps.apiKeys), async (req, res) => {
+  api.use(billingRoutes({ billing: deps.billing, prices: deps.prices, tokens: deps.tokens, adminToken: deps.adminToken, limiter: deps.limiter, workspaces: deps.workspaces }));
+  api.get('/graphs/endpoint/:id', requireUserOrKey(deps.tokens, deps.apiKeys), inWorkspace(deps.workspaces), async (req, res) => {
     const id = parseId(req.params.id, 'Endpoint not found');
     const query = parseInput(GraphQuery, req.query);
     res.json({ success: true, data: await deps.graphs.forEndpoint(authOf(req).userId, id, query) });

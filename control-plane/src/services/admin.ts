@@ -16,10 +16,14 @@ export function createAdminService(deps: {
   caFingerprint?: () => string | null;
   /** These agents were just revoked: end their open streams now. */
   onAgentsRevoked?: (agentIds: string[]) => void;
+  /** Every workspace with its plan, members and owner (`upfleet workspace list`). */
+  workspaces?: () => Array<Record<string, unknown>>;
 }) {
   const now = deps.now ?? Date.now;
   const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
   return {
+    listWorkspaces: () => (deps.workspaces?.() ?? []).map((w) => ({ ...w, personal: Boolean(w.personal) })),
+
     listUsers: () =>
       deps.users.adminList().map((u) => ({ ...u, two_factor_enabled: Boolean(u.two_factor_enabled) })),
 

@@ -15,7 +15,10 @@ const SHOWN_CHARS = 12;
 export interface KeyAllowance { limit: number; remaining: number; resetSeconds: number }
 
 export interface KeyUse {
+  /** The key's workspace. */
   userId: number;
+  /** The member who made it (it acts with their role in the workspace). */
+  createdBy: number | null;
   keyId: number;
   allowance: KeyAllowance;
   /** Set when the request may not proceed (429 or 403): the caller still sends the allowance headers. */
@@ -58,12 +61,13 @@ export function createApiKeyService(deps: {
     /** Requests a key may make a minute. */
     perMinute: deps.perMinute,
 
-    create(userId: number, body: ApiKeyCreateBody): CreatedApiKey {
+    /** A key for workspace `userId`, made by member `createdBy` (the personal workspace's person by default). */
+    create(userId: number, body: ApiKeyCreateBody, createdBy: number = userId): CreatedApiKey {
       requireApiAccess(userId);
       if (deps.keys.count(userId) >= LIMITS.maxApiKeys) throw badRequest(MESSAGES.tooManyApiKeys);
       const key = `${API_KEY_PREFIX}${randomToken(24)}`;
       const prefix = key.slice(0, SHOWN_CHARS);
-      const id = deps.keys.insert(userId, body.name, prefix, sha256(key));
+      const id = deps.keys.insert(userId, body.name, prefix, sha256(key), createdBy);
       const row = deps.keys.get(userId, id)!;
       return { id, name: row.name, key, prefix, created_at: row.created_at };
     },
@@ -91,7 +95,7 @@ export function createApiKeyService(deps: {
           refusal = e as AppError;
         }
       }
-      return { userId: row.user_id, keyId: row.id, allowance, refusal };
+      return { userId: row.user_id, createdBy: row.created_by, keyId: row.id, allowance, refusal };
     },
   };
 }

@@ -20,6 +20,9 @@ import { createEndpointService } from './endpoints';
 import { createApiKeyService } from './api-keys';
 import { createPlanChanger } from './plan-change';
 import { checksForEndpoint } from './check-placement';
+import { createWorkspaceService } from './workspaces';
+import { createWorkspacesRepo } from '../store/workspaces-repo';
+import { createChangeHub } from '../change-hub';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'upfleet-plan-policy-'));
 const db = openDatabase(path.join(dir, 'upfleet.db'));
@@ -29,6 +32,10 @@ const users = createUsersRepo(db);
 const endpointsRepo = createEndpointsRepo(db);
 const endpoints = createEndpointService({ endpoints: endpointsRepo, users, catalog, allowPrivateTargets: true });
 const apiKeys = createApiKeyService({ keys: createApiKeysRepo(db), planOf: endpoints.planOf, perMinute: 60 });
+const workspaces = createWorkspaceService({
+  workspaces: createWorkspacesRepo(db), users, planOf: endpoints.planOf, freePackageId: () => catalog.freePackage().package_id,
+  endpointChanges: createChangeHub().endpoints, mailer: null, emailVerified: () => true, publicUrl: () => 'http://127.0.0.1',
+});
 const planChanger = createPlanChanger({ users, catalog, endpoints: endpointsRepo, billing: createBillingRepo(db) });
 
 afterAll(() => {
@@ -38,7 +45,7 @@ afterAll(() => {
 
 /** A plan that allows everything (and sells everything), then the case's one field. */
 const ALL = {
-  max_endpoints: 100, max_regions: 3, check_frequency_seconds: 60, retention_days: 90, ssl_monitoring: true, advanced_alerts: true,
+  max_endpoints: 100, max_regions: 3, max_members: 50, check_frequency_seconds: 60, retention_days: 90, ssl_monitoring: true, advanced_alerts: true,
   api_access: true, multi_region: true, ping_host: true, cert_expiry: true, response_code: true, response_time: true,
 };
 let n = 0;
@@ -46,10 +53,10 @@ function userOn(overrides: Partial<typeof ALL>): { userId: number; plan: Package
   const p = { ...ALL, ...overrides };
   n += 1;
   const id = db
-    .prepare(`INSERT INTO packages (package_name, price, currency, description, max_endpoints, max_regions, check_frequency_seconds,
+    .prepare(`INSERT INTO packages (package_name, price, currency, description, max_endpoints, max_regions, max_members, check_frequency_seconds,
       retention_days, ssl_monitoring, advanced_alerts, api_access, multi_region, ping_host, cert_expiry, response_code, response_time,
-      stripe_price_id, sort_order) VALUES (?, 5, 'EUR', '', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '', 100)`)
-    .run(`Case${n}`, p.max_endpoints, p.max_regions, p.check_frequency_seconds, p.retention_days, ...[p.ssl_monitoring, p.advanced_alerts, p.api_access, p.multi_region, p.ping_host, p.cert_expiry, p.response_code, p.response_time].map(Number))
+      stripe_price_id, sort_order) VALUES (?, 5, 'EUR', '', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '', 100)`)
+    .run(`Case${n}`, p.max_endpoints, p.max_regions, p.max_members, p.check_frequency_seconds, p.retention_days, ...[p.ssl_monitoring, p.advanced_alerts, p.api_access, p.multi_region, p.ping_host, p.cert_expiry, p.response_code, p.response_time].map(Number))
     .lastInsertRowid as number;
   const userId = users.insert(`user${n}`, `user${n}@example.com`, 'x', id);
   return { userId, plan: catalog.packageById(id)! };
@@ -75,7 +82,17 @@ const featureCase = (field: 'ping_host' | 'cert_expiry' | 'response_code' | 'res
 };
 
 /** Each enforced field: where it is enforced, shown on the services a request reaches. */
-const ENFORCED: Record<string, { where: string; show: () => void }> = {
+const ENFORCED: Record<string, { where: string; show: () => void | Promise<void> }> = {
+  max_members: {
+    where: 'services/workspaces.ts invite: members plus pending invitations beyond it (403); the pricing page sells it',
+    show: async () => {
+      const { userId, plan } = userOn({ max_members: 2 });
+      const invite = (email: string) => workspaces.invite(userId, userId, { email, role: 'viewer' }).then(() => null, (e: Error) => e.message);
+      expect(await invite('first@example.com')).toBeNull();
+      expect(await invite('second@example.com')).toBe(MESSAGES.tooManyMembers(2, plan.package_name));
+      expect(pricingLines(plan)).toContain('2 team members');
+    },
+  },
   max_endpoints: {
     where: 'services/endpoints.ts create and toggle; services/plan-change.ts switches the newest off',
     show: () => {

@@ -355,4 +355,69 @@ CREATE TABLE email_verifications (
 CREATE INDEX email_verifications_user ON email_verifications (user_id);
 `,
   },
+  {
+    // Issue 23: the workspace, not the user, owns everything. A workspace is an account row in
+    // `users` (kind 'workspace', no password, cannot sign in) or, for the personal workspace, the
+    // user's own row: the workspace id is the user_id its endpoints, thresholds, alert methods,
+    // incidents, API keys, plan and Stripe subscription already carry, so every existing row is in
+    // its user's personal workspace without being rewritten, and every later table keyed by user_id
+    // (status pages, maintenance windows, heartbeat monitors) follows. A trigger gives every new
+    // person a personal workspace (signup, SSO, admin). API keys remember the member who made them
+    // (they act with that member's role, and end when the member leaves).
+    id: 20,
+    name: 'workspaces',
+    sql: `
+ALTER TABLE users ADD COLUMN kind TEXT NOT NULL DEFAULT 'person' CHECK (kind IN ('person', 'workspace'));
+CREATE TABLE workspaces (
+  id INTEGER PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  personal INTEGER NOT NULL DEFAULT 0,
+  created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now'))
+);
+CREATE TABLE workspace_members (
+  workspace_id INTEGER NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  role TEXT NOT NULL CHECK (role IN ('owner', 'admin', 'editor', 'viewer')),
+  created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),
+  PRIMARY KEY (workspace_id, user_id)
+) WITHOUT ROWID;
+CREATE INDEX workspace_members_user ON workspace_members (user_id);
+INSERT INTO workspaces (id, name, personal) SELECT id, 'Personal', 1 FROM users;
+INSERT INTO workspace_members (workspace_id, user_id, role) SELECT id, id, 'owner' FROM users;
+CREATE TRIGGER users_personal_workspace AFTER INSERT ON users WHEN NEW.kind = 'person' BEGIN
+  INSERT INTO workspaces (id, name, personal) VALUES (NEW.id, 'Personal', 1);
+  INSERT INTO workspace_members (workspace_id, user_id, role) VALUES (NEW.id, NEW.id, 'owner');
+END;
+ALTER TABLE api_keys ADD COLUMN created_by INTEGER REFERENCES users(id) ON DELETE CASCADE;
+UPDATE api_keys SET created_by = user_id;
+CREATE TABLE workspace_invitations (
+  id INTEGER PRIMARY KEY,
+  workspace_id INTEGER NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  email TEXT NOT NULL,
+  role TEXT NOT NULL CHECK (role IN ('admin', 'editor', 'viewer')),
+  token_hash TEXT NOT NULL UNIQUE,
+  invited_by INTEGER REFERENCES users(id) ON DELETE SET NULL,
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL,
+  accepted_at INTEGER,
+  accepted_by INTEGER REFERENCES users(id) ON DELETE SET NULL
+);
+CREATE INDEX workspace_invitations_ws ON workspace_invitations (workspace_id, id);
+CREATE TABLE audit_log (
+  id INTEGER PRIMARY KEY,
+  workspace_id INTEGER NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  at INTEGER NOT NULL,
+  member_id INTEGER,
+  member_name TEXT NOT NULL DEFAULT '',
+  action TEXT NOT NULL,
+  target_id TEXT,
+  summary TEXT NOT NULL DEFAULT '',
+  client_address TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX audit_log_ws ON audit_log (workspace_id, id);
+CREATE INDEX audit_log_at ON audit_log (at);
+ALTER TABLE packages ADD COLUMN max_members INTEGER NOT NULL DEFAULT 1;
+UPDATE packages SET max_members = CASE package_name WHEN 'Starter' THEN 3 WHEN 'Pro' THEN 10 WHEN 'Business' THEN 50 ELSE 1 END;
+`,
+  },
 ];

@@ -42,9 +42,12 @@ export function createUsersRepo(db: Db) {
     pendingEmail: db.prepare(`SELECT email FROM email_verifications WHERE user_id = ? AND used_at IS NULL AND expires_at > ?
       AND lower(email) <> (SELECT lower(email) FROM users WHERE id = ?) ORDER BY expires_at DESC LIMIT 1`).pluck(),
     setVerifiedEmail: db.prepare('UPDATE users SET email = ?, email_verified = 1 WHERE id = ?'),
+    // People only (a workspace's account row is not a user); `workspaces`: "name (role)" of each one they are in.
     adminList: db.prepare(`SELECT u.id, u.username, u.email, p.package_name, u.two_factor_enabled, u.created_at,
-        (SELECT COUNT(*) FROM endpoints e WHERE e.user_id = u.id) AS endpoints
-      FROM users u JOIN packages p ON p.package_id = u.package_id ORDER BY u.id`),
+        (SELECT COUNT(*) FROM endpoints e WHERE e.user_id = u.id) AS endpoints,
+        (SELECT group_concat(w.name || ' #' || w.id || ' (' || m.role || ')', ', ') FROM workspace_members m JOIN workspaces w ON w.id = m.workspace_id
+          WHERE m.user_id = u.id) AS workspaces
+      FROM users u JOIN packages p ON p.package_id = u.package_id WHERE u.kind = 'person' ORDER BY u.id`),
   };
   return {
     byId: (id: number) => q.byId.get(id) as UserRow | undefined,

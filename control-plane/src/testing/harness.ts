@@ -10,7 +10,7 @@ import { createResultStore, type ClickHouseResultStore } from '../results/clickh
 export interface Harness {
   cp: ControlPlane;
   dataDir: string;
-  call<T = any>(method: string, p: string, body?: unknown, token?: string): Promise<{ status: number; body: T & { success: boolean; error?: string; data?: any }; headers: Headers }>;
+  call<T = any>(method: string, p: string, body?: unknown, token?: string, headers?: Record<string, string>): Promise<{ status: number; body: T & { success: boolean; error?: string; data?: any }; headers: Headers }>;
   /** Moves a user to a plan by name through the admin API (e.g. 'Pro' for api_access). */
   setPackage(email: string, packageName: string): Promise<void>;
   signup(name?: string): Promise<{ token: string; refreshToken: string; user: { id: number; email: string; username: string } }>;
@@ -32,10 +32,10 @@ export async function startHarness(env: Record<string, string> = {}, extras: Con
   const h: Harness = {
     cp: await startControlPlane(loadConfig(fullEnv), logger, extras),
     dataDir,
-    async call(method, p, body, token) {
+    async call(method, p, body, token, headers) {
       const res = await fetch(`${h.cp.url}${p}`, {
         method,
-        headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
         body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
       });
       const text = await res.text();

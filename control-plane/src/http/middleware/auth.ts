@@ -4,10 +4,16 @@ import { forbidden, unauthorized } from '../../errors';
 import { safeEqual } from '../../lib/crypto';
 import { isApiKey, type ApiKeyService } from '../../services/api-keys';
 import type { TokenService } from '../../services/tokens';
+import { requireRole, type WorkspaceService } from '../../services/workspaces';
+import type { Role } from '../../store/workspaces-repo';
 
 export interface AuthedRequest extends Request {
-  /** sessionId is '' when the caller used an API key (apiKeyId set). */
-  auth: { userId: number; sessionId: string; apiKeyId?: number };
+  /**
+   * sessionId is '' when the caller used an API key (apiKeyId set). On the workspace-scoped routes
+   * (after `inWorkspace`) userId is the workspace's id (the user_id its data carries), memberId the
+   * person acting and role their role there; on account routes userId is the person.
+   */
+  auth: { userId: number; sessionId: string; apiKeyId?: number; keyCreatedBy?: number | null; workspaceId?: number; memberId?: number; role?: Role };
 }
 
 function bearer(req: Request): string | null {
@@ -41,7 +47,7 @@ export function requireUserOrKey(tokens: TokenService, apiKeys: ApiKeyService): 
     res.setHeader('RateLimit-Remaining', String(use.allowance.remaining));
     res.setHeader('RateLimit-Reset', String(use.allowance.resetSeconds));
     if (use.refusal) throw use.refusal;
-    (req as AuthedRequest).auth = { userId: use.userId, sessionId: '', apiKeyId: use.keyId };
+    (req as AuthedRequest).auth = { userId: use.userId, sessionId: '', apiKeyId: use.keyId, keyCreatedBy: use.createdBy };
     next();
   };
 }
@@ -55,3 +61,33 @@ export function requireAdmin(adminToken: string): RequestHandler {
 }
 
 export const authOf = (req: Request) => (req as AuthedRequest).auth;
+
+/**
+ * Scopes a signed-in request to a workspace (after requireUser / requireUserOrKey): the one named by
+ * `X-Workspace-Id`, or the personal one; 404 for a workspace the caller is not a member of. From
+ * here on `auth.userId` is the workspace, so every service keeps scoping its queries by it.
+ * Membership is read on every request: a removed member (and their keys) is refused at once.
+ */
+export function inWorkspace(workspaces: WorkspaceService): RequestHandler {
+  return (req, _res, next) => {
+    const a = authOf(req);
+    if (a.workspaceId !== undefined) return next();
+    const header = req.header('x-workspace-id');
+    if (a.apiKeyId !== undefined) {
+      const r = workspaces.resolveForKey(a.userId, a.keyCreatedBy ?? null, header);
+      Object.assign(a, { workspaceId: r.workspaceId, memberId: r.memberId, role: r.role });
+    } else {
+      const r = workspaces.resolveForUser(a.userId, header);
+      Object.assign(a, { memberId: a.userId, userId: r.workspaceId, workspaceId: r.workspaceId, role: r.role });
+    }
+    next();
+  };
+}
+
+/** A route that needs at least `role` in the request's workspace (403 with the role's message). */
+export function needRole(role: Role): RequestHandler {
+  return (req, _res, next) => {
+    requireRole(authOf(req).role ?? 'viewer', role);
+    next();
+  };
+}

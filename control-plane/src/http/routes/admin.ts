@@ -15,6 +15,7 @@ export function adminRoutes(admin: AdminService, adminToken: string, results: Re
   r.use('/admin', requireAdmin(adminToken));
   r.get('/admin/users', (_req, res) => { res.json({ success: true, data: admin.listUsers() }); });
   r.post('/admin/users/set-package', (req, res) => { res.json({ success: true, data: admin.setPackage(parseInput(SetPackageBody, req.body)) }); });
+  r.get('/admin/workspaces', (_req, res) => { res.json({ success: true, data: admin.listWorkspaces() }); });
   r.get('/admin/packages', (_req, res) => { res.json({ success: true, data: admin.listPackages() }); });
   r.get('/admin/regions', (_req, res) => { res.json({ success: true, data: admin.listRegions() }); });
   r.post('/admin/regions', (req, res) => { res.status(201).json({ success: true, data: admin.addRegion(parseInput(RegionCreateBody, req.body)) }); });

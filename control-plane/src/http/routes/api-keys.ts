@@ -3,19 +3,24 @@ import { ApiKeyCreateBody } from '@upfleet/proto/schemas';
 import type { ApiKeyService } from '../../services/api-keys';
 import type { TokenService } from '../../services/tokens';
 import { parseId, parseInput } from '../../services/validation';
-import { authOf, requireUser } from '../middleware/auth';
+import { authOf, inWorkspace, needRole, requireUser } from '../middleware/auth';
+import type { WorkspaceService } from '../../services/workspaces';
 
-/** Managing keys is an account action: a signed-in session only (a key is refused with 403). */
-export function apiKeyRoutes(apiKeys: ApiKeyService, tokens: TokenService): Router {
+/**
+ * Managing keys is an account action: a signed-in session only (a key is refused with 403). A key
+ * belongs to the request's workspace and acts with its maker's role there (admins make and revoke).
+ */
+export function apiKeyRoutes(apiKeys: ApiKeyService, tokens: TokenService, workspaces: WorkspaceService): Router {
   const r = Router();
-  r.use('/users/api-keys', requireUser(tokens));
-  r.post('/users/api-keys', (req, res) => {
-    res.status(201).json({ success: true, data: apiKeys.create(authOf(req).userId, parseInput(ApiKeyCreateBody, req.body)) });
+  r.use('/users/api-keys', requireUser(tokens), inWorkspace(workspaces));
+  r.post('/users/api-keys', needRole('admin'), (req, res) => {
+    const a = authOf(req);
+    res.status(201).json({ success: true, data: apiKeys.create(a.userId, parseInput(ApiKeyCreateBody, req.body), a.memberId) });
   });
   r.get('/users/api-keys', (req, res) => {
     res.json({ success: true, data: apiKeys.list(authOf(req).userId) });
   });
-  r.delete('/users/api-keys/:id', (req, res) => {
+  r.delete('/users/api-keys/:id', needRole('admin'), (req, res) => {
     res.json({ success: true, data: apiKeys.revoke(authOf(req).userId, parseId(req.params.id, 'API key not found')) });
   });
   return r;

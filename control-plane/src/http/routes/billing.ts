@@ -7,7 +7,8 @@ import type { BillingService } from '../../services/billing';
 import type { PriceService } from '../../services/billing-prices';
 import type { TokenService } from '../../services/tokens';
 import { parseId, parseInput } from '../../services/validation';
-import { authOf, requireAdmin, requireUser } from '../middleware/auth';
+import { authOf, inWorkspace, needRole, requireAdmin, requireUser } from '../middleware/auth';
+import type { WorkspaceService } from '../../services/workspaces';
 import type { RateLimiter } from '../../services/rate-limiter';
 import { clientKey } from '../../lib/net';
 
@@ -21,24 +22,29 @@ export function billingWebhookRoute(billing: BillingService): Router {
   return r;
 }
 
-export function billingRoutes(deps: { billing: BillingService; prices: PriceService; tokens: TokenService; adminToken: string; limiter?: RateLimiter }): Router {
+export function billingRoutes(deps: { billing: BillingService; prices: PriceService; tokens: TokenService; adminToken: string; limiter?: RateLimiter; workspaces: WorkspaceService }): Router {
   const { billing, prices } = deps;
   const r = Router();
-  const user = requireUser(deps.tokens);
-  r.post('/billing/create-checkout-session', user, async (req, res) => {
+  // The plan and subscription are the workspace's: the owner buys, every member sees the card.
+  const signedIn = requireUser(deps.tokens);
+  const scope = inWorkspace(deps.workspaces);
+  r.post('/billing/create-checkout-session', signedIn, scope, needRole('owner'), async (req, res) => {
     res.json({ success: true, data: await billing.createCheckout(authOf(req).userId, parseInput(CheckoutSessionBody, req.body)) });
   });
   r.post('/public/create-checkout-session', async (req, res) => {
     deps.limiter?.consume('checkout_ip', clientKey(req.ip));
     res.json({ success: true, data: await billing.createPublicCheckout(parseInput(PublicCheckoutSessionBody, req.body)) });
   });
-  r.get('/billing/subscription', user, async (req, res) => {
-    res.json({ success: true, data: await billing.subscription(authOf(req).userId) });
+  r.get('/billing/subscription', signedIn, scope, async (req, res) => {
+    const a = authOf(req);
+    const sub = await billing.subscription(a.userId);
+    // Only the owner manages the subscription; the others see the card without the portal link.
+    res.json({ success: true, data: a.role === 'owner' ? sub : { ...sub, customer_portal_url: null } });
   });
-  r.get('/billing/notices', user, (req, res) => {
+  r.get('/billing/notices', signedIn, scope, (req, res) => {
     res.json({ success: true, data: billing.notices(authOf(req).userId) });
   });
-  r.post('/billing/notices/:id/dismiss', user, (req, res) => {
+  r.post('/billing/notices/:id/dismiss', signedIn, scope, needRole('admin'), (req, res) => {
     billing.dismissNotice(authOf(req).userId, parseId(req.params.id, 'Notice not found'));
     res.json({ success: true, data: null });
   });

@@ -11,7 +11,9 @@ import {
   AlertMethodCreateBody, AlertMethodUpdateBody, AlertThresholdsBody, ENDPOINT_PAGE_MAX, EndpointCreateBody, EndpointListQuery, EndpointToggleBody, EndpointUpdateBody, IncidentsQuery,
 } from '@upfleet/proto/schemas';
 import { parseId, parseInput } from '../../services/validation';
-import { authOf, requireUserOrKey } from '../middleware/auth';
+import { authOf, inWorkspace, requireUserOrKey } from '../middleware/auth';
+import { workspaceRoleGate } from '../middleware/roles';
+import type { WorkspaceService } from '../../services/workspaces';
 import { limitPerUser } from '../middleware/rate-limit';
 
 /** `dry_run` on an endpoint save: 1/true or 0/false; anything else is a 400. */
@@ -22,11 +24,12 @@ function dryRunParam(raw: unknown): boolean {
   throw badRequest('dry_run must be 1 or 0');
 }
 
-export function userRoutes(deps: { endpoints: EndpointService; alerts: AlertService; alerting: Alerting | null; catalog: CatalogRepo; tokens: TokenService; limiter: RateLimiter; apiKeys: ApiKeyService }): Router {
+export function userRoutes(deps: { endpoints: EndpointService; alerts: AlertService; alerting: Alerting | null; catalog: CatalogRepo; tokens: TokenService; limiter: RateLimiter; apiKeys: ApiKeyService; workspaces: WorkspaceService }): Router {
   const r = Router();
   const { endpoints, alerts, catalog } = deps;
   // The data routes: a session, or an API key acting as its owner (account routes are matched before this router).
-  r.use('/users', requireUserOrKey(deps.tokens, deps.apiKeys));
+  // Each acts on the request's workspace (X-Workspace-Id, or the personal one) within the caller's role there.
+  r.use('/users', requireUserOrKey(deps.tokens, deps.apiKeys), inWorkspace(deps.workspaces), workspaceRoleGate());
   // Each endpoint change recomputes assignments and reaches agents: bounded per user.
   const mutation = limitPerUser(deps.limiter, 'endpoint_mutation');
   const uid = (req: Parameters<typeof authOf>[0]) => authOf(req).userId;

@@ -1,0 +1,207 @@
+// Workspaces, members, roles and invitations (issue 23): which workspace a request acts on and with
+// which role, who may change what, and the one-use 7-day invitation links.
+import { planViolations } from '@upfleet/proto/plan';
+import { MESSAGES, type Package } from '@upfleet/proto/rest';
+import type { InvitationBody, WorkspaceRole } from '@upfleet/proto/schemas';
+import type { ChangeTopic } from '../change-hub';
+import { badRequest, conflict, forbidden, notFound } from '../errors';
+import { randomToken, sha256, verifyPassword } from '../lib/crypto';
+import type { UsersRepo } from '../store/users-repo';
+import type { Role, WorkspacesRepo } from '../store/workspaces-repo';
+
+export const INVITATION_TTL_MS = 7 * 24 * 3600_000;
+export const AUDIT_RETENTION_MS = 365 * 24 * 3600_000;
+export const WORKSPACE_NOT_FOUND = 'Workspace not found';
+export const INVITATION_INVALID = 'This invitation is invalid, used or expired';
+
+const RANK: Record<Role, number> = { viewer: 0, editor: 1, admin: 2, owner: 3 };
+/** True when `role` may do what needs `needed`. */
+export const roleAllows = (role: Role, needed: Role): boolean => RANK[role] >= RANK[needed];
+
+/** The 403 of a mutation beyond one's role (the exact message of issue 23). */
+export function requireRole(role: Role, needed: Role): void {
+  if (!roleAllows(role, needed)) throw forbidden(MESSAGES.roleNotAllowed(role));
+}
+
+export interface InvitationMailer {
+  sendInvitation(to: string, link: string, workspaceName: string, inviterName: string): Promise<void>;
+}
+
+export function createWorkspaceService(deps: {
+  workspaces: WorkspacesRepo;
+  users: UsersRepo;
+  planOf: (workspaceId: number) => Package;
+  freePackageId: () => number;
+  /** Endpoints of a deleted workspace stop being monitored. */
+  endpointChanges: ChangeTopic;
+  mailer: InvitationMailer | null;
+  /** Whether the person's address is confirmed (always, without SMTP): only then may they accept. */
+  emailVerified: (userId: number) => boolean;
+  publicUrl: () => string;
+  logger?: { warn(obj: object, msg: string): void };
+  now?: () => number;
+}) {
+  const { workspaces, users } = deps;
+  const now = deps.now ?? Date.now;
+
+  /** The member's role, or 404 for a workspace they are not in (never saying whether it exists). */
+  function roleIn(workspaceId: number, userId: number): Role {
+    const role = workspaces.role(workspaceId, userId);
+    if (!role) throw notFound(WORKSPACE_NOT_FOUND);
+    return role;
+  }
+
+  function parseWorkspaceHeader(raw: string | undefined): number | null {
+    if (raw === undefined || raw.trim() === '') return null;
+    const id = Number(raw.trim());
+    if (!Number.isSafeInteger(id) || id <= 0) throw notFound(WORKSPACE_NOT_FOUND);
+    return id;
+  }
+
+  function workspaceView(id: number, role: Role) {
+    const w = workspaces.get(id);
+    if (!w) throw notFound(WORKSPACE_NOT_FOUND);
+    return { id: w.id, name: w.name, personal: w.personal === 1, role, package_name: deps.planOf(id).package_name, created_at: w.created_at };
+  }
+
+  return {
+    roleIn,
+
+    /**
+     * The workspace a signed-in person acts on: `X-Workspace-Id`, or their personal workspace
+     * (whose id is their own) without it. 404 when they are not a member.
+     */
+    resolveForUser(userId: number, header: string | undefined): { workspaceId: number; role: Role } {
+      const workspaceId = parseWorkspaceHeader(header) ?? userId;
+      return { workspaceId, role: roleIn(workspaceId, userId) };
+    },
+
+    /**
+     * An API key acts in its own workspace only (another `X-Workspace-Id` is a 404), with the role
+     * its maker has there now: a member who left takes their keys' access with them.
+     */
+    resolveForKey(keyWorkspaceId: number, createdBy: number | null, header: string | undefined): { workspaceId: number; role: Role; memberId: number } {
+      const asked = parseWorkspaceHeader(header);
+      if (asked !== null && asked !== keyWorkspaceId) throw notFound(WORKSPACE_NOT_FOUND);
+      const memberId = createdBy ?? keyWorkspaceId;
+      return { workspaceId: keyWorkspaceId, role: roleIn(keyWorkspaceId, memberId), memberId };
+    },
+
+    list(userId: number) {
+      return workspaces.forUser(userId).map((w) => ({
+        id: w.id, name: w.name, personal: w.personal === 1, role: w.role, package_name: deps.planOf(w.id).package_name, created_at: w.created_at,
+      }));
+    },
+
+    get: (userId: number, id: number) => workspaceView(id, roleIn(id, userId)),
+
+    create(userId: number, name: string) {
+      const id = workspaces.create(name, userId, deps.freePackageId());
+      return workspaceView(id, 'owner');
+    },
+
+    rename(userId: number, id: number, name: string) {
+      requireRole(roleIn(id, userId), 'admin');
+      workspaces.rename(id, name);
+      return workspaceView(id, roleIn(id, userId));
+    },
+
+    async remove(userId: number, id: number, password: string) {
+      const role = roleIn(id, userId);
+      requireRole(role, 'owner');
+      const w = workspaces.get(id)!;
+      if (w.personal) throw badRequest('Your personal workspace cannot be deleted');
+      const user = users.byId(userId);
+      if (!user || !(await verifyPassword(password, user.password_hash))) throw badRequest('Password is incorrect');
+      const endpointIds = workspaces.endpointIds(id);
+      if (!workspaces.delete(id)) throw notFound(WORKSPACE_NOT_FOUND);
+      for (const e of endpointIds) deps.endpointChanges.removed(e);
+      return { id };
+    },
+
+    members(userId: number, id: number) {
+      roleIn(id, userId);
+      return workspaces.members(id);
+    },
+
+    /** Admins change admins, editors and viewers; only an owner gives or takes ownership; one owner always stays. */
+    setRole(actorId: number, id: number, memberId: number, role: WorkspaceRole) {
+      const actorRole = roleIn(id, actorId);
+      requireRole(actorRole, 'admin');
+      const current = workspaces.role(id, memberId);
+      if (!current) throw notFound('Member not found');
+      if ((current === 'owner' || role === 'owner') && actorRole !== 'owner') throw forbidden(MESSAGES.roleNotAllowed(actorRole));
+      if (current === 'owner' && role !== 'owner') {
+        if (workspaces.get(id)!.personal && memberId === id) throw badRequest('The owner of a personal workspace stays its owner');
+        if (workspaces.ownerCount(id) <= 1) throw badRequest('A workspace must keep at least one owner');
+      }
+      workspaces.setRole(id, memberId, role);
+      return { user_id: memberId, role, previous_role: current };
+    },
+
+    /** Removes a member (admins; an owner only by an owner) or leaves (anyone): access ends at once, with their API keys here. */
+    removeMember(actorId: number, id: number, memberId: number) {
+      const actorRole = roleIn(id, actorId);
+      const current = workspaces.role(id, memberId);
+      if (!current) throw notFound('Member not found');
+      if (memberId !== actorId) {
+        requireRole(actorRole, 'admin');
+        if (current === 'owner' && actorRole !== 'owner') throw forbidden(MESSAGES.roleNotAllowed(actorRole));
+      }
+      if (workspaces.get(id)!.personal && memberId === id) throw badRequest('You cannot leave your personal workspace');
+      if (current === 'owner' && workspaces.ownerCount(id) <= 1) throw badRequest('A workspace must keep at least one owner');
+      workspaces.removeMember(id, memberId);
+      return { user_id: memberId };
+    },
+
+    async invite(actorId: number, id: number, body: InvitationBody) {
+      requireRole(roleIn(id, actorId), 'admin');
+      const email = body.email.trim();
+      if (workspaces.members(id).some((m) => m.email.toLowerCase() === email.toLowerCase())) throw conflict('This person is already a member of the workspace');
+      const at = now();
+      const plan = deps.planOf(id);
+      const over = planViolations(plan, { members: workspaces.memberCount(id) + workspaces.pendingCount(id, at) + 1 })[0];
+      if (over) throw forbidden(over.message);
+      const token = randomToken(32);
+      const invId = workspaces.insertInvitation(id, email, body.role, sha256(token), actorId, at, at + INVITATION_TTL_MS);
+      const link = `${deps.publicUrl().replace(/\/+$/, '')}/invitations/${token}`;
+      const inviter = users.byId(actorId)?.username ?? 'A member';
+      if (deps.mailer) {
+        await deps.mailer.sendInvitation(email, link, workspaces.get(id)!.name, inviter).catch((err: Error) => {
+          deps.logger?.warn({ err: err.message, workspaceId: id }, 'invitation mail failed');
+        });
+      }
+      return {
+        id: invId, email, role: body.role, expires_at: new Date(at + INVITATION_TTL_MS).toISOString(), emailed: deps.mailer !== null,
+        // Without SMTP the inviter passes the link on; it still works only for the invited address.
+        ...(deps.mailer ? {} : { link }),
+      };
+    },
+
+    invitations(actorId: number, id: number) {
+      requireRole(roleIn(id, actorId), 'admin');
+      return workspaces.pendingInvitations(id, now()).map((i) => ({
+        id: i.id, email: i.email, role: i.role, created_at: new Date(i.created_at).toISOString(), expires_at: new Date(i.expires_at).toISOString(),
+      }));
+    },
+
+    revokeInvitation(actorId: number, id: number, invId: number) {
+      requireRole(roleIn(id, actorId), 'admin');
+      if (!workspaces.deleteInvitation(id, invId)) throw notFound('Invitation not found');
+      return { id: invId };
+    },
+
+    /** Accepted by a signed-in person whose (verified) email is the invited one; once. */
+    accept(userId: number, token: string) {
+      const inv = workspaces.invitationByHash(sha256(token));
+      const at = now();
+      if (!inv || inv.accepted_at !== null || inv.expires_at <= at) throw notFound(INVITATION_INVALID);
+      const user = users.byId(userId);
+      if (!user || user.email.toLowerCase() !== inv.email.toLowerCase()) throw forbidden('This invitation was sent to another email address');
+      if (!deps.emailVerified(userId)) throw forbidden('Please verify your email address before joining a workspace');
+      if (!workspaces.acceptInvitation(inv, userId, at)) throw notFound(INVITATION_INVALID);
+      return { ...workspaceView(inv.workspace_id, roleIn(inv.workspace_id, userId)), invitation_id: inv.id };
+    },
+  };
+}
+export type WorkspaceService = ReturnType<typeof createWorkspaceService>;
