@@ -43,6 +43,19 @@ export interface Config {
   };
   /** express 'trust proxy': false, a hop count, or a list such as 'loopback, 10.0.0.0/8'. */
   trustProxy: boolean | number | string;
+  /** OpenID Connect sign-in (issue 23): on when OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET are set. */
+  oidc: OidcConfig | null;
+}
+
+export interface OidcConfig {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** The login page's button (OIDC_BUTTON_LABEL). */
+  buttonLabel: string;
+  /** Every SSO user joins this workspace (OIDC_DEFAULT_WORKSPACE_ID) with OIDC_DEFAULT_ROLE. */
+  defaultWorkspaceId: number | null;
+  defaultRole: 'admin' | 'editor' | 'viewer';
 }
 
 type Env = Record<string, string | undefined>;
@@ -99,6 +112,24 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   const publicUrl = str('PUBLIC_URL');
   if (publicUrl && !/^https?:\/\/[^\s]+$/.test(publicUrl)) problems.push(`PUBLIC_URL must be an http(s) URL (got '${publicUrl}')`);
   const logLevel = str('LOG_LEVEL') ?? 'info';
+  const oidcIssuer = str('OIDC_ISSUER');
+  const oidcClientId = str('OIDC_CLIENT_ID');
+  const oidcClientSecret = str('OIDC_CLIENT_SECRET');
+  let oidc: OidcConfig | null = null;
+  if (oidcIssuer || oidcClientId || oidcClientSecret) {
+    if (!oidcIssuer || !oidcClientId || !oidcClientSecret) problems.push('OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET must be set together');
+    if (oidcIssuer && !/^https?:\/\/[^\s]+$/.test(oidcIssuer)) problems.push(`OIDC_ISSUER must be an http(s) URL (got '${oidcIssuer}')`);
+    const role = str('OIDC_DEFAULT_ROLE') ?? 'viewer';
+    if (!['admin', 'editor', 'viewer'].includes(role)) problems.push(`OIDC_DEFAULT_ROLE must be admin, editor or viewer (got '${role}')`);
+    const ws = str('OIDC_DEFAULT_WORKSPACE_ID');
+    if (ws && !/^[1-9]\d*$/.test(ws)) problems.push(`OIDC_DEFAULT_WORKSPACE_ID must be a workspace id (got '${ws}')`);
+    oidc = {
+      issuer: oidcIssuer ?? '', clientId: oidcClientId ?? '', clientSecret: oidcClientSecret ?? '',
+      buttonLabel: str('OIDC_BUTTON_LABEL') ?? 'Sign in with SSO',
+      defaultWorkspaceId: ws && /^[1-9]\d*$/.test(ws) ? Number(ws) : null,
+      defaultRole: role as OidcConfig['defaultRole'],
+    };
+  }
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got '${logLevel}')`);
   }
@@ -139,6 +170,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       apiBase: stripeApiBase,
     },
     publicUrl: publicUrl && publicUrl.replace(/\/+$/, ''),
+    oidc,
     alerting: {
       slackApiUrl: httpUrl('SLACK_API_URL', 'https://slack.com/api'),
       telegramApiUrl: httpUrl('TELEGRAM_API_URL', 'https://api.telegram.org'),

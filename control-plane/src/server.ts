@@ -39,6 +39,7 @@ import { createSessionsRepo } from './store/sessions-repo';
 import { createUsersRepo } from './store/users-repo';
 import { createWorkspacesRepo } from './store/workspaces-repo';
 import { createWorkspaceService } from './services/workspaces';
+import { createOidcService } from './services/oidc';
 import { createAgentServiceHandlers, createAgentStreams } from './grpc/agent-service';
 import { startGrpcServer, type GrpcServerHandle } from './grpc/server';
 import { loadOrCreateGrpcTls, type GrpcTlsMaterial } from './grpc/tls';
@@ -232,6 +233,12 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     alerting,
     workspaces,
     workspacesRepo,
+    oidc: config.oidc
+      ? createOidcService({
+          config: config.oidc, db, users, workspaces: workspacesRepo, issueTokens: (id) => tokens.issue(id),
+          freePackageId: () => catalog.freePackage().package_id, publicUrl: () => config.publicUrl ?? listeningUrl, logger, now: extras.now,
+        })
+      : null,
     memberName: (id) => users.byId(id)?.username ?? `user ${id}`,
     apiKeys: createApiKeyService({ keys: createApiKeysRepo(db), planOf: endpoints.planOf, perMinute: config.rateLimits.apiKeyPerMinute }),
     graphs: createGraphService({ endpoints, source: results, metrics }),

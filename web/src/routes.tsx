@@ -17,6 +17,10 @@ import { NotFoundPage } from './pages/NotFoundPage';
 // Signed-in pages load on demand so the public pages' first load stays small.
 const DashboardPage = lazy(() => import('./pages/DashboardPage').then((m) => ({ default: m.DashboardPage })));
 const AlertSettingsPage = lazy(() => import('./pages/AlertSettingsPage').then((m) => ({ default: m.AlertSettingsPage })));
+const MembersPage = lazy(() => import('./pages/MembersPage').then((m) => ({ default: m.MembersPage })));
+const AuditLogPage = lazy(() => import('./pages/AuditLogPage').then((m) => ({ default: m.AuditLogPage })));
+const InvitationPage = lazy(() => import('./pages/SsoPages').then((m) => ({ default: m.InvitationPage })));
+const SsoCallbackPage = lazy(() => import('./pages/SsoPages').then((m) => ({ default: m.SsoCallbackPage })));
 const ProfilePage = lazy(() => import('./pages/ProfilePage').then((m) => ({ default: m.ProfilePage })));
 
 function Layout() {
@@ -58,6 +62,10 @@ export const appRoutes: RouteObject[] = [
       { path: '/dashboard', element: protectedPage(<DashboardPage />) },
       { path: '/alert-settings', element: protectedPage(<AlertSettingsPage />) },
       { path: '/profile', element: protectedPage(<ProfilePage />) },
+      { path: '/members', element: protectedPage(<MembersPage />) },
+      { path: '/audit-log', element: protectedPage(<AuditLogPage />) },
+      { path: '/invitations/:token', element: protectedPage(<InvitationPage />) },
+      { path: '/login/sso', element: <Suspense fallback={<Spinner />}><SsoCallbackPage /></Suspense> },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

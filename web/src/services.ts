@@ -7,6 +7,8 @@ import { createApiClient, AuthenticationError, type ApiClient } from './api/clie
 import { createAuthStore, tokenStoreOf, type AuthStore, type StorageEvents } from './stores/auth-store';
 import { createSessionMonitor, type SessionMonitor, type SessionMonitorDeps } from './session/session-monitor';
 
+export const WORKSPACE_STORAGE_KEY = 'upfleetWorkspace';
+
 type LoginOutcome = { ok: true } | { ok: false; requires2FA: boolean; error: string };
 
 export interface AuthActions {
@@ -25,6 +27,8 @@ export interface AppServices {
   actions: AuthActions;
   session: SessionMonitor;
   sessionUi: StoreApi<SessionUiState>;
+  /** Where the workspace choice is kept (localStorage in the browser). */
+  storage?: Storage;
 }
 
 interface ServicesDeps {
@@ -43,7 +47,9 @@ export function createServices(deps: ServicesDeps): AppServices {
     auth.getState().clear();
     deps.navigate('/login');
   };
-  const api = createApiClient({ tokens: tokenStoreOf(auth), onAuthFailure: goLogin, fetch: deps.fetch, baseUrl: deps.baseUrl });
+  // The workspace switcher's choice, remembered per browser (issue 23).
+  const workspaceId = () => deps.storage.getItem(WORKSPACE_STORAGE_KEY);
+  const api = createApiClient({ tokens: tokenStoreOf(auth), onAuthFailure: goLogin, fetch: deps.fetch, baseUrl: deps.baseUrl, workspaceId });
   const sessionUi = createStore<SessionUiState>(() => ({ warningSeconds: null }));
 
   const actions: AuthActions = {
@@ -114,5 +120,5 @@ export function createServices(deps: ServicesDeps): AppServices {
     limits: deps.sessionLimits,
   });
 
-  return { api, auth, actions, session, sessionUi };
+  return { api, auth, actions, session, sessionUi, storage: deps.storage };
 }

@@ -29,6 +29,8 @@ import { authRoutes } from './routes/auth';
 import { billingRoutes, billingWebhookRoute } from './routes/billing';
 import { publicRoutes, userRoutes } from './routes/users';
 import { workspaceRoutes } from './routes/workspaces';
+import { oidcRoutes } from './routes/oidc';
+import type { OidcService } from '../services/oidc';
 import { auditMutations } from './middleware/audit';
 import type { WorkspacesRepo } from '../store/workspaces-repo';
 
@@ -46,6 +48,8 @@ export interface AppDeps {
   apiKeys: ApiKeyService;
   workspaces: WorkspaceService;
   workspacesRepo: WorkspacesRepo;
+  /** OpenID Connect sign-in; null when OIDC_* is not configured. */
+  oidc?: OidcService | null;
   /** A member's name for the audit log. */
   memberName: (userId: number) => string;
   /** Incidents, deliveries and test sends; null when the control plane runs without a results store. */
@@ -94,6 +98,7 @@ export function createApp(deps: AppDeps): Express {
   });
   api.use(auditMutations({ workspaces: deps.workspacesRepo, memberName: deps.memberName }));
   api.use(publicRoutes(deps.catalog));
+  api.use(oidcRoutes({ oidc: deps.oidc ?? null, limiter: deps.limiter }));
   api.use(authRoutes(deps.auth, deps.tokens));
   api.use(workspaceRoutes({ workspaces: deps.workspaces, repo: deps.workspacesRepo, tokens: deps.tokens }));
   api.use(apiKeyRoutes(deps.apiKeys, deps.tokens, deps.workspaces));

@@ -420,4 +420,19 @@ ALTER TABLE packages ADD COLUMN max_members INTEGER NOT NULL DEFAULT 1;
 UPDATE packages SET max_members = CASE package_name WHEN 'Starter' THEN 3 WHEN 'Pro' THEN 10 WHEN 'Business' THEN 50 ELSE 1 END;
 `,
   },
+  {
+    // Issue 23: a person signed in through OpenID Connect, by the provider's (issuer, subject).
+    id: 21,
+    name: 'oidc_identities',
+    sql: `
+CREATE TABLE user_identities (
+  issuer TEXT NOT NULL,
+  subject TEXT NOT NULL,
+  user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  created_at INTEGER NOT NULL,
+  PRIMARY KEY (issuer, subject)
+) WITHOUT ROWID;
+CREATE INDEX user_identities_user ON user_identities (user_id);
+`,
+  },
 ];

@@ -25,6 +25,8 @@ interface ApiClientDeps {
   onAuthFailure(): void;
   fetch?: typeof fetch;
   baseUrl?: string;
+  /** The workspace the data routes act on (X-Workspace-Id); null: the personal one. */
+  workspaceId?: () => string | null;
 }
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -65,6 +67,8 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     if (token) headers.Authorization = `Bearer ${token}`;
+    const workspace = deps.workspaceId?.();
+    if (workspace) headers['X-Workspace-Id'] = workspace;
     return doFetch(`${base}${path}`, {
       method,
       headers,

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router-dom';
 import { useAuth, useServices } from '../app-context';
 import { LogoIcon, MenuIcon, CloseIcon } from './Icons';
+import { roleAllows, useWorkspaces } from '../lib/workspaces';
 
 export function Navbar() {
   const { actions } = useServices();
@@ -11,6 +12,7 @@ export function Navbar() {
   const [menuOpen, setMenuOpen] = useState(false);
   const menuRef = useRef<HTMLDivElement>(null);
   const location = useLocation();
+  const workspaces = useWorkspaces();
 
   useEffect(() => {
     setMobileOpen(false);
@@ -39,6 +41,8 @@ export function Navbar() {
       ? [
           { to: '/dashboard', label: 'Dashboard' },
           { to: '/alert-settings', label: 'Alert Settings' },
+          { to: '/members', label: 'Members' },
+          ...(roleAllows(workspaces.role, 'admin') ? [{ to: '/audit-log', label: 'Audit Log' }] : []),
           { to: '/profile', label: 'Profile' },
         ]
       : []),
@@ -62,6 +66,20 @@ export function Navbar() {
           ))}
         </ul>
         <div className="nav-actions">
+          {signedIn && workspaces.list && workspaces.current && (
+            <label className="workspace-switcher">
+              <span className="sr-only">Workspace</span>
+              <select
+                aria-label="Workspace"
+                value={workspaces.current.id}
+                onChange={(e) => workspaces.select(Number(e.target.value))}
+              >
+                {workspaces.list.map((w) => (
+                  <option key={w.id} value={w.id}>{w.personal ? `${w.name} (you)` : w.name} · {w.role}</option>
+                ))}
+              </select>
+            </label>
+          )}
           {signedIn && user ? (
             <div className="user-menu" ref={menuRef}>
               <button

@@ -10,9 +10,11 @@ import { BellIcon, PlusIcon } from '../components/Icons';
 import { AlertMethodItem } from '../components/alerts/AlertMethodItem';
 import { AlertMethodModal } from '../components/alerts/AlertMethodModal';
 import { NewSigningSecretNotice } from '../components/alerts/SigningSecret';
+import { mayOffer, useWorkspaces } from '../lib/workspaces';
 
 export function AlertSettingsPage() {
   const { api } = useServices();
+  const workspaceRole = useWorkspaces().role;
   const [methods, setMethods] = useState<AlertMethod[] | null>(null);
   const [editing, setEditing] = useState<AlertMethod | 'new' | null>(null);
   const [deleting, setDeleting] = useState<AlertMethod | null>(null);
@@ -93,9 +95,11 @@ export function AlertSettingsPage() {
           <h1>Alert Settings</h1>
           <p className="page-sub">Choose where Upfleet sends alerts when an endpoint crosses a threshold.</p>
         </div>
-        <button type="button" className="btn btn-primary" disabled={!methods || allConfigured} onClick={() => setEditing('new')} title={allConfigured ? 'Every platform is already configured' : undefined}>
-          <PlusIcon width={16} height={16} /> Add Alert Method
-        </button>
+        {mayOffer(workspaceRole, 'admin') && (
+          <button type="button" className="btn btn-primary" disabled={!methods || allConfigured} onClick={() => setEditing('new')} title={allConfigured ? 'Every platform is already configured' : undefined}>
+            <PlusIcon width={16} height={16} /> Add Alert Method
+          </button>
+        )}
       </header>
       {newSecret && <NewSigningSecretNotice secret={newSecret} onDismiss={() => setNewSecret(null)} />}
       <section className="card list-card" aria-label="Alert methods">

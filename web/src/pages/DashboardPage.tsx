@@ -8,6 +8,7 @@ import { ThresholdsModal } from '../components/dashboard/ThresholdsModal';
 import { PlanNotices } from '../components/dashboard/PlanNotices';
 import { EndpointList } from '../components/dashboard/EndpointList';
 import { GlobeIcon, ActivityIcon, PlusIcon } from '../components/Icons';
+import { mayOffer, useWorkspaces } from '../lib/workspaces';
 
 const GraphsModal = lazy(() => import('../components/graphs/GraphsModal'));
 
@@ -30,6 +31,7 @@ type Dialog =
 
 export function DashboardPage() {
   const { api } = useServices();
+  const workspaceRole = useWorkspaces().role;
   const user = useAuth((s) => s.user);
   const [dashboard, setDashboard] = useState<Dashboard | null>(null);
   const [endpoints, setEndpoints] = useState<Endpoint[] | null>(null);
@@ -152,9 +154,11 @@ export function DashboardPage() {
       <section className="card list-card" aria-labelledby="endpoints-title">
         <div className="list-header">
           <h2 id="endpoints-title">Your Endpoints</h2>
-          <button type="button" className="btn btn-primary" onClick={() => setDialog({ kind: 'add' })}>
-            <PlusIcon width={16} height={16} /> Add Endpoint
-          </button>
+          {mayOffer(workspaceRole, 'editor') && (
+            <button type="button" className="btn btn-primary" onClick={() => setDialog({ kind: 'add' })}>
+              <PlusIcon width={16} height={16} /> Add Endpoint
+            </button>
+          )}
         </div>
         {endpoints.length === 0 ? (
           <div className="empty-state">

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { LIMITS } from '@upfleet/proto/rest';
 import { useServices } from '../app-context';
@@ -10,7 +10,17 @@ import { PasswordInput } from '../components/PasswordInput';
 export function LoginPage() {
   const { actions } = useServices();
   const navigate = useNavigate();
-  const checkoutSession = useSearchParams()[0].get('checkout_session') ?? undefined;
+  const { api } = useServices();
+  const [params] = useSearchParams();
+  const checkoutSession = params.get('checkout_session') ?? undefined;
+  const ssoError = params.get('sso_error');
+  // Single sign-on (issue 23): the button shows when the server has OIDC_* configured.
+  const [sso, setSso] = useState<string | null>(null);
+  useEffect(() => {
+    void api.publicRequest<{ enabled: boolean; button_label: string | null }>('GET', '/api/auth/oidc').then((r) => {
+      if (r.success && r.data.enabled) setSso(r.data.button_label);
+    }).catch(() => undefined);
+  }, [api]);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState('');
@@ -64,6 +74,8 @@ export function LoginPage() {
           {error && <div className="alert alert-error" role="alert">{error}</div>}
           <button type="submit" className="btn btn-primary btn-block" disabled={busy}>{busy ? 'Signing in...' : 'Sign In'}</button>
         </form>
+        {ssoError && <div className="alert alert-error" role="alert">{ssoError}</div>}
+        {sso && <a className="btn btn-secondary btn-block" href="/api/auth/oidc/start">{sso}</a>}
         <p className="auth-switch">Don&apos;t have an account? <Link to="/signup">Sign up</Link></p>
       </div>
       {needsCode && (

@@ -5,11 +5,13 @@ import type { Subscription } from '@upfleet/proto/rest';
 import { useServices } from '../../app-context';
 import { Spinner } from '../Spinner';
 import { formatDate, formatPrice, subscriptionTone } from '../../lib/format';
+import { useWorkspaces } from '../../lib/workspaces';
 
 type SubState = { kind: 'loading' } | { kind: 'none' } | { kind: 'error' } | { kind: 'ok'; sub: Subscription };
 
 export function SubscriptionCard() {
   const { api } = useServices();
+  const workspace = useWorkspaces();
   const [state, setState] = useState<SubState>({ kind: 'loading' });
 
   const load = useCallback(async () => {
@@ -31,6 +33,9 @@ export function SubscriptionCard() {
   return (
     <section className="card settings-card" aria-labelledby="sub-title">
       <h2 id="sub-title">Subscription &amp; Billing</h2>
+      {workspace.current && (
+        <p className="muted" data-testid="workspace-plan">Workspace <strong>{workspace.current.name}</strong> is on the <strong>{workspace.current.package_name}</strong> plan.</p>
+      )}
       {state.kind === 'loading' && <Spinner />}
       {state.kind === 'error' && (
         <div className="alert alert-error" role="alert">

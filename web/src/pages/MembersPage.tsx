@@ -1,0 +1,105 @@
+// Members of the current workspace (issue 23): everyone sees who is in it; admins and owners invite
+// (email + role), change roles, remove members and revoke pending invitations.
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useServices } from '../app-context';
+import { Field } from '../components/Field';
+import { roleAllows, useWorkspaces, type WorkspaceRole } from '../lib/workspaces';
+
+interface Member { user_id: number; username: string; email: string; role: WorkspaceRole }
+interface Invitation { id: number; email: string; role: WorkspaceRole; expires_at: string }
+
+export function MembersPage() {
+  const { api } = useServices();
+  const { current, role } = useWorkspaces();
+  const [members, setMembers] = useState<Member[]>([]);
+  const [invitations, setInvitations] = useState<Invitation[]>([]);
+  const [email, setEmail] = useState('');
+  const [inviteRole, setInviteRole] = useState<WorkspaceRole>('viewer');
+  const [message, setMessage] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
+  const canManage = roleAllows(role, 'admin');
+  const id = current?.id;
+
+  const load = useCallback(async () => {
+    if (!id) return;
+    const m = await api.get<Member[]>(`/api/workspaces/${id}/members`);
+    if (m.success) setMembers(m.data);
+    if (canManage) {
+      const i = await api.get<Invitation[]>(`/api/workspaces/${id}/invitations`);
+      if (i.success) setInvitations(i.data);
+    }
+  }, [api, id, canManage]);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const report = (res: { success: boolean; error?: string }, ok: string) => {
+    setMessage(res.success ? { kind: 'ok', text: ok } : { kind: 'error', text: res.error ?? 'Something went wrong' });
+    void load();
+  };
+  const invite = async (e: FormEvent) => {
+    e.preventDefault();
+    const res = await api.post(`/api/workspaces/${id}/invitations`, { email: email.trim(), role: inviteRole });
+    if (res.success) setEmail('');
+    report(res, `Invitation sent to ${email.trim()}`);
+  };
+
+  if (!current) return <div className="container page"><p className="muted">Loading…</p></div>;
+  return (
+    <div className="container page">
+      <h1>Members of {current.name}</h1>
+      <p className="muted">Your role: <strong>{current.role}</strong> · Plan: {current.package_name}</p>
+      {message && <div className={`alert ${message.kind === 'ok' ? 'alert-success' : 'alert-error'}`} role={message.kind === 'ok' ? 'status' : 'alert'}>{message.text}</div>}
+      <section className="card">
+        <h2>Members</h2>
+        <table className="table" aria-label="Members">
+          <thead><tr><th>Name</th><th>Email</th><th>Role</th>{canManage && <th><span className="sr-only">Actions</span></th>}</tr></thead>
+          <tbody>
+            {members.map((m) => (
+              <tr key={m.user_id} data-testid="member-row">
+                <td>{m.username}</td>
+                <td>{m.email}</td>
+                <td>
+                  {canManage ? (
+                    <select aria-label={`Role of ${m.username}`} value={m.role} onChange={async (e) => report(await api.put(`/api/workspaces/${id}/members/${m.user_id}`, { role: e.target.value }), `${m.username} is now ${e.target.value}`)}>
+                      {(['owner', 'admin', 'editor', 'viewer'] as const).map((r) => <option key={r} value={r}>{r}</option>)}
+                    </select>
+                  ) : m.role}
+                </td>
+                {canManage && (
+                  <td><button type="button" className="btn btn-secondary btn-sm" onClick={async () => report(await api.del(`/api/workspaces/${id}/members/${m.user_id}`), `${m.username} was removed`)}>Remove</button></td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+      {canManage && (
+        <section className="card">
+          <h2>Invite someone</h2>
+          <form onSubmit={invite} className="inline-form" noValidate>
+            <Field id="invite-email" label="Email">
+              <input id="invite-email" type="email" value={email} onChange={(e) => setEmail(e.target.value)} required />
+            </Field>
+            <Field id="invite-role" label="Role">
+              <select id="invite-role" value={inviteRole} onChange={(e) => setInviteRole(e.target.value as WorkspaceRole)}>
+                {(['admin', 'editor', 'viewer'] as const).map((r) => <option key={r} value={r}>{r}</option>)}
+              </select>
+            </Field>
+            <button type="submit" className="btn btn-primary">Send invitation</button>
+          </form>
+          <h3>Pending invitations</h3>
+          {invitations.length === 0 ? <p className="muted">No pending invitations</p> : (
+            <ul className="plain-list" aria-label="Pending invitations">
+              {invitations.map((i) => (
+                <li key={i.id}>
+                  {i.email} · {i.role} · until {new Date(i.expires_at).toLocaleDateString()}{' '}
+                  <button type="button" className="btn btn-secondary btn-sm" onClick={async () => report(await api.del(`/api/workspaces/${id}/invitations/${i.id}`), `Invitation to ${i.email} revoked`)}>Revoke</button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      )}
+    </div>
+  );
+}
