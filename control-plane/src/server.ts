@@ -202,6 +202,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
   });
   const app = createApp({
     logger,
+    publicPerMinute: config.rateLimits.publicPerMinute,
     auth: createAuthService({ users, catalog, tokens, limiter, box, checkout: billing }),
     tokens,
     endpoints,

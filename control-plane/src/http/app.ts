@@ -20,6 +20,7 @@ import { GraphQuery } from '@upfleet/proto/schemas';
 import { parseId, parseInput } from '../services/validation';
 import { authOf, requireAdmin, requireUserOrKey } from './middleware/auth';
 import { errorHandler, notFoundApi } from './middleware/errors';
+import { limitPerAddress } from './middleware/rate-limit';
 import { buildOpenApi } from './openapi';
 import { securityHeaders } from './middleware/security-headers';
 import { adminRoutes, type ResultCounter } from './routes/admin';
@@ -39,6 +40,8 @@ export interface AppDeps {
   endpoints: EndpointService;
   alerts: AlertService;
   apiKeys: ApiKeyService;
+  /** Requests a minute per address to /api/public/* (the catalogue and the public checkout); 300 unless set. */
+  publicPerMinute?: number;
   /** Incidents, deliveries and test sends; null when the control plane runs without a results store. */
   alerting?: Alerting | null;
   graphs: GraphService;
@@ -83,6 +86,7 @@ export function createApp(deps: AppDeps): Express {
   api.get('/health', (_req, res) => {
     res.json({ success: true, data: { status: 'ok' } });
   });
+  api.use('/public', limitPerAddress(deps.publicPerMinute ?? 300));
   api.use(publicRoutes(deps.catalog));
   api.use(authRoutes(deps.auth, deps.tokens));
   api.use(apiKeyRoutes(deps.apiKeys, deps.tokens));
