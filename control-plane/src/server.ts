@@ -6,6 +6,7 @@ import type { Server } from 'node:http';
 import { Registry } from 'prom-client';
 import type { Config } from './config';
 import type { Logger } from './logger';
+import { buildingAgentSource } from './http/agent-install/routes';
 import { createApp } from './http/app';
 import { createAlerting } from './alerting';
 import { createChannels } from './alerting/channels';
@@ -203,6 +204,8 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
   const app = createApp({
     logger,
     publicPerMinute: config.rateLimits.publicPerMinute,
+    agentArtifact: buildingAgentSource(logger),
+    publicUrl: config.publicUrl,
     auth: createAuthService({ users, catalog, tokens, limiter, box, checkout: billing }),
     tokens,
     endpoints,
