@@ -173,7 +173,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     onClosed: (urlId) => alerting.endpointClosed(urlId),
   });
   const admin = createAdminService({
-    users, catalog, agents: agentsRepo, ownedCount: (id) => engine.ownedCount(id),
+    users, catalog, agents: agentsRepo, ownedCount: (id) => engine.ownedCount(id), publicUrl: config.publicUrl,
     onChange: () => {
       engine.changed();
       alerting.invalidate();

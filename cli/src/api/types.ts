@@ -35,6 +35,8 @@ export interface CreatedAgentToken {
   expires_at: string | null;
   /** registrations allowed; null: any number (absent from older control planes) */
   max_uses?: number | null;
+  /** the control plane's PUBLIC_URL; null when unset (absent from older control planes) */
+  public_url?: string | null;
 }
 
 export interface AgentTokenInfo {

@@ -13,6 +13,8 @@ export function createAdminService(deps: {
   ownedCount?: (agentId: string) => number;
   /** SHA-256 of the gRPC CA the agents must trust (hex), carried in printed tokens; null without TLS. */
   caFingerprint?: () => string | null;
+  /** PUBLIC_URL, sent with a created token so the CLI prints the install line with it. */
+  publicUrl?: string | null;
   /** These agents were just revoked: end their open streams now. */
   onAgentsRevoked?: (agentIds: string[]) => void;
 }) {
@@ -59,7 +61,7 @@ export function createAdminService(deps: {
       const expiresAt = typeof ttl === 'number' ? t + ttl * 1000 : null;
       deps.agents.insertToken(tokenId, sha256(secret), region, t, expiresAt, uses);
       const fp = deps.caFingerprint?.() ?? null;
-      return { token_id: tokenId, token: fp ? `${secret}.${fp}` : secret, region, expires_at: iso(expiresAt), max_uses: uses, ca_fingerprint: fp };
+      return { token_id: tokenId, token: fp ? `${secret}.${fp}` : secret, region, expires_at: iso(expiresAt), max_uses: uses, ca_fingerprint: fp, public_url: deps.publicUrl ?? null };
     },
 
     listAgentTokens: () =>
