@@ -29,7 +29,7 @@ export interface HeartbeatRequest {
   checks_owned: number; checks_per_minute: number; outbox_depth: number; scheduling_lag_ms_p99: number; outbox_dropped: number;
 }
 export interface HeartbeatResponse { lease_seconds: number }
-export interface WatchAssignmentsRequest { known_version: number }
+export interface WatchAssignmentsRequest { known_version: number; /** '' from agents older than the field */ agent_version?: string }
 export interface Assignment {
   check_id: string; endpoint_id: number; kind: CheckKind; url: string; interval_seconds: number;
   timeout_ms: number; region: string; retention_days: number;

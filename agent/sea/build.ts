@@ -77,7 +77,9 @@ export async function buildAgentExecutable(opts: { outDir?: string; force?: bool
   rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
   try {
-    const version = (JSON.parse(readFileSync(path.join(REPO_ROOT, 'agent/package.json'), 'utf8')) as { version: string }).version;
+    // The version the agent sends on connect (agent/src/index.ts), also printed by --version.
+    const version = /AGENT_VERSION = '([^']+)'/.exec(readFileSync(path.join(REPO_ROOT, 'agent/src/index.ts'), 'utf8'))?.[1];
+    if (!version) throw new Error('AGENT_VERSION not found in agent/src/index.ts');
     const common = { bundle: true, platform: 'node' as const, target: 'node20', logLevel: 'warning' as const, legalComments: 'none' as const, minifyWhitespace: true, minifySyntax: true };
     // The worker thread is loaded from the cache dir by node's ESM loader: an ES module whose
     // CommonJS dependencies get a require().

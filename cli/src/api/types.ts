@@ -68,4 +68,6 @@ export interface AgentInfo {
   outbox_depth: number;
   version: string;
   scheduling_lag_ms_p99?: number;
+  /** the agent runs an older release than the control plane (absent from older control planes) */
+  outdated?: boolean;
 }

@@ -2,6 +2,7 @@
 import crypto from 'node:crypto';
 import type { AgentTokenCreateBody, RegionCreateBody, SetPackageBody } from '@upfleet/proto/schemas';
 import { badRequest, conflict, notFound } from '../errors';
+import { compareVersions, CONTROL_PLANE_VERSION } from '../grpc/agent-service';
 import { randomToken, sha256 } from '../lib/crypto';
 import type { AgentsRepo } from '../store/agents-repo';
 import { regionKey, type CatalogRepo } from '../store/catalog-repo';
@@ -86,6 +87,7 @@ export function createAdminService(deps: {
         region: a.region,
         hostname: a.hostname,
         version: a.version,
+        outdated: a.version === '' || compareVersions(a.version, CONTROL_PLANE_VERSION) < 0,
         status: a.revoked_at !== null ? 'revoked' : a.lease_expires_at !== null && a.lease_expires_at > t ? 'live' : 'lapsed',
         last_heartbeat_at: iso(a.last_heartbeat_at),
         checks_owned: deps.ownedCount ? deps.ownedCount(a.agent_id) : a.checks_owned,
