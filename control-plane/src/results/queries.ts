@@ -162,6 +162,8 @@ export async function queryUptime(client: ClickHouseClient, db: string, endpoint
         AND ts >= fromUnixTimestamp64Milli(transform(endpoint_id, {ids:Array(UInt64)}, {starts:Array(Int64)}, toInt64(0)))
         AND ts < toDateTime(transform(endpoint_id, {ids:Array(UInt64)}, {hours:Array(UInt32)}, toUInt32(0)), 'UTC')
         AND ts <= fromUnixTimestamp64Milli({untilMs:Int64})
+        -- the same bounds as constants, so the primary key (endpoint_id, ts) skips the rest
+        AND ts >= fromUnixTimestamp64Milli({minStart:Int64}) AND ts < toDateTime({maxHour:UInt32}, 'UTC')
       GROUP BY endpoint_id
       UNION ALL
       SELECT endpoint_id, sum(n) AS n, sum(ok2xx_n) AS ok
@@ -173,7 +175,7 @@ export async function queryUptime(client: ClickHouseClient, db: string, endpoint
     ) GROUP BY endpoint_id`;
   const rs = await client.query({
     query: sql,
-    query_params: { ids: endpointIds, starts, hours, untilMs: Math.trunc(w.untilMs) },
+    query_params: { ids: endpointIds, starts, hours, untilMs: Math.trunc(w.untilMs), minStart: Math.min(...starts), maxHour: Math.max(...hours) },
     format: 'JSONCompactEachRow',
   });
   for (const [id, n, ok] of (await rs.json()) as Array<[number | string, number | string, number | string]>) {
