@@ -39,7 +39,7 @@ async function metric(port: number, name: string): Promise<number> {
   }
 }
 
-type Runtime = { kind: 'exe'; binary: string } | { kind: 'tsx' };
+type Runtime = { kind: 'exe'; binary: string; env?: Record<string, string> } | { kind: 'tsx' };
 
 async function measure(runtime: Runtime, nodeFlags: string[], agentArgs: string[] = []): Promise<void> {
   const dir = mkdtempSync(path.join(tmpdir(), 'upfleet-bench-mem-'));
@@ -63,7 +63,7 @@ async function measure(runtime: Runtime, nodeFlags: string[], agentArgs: string[
   ];
   const child = runtime.kind === 'exe'
     // node flags of a single executable come from NODE_OPTIONS; its cache dir is per run
-    ? spawn(runtime.binary, args, { stdio: ['ignore', 'ignore', 'inherit'], env: { PATH: '/usr/bin:/bin', HOME: dir, NODE_OPTIONS: nodeFlags.join(' ') } })
+    ? spawn(runtime.binary, args, { stdio: ['ignore', 'ignore', 'inherit'], env: { PATH: '/usr/bin:/bin', HOME: dir, NODE_OPTIONS: nodeFlags.join(' '), ...runtime.env } })
     : spawn(process.execPath, [...nodeFlags, '--import', 'tsx', path.join(root, 'agent/src/main.ts'), ...args], { stdio: ['ignore', 'ignore', 'inherit'] });
 
   let peak = 0;
@@ -97,7 +97,8 @@ async function measure(runtime: Runtime, nodeFlags: string[], agentArgs: string[
   await new Promise((r) => child.once('exit', r));
 
   const avg = samples.reduce((a, b) => a + b, 0) / samples.length;
-  console.log(`${runtime.kind === 'exe' ? 'executable' : 'tsx'}, node ${nodeFlags.join(' ') || '(default flags)'}, agent ${agentArgs.join(' ') || '(defaults)'}`);
+  const envText = runtime.kind === 'exe' && runtime.env ? ` ${Object.entries(runtime.env).map(([k, v]) => `${k}=${v}`).join(' ')}` : '';
+  console.log(`${runtime.kind === 'exe' ? 'executable' : 'tsx'}${envText}, node ${nodeFlags.join(' ') || '(default flags)'}, agent ${agentArgs.join(' ') || '(defaults)'}`);
   console.log(`  assignments ${owned} (of ${N}), first round of checks done in ${warmupS.toFixed(1)} s`);
   console.log(`  checks run ${checks} (failed ${failed}), results stored by the control plane ${cp.stored.size}, outbox depth ${depth}`);
   console.log(`  RSS anonymous ${kb('RssAnon').toFixed(0)} MB, file-backed ${kb('RssFile').toFixed(0)} MB, threads ${threads}`);
@@ -113,9 +114,10 @@ async function main(): Promise<void> {
   const extra = values['agent-args'] ? values['agent-args'].split(' ') : [];
   await measure(exe, values['node-flags'] ? values['node-flags'].split(' ') : [], extra);
   if (values.only === 'exe') return;
+  // V8's default heap sizing (what the executable sets at start is skipped), and the agent under tsx
+  await measure({ ...exe, env: { UPFLEET_V8_DEFAULTS: '1' } }, []);
   await measure({ kind: 'tsx' }, []);
-  // A cap on the old space is the knob for memory-tight hosts.
-  await measure(exe, ['--max-old-space-size=96']);
+  // with two probe threads from the start
   await measure(exe, [], ['--probe-threads', '2']);
 }
 

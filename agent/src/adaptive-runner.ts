@@ -12,7 +12,8 @@ export interface AdaptiveRunnerOptions {
   /** Busy share of the event loop over one sample that starts the pool. */
   busyThreshold?: number;
   /** Consecutive busy samples needed (1 s each); longer than the burst of a first round of
-   *  checks (10,000 new assignments take ~10 s), so only lasting overload starts threads. */
+   *  checks (10,000 new assignments take 10 s on a quiet machine, 20-25 s on a busy 2-core one),
+   *  so only lasting overload starts threads (each costs ~60 MB of RSS). 45 unless set. */
   busySamples?: number;
   sampleMs?: number;
   onStart?: (utilization: number) => void;
@@ -29,7 +30,7 @@ export interface AdaptiveRunner {
 export function createAdaptiveRunner(opts: AdaptiveRunnerOptions): AdaptiveRunner {
   const elu = opts.utilization ?? ((a?: EventLoopUtilization, b?: EventLoopUtilization) => performance.eventLoopUtilization(a, b));
   const threshold = opts.busyThreshold ?? 0.85;
-  const needed = opts.busySamples ?? 15;
+  const needed = opts.busySamples ?? 45;
   let pool: Pick<ProbePool, 'run' | 'close'> | null = null;
   let busyInARow = 0;
   let last = elu();
