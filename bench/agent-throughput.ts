@@ -11,6 +11,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
 import type { Assignment } from '@upfleet/proto';
+import { tuneAgentHeap } from '../agent/src/heap';
 import { loadAgentConfig, startAgent } from '../agent/src/index';
 import { closedPort } from '../tests/helpers/targets';
 
@@ -132,6 +133,8 @@ async function runAgent(target: string, probeThreads: number | 'auto'): Promise<
 }
 
 async function main(): Promise<void> {
+  // the agent runs in this process: the heap sizing its entry point applies (UPFLEET_V8_DEFAULTS=1: V8's own)
+  const tuned = tuneAgentHeap();
   for (const b of ['nginx', 'wrk']) need(b);
   const hasBlackbox = spawnSync('sh', ['-c', 'command -v prometheus-blackbox-exporter']).status === 0;
   const target = await startNginx();
@@ -143,7 +146,8 @@ async function main(): Promise<void> {
     if (!/^probe_success 1/m.test(check)) throw new Error(`blackbox probe does not succeed:\n${check}`);
   }
 
-  console.log(`target ${target} (nginx, 1 worker); ${SECONDS} s per phase; machine: ${(await import('node:os')).cpus().length} cores`);
+  const os = await import('node:os');
+  console.log(`target ${target} (nginx, 1 worker); ${SECONDS} s per phase; machine: ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(1)}; V8 heap ${tuned ? 'tuned (agent/src/heap.ts)' : 'defaults'}`);
   const wrk = runWrk(target, ['Connection: close']);
   console.log(`wrk -H 'Connection: close'        ${wrk.rps.toFixed(0).padStart(8)} req/s   ${wrk.errors}`);
   const bb = probeUrl ? runWrk(probeUrl) : null;

@@ -8,7 +8,6 @@ import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, renameSync, 
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import v8 from 'node:v8';
 import { getAsset } from 'node:sea';
 import { AGENT_USAGE } from '../src/config';
 
@@ -89,11 +88,6 @@ function main(): void {
   const addon = { exports: {} as object };
   process.dlopen(addon, path.join(dir, SEA_ASSETS['better_sqlite3.node']!));
   g.__upfleetSqliteBinding = addon.exports;
-  // A single executable cannot take node flags (only NODE_OPTIONS); these two V8 flags are read
-  // at every GC, so they work when set now. The agent's garbage is short-lived (a check's sockets
-  // and buffers): a young generation that does not grow past its first size and an old generation
-  // that grows by 20 % instead of V8's 1.5-4x keep RSS near the live heap. UPFLEET_V8_DEFAULTS=1 skips it.
-  if (process.env.UPFLEET_V8_DEFAULTS !== '1') v8.setFlagsFromString('--semi-space-growth-factor=1 --heap-growing-percent=20');
   // Loaded after the setup above: the agent's modules read import.meta.url when they load.
   void import('../src/main');
 }
