@@ -57,6 +57,8 @@ export interface ControlPlane {
   /** Stops accepting, lets in-flight HTTP requests finish (up to SHUTDOWN_TIMEOUT_SECONDS), then
    *  closes agents' streams, the results store and the database. */
   close(): Promise<void>;
+  /** Builds the agent executable for GET /downloads now (in the background) when it is missing. */
+  prepareAgentDownload(): void;
 }
 
 export interface ControlPlaneExtras {
@@ -201,10 +203,11 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     }),
     publicUrl: () => config.publicUrl ?? listeningUrl,
   });
+  const agentArtifact = buildingAgentSource(logger);
   const app = createApp({
     logger,
     publicPerMinute: config.rateLimits.publicPerMinute,
-    agentArtifact: buildingAgentSource(logger),
+    agentArtifact,
     publicUrl: config.publicUrl,
     auth: createAuthService({ users, catalog, tokens, limiter, box, checkout: billing }),
     tokens,
@@ -274,6 +277,9 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     adminToken,
     db,
     httpServer: server,
+    prepareAgentDownload() {
+      agentArtifact().catch((err: unknown) => logger.warn({ err }, 'the agent executable could not be built; GET /downloads will try again'));
+    },
     async close() {
       clearInterval(pruneTimer);
       await drain(config.shutdownTimeoutSeconds * 1000);
