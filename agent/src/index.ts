@@ -23,6 +23,7 @@ import { isDownResult } from '@upfleet/proto/outcome';
 export { loadAgentConfig, parseAgentArgv, redactConfig, AgentConfigError, AGENT_USAGE } from './config';
 export type { AgentConfig, AgentConfigOverrides, AgentTls } from './config';
 export type { LinkState, LinkStats } from './link/reconnect-loop';
+export { tuneAgentHeap } from './heap';
 
 export const AGENT_VERSION = '0.1.0';
 

@@ -16,6 +16,8 @@ export interface RunningAgent {
 export interface AgentModule {
   loadAgentConfig(env: Env, overrides: AgentConfigOverrides): AgentConfig;
   startAgent(config: AgentConfig, logger?: undefined, opts?: { onFatal?: (message: string) => void }): Promise<RunningAgent>;
+  /** V8 heap sizing for a process that is an agent (agent/src/heap.ts). */
+  tuneAgentHeap?(env: Env): boolean;
 }
 
 /** Exit code when the control plane refuses the agent for good (revoked token or credential), as agent/src/main.ts. */
@@ -73,6 +75,7 @@ export async function runAgent(flags: Flags, deps: CliDeps): Promise<number> {
   } catch (err) {
     throw new CliError('usage', configMessage(err));
   }
+  agentModule.tuneAgentHeap?.(deps.env); // this process is the agent now
 
   const onSignal = deps.onSignal ?? defaultOnSignal;
   const offs: Array<() => void> = [];
