@@ -115,8 +115,8 @@ async function runAgent(target: string, probeThreads: number | 'auto'): Promise<
     interval_seconds: 1, timeout_ms: 5000, region: 'EU-Germany', retention_days: 30,
   }));
   const agent = await startAgent(config, pino({ level: 'warn' }), { connect: false, extraAssignments: assignments });
-  // warm-up; 'auto' starts worker threads after 45 s of a saturated main thread
-  await sleep(probeThreads === 'auto' ? 48_000 : 2000);
+  // warm-up; 'auto' starts worker threads after 15 s of a saturated main thread
+  await sleep(probeThreads === 'auto' ? 18_000 : 2000);
   const s0 = agent.stats();
   const t0 = performance.now();
   await sleep(SECONDS * 1000);
