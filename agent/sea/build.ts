@@ -90,6 +90,12 @@ export async function buildAgentExecutable(opts: { outDir?: string; force?: bool
       outfile: path.join(work, 'probe-worker-boot.mjs'),
       banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
     });
+    const assets: Record<string, string> = {
+      'better_sqlite3.node': path.join(path.dirname(requireAgent.resolve('better-sqlite3/package.json')), 'build/Release/better_sqlite3.node'),
+      'agent_service.proto': path.join(REPO_ROOT, 'proto/upfleet/agent/v1/agent_service.proto'),
+      'probe-worker-boot.mjs': path.join(work, 'probe-worker-boot.mjs'),
+    };
+    const assetSha256 = Object.fromEntries(Object.entries(assets).map(([name, file]) => [name, createHash('sha256').update(readFileSync(file)).digest('hex')]));
     await build({
       ...common,
       entryPoints: [path.join(REPO_ROOT, 'agent/sea/main.ts')],
@@ -99,6 +105,7 @@ export async function buildAgentExecutable(opts: { outDir?: string; force?: bool
         'import.meta.url': 'globalThis.__upfleetSeaUrl',
         __UPFLEET_BUILD_ID__: JSON.stringify(id),
         __UPFLEET_AGENT_VERSION__: JSON.stringify(version),
+        __UPFLEET_ASSET_SHA256__: JSON.stringify(assetSha256),
       },
     });
     const seaConfig = {
@@ -106,11 +113,7 @@ export async function buildAgentExecutable(opts: { outDir?: string; force?: bool
       output: path.join(work, 'agent.blob'),
       disableExperimentalSEAWarning: true,
       useCodeCache: true,
-      assets: {
-        'better_sqlite3.node': path.join(path.dirname(requireAgent.resolve('better-sqlite3/package.json')), 'build/Release/better_sqlite3.node'),
-        'agent_service.proto': path.join(REPO_ROOT, 'proto/upfleet/agent/v1/agent_service.proto'),
-        'probe-worker-boot.mjs': path.join(work, 'probe-worker-boot.mjs'),
-      },
+      assets,
     };
     writeFileSync(path.join(work, 'sea-config.json'), JSON.stringify(seaConfig, null, 2));
     run([process.execPath, '--experimental-sea-config', path.join(work, 'sea-config.json')]);

@@ -13,6 +13,8 @@ import { AGENT_USAGE } from '../src/config';
 
 declare const __UPFLEET_BUILD_ID__: string;
 declare const __UPFLEET_AGENT_VERSION__: string;
+/** sha256 (hex) of each asset, computed at build time. */
+declare const __UPFLEET_ASSET_SHA256__: Record<string, string>;
 
 /** The assets, where they go under the cache dir (the bundle's import.meta.url is cacheDir/agent.js). */
 export const SEA_ASSETS: Record<string, string> = {
@@ -53,10 +55,14 @@ function extractAssets(): string {
   const dir = path.join(root, __UPFLEET_BUILD_ID__);
   privateDir(dir);
   for (const [name, rel] of Object.entries(SEA_ASSETS)) {
-    const data = Buffer.from(getAsset(name));
     const file = path.join(dir, rel);
-    // A file from an earlier start is reused only when it is exactly the carried one.
-    if (existsSync(file) && createHash('sha256').update(readFileSync(file)).digest('hex') === createHash('sha256').update(data).digest('hex')) continue;
+    const want = __UPFLEET_ASSET_SHA256__[name];
+    const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+    // A file from an earlier start is reused only when it is exactly the carried one (checked
+    // against the build's hash, so the carried copy is not read and stays out of RSS).
+    if (existsSync(file) && sha256(readFileSync(file)) === want) continue;
+    const data = Buffer.from(getAsset(name));
+    if (sha256(data) !== want) throw new Error(`asset ${name} does not match its build hash`);
     mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     const tmp = `${file}.${process.pid}.tmp`;
     writeFileSync(tmp, data, { mode: 0o600 });
