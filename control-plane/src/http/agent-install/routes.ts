@@ -19,17 +19,28 @@ export interface AgentArtifact {
 /** Where the executable comes from: built once per process on demand (the build itself is cached by source hash). */
 export type AgentArtifactSource = () => Promise<AgentArtifact>;
 
-export function buildingAgentSource(logger: Logger): AgentArtifactSource {
+/** After a failed build, requests are answered 503 for this long before one tries again (the
+ *  routes are public: a broken build must not be restarted by every request). */
+export const BUILD_RETRY_MS = 60_000;
+
+type Build = () => Promise<{ binary: string; sha256: string; bytes: number; built: boolean }>;
+const buildFromRepo: Build = async () => (await import('../../../../agent/sea/build')).buildAgentExecutable();
+
+export function buildingAgentSource(logger: Logger, opts: { now?: () => number; build?: Build } = {}): AgentArtifactSource {
+  const now = opts.now ?? Date.now;
+  const build = opts.build ?? buildFromRepo;
   let pending: Promise<AgentArtifact> | null = null;
+  let failed: { at: number; err: unknown } | null = null;
   return () => {
+    if (!pending && failed && now() - failed.at < BUILD_RETRY_MS) return Promise.reject(failed.err);
     pending ??= (async () => {
-      const { buildAgentExecutable } = await import('../../../../agent/sea/build');
       const started = Date.now();
-      const built = await buildAgentExecutable();
+      const built = await build();
       if (built.built) logger.info({ binary: built.binary, bytes: built.bytes, ms: Date.now() - started }, 'built the agent executable for /downloads');
       return { binary: built.binary, sha256: built.sha256 };
     })().catch((err: unknown) => {
-      pending = null; // the next request tries again
+      pending = null; // a request after BUILD_RETRY_MS tries again
+      failed = { at: now(), err };
       throw err;
     });
     return pending;
