@@ -82,5 +82,12 @@ describe('agent downloads and install-agent.sh', () => {
     const r = install(['--dry-run', '--control-plane', 'cp:50051', '--region', 'EU-Germany']);
     expect(r.status).toBe(1);
     expect(r.stderr).toContain("install-agent: --token is required (from 'upfleet agent token create')");
+    // a value that would break out of the env file or a shell line is refused; an IPv6 address is not
+    const bad = install(['--dry-run', '--control-plane', 'cp:50051', '--region', 'EU-Germany', '--token', 'a;reboot']);
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toContain("install-agent: values may only hold letters, digits and . _ : / @ + = - [ ] (got 'a;reboot')");
+    const v6 = install(['--dry-run', '--control-plane', '[::1]:50051', '--region', 'EU-Germany', '--token', 't']);
+    expect(v6.status, v6.stderr).toBe(0);
+    expect(v6.stdout).toContain('    UPFLEET_CONTROL_PLANE=[::1]:50051\n');
   });
 });

@@ -44,7 +44,7 @@ done
 [ -n "$REGION" ] || { usage >&2; die "--region REGION-City is required"; }
 [ -n "$TOKEN" ] || { usage >&2; die "--token is required (from 'upfleet agent token create')"; }
 for v in "$CONTROL_PLANE" "$REGION" "$TOKEN" "$ALLOW_PRIVATE"; do
-  case "$v" in *[!A-Za-z0-9._:/@+=-]*) die "values may only hold letters, digits and . _ : / @ + = - (got '$v')" ;; esac
+  case "$v" in *[!][A-Za-z0-9._:/@+=-]*) die "values may only hold letters, digits and . _ : / @ + = - [ ] (got '$v')" ;; esac
 done
 [ "$(uname -s)" = Linux ] && [ "$(uname -m)" = x86_64 ] || die "this agent build is for Linux x86_64 (this is $(uname -s) $(uname -m))"
 if [ "$DRY_RUN" = 0 ] && [ "$(id -u)" != 0 ]; then die "run as root (pipe to 'sudo sh -s -- ...'), or add --dry-run to see what it would do"; fi
