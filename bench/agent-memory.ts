@@ -1,7 +1,9 @@
-// Agent memory with 10,000 assignments: a real agent process (agent/src/main.ts) registers with
-// a loopback AgentService, receives 10,000 checks (80 % HTTP, 20 % TLS, 60 s interval) against
-// loopback targets, runs them and streams results; RSS is read from /proc after the warm-up.
-//   tsx bench/agent-memory.ts [--assignments 10000] [--seconds 30]
+// Agent memory with 10,000 assignments: a real agent process registers with a loopback
+// AgentService, receives 10,000 checks (80 % HTTP, 20 % TLS, 60 s interval) against loopback
+// targets, runs them and streams results; RSS is read from /proc after the warm-up and averaged.
+// The agent runs as the single executable (npm run build:agent; built here when missing) and,
+// for comparison, under tsx (agent/src/main.ts). Goal: RSS < 120 MB for the executable.
+//   tsx bench/agent-memory.ts [--assignments 10000] [--seconds 30] [--only exe]
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,11 +11,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Assignment } from '@upfleet/proto';
+import { buildAgentExecutable } from '../agent/sea/build';
 import { startTestControlPlane } from '../agent/src/testing/test-control-plane';
 import { closedPort, startTargets } from '../tests/helpers/targets';
 
 const { values } = parseArgs({
-  options: { assignments: { type: 'string', default: '10000' }, seconds: { type: 'string', default: '30' } },
+  options: { assignments: { type: 'string', default: '10000' }, seconds: { type: 'string', default: '30' }, only: { type: 'string' }, 'node-flags': { type: 'string', default: '' }, 'agent-args': { type: 'string', default: '' } },
 });
 const N = Number(values.assignments);
 const SECONDS = Number(values.seconds);
@@ -36,7 +39,9 @@ async function metric(port: number, name: string): Promise<number> {
   }
 }
 
-async function measure(nodeFlags: string[], agentArgs: string[] = []): Promise<void> {
+type Runtime = { kind: 'exe'; binary: string; env?: Record<string, string> } | { kind: 'tsx' };
+
+async function measure(runtime: Runtime, nodeFlags: string[], agentArgs: string[] = []): Promise<void> {
   const dir = mkdtempSync(path.join(tmpdir(), 'upfleet-bench-mem-'));
   const targets = await startTargets();
   const caFile = path.join(dir, 'targets-ca.pem');
@@ -51,11 +56,15 @@ async function measure(nodeFlags: string[], agentArgs: string[] = []): Promise<v
   });
   const cp = await startTestControlPlane({ assignments, heartbeatIntervalSeconds: 5 });
   const metricsPort = await closedPort();
-  const child = spawn(process.execPath, [
-    ...nodeFlags, '--import', 'tsx', path.join(root, 'agent/src/main.ts'), '--control-plane', cp.address, '--region', 'EU-Germany',
+  const args = [
+    '--control-plane', cp.address, '--region', 'EU-Germany',
     '--token', 'bootstrap-token', '--data-dir', path.join(dir, 'agent'), '--insecure', '--metrics-port', String(metricsPort),
     '--probe-ca-file', caFile, '--log-level', 'warn', ...agentArgs,
-  ], { stdio: ['ignore', 'ignore', 'inherit'] });
+  ];
+  const child = runtime.kind === 'exe'
+    // node flags of a single executable come from NODE_OPTIONS; its cache dir is per run
+    ? spawn(runtime.binary, args, { stdio: ['ignore', 'ignore', 'inherit'], env: { PATH: '/usr/bin:/bin', HOME: dir, NODE_OPTIONS: nodeFlags.join(' '), ...runtime.env } })
+    : spawn(process.execPath, [...nodeFlags, '--import', 'tsx', path.join(root, 'agent/src/main.ts'), ...args], { stdio: ['ignore', 'ignore', 'inherit'] });
 
   let peak = 0;
   const started = Date.now();
@@ -73,32 +82,43 @@ async function measure(nodeFlags: string[], agentArgs: string[] = []): Promise<v
     samples.push(r);
     peak = Math.max(peak, r);
   }
+  // what the RSS is made of: anonymous memory (heaps, malloc) vs pages of the executable file
+  const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+  const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) / 1024;
+  const threads = /Threads:\s+(\d+)/.exec(status)?.[1];
   const checks = await metric(metricsPort, 'upfleet_agent_checks_total');
   const failed = await metric(metricsPort, 'upfleet_agent_checks_failed_total');
   const owned = await metric(metricsPort, 'upfleet_agent_assignments');
   const depth = await metric(metricsPort, 'upfleet_agent_outbox_depth');
   const heapUsed = (await metric(metricsPort, 'nodejs_heap_size_used_bytes')) / 1048576;
   const heapTotal = (await metric(metricsPort, 'nodejs_heap_size_total_bytes')) / 1048576;
+  const external = (await metric(metricsPort, 'nodejs_external_memory_bytes')) / 1048576;
   child.kill('SIGTERM');
   await new Promise((r) => child.once('exit', r));
 
   const avg = samples.reduce((a, b) => a + b, 0) / samples.length;
-  console.log(`node ${nodeFlags.join(' ') || '(default flags)'}, agent ${agentArgs.join(' ') || '(defaults)'}`);
+  const envText = runtime.kind === 'exe' && runtime.env ? ` ${Object.entries(runtime.env).map(([k, v]) => `${k}=${v}`).join(' ')}` : '';
+  console.log(`${runtime.kind === 'exe' ? 'executable' : 'tsx'}${envText}, node ${nodeFlags.join(' ') || '(default flags)'}, agent ${agentArgs.join(' ') || '(defaults)'}`);
   console.log(`  assignments ${owned} (of ${N}), first round of checks done in ${warmupS.toFixed(1)} s`);
   console.log(`  checks run ${checks} (failed ${failed}), results stored by the control plane ${cp.stored.size}, outbox depth ${depth}`);
-  console.log(`  V8 heap used ${heapUsed.toFixed(0)} MB of ${heapTotal.toFixed(0)} MB reserved`);
-  console.log(`  agent RSS after warm-up: ${samples[samples.length - 1].toFixed(0)} MB (avg ${avg.toFixed(0)} MB over ${SECONDS} s, peak ${peak.toFixed(0)} MB incl. warm-up)   aim < 200 MB`);
+  console.log(`  RSS anonymous ${kb('RssAnon').toFixed(0)} MB, file-backed ${kb('RssFile').toFixed(0)} MB, threads ${threads}`);
+  console.log(`  V8 heap used ${heapUsed.toFixed(0)} MB of ${heapTotal.toFixed(0)} MB reserved, external ${external.toFixed(0)} MB`);
+  console.log(`  agent RSS after warm-up: ${samples[samples.length - 1]!.toFixed(0)} MB (avg ${avg.toFixed(0)} MB over ${SECONDS} s, peak ${peak.toFixed(0)} MB incl. warm-up)   goal < 120 MB`);
   await cp.close();
   await targets.close();
   rmSync(dir, { recursive: true, force: true });
 }
 
 async function main(): Promise<void> {
-  await measure([]);
-  // Live heap after a full GC is ~25 MB; the rest of the default figure is V8 letting garbage
-  // accumulate. A cap on the old space is the knob for memory-tight hosts.
-  await measure(['--max-old-space-size=96']);
-  await measure([], ['--probe-threads', '2']);
+  const exe: Runtime = { kind: 'exe', binary: (await buildAgentExecutable()).binary };
+  const extra = values['agent-args'] ? values['agent-args'].split(' ') : [];
+  await measure(exe, values['node-flags'] ? values['node-flags'].split(' ') : [], extra);
+  if (values.only === 'exe') return;
+  // V8's default heap sizing (what the executable sets at start is skipped), and the agent under tsx
+  await measure({ ...exe, env: { UPFLEET_V8_DEFAULTS: '1' } }, []);
+  await measure({ kind: 'tsx' }, []);
+  // with two probe threads from the start
+  await measure(exe, [], ['--probe-threads', '2']);
 }
 
 main().then(

@@ -2,7 +2,8 @@
 // same target: wrk with `Connection: close` (the machine's limit for new connections) and
 // Debian's prometheus-blackbox-exporter driven by wrk through /probe.
 //   tsx bench/agent-throughput.ts [--seconds 12] [--concurrency 256]
-// Needs: apt-get install -y nginx wrk prometheus-blackbox-exporter
+// Needs: apt-get install -y nginx wrk (prometheus-blackbox-exporter optional: its row is left out without it).
+// Goal: agent / wrk >= 0.6. Profile the agent with: node --cpu-prof --import tsx bench/agent-throughput.ts --probe-threads 0
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +11,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
 import type { Assignment } from '@upfleet/proto';
+import { tuneAgentHeap } from '../agent/src/heap';
 import { loadAgentConfig, startAgent } from '../agent/src/index';
 import { closedPort } from '../tests/helpers/targets';
 
@@ -131,18 +133,25 @@ async function runAgent(target: string, probeThreads: number | 'auto'): Promise<
 }
 
 async function main(): Promise<void> {
-  for (const b of ['nginx', 'wrk', 'prometheus-blackbox-exporter']) need(b);
+  // the agent runs in this process: the heap sizing its entry point applies (UPFLEET_V8_DEFAULTS=1: V8's own)
+  const tuned = tuneAgentHeap();
+  for (const b of ['nginx', 'wrk']) need(b);
+  const hasBlackbox = spawnSync('sh', ['-c', 'command -v prometheus-blackbox-exporter']).status === 0;
   const target = await startNginx();
-  const blackbox = await startBlackbox();
-  const probeUrl = `${blackbox}/probe?target=${encodeURIComponent(target)}&module=http_2xx`;
-  const check = await (await fetch(probeUrl)).text();
-  if (!/^probe_success 1/m.test(check)) throw new Error(`blackbox probe does not succeed:\n${check}`);
+  let probeUrl: string | null = null;
+  if (hasBlackbox) {
+    const blackbox = await startBlackbox();
+    probeUrl = `${blackbox}/probe?target=${encodeURIComponent(target)}&module=http_2xx`;
+    const check = await (await fetch(probeUrl)).text();
+    if (!/^probe_success 1/m.test(check)) throw new Error(`blackbox probe does not succeed:\n${check}`);
+  }
 
-  console.log(`target ${target} (nginx, 1 worker); ${SECONDS} s per phase; machine: ${(await import('node:os')).cpus().length} cores`);
+  const os = await import('node:os');
+  console.log(`target ${target} (nginx, 1 worker); ${SECONDS} s per phase; machine: ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(1)}; V8 heap ${tuned ? 'tuned (agent/src/heap.ts)' : 'defaults'}`);
   const wrk = runWrk(target, ['Connection: close']);
   console.log(`wrk -H 'Connection: close'        ${wrk.rps.toFixed(0).padStart(8)} req/s   ${wrk.errors}`);
-  const bb = runWrk(probeUrl);
-  console.log(`blackbox_exporter via /probe      ${bb.rps.toFixed(0).padStart(8)} probes/s ${bb.errors}`);
+  const bb = probeUrl ? runWrk(probeUrl) : null;
+  if (bb) console.log(`blackbox_exporter via /probe      ${bb.rps.toFixed(0).padStart(8)} probes/s ${bb.errors}`);
   const agents: { threads: number | 'auto'; rps: number }[] = [];
   for (const threads of THREADS) {
     const ag = await runAgent(target, threads);
@@ -151,9 +160,10 @@ async function main(): Promise<void> {
     console.log(`${label}${ag.rps.toFixed(0).padStart(8)} checks/s (concurrency ${CONCURRENCY}, failed ${ag.failed}, lag p99 ${ag.p99LagMs.toFixed(0)} ms under overload)`);
   }
   console.log('');
-  console.log(`blackbox_exporter / wrk = ${(bb.rps / wrk.rps).toFixed(2)}x`);
+  if (bb) console.log(`blackbox_exporter / wrk = ${(bb.rps / wrk.rps).toFixed(2)}x`);
   for (const a of agents) {
-    console.log(`agent (probe threads ${a.threads}) / blackbox_exporter = ${(a.rps / bb.rps).toFixed(2)}x (aim >= 2x); / wrk = ${(a.rps / wrk.rps).toFixed(2)}x`);
+    const vsBlackbox = bb ? ` / blackbox_exporter = ${(a.rps / bb.rps).toFixed(2)}x (aim >= 2x);` : '';
+    console.log(`agent (probe threads ${a.threads})${vsBlackbox} / wrk = ${(a.rps / wrk.rps).toFixed(2)}x (goal >= 0.6)`);
   }
 }
 

@@ -84,9 +84,18 @@ async function main(): Promise<void> {
         `${series.length} series, ≤${maxPoints} points; p50 ${pct(times, 50).toFixed(1)} ms, p99 ${pct(times, 99).toFixed(1)} ms`,
     );
   }
-  const t = performance.now();
-  await store.uptime([ENDPOINT], { sinceMs: now - 7 * DAY, untilMs: now });
-  console.log(`uptime(7 days) ${(performance.now() - t).toFixed(1)} ms; rss ${Math.round(process.memoryUsage().rss / 1e6)} MB`);
+  // The 7-day uptime of the endpoint list: first call, then RUNS warm calls.
+  const window = { sinceMs: now - 7 * DAY, untilMs: now };
+  let t = performance.now();
+  await store.uptime([ENDPOINT], window);
+  const first = performance.now() - t;
+  const uptimes: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    t = performance.now();
+    await store.uptime([ENDPOINT], window);
+    uptimes.push(performance.now() - t);
+  }
+  console.log(`uptime(7 days) first call ${first.toFixed(1)} ms, then p50 ${pct(uptimes, 50).toFixed(1)} ms, p99 ${pct(uptimes, 99).toFixed(1)} ms; rss ${Math.round(process.memoryUsage().rss / 1e6)} MB`);
   await store.close();
   rmSync(dir, { recursive: true, force: true });
 }

@@ -80,4 +80,38 @@ describe('adaptive probe runner', () => {
     expect(runner.threaded()).toBe(false);
     await runner.close();
   });
+
+  it('works off a long first round of checks without threads when the steady demand is below what the main thread completes', async () => {
+    vi.useFakeTimers();
+    const u = fakeUtilization();
+    let completed = 0;
+    let duePerSecond = 10_000 / 60; // 10,000 checks every 60 s
+    let poolsMade = 0;
+    const runner = createAdaptiveRunner({
+      local: async () => result('main'),
+      makePool: () => {
+        poolsMade++;
+        return { run: async () => result('pool'), close: async () => undefined };
+      },
+      utilization: u.fn,
+      busySamples: 5,
+      load: () => ({ duePerSecond, completed }),
+    });
+    const step = async (busy: number, seconds: number, perSecond: number) => {
+      u.setBusy(busy);
+      for (let i = 0; i < seconds; i++) {
+        u.tick();
+        completed += perSecond;
+        await vi.advanceTimersByTimeAsync(1000);
+      }
+    };
+    await step(1, 40, 400); // a 40 s first round at 400 checks/s, far above the 167/s due later
+    expect(runner.threaded()).toBe(false);
+    expect(poolsMade).toBe(0);
+    duePerSecond = 12_000; // then far more is due than the 3,000/s the main thread completes
+    await step(1, 6, 3000);
+    expect(runner.threaded()).toBe(true);
+    expect(poolsMade).toBe(1);
+    await runner.close();
+  });
 });

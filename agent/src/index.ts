@@ -23,6 +23,7 @@ import { isDownResult } from '@upfleet/proto/outcome';
 export { loadAgentConfig, parseAgentArgv, redactConfig, AgentConfigError, AGENT_USAGE } from './config';
 export type { AgentConfig, AgentConfigOverrides, AgentTls } from './config';
 export type { LinkState, LinkStats } from './link/reconnect-loop';
+export { tuneAgentHeap } from './heap';
 
 export const AGENT_VERSION = '0.1.0';
 
@@ -80,6 +81,7 @@ export async function startAgent(config: AgentConfig, logger?: Logger, opts: Sta
     pool = createAdaptiveRunner({
       local: localRunner(),
       makePool: () => makePool(Math.max(1, availableParallelism())),
+      load: () => ({ duePerSecond: duePerSecond(), completed: scheduler.stats().completed }),
       onStart: (u) => log.info({ eventLoopUtilization: Math.round(u * 100) / 100, threads: availableParallelism() }, 'main thread saturated; probes move to worker threads'),
     });
   } else if (config.probeThreads > 0) pool = makePool(config.probeThreads);
@@ -114,6 +116,12 @@ export async function startAgent(config: AgentConfig, logger?: Logger, opts: Sta
     },
     onError: (err, a) => log.error({ err, checkId: a.check_id }, 'check crashed'),
   });
+  /** Checks due per second in steady state (the adaptive runner weighs a busy spell against it). */
+  function duePerSecond(): number {
+    let sum = 0;
+    for (const a of scheduler.assignments()) sum += 1 / Math.max(1, a.interval_seconds);
+    return sum;
+  }
 
   // Keep checking on the last snapshot while the control plane is away.
   const saved = assignments.load();

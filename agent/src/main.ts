@@ -1,9 +1,11 @@
 // Runnable agent: `tsx agent/src/main.ts --control-plane HOST:PORT --region EU-Germany --token T --data-dir DIR`.
 import pino from 'pino';
 import { AGENT_USAGE, AgentConfigError, loadAgentConfig, parseAgentArgv, redactConfig } from './config';
+import { tuneAgentHeap } from './heap';
 import { startAgent } from './index';
 
 async function main(): Promise<number> {
+  tuneAgentHeap(); // heap sizing for this agent process (agent/src/heap.ts)
   let parsed;
   try {
     parsed = parseAgentArgv(process.argv.slice(2));

@@ -39,6 +39,9 @@ export function createProbePool(opts: ProbePoolOptions): ProbePool {
     const w = new Worker(url, {
       workerData: { allowPrivateTargets: opts.allowPrivateTargets, extraCa: opts.extraCa, maxBodyBytes: opts.maxBodyBytes },
       execArgv: [],
+      // A probe thread keeps little alive (sockets in flight); a small young generation keeps
+      // each thread's RSS down (V8's default reserves up to 3 × 16 MB) at a few more scavenges.
+      resourceLimits: { maxYoungGenerationSizeMb: 6 },
     });
     const slot: Slot = { worker: w, inflight: new Map() };
     w.on('message', (m: { id: number; r?: CheckResult; error?: string }) => {

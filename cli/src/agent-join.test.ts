@@ -41,12 +41,30 @@ describe('agent token create', () => {
     expect(run.stdout).toContain(`\n  upfleet agent run --control-plane 127.0.0.1:50051 --region US-Virginia --token ${token}\n`);
     expect(run.stdout).toContain(`\n  sudo upfleet agent install --control-plane 127.0.0.1:50051 --region US-Virginia --token ${token}\n`);
     expect(run.stdout).not.toContain('--ca-file');
+    // without PUBLIC_URL the install line uses the address the CLI talked to
+    expect(run.stdout).toContain(`\n  curl -fsSL ${api.url}/install-agent.sh | sudo sh -s -- --control-plane 127.0.0.1:50051 --region US-Virginia --token ${token}\n`);
 
     const unlimited = await admin('agent', 'token', 'create', '--region', 'US-Virginia', '--uses', 'unlimited');
     expect(unlimited.code).toBe(0);
     expect(api.requests[1]!.body).toEqual({ region: 'US-Virginia', max_uses: null });
     const bad = await admin('agent', 'token', 'create', '--region', 'US-Virginia', '--uses', '0');
     expect(bad).toEqual({ code: 1, stdout: '', stderr: "upfleet: Invalid --uses '0': a whole number of agents (1 or more), or 'unlimited'\n" });
+  });
+});
+
+describe('agent token create with PUBLIC_URL', () => {
+  it('prints the install line from PUBLIC_URL, with its host as the gRPC address', async () => {
+    await api.close();
+    api = await startAdminApiServer(ADMIN_TOKEN, {
+      users: [], packages: [freePackage()], tokens: [], agents: [], caFingerprint: FP, publicUrl: 'https://upfleet.example.com',
+      regions: [{ region_id: 1, region: 'US', city: 'Virginia', primary_region: true, agents_live: 0 }],
+    });
+    const run = await admin('agent', 'token', 'create', '--region', 'US-Virginia');
+    expect(run.code).toBe(0);
+    const lines = run.stdout.split('\n');
+    expect(lines).toContain(
+      `  curl -fsSL https://upfleet.example.com/install-agent.sh | sudo sh -s -- --control-plane upfleet.example.com:50051 --region US-Virginia --token upf_boot_secret_1.${FP}`,
+    );
   });
 });
 

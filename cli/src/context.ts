@@ -21,6 +21,8 @@ export interface RunningAgent {
 export interface AgentModule {
   loadAgentConfig(env: Env, overrides: AgentConfigOverrides): AgentConfig;
   startAgent(config: AgentConfig, logger?: undefined, opts?: { onFatal?: (message: string) => void }): Promise<RunningAgent>;
+  /** V8 heap sizing for a process that is an agent (agent/src/heap.ts). */
+  tuneAgentHeap?(env: Env): boolean;
 }
 
 export interface ChildLike {

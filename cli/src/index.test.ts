@@ -305,6 +305,12 @@ describe('agent list', () => {
     );
   });
 
+  it('marks an agent older than the control plane in the VERSION column', async () => {
+    api.state.agents = [{ ...api.state.agents[0], version: '0.0.9', outdated: true }];
+    const run = await admin('agent', 'list');
+    expect(run.stdout.split('\n')[1]).toMatch(/ 0\.0\.9 \(older\)$/);
+  });
+
   it('says so when no agent has registered', async () => {
     api.state.agents = [];
     expect((await admin('agent', 'list')).stdout).toBe('No agents have registered yet.\n');

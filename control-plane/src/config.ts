@@ -24,6 +24,8 @@ export interface Config {
     apiKeyPerMinute: number;
     /** Endpoint and threshold changes per user per minute. */
     endpointMutationsPerMinute: number;
+    /** Requests a minute per address to /api/public/* (RATE_LIMIT_PUBLIC_PER_MINUTE). */
+    publicPerMinute: number;
   };
   /** How long a stop waits for in-flight HTTP requests before closing their connections. */
   shutdownTimeoutSeconds: number;
@@ -158,6 +160,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       ipRefreshes: int('RATE_LIMIT_IP_REFRESHES', 60, 1, 1000000),
       apiKeyPerMinute: int('RATE_LIMIT_API_KEY_PER_MINUTE', 600, 1, 1000000),
       endpointMutationsPerMinute: int('RATE_LIMIT_ENDPOINT_MUTATIONS_PER_MINUTE', 60, 1, 1000000),
+      publicPerMinute: int('RATE_LIMIT_PUBLIC_PER_MINUTE', 300, 1, 1000000),
     },
     shutdownTimeoutSeconds: int('SHUTDOWN_TIMEOUT_SECONDS', 10, 0, 3600),
     accessTokenTtlSeconds: int('ACCESS_TOKEN_TTL_SECONDS', 900, 5, 86400),

@@ -55,6 +55,9 @@ async function main(): Promise<void> {
   // Tests and tools find the actual ports (PORT=0) here.
   fs.writeFileSync(path.join(config.dataDir, 'runtime.json'), JSON.stringify({ pid: process.pid, httpPort: cp.httpPort, grpcPort: cp.grpcPort }));
   process.stdout.write(`\nUpfleet is running: open ${cp.url}\n\n`);
+  // npm start: the agent executable for GET /downloads is built now when missing (in the
+  // background, cached by source hash in dist/agent); a request before it is done waits for it.
+  if (process.env.NODE_ENV !== 'test') cp.prepareAgentDownload();
 }
 
 main().catch((e) => {

@@ -6,6 +6,7 @@ import type { Server } from 'node:http';
 import { Registry } from 'prom-client';
 import type { Config } from './config';
 import type { Logger } from './logger';
+import { buildingAgentSource } from './http/agent-install/routes';
 import { createApp } from './http/app';
 import { createAlerting } from './alerting';
 import { createChannels } from './alerting/channels';
@@ -62,6 +63,8 @@ export interface ControlPlane {
   /** Stops accepting, lets in-flight HTTP requests finish (up to SHUTDOWN_TIMEOUT_SECONDS), then
    *  closes agents' streams, the results store and the database. */
   close(): Promise<void>;
+  /** Builds the agent executable for GET /downloads now (in the background) when it is missing. */
+  prepareAgentDownload(): void;
 }
 
 export interface ControlPlaneExtras {
@@ -189,7 +192,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
   const workspacesRepo = createWorkspacesRepo(db);
   const admin = createAdminService({
     workspaces: () => workspacesRepo.adminList(),
-    users, catalog, agents: agentsRepo, ownedCount: (id) => engine.ownedCount(id),
+    users, catalog, agents: agentsRepo, ownedCount: (id) => engine.ownedCount(id), publicUrl: config.publicUrl,
     plans: changes.plans,
     caFingerprint: () => tls?.caFingerprint ?? null,
     onAgentsRevoked: (ids) => {
@@ -221,8 +224,12 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     mailer: accountMailer,
     publicUrl: () => config.publicUrl ?? listeningUrl,
   });
+  const agentArtifact = buildingAgentSource(logger);
   const app = createApp({
     logger,
+    publicPerMinute: config.rateLimits.publicPerMinute,
+    agentArtifact,
+    publicUrl: config.publicUrl,
     auth,
     tokens,
     endpoints,
@@ -303,6 +310,9 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     adminToken,
     db,
     httpServer: server,
+    prepareAgentDownload() {
+      agentArtifact().catch((err: unknown) => logger.warn({ err }, 'the agent executable could not be built; GET /downloads will try again'));
+    },
     async close() {
       clearInterval(pruneTimer);
       await drain(config.shutdownTimeoutSeconds * 1000);

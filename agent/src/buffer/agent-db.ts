@@ -14,7 +14,10 @@ export function openAgentDb(opts: { dataDir: string; fileName?: string }): Agent
   mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
   chmodSync(opts.dataDir, 0o700);
   const file = path.join(opts.dataDir, opts.fileName ?? 'agent.db');
-  const db = new Database(file);
+  // The single executable loads the SQLite addon from its own file and leaves it here (agent/sea/main.ts).
+  const seaBinding = (globalThis as { __upfleetSqliteBinding?: object }).__upfleetSqliteBinding;
+  // (better-sqlite3 takes the loaded addon object as nativeBinding; its types only know a path)
+  const db = new Database(file, seaBinding ? { nativeBinding: seaBinding as unknown as string } : {});
   chmodSync(file, 0o600);
   db.pragma('journal_mode = WAL');
   // NORMAL in WAL survives a killed process (only an OS crash can lose the last commits).

@@ -48,6 +48,8 @@ export interface WatchDeps {
   assignments: AssignmentStore;
   gate: AssignmentGate;
   logger: Logger;
+  /** this agent's release, sent on connect */
+  version?: string;
 }
 
 export interface AssignmentWatch { close(): void }
@@ -77,7 +79,7 @@ export function watchAssignments(
     on.applied(u.version);
   };
 
-  const watch = client.WatchAssignments({ known_version: knownVersion }, md);
+  const watch = client.WatchAssignments({ known_version: knownVersion, agent_version: deps.version ?? '' }, md);
   watch.on('data', (u: AssignmentUpdate) => {
     on.connected();
     try {

@@ -35,6 +35,8 @@ export interface CreatedAgentToken {
   expires_at: string | null;
   /** registrations allowed; null: any number (absent from older control planes) */
   max_uses?: number | null;
+  /** the control plane's PUBLIC_URL; null when unset (absent from older control planes) */
+  public_url?: string | null;
 }
 
 export interface AgentTokenInfo {
@@ -66,4 +68,6 @@ export interface AgentInfo {
   outbox_depth: number;
   version: string;
   scheduling_lag_ms_p99?: number;
+  /** the agent runs an older release than the control plane (absent from older control planes) */
+  outdated?: boolean;
 }

@@ -11,6 +11,8 @@ export interface AdminApiState {
   tokens: Array<AgentTokenInfo & { token: string }>;
   /** when set, created tokens carry it as the real control plane's do (`<secret>.<sha256 of its CA>`) */
   caFingerprint?: string;
+  /** the server's PUBLIC_URL, sent with a created token */
+  publicUrl?: string | null;
   agents: AgentInfo[];
 }
 
@@ -145,7 +147,7 @@ export async function startAdminApiServer(adminToken: string, state: AdminApiSta
         };
         state.tokens.push(token);
         const maxUses = input.max_uses === undefined ? undefined : input.max_uses;
-        return ok({ token_id: token.token_id, token: token.token, region, expires_at: token.expires_at, ...(maxUses === undefined ? {} : { max_uses: maxUses }) }, 201);
+        return ok({ token_id: token.token_id, token: token.token, region, expires_at: token.expires_at, ...(maxUses === undefined ? {} : { max_uses: maxUses }), ...(state.publicUrl === undefined ? {} : { public_url: state.publicUrl }) }, 201);
       }
       case 'GET /api/admin/agent-tokens':
         return ok(state.tokens.map(({ token: _secret, ...info }) => info));

@@ -1,5 +1,7 @@
 // AgentService handlers: Register, Heartbeat, WatchAssignments; ReportResults comes from report-results.ts.
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { Gauge, type Registry } from 'prom-client';
 import { grpc, type AgentServiceHandlers, type AssignmentUpdate, type CheckResult } from '@upfleet/proto';
 import { splitJoinToken } from '@upfleet/proto/join-token';
@@ -12,6 +14,27 @@ import type { AgentsRepo } from '../store/agents-repo';
 import type { CatalogRepo } from '../store/catalog-repo';
 import { createReportResultsHandler, type AuthenticatedAgent } from './report-results';
 import { createResultAdmission } from './result-admission';
+
+/** This control plane's release (control-plane/package.json); agents older than it are warned about. */
+export const CONTROL_PLANE_VERSION = (JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '../../package.json'), 'utf8')) as { version: string }).version;
+
+/** Orders release numbers ('0.10.1' > '0.9.3'); a pre-release tag ('-rc.1') sorts before the release. */
+export function compareVersions(a: string, b: string): number {
+  const parse = (v: string) => {
+    const [core = '', pre] = v.trim().replace(/^v/, '').split('-', 2);
+    return { nums: core.split('.').map((n) => Number.parseInt(n, 10) || 0), pre: pre ?? null };
+  };
+  const x = parse(a);
+  const y = parse(b);
+  for (let i = 0; i < Math.max(x.nums.length, y.nums.length); i++) {
+    const d = (x.nums[i] ?? 0) - (y.nums[i] ?? 0);
+    if (d !== 0) return Math.sign(d);
+  }
+  if (x.pre === y.pre) return 0;
+  if (x.pre === null) return 1;
+  if (y.pre === null) return -1;
+  return x.pre < y.pre ? -1 : 1;
+}
 
 /**
  * The open streams of each agent, so a revocation ends them at once instead of at the next
@@ -69,6 +92,15 @@ export function createAgentServiceHandlers(deps: {
   const streams = deps.streams ?? createAgentStreams();
   const now = deps.now ?? Date.now;
   const log = deps.logger.child({ component: 'agent-service' });
+  /** On connect: the version the agent runs now (agents older than the field send ''), and a warning when it is behind. */
+  const noteAgentVersion = (agentId: string, sent: string): void => {
+    const version = sent.slice(0, 50);
+    if (version) deps.agents.setVersion(agentId, version);
+    if (!version || compareVersions(version, CONTROL_PLANE_VERSION) < 0) {
+      log.warn({ agentId, agentVersion: version || '(not sent: older than 0.1.0)', controlPlaneVersion: CONTROL_PLANE_VERSION },
+        'agent is older than the control plane: upgrade it (curl …/install-agent.sh | sudo sh -s -- …, or a newer upfleet-agent binary)');
+    }
+  };
   const leaseMs = deps.leaseSeconds * 1000;
   const heartbeatSeconds = Math.max(1, Math.min(HEARTBEAT_INTERVAL_SECONDS_MAX, Math.floor(deps.leaseSeconds / 3)));
   if (deps.metrics) registerAgentMetrics(deps.metrics, deps.agents, now);
@@ -137,6 +169,7 @@ export function createAgentServiceHandlers(deps: {
       }
       const t = now();
       deps.agents.touch(agent.agentId, t, t + leaseMs);
+      noteAgentVersion(agent.agentId, String(call.request?.agent_version ?? ''));
       let closed = false;
       const untrack = streams.track(agent.agentId, (status) => {
         if (closed) return;

@@ -21,6 +21,8 @@ import { GraphQuery } from '@upfleet/proto/schemas';
 import { parseId, parseInput } from '../services/validation';
 import { authOf, inWorkspace, requireAdmin, requireUserOrKey } from './middleware/auth';
 import { errorHandler, notFoundApi } from './middleware/errors';
+import { limitPerAddress } from './middleware/rate-limit';
+import { agentInstallRoutes, type AgentArtifactSource } from './agent-install/routes';
 import { buildOpenApi } from './openapi';
 import { securityHeaders } from './middleware/security-headers';
 import { adminRoutes, type ResultCounter } from './routes/admin';
@@ -52,6 +54,12 @@ export interface AppDeps {
   oidc?: OidcService | null;
   /** A member's name for the audit log. */
   memberName: (userId: number) => string;
+  /** Requests a minute per address to /api/public/* (the catalogue and the public checkout); 300 unless set. */
+  publicPerMinute?: number;
+  /** The agent executable for GET /downloads/… (absent: those routes are not served). */
+  agentArtifact?: AgentArtifactSource;
+  /** PUBLIC_URL: the address /install-agent.sh downloads from (else the request's own). */
+  publicUrl?: string | null;
   /** Incidents, deliveries and test sends; null when the control plane runs without a results store. */
   alerting?: Alerting | null;
   graphs: GraphService;
@@ -87,6 +95,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(securityHeaders);
 
   app.use(billingWebhookRoute(deps.billing));
+  if (deps.agentArtifact) app.use(agentInstallRoutes({ artifact: deps.agentArtifact, publicUrl: deps.publicUrl ?? null, logger: deps.logger }));
   const api = express.Router();
   api.use(express.json({ limit: '64kb' }));
   api.use((_req, res, next) => {
@@ -97,6 +106,7 @@ export function createApp(deps: AppDeps): Express {
     res.json({ success: true, data: { status: 'ok' } });
   });
   api.use(auditMutations({ workspaces: deps.workspacesRepo, memberName: deps.memberName }));
+  api.use('/public', limitPerAddress(deps.publicPerMinute ?? 300));
   api.use(publicRoutes(deps.catalog));
   api.use(oidcRoutes({ oidc: deps.oidc ?? null, limiter: deps.limiter }));
   api.use(authRoutes(deps.auth, deps.tokens));

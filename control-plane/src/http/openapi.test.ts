@@ -8,7 +8,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CheckResult } from '@upfleet/proto';
 import { createLogger } from '../logger';
-import { startHarnessWithResults } from '../testing/harness';
+import { startHarness, startHarnessWithResults } from '../testing/harness';
 import { createApp, type AppDeps } from './app';
 
 type Doc = { openapi: string; paths: Record<string, Record<string, { security: unknown[]; responses: Record<string, { $ref?: string }> }>> };
@@ -57,6 +57,23 @@ describe('GET /api/openapi.json', () => {
     expect((doc as unknown as { components: { securitySchemes: unknown } }).components.securitySchemes).toMatchObject({
       apiKey: { type: 'http', scheme: 'bearer' },
     });
+  });
+
+  it('lists the error answers of every route, at least 429 and 500 on the public ones, each a defined error response', () => {
+    const components = (doc as unknown as { components: { responses: Record<string, { content: { 'application/json': { schema: { $ref: string } } } }> } }).components;
+    const ops = Object.entries(doc.paths).flatMap(([p, methods]) => Object.entries(methods).map(([m, op]) => ({ name: `${m.toUpperCase()} ${p}`, op })));
+    expect(ops.length).toBeGreaterThan(20);
+    for (const { name, op } of ops) {
+      const errors = Object.keys(op.responses).filter((s) => Number(s) >= 400);
+      expect(errors.length, `${name} lists no error answer`).toBeGreaterThan(0);
+      if (op.security.length === 0) expect(errors, `${name} is public`).toEqual(expect.arrayContaining(['429', '500']));
+      else expect(errors, `${name} is signed in`).toEqual(expect.arrayContaining(['401', '403']));
+      if (op.security.some((s) => 'apiKey' in (s as object))) expect(errors, `${name} takes a key`).toContain('429');
+      for (const s of errors) {
+        const id = op.responses[s]!.$ref?.split('/').pop() ?? '';
+        expect(components.responses[id]?.content['application/json'].schema.$ref, `${name} ${s}`).toBe('#/components/schemas/Error');
+      }
+    }
   });
 
   it('documents every /api/public, /api/users and /api/graphs route the server registers, but the account routes', () => {
@@ -217,5 +234,21 @@ describe('/api/docs', () => {
       expect(await res.text()).not.toContain('petstore');
     }
     expect((await fetch(`${h.cp.url}/api/docs/favicon-32x32.png`)).status).toBe(200);
+  });
+});
+
+describe('public routes are limited per address', () => {
+  it('answers 429 with Retry-After, in the documented error shape, once an address used its minute', async () => {
+    const small = await startHarness({ RATE_LIMIT_PUBLIC_PER_MINUTE: '3' });
+    try {
+      for (let i = 0; i < 3; i++) expect((await small.call('GET', '/api/public/regions')).status).toBe(200);
+      const refused = await small.call('GET', '/api/public/packages');
+      expect(refused.status).toBe(429);
+      expect(refused.body).toEqual({ success: false, error: 'Too many requests from this address. Please try again in a minute.' });
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect((await small.call('GET', '/api/health')).status).toBe(200); // other routes are not counted
+    } finally {
+      await small.close();
+    }
   });
 });

@@ -27,7 +27,7 @@ export interface ApiRoute {
   created?: boolean;
   /** Headers of the success answer besides the rate-limit ones (components/headers names). */
   headers?: string[];
-  /** Statuses besides 400 (with a body or query), 401/403/429 (signed-in routes) and 404 (path ids). */
+  /** Statuses besides 400 (with a body or query), 401/403/429 (signed-in routes), 429/500 (public routes) and 404 (path ids). */
   errors?: number[];
   /** Takes `?dry_run=1`: checked like a save, nothing saved, 200 { dry_run: true, endpoint }. */
   dryRun?: boolean;
@@ -71,7 +71,8 @@ const ERROR_TEXT: Record<number, string> = {
   403: 'The plan has no API access, or an API key was used on an account route',
   404: 'No such id for this account (another account\'s ids are not found either)',
   409: 'Conflicts with an existing item',
-  429: 'The API key used its allowance for this minute',
+  429: 'The API key (or, on public routes, the client address) used its allowance for this minute',
+  500: 'An unexpected server error; the text carries a request id to quote',
   503: 'The results store, alerting or billing is not available on this server',
 };
 
@@ -133,6 +134,7 @@ export function buildOpenApi(opts: { version: string; rateLimitPerMinute: number
     if (params.some((p) => (p as { in: string }).in === 'path')) statuses.add(404);
     if (r.access !== 'public') [401, 403].forEach((s) => statuses.add(s));
     if (keyed) statuses.add(429);
+    if (r.access === 'public') [429, 500].forEach((s) => statuses.add(s));
     const responses: Record<string, unknown> = { [r.created ? '201' : '200']: success };
     if (r.dryRun && r.created) {
       responses['200'] = {

@@ -15,13 +15,13 @@ export interface GraphRange {
   /** Locations ('REGION-City') to include; all when absent. */
   regions?: string[];
   /** The endpoint's creation time: nothing older is shown, even if an id was once someone else's.
-   *  Rollups start at the first whole bucket after it. */
+   *  Rollups start at the first whole bucket after it; the partial bucket before is read from raw rows. */
   notBeforeMs?: number;
 }
 
 type GraphRow = [kind: string, region: string, bucket: unknown, t: number | string, timedN: number | string, totalSum: number, code: number, cert: number | null];
 
-function graphSql(db: string, plan: GraphPlan, filterRegions: boolean): string {
+function graphSql(db: string, plan: GraphPlan, filterRegions: boolean, partialBucket: boolean): string {
   // The query's shape changes with the filter; values are always bound parameters.
   const regionFilter = filterRegions ? 'region IN {regions:Array(String)}' : '1';
   if (plan.source === 'raw') {
@@ -46,22 +46,53 @@ function graphSql(db: string, plan: GraphPlan, filterRegions: boolean): string {
       ORDER BY kind, region, t`;
   }
   const unit = plan.source === '1m' ? 60 : 3600;
-  // Whole rollup buckets that overlap the range.
-  return `
+  // Whole rollup buckets that overlap the range, from the first whole bucket after the endpoint's
+  // creation (an older row in the same bucket is never shown).
+  const rollup = `
     SELECT kind, region,
       intDiv(toUInt64(toUnixTimestamp(bucket)) * 1000, {step:UInt64}) * {step:UInt64} AS b,
-      b AS t,
       sum(timed_n) AS timed_n,
       sum(total_sum) AS total_sum,
       argMaxMerge(last_status) AS code,
+      max(toUInt64(toUnixTimestamp(bucket)) * 1000) AS last_ms,
       min(cert_days_min) AS cert
     FROM ${db}.${TABLE[plan.source]}
     WHERE endpoint_id = {endpointId:UInt64} AND kind IN {kinds:Array(String)} AND ${regionFilter}
       AND bucket >= toDateTime(intDiv({fromMs:Int64}, ${unit * 1000}) * ${unit}, 'UTC')
       AND bucket <= toDateTime(intDiv({toMs:Int64}, 1000), 'UTC')
       AND bucket >= toDateTime(intDiv({notBeforeMs:Int64} + ${unit * 1000 - 1}, ${unit * 1000}) * ${unit}, 'UTC')
+    GROUP BY kind, region, b`;
+  if (!partialBucket) return `SELECT kind, region, b, b AS t, timed_n, total_sum, code, cert FROM (${rollup}) ORDER BY kind, region, t`;
+  // The bucket the endpoint was created in is partial: read from raw rows from the creation time
+  // on, so a new endpoint's long-range graphs show its first minutes before the next whole bucket.
+  const partial = `
+    SELECT kind, region,
+      intDiv(toUInt64(toUnixTimestamp64Milli(ts)), {step:UInt64}) * {step:UInt64} AS b,
+      countIf(${SQL_TIMED}) AS timed_n,
+      sumIf(toFloat64(total_ms), ${SQL_TIMED}) AS total_sum,
+      argMax(status_code, ts) AS code,
+      max(toUInt64(toUnixTimestamp64Milli(ts))) AS last_ms,
+      minOrNullIf(cert_days_left, ${SQL_CERT}) AS cert
+    FROM ${db}.check_results
+    WHERE endpoint_id = {endpointId:UInt64} AND kind IN {kinds:Array(String)} AND ${regionFilter}
+      AND ts >= fromUnixTimestamp64Milli({notBeforeMs:Int64})
+      AND ts < toDateTime(intDiv({notBeforeMs:Int64} + ${unit * 1000 - 1}, ${unit * 1000}) * ${unit}, 'UTC')
+      AND ts >= toDateTime(intDiv({fromMs:Int64}, ${unit * 1000}) * ${unit}, 'UTC')
+      AND ts <= fromUnixTimestamp64Milli({toMs:Int64})
+    GROUP BY kind, region, b`;
+  return `
+    SELECT kind, region, b, b AS t, sum(timed_n) AS timed_n, sum(total_sum) AS total_sum, argMax(code, last_ms) AS code, min(cert) AS cert
+    FROM (${rollup} UNION ALL ${partial})
     GROUP BY kind, region, b
     ORDER BY kind, region, t`;
+}
+
+/** Whether a rollup graph needs raw rows for the bucket the endpoint was created in (not a whole bucket, within the range). */
+function partialBucketInRange(source: GraphSource, notBeforeMs: number, fromMs: number, toMs: number): boolean {
+  if (source === 'raw') return false;
+  const unitMs = source === '1m' ? 60_000 : 3_600_000;
+  const wholeFrom = Math.ceil(notBeforeMs / unitMs) * unitMs;
+  return wholeFrom !== notBeforeMs && wholeFrom > Math.floor(fromMs / unitMs) * unitMs && notBeforeMs <= toMs;
 }
 
 /** One series per (function, location), sorted by time, in the order the functions were asked. */
@@ -69,11 +100,12 @@ export async function queryGraphs(client: ClickHouseClient, db: string, endpoint
   const functions = [...new Set(q.functions)];
   const kinds = [...new Set(functions.map((f) => GRAPH_FUNCTION_KIND[f]))];
   if (kinds.length === 0 || !(q.toMs >= q.fromMs)) return [];
+  const notBeforeMs = Math.max(0, Math.trunc(q.notBeforeMs ?? 0));
   const rs = await client.query({
-    query: graphSql(db, plan, q.regions !== undefined),
+    query: graphSql(db, plan, q.regions !== undefined, partialBucketInRange(plan.source, notBeforeMs, q.fromMs, q.toMs)),
     query_params: {
       endpointId, kinds, regions: q.regions ?? [], fromMs: Math.trunc(q.fromMs), toMs: Math.trunc(q.toMs), step: plan.stepMs,
-      notBeforeMs: Math.max(0, Math.trunc(q.notBeforeMs ?? 0)),
+      notBeforeMs,
     },
     format: 'JSONCompactEachRow',
   });
@@ -130,6 +162,8 @@ export async function queryUptime(client: ClickHouseClient, db: string, endpoint
         AND ts >= fromUnixTimestamp64Milli(transform(endpoint_id, {ids:Array(UInt64)}, {starts:Array(Int64)}, toInt64(0)))
         AND ts < toDateTime(transform(endpoint_id, {ids:Array(UInt64)}, {hours:Array(UInt32)}, toUInt32(0)), 'UTC')
         AND ts <= fromUnixTimestamp64Milli({untilMs:Int64})
+        -- the same bounds as constants, so the primary key (endpoint_id, ts) skips the rest
+        AND ts >= fromUnixTimestamp64Milli({minStart:Int64}) AND ts < toDateTime({maxHour:UInt32}, 'UTC')
       GROUP BY endpoint_id
       UNION ALL
       SELECT endpoint_id, sum(n) AS n, sum(ok2xx_n) AS ok
@@ -141,7 +175,7 @@ export async function queryUptime(client: ClickHouseClient, db: string, endpoint
     ) GROUP BY endpoint_id`;
   const rs = await client.query({
     query: sql,
-    query_params: { ids: endpointIds, starts, hours, untilMs: Math.trunc(w.untilMs) },
+    query_params: { ids: endpointIds, starts, hours, untilMs: Math.trunc(w.untilMs), minStart: Math.min(...starts), maxHour: Math.max(...hours) },
     format: 'JSONCompactEachRow',
   });
   for (const [id, n, ok] of (await rs.json()) as Array<[number | string, number | string, number | string]>) {

@@ -343,6 +343,25 @@ export function describeResultStore(name: string, makeStore: MakeStore | null, s
       }
     });
 
+    it("shows a new endpoint's first minutes on its 3-month and 6-month graphs before the next whole hour (partial rollup bucket)", async () => {
+      const ep = newEndpoint();
+      const now = Date.now();
+      const created = now - MIN; // created a minute ago
+      await store.insertBatch('graph-new-endpoint', 'a', [
+        result({ endpoint_id: ep, ts_ms: created - 30_000, total_ms: 999 }), // before the creation: never shown
+        result({ endpoint_id: ep, ts_ms: created + 10_000, total_ms: 120 }),
+        result({ endpoint_id: ep, ts_ms: created + 40_000, total_ms: 120 }),
+      ]);
+      for (const days of [90, 180]) {
+        const q = { fromMs: now - days * DAY, toMs: now, functions: ['response_time' as const, 'response_code' as const], notBeforeMs: created };
+        const series = await store.graphs(ep, q);
+        const rt = series.find((s) => s.function === 'response_time');
+        expect(rt?.data.length, `${days}-day graph`).toBeGreaterThan(0);
+        expect(rt!.data.every(([, v]) => v === 120)).toBe(true);
+        expect(series.find((s) => s.function === 'response_code')!.data.map(([, v]) => v)).toContain(200);
+      }
+    });
+
     it('refuses one insert that would touch more daily partitions than the bound (max_partitions_per_insert_block is not 0)', async () => {
       const ep = newEndpoint();
       const rows = Array.from({ length: 12 }, (_, i) => result({ endpoint_id: ep, ts_ms: NOW_HOUR - (i + 1) * DAY }));

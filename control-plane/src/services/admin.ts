@@ -2,6 +2,7 @@
 import crypto from 'node:crypto';
 import type { AgentTokenCreateBody, RegionCreateBody, SetPackageBody } from '@upfleet/proto/schemas';
 import { badRequest, conflict, notFound } from '../errors';
+import { compareVersions, CONTROL_PLANE_VERSION } from '../grpc/agent-service';
 import { randomToken, sha256 } from '../lib/crypto';
 import type { AgentsRepo } from '../store/agents-repo';
 import { regionKey, type CatalogRepo } from '../store/catalog-repo';
@@ -14,6 +15,8 @@ export function createAdminService(deps: {
   ownedCount?: (agentId: string) => number;
   /** SHA-256 of the gRPC CA the agents must trust (hex), carried in printed tokens; null without TLS. */
   caFingerprint?: () => string | null;
+  /** PUBLIC_URL, sent with a created token so the CLI prints the install line with it. */
+  publicUrl?: string | null;
   /** These agents were just revoked: end their open streams now. */
   onAgentsRevoked?: (agentIds: string[]) => void;
   /** Every workspace with its plan, members and owner (`upfleet workspace list`). */
@@ -64,7 +67,7 @@ export function createAdminService(deps: {
       const expiresAt = typeof ttl === 'number' ? t + ttl * 1000 : null;
       deps.agents.insertToken(tokenId, sha256(secret), region, t, expiresAt, uses);
       const fp = deps.caFingerprint?.() ?? null;
-      return { token_id: tokenId, token: fp ? `${secret}.${fp}` : secret, region, expires_at: iso(expiresAt), max_uses: uses, ca_fingerprint: fp };
+      return { token_id: tokenId, token: fp ? `${secret}.${fp}` : secret, region, expires_at: iso(expiresAt), max_uses: uses, ca_fingerprint: fp, public_url: deps.publicUrl ?? null };
     },
 
     listAgentTokens: () =>
@@ -89,6 +92,7 @@ export function createAdminService(deps: {
         region: a.region,
         hostname: a.hostname,
         version: a.version,
+        outdated: a.version === '' || compareVersions(a.version, CONTROL_PLANE_VERSION) < 0,
         status: a.revoked_at !== null ? 'revoked' : a.lease_expires_at !== null && a.lease_expires_at > t ? 'live' : 'lapsed',
         last_heartbeat_at: iso(a.last_heartbeat_at),
         checks_owned: deps.ownedCount ? deps.ownedCount(a.agent_id) : a.checks_owned,

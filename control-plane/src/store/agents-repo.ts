@@ -44,6 +44,7 @@ export function createAgentsRepo(db: Db) {
     heartbeat: db.prepare(`UPDATE agents SET last_heartbeat_at = @now, lease_expires_at = @lease, checks_owned = @checks_owned,
       checks_per_minute = @checks_per_minute, outbox_depth = @outbox_depth, scheduling_lag_ms_p99 = @lag WHERE agent_id = @agent_id`),
     touch: db.prepare('UPDATE agents SET last_heartbeat_at = ?, lease_expires_at = ? WHERE agent_id = ?'),
+    setVersion: db.prepare('UPDATE agents SET version = ? WHERE agent_id = ?'),
     liveInRegion: db.prepare('SELECT agent_id FROM agents WHERE region = ? AND revoked_at IS NULL AND lease_expires_at > ? ORDER BY agent_id').pluck(),
     live: db.prepare('SELECT agent_id, region FROM agents WHERE revoked_at IS NULL AND lease_expires_at > ?'),
   };
@@ -69,6 +70,8 @@ export function createAgentsRepo(db: Db) {
     heartbeat: (agentId: string, now: number, leaseUntil: number, s: { checks_owned: number; checks_per_minute: number; outbox_depth: number; lag: number }) =>
       q.heartbeat.run({ agent_id: agentId, now, lease: leaseUntil, ...s }),
     touch: (agentId: string, now: number, leaseUntil: number) => q.touch.run(now, leaseUntil, agentId),
+    /** The release the agent said it runs when it last connected. */
+    setVersion: (agentId: string, version: string) => void q.setVersion.run(version, agentId),
     liveInRegion: (region: string, now: number) => q.liveInRegion.all(region, now) as string[],
     live: (now: number) => q.live.all(now) as Array<{ agent_id: string; region: string }>,
   };

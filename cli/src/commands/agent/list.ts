@@ -14,7 +14,7 @@ export function agentColumns(nowMs: number): Column<AgentInfo>[] {
     { header: 'CHECKS OWNED', value: (a) => a.checks_owned, align: 'right' },
     { header: 'CHECKS/MIN', value: (a) => round1(a.checks_per_minute), align: 'right' },
     { header: 'OUTBOX', value: (a) => a.outbox_depth, align: 'right' },
-    { header: 'VERSION', value: (a) => a.version },
+    { header: 'VERSION', value: (a) => (a.outdated ? `${a.version || 'unknown'} (older)` : a.version) },
   ];
 }
 

@@ -66,6 +66,7 @@ export async function runAgent(flags: Flags, deps: CliDeps): Promise<number> {
   } catch (err) {
     throw new CliError('usage', configMessage(err));
   }
+  agentModule.tuneAgentHeap?.(deps.env); // this process is the agent now
 
   const onSignal = deps.onSignal ?? defaultOnSignal;
   const offs: Array<() => void> = [];

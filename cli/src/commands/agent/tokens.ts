@@ -52,6 +52,17 @@ export function agentRunHint(server: string, token: CreatedAgentToken, local: Lo
   );
 }
 
+/**
+ * The line to paste on an agent's machine (no Node or repository needed there): the control
+ * plane's install script downloads its agent executable. From PUBLIC_URL when the server has one,
+ * else the address this CLI talked to; the agent dials the same host's gRPC port.
+ */
+export function installLine(server: string, token: CreatedAgentToken, local: LocalControlPlane): string {
+  const base = (token.public_url ?? server).replace(/\/+$/, '');
+  const args = agentRunHint(base, token, local).replace(/^upfleet agent run /, '');
+  return `curl -fsSL ${base}/install-agent.sh | sudo sh -s -- ${args}`;
+}
+
 export function formatCreatedToken(server: string, token: CreatedAgentToken, nowMs: number, local: LocalControlPlane): string {
   const expiry = token.expires_at ? `expires ${formatRelative(token.expires_at, nowMs)}, ${formatDate(token.expires_at)} UTC` : 'does not expire';
   const uses = token.max_uses === undefined ? '' : token.max_uses === null ? ', any number of agents' : token.max_uses === 1 ? ', single-use' : `, ${token.max_uses} agents`;
@@ -67,7 +78,13 @@ export function formatCreatedToken(server: string, token: CreatedAgentToken, now
       : 'It is shown only this once. Start an agent on a host in that region with:',
     `  ${hint}`,
     ...(joins
-      ? ['or install it there as a service (systemd; writes the token to a 0600 env file):', `  sudo ${hint.replace('upfleet agent run', 'upfleet agent install')}`, '']
+      ? [
+          'or install it there as a service (systemd; writes the token to a 0600 env file):',
+          `  sudo ${hint.replace('upfleet agent run', 'upfleet agent install')}`,
+          'or, on a machine with neither Node nor this repository, paste this one line (downloads the agent executable, checks its sha256, installs the service):',
+          `  ${installLine(server, token, local)}`,
+          '',
+        ]
       : [local.caFile ? '' : "(ca.pem: the control plane's DATA_DIR/grpc-tls/ca.pem; leave --ca-file out if its gRPC certificate is publicly trusted)\n"]),
   ].join('\n');
 }

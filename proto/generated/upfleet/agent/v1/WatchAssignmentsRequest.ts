@@ -4,8 +4,20 @@ import type { Long } from '@grpc/proto-loader';
 
 export interface WatchAssignmentsRequest {
   'known_version'?: (number | string | Long);
+  /**
+   * The agent's release (e.g. '0.1.0'), sent on every connect so the control plane lists what
+   * runs now and warns about older agents. Added after 0.1.0 agents shipped: an older agent leaves
+   * it empty (proto3 default), so a new field is always optional and never renumbered.
+   */
+  'agent_version'?: (string);
 }
 
 export interface WatchAssignmentsRequest__Output {
   'known_version': (number);
+  /**
+   * The agent's release (e.g. '0.1.0'), sent on every connect so the control plane lists what
+   * runs now and warns about older agents. Added after 0.1.0 agents shipped: an older agent leaves
+   * it empty (proto3 default), so a new field is always optional and never renumbered.
+   */
+  'agent_version': (string);
 }

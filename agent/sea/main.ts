@@ -1,0 +1,101 @@
+// Entry of the single executable (dist/agent/upfleet-agent-linux-x64, built by agent/sea/build.ts).
+// The executable carries the agent as one script plus three assets: the SQLite addon, the .proto
+// file and the probe worker thread's script. At start they are written once to a private cache
+// dir (owner only, named by the build's hash) and loaded from there; then agent/src/main.ts runs
+// with the same flags and UPFLEET_* variables as `upfleet agent run`.
+import { createHash } from 'node:crypto';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { getAsset } from 'node:sea';
+import { AGENT_USAGE } from '../src/config';
+
+declare const __UPFLEET_BUILD_ID__: string;
+declare const __UPFLEET_AGENT_VERSION__: string;
+/** sha256 (hex) of each asset, computed at build time. */
+declare const __UPFLEET_ASSET_SHA256__: Record<string, string>;
+
+/** The assets, where they go under the cache dir (the bundle's import.meta.url is cacheDir/agent.js). */
+export const SEA_ASSETS: Record<string, string> = {
+  'better_sqlite3.node': 'better_sqlite3.node',
+  'agent_service.proto': 'upfleet/agent/v1/agent_service.proto',
+  'probe-worker-boot.mjs': 'probe-worker-boot.mjs',
+};
+
+/** $UPFLEET_CACHE_DIR, systemd's $CACHE_DIRECTORY, $XDG_CACHE_HOME or ~/.cache, else the temp dir (per user). */
+function cacheRoot(): string {
+  const env = process.env;
+  if (env.UPFLEET_CACHE_DIR) return env.UPFLEET_CACHE_DIR;
+  if (env.CACHE_DIRECTORY) return env.CACHE_DIRECTORY.split(':')[0]!;
+  const home = os.homedir();
+  const xdg = env.XDG_CACHE_HOME || (home && home !== '/' ? path.join(home, '.cache') : '');
+  if (xdg) {
+    try {
+      mkdirSync(xdg, { recursive: true, mode: 0o700 });
+      return path.join(xdg, 'upfleet-agent');
+    } catch {
+      // not writable (a system user without a home): the temp dir below
+    }
+  }
+  return path.join(os.tmpdir(), `upfleet-agent-${process.getuid?.() ?? 'user'}`);
+}
+
+/** A dir only this user can write: anyone else could swap the addon we are about to load. */
+function privateDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const st = lstatSync(dir);
+  if (!st.isDirectory() || (process.getuid && st.uid !== process.getuid())) throw new Error(`${dir} is not a directory of this user`);
+  if ((st.mode & 0o077) !== 0) chmodSync(dir, 0o700);
+}
+
+function extractAssets(): string {
+  const root = cacheRoot();
+  privateDir(root);
+  const dir = path.join(root, __UPFLEET_BUILD_ID__);
+  privateDir(dir);
+  for (const [name, rel] of Object.entries(SEA_ASSETS)) {
+    const file = path.join(dir, rel);
+    const want = __UPFLEET_ASSET_SHA256__[name];
+    const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+    // A file from an earlier start is reused only when it is exactly the carried one (checked
+    // against the build's hash, so the carried copy is not read and stays out of RSS).
+    if (existsSync(file) && sha256(readFileSync(file)) === want) continue;
+    const data = Buffer.from(getAsset(name));
+    if (sha256(data) !== want) throw new Error(`asset ${name} does not match its build hash`);
+    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, data, { mode: 0o600 });
+    renameSync(tmp, file);
+  }
+  return dir;
+}
+
+function main(): void {
+  const argv = process.argv.slice(2);
+  if (argv.includes('--version') || argv.includes('-v')) {
+    process.stdout.write(`upfleet-agent ${__UPFLEET_AGENT_VERSION__} (node ${process.version}, linux-x64)\n`);
+    return;
+  }
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(`${AGENT_USAGE.replace('upfleet agent run', 'upfleet-agent')}\n  [--version] [--help]\n`);
+    return;
+  }
+  let dir: string;
+  try {
+    dir = extractAssets();
+  } catch (err) {
+    process.stderr.write(`upfleet-agent: cannot prepare the cache dir (set UPFLEET_CACHE_DIR to a writable dir): ${(err as Error).message}\n`);
+    process.exitCode = 1;
+    return;
+  }
+  const g = globalThis as { __upfleetSeaUrl?: string; __upfleetSqliteBinding?: object };
+  g.__upfleetSeaUrl = pathToFileURL(path.join(dir, 'agent.js')).href;
+  const addon = { exports: {} as object };
+  process.dlopen(addon, path.join(dir, SEA_ASSETS['better_sqlite3.node']!));
+  g.__upfleetSqliteBinding = addon.exports;
+  // Loaded after the setup above: the agent's modules read import.meta.url when they load.
+  void import('../src/main');
+}
+
+main();
