@@ -36,6 +36,7 @@ export function MembersPage() {
     setMessage(res.success ? { kind: 'ok', text: ok } : { kind: 'error', text: res.error ?? 'Something went wrong' });
     void load();
   };
+  const changeRole = async (m: Member, next: string) => report(await api.put(`/api/workspaces/${id}/members/${m.user_id}`, { role: next }), `${m.username} is now ${next}`);
   const invite = async (e: FormEvent) => {
     e.preventDefault();
     const res = await api.post(`/api/workspaces/${id}/invitations`, { email: email.trim(), role: inviteRole });
@@ -60,7 +61,7 @@ export function MembersPage() {
                 <td>{m.email}</td>
                 <td>
                   {canManage ? (
-                    <select aria-label={`Role of ${m.username}`} value={m.role} onChange={async (e) => report(await api.put(`/api/workspaces/${id}/members/${m.user_id}`, { role: e.target.value }), `${m.username} is now ${e.target.value}`)}>
+                    <select aria-label={`Role of ${m.username}`} value={m.role} onChange={(e) => void changeRole(m, e.target.value)}>
                       {(['owner', 'admin', 'editor', 'viewer'] as const).map((r) => <option key={r} value={r}>{r}</option>)}
                     </select>
                   ) : m.role}

@@ -1,0 +1,147 @@
+// Issue 23 in Debian's chromium against the real control plane: OpenID Connect sign-in (code flow
+// with PKCE) against a real OIDC provider running locally (the oidc-provider package, its own
+// login and consent pages), the SSO user joining OIDC_DEFAULT_WORKSPACE_ID with OIDC_DEFAULT_ROLE,
+// the navbar's workspace switcher (remembered per browser), role-based hiding and the Members page.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import Provider from 'oidc-provider';
+import { startStack, type Stack } from '../helpers/start-stack';
+import { ensureWebBuild, hasChromium, launchBrowser } from './screenshots';
+
+const browserOk = hasChromium();
+const d = browserOk ? describe : describe.skip;
+const title = browserOk ? 'teams and single sign-on in chromium' : 'teams and single sign-on in chromium (skipped: /usr/bin/chromium is missing)';
+
+d(title, () => {
+  let stack: Stack;
+  let issuerServer: http.Server;
+  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+  let page: Page;
+  let ownerToken = '';
+  let acme = 0;
+  const password = 'correct-horse-1';
+  const api = async (method: string, p: string, body?: unknown, token?: string, headers: Record<string, string> = {}) => {
+    const res = await fetch(`${stack.baseUrl}${p}`, {
+      method, headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as any };
+  };
+
+  beforeAll(async () => {
+    ensureWebBuild();
+    // The provider's address is needed before the control plane starts, its client's redirect URI after.
+    let handler: http.RequestListener = (_req, res) => res.writeHead(503).end();
+    issuerServer = http.createServer((req, res) => handler(req, res));
+    await new Promise<void>((resolve) => issuerServer.listen(0, '127.0.0.1', resolve));
+    const issuer = `http://127.0.0.1:${(issuerServer.address() as AddressInfo).port}`;
+    stack = await startStack({
+      env: {
+        OIDC_ISSUER: issuer, OIDC_CLIENT_ID: 'upfleet', OIDC_CLIENT_SECRET: 'a-long-client-secret-for-tests',
+        OIDC_BUTTON_LABEL: 'Sign in with Acme SSO', OIDC_DEFAULT_WORKSPACE_ID: '2', OIDC_DEFAULT_ROLE: 'viewer',
+      },
+    });
+    const provider = new Provider(issuer, {
+      clients: [{
+        client_id: 'upfleet', client_secret: 'a-long-client-secret-for-tests', redirect_uris: [`${stack.baseUrl}/api/auth/oidc/callback`],
+        grant_types: ['authorization_code'], response_types: ['code'],
+      }],
+      claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['preferred_username'] },
+      findAccount: (_ctx, id) => ({ accountId: id, claims: () => ({ sub: id, email: `${id}@example.com`, email_verified: true, preferred_username: id }) }),
+      cookies: { keys: ['test-cookie-key'] },
+    });
+    handler = provider.callback();
+    // The owner of workspace 2 ("Acme", the first one made on this fresh server: user 1 is the owner).
+    ownerToken = (await api('POST', '/api/auth/signup', { username: 'owner', email: 'owner@example.com', password })).body.data.accessToken;
+    acme = (await api('POST', '/api/workspaces', { name: 'Acme' }, ownerToken)).body.data.id;
+    expect(acme).toBe(2);
+    await api('POST', '/api/workspaces/2/invitations', { email: 'x@example.com', role: 'viewer' }, ownerToken); // Free: refused, one member
+    browser = await launchBrowser();
+    page = await browser.context.newPage();
+    page.setDefaultTimeout(20_000);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+    await new Promise<void>((resolve) => (issuerServer ? issuerServer.close(() => resolve()) : resolve()));
+  });
+
+  it('signs in through the local OIDC provider: the account is made and joins the default workspace as viewer', async () => {
+    await page.goto(`${stack.baseUrl}/login`);
+    await page.getByRole('link', { name: 'Sign in with Acme SSO' }).click();
+    // the provider's own pages
+    await page.locator('input[name="login"]').fill('alice');
+    await page.locator('input[name="password"]').fill('anything');
+    await page.getByRole('button', { name: 'Sign-in' }).click();
+    const consent = page.getByRole('button', { name: 'Continue' });
+    await Promise.race([consent.click().catch(() => undefined), page.waitForURL(/\/dashboard$/)]);
+    await page.waitForURL(/\/dashboard$/);
+    await page.getByRole('heading', { name: 'Welcome back, alice!' }).waitFor();
+    expect(page.url()).not.toContain('access_token'); // the tokens left the address bar
+    const switcher = page.getByRole('combobox', { name: 'Workspace' });
+    await expect(switcher.locator('option').allTextContents()).resolves.toEqual(['Personal (you) · owner', 'Acme · viewer']);
+    const users = (await api('GET', '/api/admin/users', undefined, stack.adminToken)).body.data;
+    expect(users.find((u: { email: string }) => u.email === 'alice@example.com')).toMatchObject({ username: 'alice', workspaces: expect.stringContaining('Acme #2 (viewer)') });
+  });
+
+  it('switches to the shared workspace (remembered after a reload), hides what a viewer cannot do, and shows the Members page', async () => {
+    // the owner adds an endpoint to Acme; alice's personal workspace stays empty
+    await api('POST', '/api/users/endpoints', { name: 'Acme site', url: 'https://example.com/acme', regions: ['EU-Germany'], response_code: true }, ownerToken, { 'x-workspace-id': String(acme) });
+    await page.getByText('No endpoints yet').waitFor();
+    await expect(page.getByRole('button', { name: 'Add Endpoint' }).count()).resolves.toBeGreaterThan(0);
+    await page.getByRole('combobox', { name: 'Workspace' }).selectOption({ label: 'Acme · viewer' });
+    await page.getByTestId('endpoint-row').filter({ hasText: 'Acme site' }).waitFor();
+    await expect(page.getByRole('button', { name: 'Add Endpoint' }).count()).resolves.toBe(0);
+    await page.reload();
+    await page.getByTestId('endpoint-row').filter({ hasText: 'Acme site' }).waitFor();
+    await expect(page.getByRole('combobox', { name: 'Workspace' }).inputValue()).resolves.toBe(String(acme));
+    expect(await page.evaluate(() => localStorage.getItem('upfleetWorkspace'))).toBe(String(acme));
+    // a viewer: no Audit Log link, Members without the invite form
+    await expect(page.getByRole('link', { name: 'Audit Log' }).count()).resolves.toBe(0);
+    await page.getByRole('link', { name: 'Members' }).first().click();
+    await page.getByRole('heading', { name: 'Members of Acme' }).waitFor();
+    await expect(page.getByTestId('member-row').allTextContents()).resolves.toEqual([expect.stringContaining('owner@example.com'), expect.stringContaining('alice@example.com')]);
+    await expect(page.getByRole('button', { name: 'Send invitation' }).count()).resolves.toBe(0);
+  });
+
+  it('the owner invites from the Members page, changes a role and reads the audit log', async () => {
+    // the owner in a browser of their own (its own localStorage)
+    const owner = await launchBrowser();
+    const ownerPage = await owner.context.newPage();
+    ownerPage.setDefaultTimeout(20_000);
+    const login = (await api('POST', '/api/auth/login', { email: 'owner@example.com', password })).body.data;
+    await ownerPage.goto(`${stack.baseUrl}/`);
+    await ownerPage.evaluate(([a, r, ws]) => {
+      localStorage.setItem('accessToken', a!);
+      localStorage.setItem('refreshToken', r!);
+      localStorage.setItem('upfleetWorkspace', ws!);
+    }, [login.accessToken, login.refreshToken, String(acme)]);
+    // Acme moves to Starter (3 members) so an invitation fits
+    const ws = (await api('GET', '/api/admin/workspaces', undefined, stack.adminToken)).body.data.find((w: { id: number }) => w.id === acme);
+    await api('POST', '/api/admin/users/set-package', { email: ws.account_email, package: 'Starter' }, stack.adminToken);
+    await ownerPage.goto(`${stack.baseUrl}/members`);
+    await ownerPage.getByRole('heading', { name: 'Members of Acme' }).waitFor();
+    await ownerPage.getByLabel('Email').fill('bob@example.com');
+    await ownerPage.getByLabel('Role', { exact: true }).selectOption('editor');
+    await ownerPage.getByRole('button', { name: 'Send invitation' }).click();
+    await ownerPage.getByText('Invitation sent to bob@example.com').waitFor();
+    await ownerPage.getByRole('list', { name: 'Pending invitations' }).getByText(/bob@example\.com · editor/).waitFor();
+    await ownerPage.getByRole('combobox', { name: 'Role of alice' }).selectOption('editor');
+    await ownerPage.getByText('alice is now editor').waitFor();
+    await ownerPage.getByRole('link', { name: 'Audit Log' }).first().click();
+    await ownerPage.getByRole('heading', { name: 'Audit log of Acme' }).waitFor();
+    await ownerPage.getByTestId('audit-row').filter({ hasText: 'member.role_change' }).waitFor();
+    await ownerPage.getByTestId('audit-row').filter({ hasText: 'invitation.create' }).waitFor();
+    await ownerPage.getByRole('combobox', { name: 'Action' }).selectOption('endpoint');
+    await expect(ownerPage.getByTestId('audit-row').allTextContents()).resolves.toEqual([expect.stringContaining('endpoint.create')]);
+    await ownerPage.goto(`${stack.baseUrl}/profile`);
+    await expect(ownerPage.getByTestId('workspace-plan').textContent()).resolves.toBe('Workspace Acme is on the Starter plan.');
+    await owner.close();
+    // alice, now an editor, is offered Add Endpoint at once
+    await page.goto(`${stack.baseUrl}/dashboard`);
+    await page.getByTestId('endpoint-row').filter({ hasText: 'Acme site' }).waitFor();
+    await page.getByRole('button', { name: 'Add Endpoint' }).first().waitFor();
+  });
+});
