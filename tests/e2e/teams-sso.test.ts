@@ -49,7 +49,7 @@ d(title, () => {
         grant_types: ['authorization_code'], response_types: ['code'],
       }],
       claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['preferred_username'] },
-      findAccount: (_ctx, id) => ({ accountId: id, claims: () => ({ sub: id, email: `${id}@example.com`, email_verified: true, preferred_username: id }) }),
+      findAccount: (_ctx: unknown, id: string) => ({ accountId: id, claims: () => ({ sub: id, email: `${id}@example.com`, email_verified: true, preferred_username: id }) }),
       cookies: { keys: ['test-cookie-key'] },
     });
     handler = provider.callback();
@@ -97,7 +97,7 @@ d(title, () => {
     await page.reload();
     await page.getByTestId('endpoint-row').filter({ hasText: 'Acme site' }).waitFor();
     await expect(page.getByRole('combobox', { name: 'Workspace' }).inputValue()).resolves.toBe(String(acme));
-    expect(await page.evaluate(() => localStorage.getItem('upfleetWorkspace'))).toBe(String(acme));
+    expect(await page.evaluate<string | null>("localStorage.getItem('upfleetWorkspace')")).toBe(String(acme));
     // a viewer: no Audit Log link, Members without the invite form
     await expect(page.getByRole('link', { name: 'Audit Log' }).count()).resolves.toBe(0);
     await page.getByRole('link', { name: 'Members' }).first().click();
@@ -113,11 +113,9 @@ d(title, () => {
     ownerPage.setDefaultTimeout(20_000);
     const login = (await api('POST', '/api/auth/login', { email: 'owner@example.com', password })).body.data;
     await ownerPage.goto(`${stack.baseUrl}/`);
-    await ownerPage.evaluate(([a, r, ws]) => {
-      localStorage.setItem('accessToken', a!);
-      localStorage.setItem('refreshToken', r!);
-      localStorage.setItem('upfleetWorkspace', ws!);
-    }, [login.accessToken, login.refreshToken, String(acme)]);
+    await ownerPage.evaluate(`localStorage.setItem('accessToken', ${JSON.stringify(login.accessToken)});
+      localStorage.setItem('refreshToken', ${JSON.stringify(login.refreshToken)});
+      localStorage.setItem('upfleetWorkspace', '${acme}');`);
     // Acme moves to Starter (3 members) so an invitation fits
     const ws = (await api('GET', '/api/admin/workspaces', undefined, stack.adminToken)).body.data.find((w: { id: number }) => w.id === acme);
     await api('POST', '/api/admin/users/set-package', { email: ws.account_email, package: 'Starter' }, stack.adminToken);
