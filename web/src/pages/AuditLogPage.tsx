@@ -30,13 +30,18 @@ export function AuditLogPage() {
     const q = new URLSearchParams({ limit: String(PAGE), offset: String(offset) });
     if (member) q.set('member_id', member);
     if (action) q.set('action', action);
+    let live = true; // a slower answer to an earlier filter never replaces this one
     void api.get<Entry[]>(`/api/workspaces/${id}/audit-log?${q}`).then((r) => {
+      if (!live) return;
       if (r.success) {
         setEntries(r.data);
         setTotal(r.data.length < PAGE && offset === 0 ? r.data.length : Math.max(offset + r.data.length, total));
         setError('');
       } else setError(r.error);
     });
+    return () => {
+      live = false;
+    };
   }, [api, id, member, action, offset]); // eslint-disable-line react-hooks/exhaustive-deps
 
   if (!current) return <div className="container page"><p className="muted">Loading…</p></div>;
