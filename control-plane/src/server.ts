@@ -42,6 +42,8 @@ import { loadOrCreateGrpcTls, type GrpcTlsMaterial } from './grpc/tls';
 import { createResultStore, type ResultStore } from './results/clickhouse-store';
 import { createAssignmentEngine } from './services/assignments';
 import { cachedUptime } from './services/uptime-cache';
+import { createEventHub } from './services/events';
+import { createLiveState } from './services/live-state';
 import { regionKey, regionLabel } from './store/catalog-repo';
 import { startEmbeddedAgent, type EmbeddedAgent } from './embedded-agent';
 import { UPTIME_WINDOW_MS } from './checks';
@@ -137,6 +139,15 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
   // The gRPC TLS identity is known before any token is made: printed tokens carry its CA's fingerprint.
   const tls: GrpcTlsMaterial | null = results && !config.grpcTls.insecure ? loadOrCreateGrpcTls(config.dataDir, config.grpcTls) : null;
   const alertsRepo = createAlertsRepo(db);
+  // The dashboard's live side: per-endpoint state from stored results, and per-user event streams.
+  const events = createEventHub();
+  const live = createLiveState({
+    db, publish: (userId, type, data) => events.publish(userId, type, data),
+    regionLabel: (key) => {
+      const r = catalog.regionByKey(key);
+      return r ? regionLabel(r) : key;
+    },
+  });
   const alerting = createAlerting({
     repo: createAlertingRepo(db),
     alerts: alertsRepo,
@@ -159,15 +170,17 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
       smtp: { url: config.alerting.smtpUrl, from: config.alerting.smtpFrom },
     }),
     metrics,
+    onIncidentEvent: (userId, e) => events.publish(userId, e.type as 'incident.opened' | 'incident.resolved', { url_id: e.endpoint?.id ?? null, ...e }),
   });
   alerting.start();
   // One endpoint's change recomputes that endpoint's assignments and its evaluator context; a plan
   // or region change recomputes every assignment and context.
   const endpoints = createEndpointService({
-    endpoints: endpointsRepo, users, catalog, allowPrivateTargets: config.allowPrivateTargets, uptime: uptimeSource,
+    endpoints: endpointsRepo, users, catalog, allowPrivateTargets: config.allowPrivateTargets, uptime: uptimeSource, live,
     onChange: (urlId) => {
       engine.endpointChanged(urlId);
       alerting.invalidate(urlId);
+      live.endpointChanged(urlId);
     },
     onClosed: (urlId) => alerting.endpointClosed(urlId),
   });
@@ -207,6 +220,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     endpoints,
     alerts: createAlertService({ alerts: alertsRepo, endpoints: endpointsRepo, catalog, box, onThresholdsChanged: (urlId) => alerting.thresholdsChanged(urlId) }),
     alerting,
+    events,
     apiKeys: createApiKeyService({ keys: createApiKeysRepo(db), planOf: endpoints.planOf, perMinute: config.rateLimits.apiKeyPerMinute }),
     graphs: createGraphService({ endpoints, source: results, metrics }),
     admin,
@@ -246,7 +260,14 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
   if (results) {
     const handlers = createAgentServiceHandlers({
       agents: agentsRepo, catalog, engine, store: results, leaseSeconds: config.agentLeaseSeconds, logger, metrics, streams,
-      onResultsStored: (rows) => alerting.onResultsStored(rows),
+      onResultsStored: (rows) => {
+        try {
+          live.onResults(rows);
+        } catch (err) {
+          logger.error({ err: (err as Error).message }, 'live state update failed');
+        }
+        alerting.onResultsStored(rows);
+      },
     });
     grpcServer = await startGrpcServer(handlers, config.host, config.grpcPort, tls);
     logger.info({ port: grpcServer.port, tls: Boolean(tls) }, 'grpc listening');
@@ -272,6 +293,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     httpServer: server,
     async close() {
       clearInterval(pruneTimer);
+      events.close(); // open event streams would otherwise hold the drain below
       await drain(config.shutdownTimeoutSeconds * 1000);
       if (leaseTimer) clearInterval(leaseTimer);
       if (graceTimer) clearInterval(graceTimer);
@@ -280,6 +302,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
       await embedded?.stop();
       await grpcServer?.close();
       if (extras.results === undefined) await results?.close();
+      live.close();
       db.close();
     },
   };

@@ -26,6 +26,8 @@ export interface AlertingDeps {
   pollMs?: number;
   /** Alerting registers its own metrics here: delivery tries, incident events, evaluation time, outbox depth. */
   metrics?: Registry;
+  /** Each incident opened or resolved, with its owner, once committed (the user's event stream). */
+  onIncidentEvent?(userId: number, event: AlertEvent): void;
 }
 
 const DELIVERIES_SHOWN = 50;
@@ -65,6 +67,7 @@ export function createAlerting(deps: AlertingDeps) {
   const evaluator = createAlertEvaluator({
     repo: deps.repo, logger: deps.logger, regionLabel: deps.regionLabel, primaryRegion: deps.primaryRegion, now,
     onQueued: () => dispatcher.wake(),
+    onIncidentEvent: deps.onIncidentEvent,
   });
   let pruneTimer: NodeJS.Timeout | null = null;
 

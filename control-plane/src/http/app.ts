@@ -27,6 +27,7 @@ import { apiKeyRoutes } from './routes/api-keys';
 import { authRoutes } from './routes/auth';
 import { billingRoutes, billingWebhookRoute } from './routes/billing';
 import { publicRoutes, userRoutes } from './routes/users';
+import type { EventHub } from '../services/events';
 
 const DOCS_DIR = path.join(import.meta.dirname, 'docs');
 const SWAGGER_UI_DIR = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
@@ -41,6 +42,8 @@ export interface AppDeps {
   apiKeys: ApiKeyService;
   /** Incidents, deliveries and test sends; null when the control plane runs without a results store. */
   alerting?: Alerting | null;
+  /** Per-user live events (GET /api/users/events). */
+  events?: EventHub | null;
   graphs: GraphService;
   admin: AdminService;
   billing: BillingService;

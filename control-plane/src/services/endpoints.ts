@@ -2,13 +2,14 @@
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import { FEATURES, FEATURE_LABELS, MESSAGES, type Dashboard, type Endpoint, type EndpointInput, type Package } from '@upfleet/proto/rest';
-import type { EndpointCreateBody, EndpointToggleBody } from '@upfleet/proto/schemas';
+import { ENDPOINT_STATUSES, FEATURES, FEATURE_LABELS, MESSAGES, type Dashboard, type Endpoint, type EndpointInput, type EndpointLive, type EndpointStatus, type Package, type SavedEndpoint } from '@upfleet/proto/rest';
+import type { EndpointCreateBody, EndpointSortKey, EndpointToggleBody } from '@upfleet/proto/schemas';
 import { badRequest, conflict, notFound } from '../errors';
 import { isPrivateHostname } from '@upfleet/proto/targets';
 import { regionKey, regionLabel, type CatalogRepo } from '../store/catalog-repo';
 import type { EndpointsRepo } from '../store/endpoints-repo';
 import type { UsersRepo } from '../store/users-repo';
+import type { LiveStateService } from './live-state';
 
 export interface UptimeSource {
   /** 7-day uptime per endpoint, percentage with two decimals; absent or null when no data. */
@@ -38,6 +39,8 @@ export function createEndpointService(deps: {
   catalog: CatalogRepo;
   allowPrivateTargets: boolean;
   uptime?: UptimeSource;
+  /** Status, last check and recent checks per endpoint (absent: every endpoint pending or paused). */
+  live?: Pick<LiveStateService, 'fields' | 'statusOf' | 'counts'>;
   /** Told which endpoint was created, edited, toggled or deleted (its checks are recomputed alone). */
   onChange?: (urlId: number) => void;
   /** Monitoring turned off or endpoint deleted: its open incidents resolve without notifying. */
@@ -72,7 +75,7 @@ export function createEndpointService(deps: {
     return { ...body, regions };
   }
 
-  async function withUptime(list: Array<Omit<Endpoint, 'uptime_percentage'>>): Promise<Endpoint[]> {
+  async function withUptime(list: SavedEndpoint[]): Promise<Endpoint[]> {
     let map = new Map<number, number | null>();
     if (deps.uptime && list.length > 0) {
       try {
@@ -81,8 +84,13 @@ export function createEndpointService(deps: {
         map = new Map(); // results store away: the list still answers, uptime unknown
       }
     }
-    return list.map((e) => ({ ...e, uptime_percentage: map.get(e.url_id) ?? null }));
+    return list.map((e) => ({ ...e, uptime_percentage: map.get(e.url_id) ?? null, ...liveFields(e) }));
   }
+
+  const liveFields = (e: SavedEndpoint) => deps.live?.fields(e.url_id, e.monitoring_enabled) ?? NO_LIVE(e.monitoring_enabled);
+  const statusOf = (e: SavedEndpoint): EndpointStatus => deps.live?.statusOf(e.url_id, e.monitoring_enabled) ?? (e.monitoring_enabled ? 'pending' : 'paused');
+  /** An item of a cached rendering with its live fields as of now. */
+  const fresh = (e: Endpoint): Endpoint => (deps.live ? { ...e, ...liveFields(e) } : e);
 
   const now = deps.now ?? Date.now;
   const rendered = new Map<number, { version: number; count: number; at: number; body: Promise<ListBody> }>();
@@ -102,7 +110,7 @@ export function createEndpointService(deps: {
     return { active_monitoring: c.active, total_endpoints: c.total };
   }
 
-  async function render(list: Array<Omit<Endpoint, 'uptime_percentage'>>): Promise<ListBody> {
+  async function render(list: SavedEndpoint[]): Promise<ListBody> {
     const items = await withUptime(list);
     const body = Buffer.from(`{"success":true,"data":${JSON.stringify(items)}}`);
     let zipped: Promise<Buffer> | null = null;
@@ -157,11 +165,31 @@ export function createEndpointService(deps: {
      */
     async page(userId: number, limit: number, offset: number): Promise<{ items: Endpoint[]; total: number }> {
       const total = endpoints.count(userId);
-      if (total >= LIST_CACHE_MIN_ENDPOINTS) return { items: (await listBody(userId)).items.slice(offset, offset + limit), total };
+      if (total >= LIST_CACHE_MIN_ENDPOINTS) return { items: (await listBody(userId)).items.slice(offset, offset + limit).map(fresh), total };
       return { items: await withUptime(endpoints.page(userId, limit, offset)), total };
     },
 
     listBody,
+
+    /**
+     * Search (name or URL contains q), status filter and sort over the user's whole list, then one
+     * page. The list itself comes from the cached rendering when large; status and the live fields
+     * are read now, so a page is never staler than the last stored result.
+     */
+    async query(userId: number, o: ListQuery): Promise<{ items: Endpoint[]; total: number }> {
+      const all = endpoints.count(userId) >= LIST_CACHE_MIN_ENDPOINTS ? (await listBody(userId)).items : await withUptime(endpoints.list(userId));
+      let rows = all;
+      if (o.q) {
+        const needle = o.q.toLowerCase();
+        rows = rows.filter((e) => e.name.toLowerCase().includes(needle) || e.url.toLowerCase().includes(needle));
+      }
+      if (o.status && o.status.length > 0) {
+        const wanted = new Set(o.status);
+        rows = rows.filter((e) => wanted.has(statusOf(e)));
+      }
+      if (o.sort) rows = sortEndpoints(rows, o.sort.key, o.sort.desc, liveFields);
+      return { items: rows.slice(o.offset, o.offset + o.limit).map(fresh), total: rows.length };
+    },
 
     get(userId: number, urlId: number) {
       const e = endpoints.get(userId, urlId);
@@ -223,8 +251,59 @@ export function createEndpointService(deps: {
         cert_expiry: plan.cert_expiry,
         response_code: plan.response_code,
         response_time: plan.response_time,
+        status_counts: deps.live?.counts(userId) ?? statusCountsWithoutLive(endpoints.countActive(userId), endpoints.count(userId)),
       };
     },
   };
 }
 export type EndpointService = ReturnType<typeof createEndpointService>;
+
+export interface ListQuery {
+  q?: string;
+  status?: EndpointStatus[];
+  sort?: { key: EndpointSortKey; desc: boolean };
+  limit: number;
+  offset: number;
+}
+
+const NO_LIVE = (enabled: boolean) => ({
+  status: (enabled ? 'pending' : 'paused') as EndpointStatus, last_checked_at: null, last_response_ms: null, last_status_code: null, last_error: null, recent: [],
+});
+
+function statusCountsWithoutLive(active: number, total: number): Record<EndpointStatus, number> {
+  const counts = Object.fromEntries(ENDPOINT_STATUSES.map((s) => [s, 0])) as Record<EndpointStatus, number>;
+  counts.pending = active;
+  counts.paused = total - active;
+  return counts;
+}
+
+const STATUS_RANK = Object.fromEntries(ENDPOINT_STATUSES.map((s, i) => [s, i])) as Record<EndpointStatus, number>;
+
+/**
+ * name (A→Z), status (down, degraded, pending, up, paused), uptime (lowest first), last_checked
+ * (longest ago first); desc reverses. Endpoints without an uptime or a check go last either way;
+ * ties keep the oldest endpoint first.
+ */
+export function sortEndpoints(rows: Endpoint[], key: EndpointSortKey, desc: boolean, liveOf: (e: Endpoint) => Pick<EndpointLive, 'status' | 'last_checked_at'>): Endpoint[] {
+  const keyed = rows.map((e) => {
+    let k: string | number | null;
+    switch (key) {
+      case 'name': k = e.name.toLowerCase(); break;
+      case 'status': k = STATUS_RANK[liveOf(e).status]; break;
+      case 'uptime': k = e.uptime_percentage; break;
+      case 'last_checked': {
+        const at = liveOf(e).last_checked_at;
+        k = at === null ? null : Date.parse(at);
+        break;
+      }
+    }
+    return { e, k };
+  });
+  const dir = desc ? -1 : 1;
+  keyed.sort((a, b) => {
+    if (a.k === null || b.k === null) return a.k === b.k ? a.e.url_id - b.e.url_id : a.k === null ? 1 : -1;
+    if (a.k !== b.k) return (a.k < b.k ? -1 : 1) * dir;
+    return a.e.url_id - b.e.url_id;
+  });
+  return keyed.map((x) => x.e);
+}

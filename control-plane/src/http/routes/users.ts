@@ -7,6 +7,7 @@ import type { ApiKeyService } from '../../services/api-keys';
 import type { RateLimiter } from '../../services/rate-limiter';
 import type { TokenService } from '../../services/tokens';
 import type { CatalogRepo } from '../../store/catalog-repo';
+import { EVENT_STREAMS_PER_USER, type EventHub } from '../../services/events';
 import {
   AlertMethodCreateBody, AlertMethodUpdateBody, AlertThresholdsBody, ENDPOINT_PAGE_MAX, EndpointCreateBody, EndpointListQuery, EndpointToggleBody, EndpointUpdateBody, IncidentsQuery,
 } from '@upfleet/proto/schemas';
@@ -14,7 +15,7 @@ import { parseId, parseInput } from '../../services/validation';
 import { authOf, requireUserOrKey } from '../middleware/auth';
 import { limitPerUser } from '../middleware/rate-limit';
 
-export function userRoutes(deps: { endpoints: EndpointService; alerts: AlertService; alerting: Alerting | null; catalog: CatalogRepo; tokens: TokenService; limiter: RateLimiter; apiKeys: ApiKeyService }): Router {
+export function userRoutes(deps: { endpoints: EndpointService; alerts: AlertService; alerting: Alerting | null; catalog: CatalogRepo; tokens: TokenService; limiter: RateLimiter; apiKeys: ApiKeyService; events?: EventHub | null }): Router {
   const r = Router();
   const { endpoints, alerts, catalog } = deps;
   // The data routes: a session, or an API key acting as its owner (account routes are matched before this router).
@@ -29,7 +30,14 @@ export function userRoutes(deps: { endpoints: EndpointService; alerts: AlertServ
   });
   r.get('/users/endpoints-with-uptime', async (req, res) => {
     const q = parseInput(EndpointListQuery, req.query);
-    if (q.limit !== undefined || q.offset !== undefined) {
+    const paged = q.limit !== undefined || q.offset !== undefined;
+    if (q.q !== undefined || q.status !== undefined || q.sort !== undefined) {
+      // Without limit/offset every match is answered; X-Total-Count counts the matches.
+      const page = await endpoints.query(uid(req), { ...q, limit: paged ? q.limit ?? ENDPOINT_PAGE_MAX : Number.MAX_SAFE_INTEGER, offset: q.offset ?? 0 });
+      res.set('X-Total-Count', String(page.total)).json({ success: true, data: page.items });
+      return;
+    }
+    if (paged) {
       const page = await endpoints.page(uid(req), q.limit ?? ENDPOINT_PAGE_MAX, q.offset ?? 0);
       res.set('X-Total-Count', String(page.total)).json({ success: true, data: page.items });
       return;
@@ -43,6 +51,18 @@ export function userRoutes(deps: { endpoints: EndpointService; alerts: AlertServ
     } else {
       res.send(list.body);
     }
+  });
+  r.get('/users/events', (req, res) => {
+    const userId = uid(req);
+    if (!deps.events) throw new AppError('unavailable', 'Live events are not running on this server');
+    if (deps.events.streamsOf(userId) >= EVENT_STREAMS_PER_USER) throw new AppError('rate_limited', `At most ${EVENT_STREAMS_PER_USER} event streams may be open at once`);
+    const raw = req.get('Last-Event-ID');
+    const lastEventId = raw !== undefined && /^\d{1,16}$/.test(raw.trim()) ? Number(raw.trim()) : null;
+    res.status(200).set({ 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache, no-transform', 'X-Accel-Buffering': 'no' });
+    res.flushHeaders();
+    req.socket.setNoDelay(true);
+    const close = deps.events.subscribe(userId, res, lastEventId);
+    res.on('close', close);
   });
   r.post('/users/endpoints', mutation, (req, res) => {
     res.status(201).json({ success: true, data: endpoints.create(uid(req), parseInput(EndpointCreateBody, req.body)) });
