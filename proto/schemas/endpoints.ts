@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { ENDPOINT_STATUSES, FEATURES, type EndpointStatus, type Feature } from '../rest';
 import { flag, optionalText, requiredText } from './common';
+import { ENDPOINT_SORTS, parseSort } from '../endpoint-list';
 
 /** A monitor target: an absolute http(s) URL without credentials, normalised by the URL parser. */
 export const MonitorUrl = requiredText('URL', 2048).transform((raw, ctx) => {
@@ -66,8 +67,6 @@ const pageNumber = (name: string, min: number, max: number) => {
     .optional();
 };
 
-export const ENDPOINT_SORTS = ['name', 'status', 'uptime', 'last_checked'] as const;
-export type EndpointSortKey = (typeof ENDPOINT_SORTS)[number];
 const sortError = `sort must be one of ${ENDPOINT_SORTS.join(', ')}, with - in front for descending`;
 const statusError = `status must be one or more of ${ENDPOINT_STATUSES.join(', ')}, separated by commas`;
 
@@ -86,8 +85,8 @@ export const EndpointListQuery = z
       .meta({ description: `One or more of ${ENDPOINT_STATUSES.join(', ')}, comma separated` }),
     sort: z
       .string({ error: sortError })
-      .refine((s) => (ENDPOINT_SORTS as readonly string[]).includes(s.replace(/^-/, '')), sortError)
-      .transform((s) => ({ key: s.replace(/^-/, '') as EndpointSortKey, desc: s.startsWith('-') }))
+      .refine((s) => parseSort(s) !== null, sortError)
+      .transform((s) => parseSort(s)!)
       .optional()
       .meta({ description: `${ENDPOINT_SORTS.join(' | ')}; - in front for descending. status puts down first; without sort, oldest endpoint first` }),
   })

@@ -2,8 +2,9 @@
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import { ENDPOINT_STATUSES, FEATURES, FEATURE_LABELS, MESSAGES, type Dashboard, type Endpoint, type EndpointInput, type EndpointLive, type EndpointStatus, type Package, type SavedEndpoint } from '@upfleet/proto/rest';
-import type { EndpointCreateBody, EndpointSortKey, EndpointToggleBody } from '@upfleet/proto/schemas';
+import { ENDPOINT_STATUSES, FEATURES, FEATURE_LABELS, MESSAGES, type Dashboard, type Endpoint, type EndpointInput, type EndpointStatus, type Package, type SavedEndpoint } from '@upfleet/proto/rest';
+import type { EndpointCreateBody, EndpointToggleBody } from '@upfleet/proto/schemas';
+import { matchesText, sortEndpoints, type EndpointSortKey } from '@upfleet/proto/endpoint-list';
 import { badRequest, conflict, notFound } from '../errors';
 import { isPrivateHostname } from '@upfleet/proto/targets';
 import { regionKey, regionLabel, type CatalogRepo } from '../store/catalog-repo';
@@ -181,7 +182,7 @@ export function createEndpointService(deps: {
       let rows = all;
       if (o.q) {
         const needle = o.q.toLowerCase();
-        rows = rows.filter((e) => e.name.toLowerCase().includes(needle) || e.url.toLowerCase().includes(needle));
+        rows = rows.filter((e) => matchesText(e, needle));
       }
       if (o.status && o.status.length > 0) {
         const wanted = new Set(o.status);
@@ -275,35 +276,4 @@ function statusCountsWithoutLive(active: number, total: number): Record<Endpoint
   counts.pending = active;
   counts.paused = total - active;
   return counts;
-}
-
-const STATUS_RANK = Object.fromEntries(ENDPOINT_STATUSES.map((s, i) => [s, i])) as Record<EndpointStatus, number>;
-
-/**
- * name (A→Z), status (down, degraded, pending, up, paused), uptime (lowest first), last_checked
- * (longest ago first); desc reverses. Endpoints without an uptime or a check go last either way;
- * ties keep the oldest endpoint first.
- */
-export function sortEndpoints(rows: Endpoint[], key: EndpointSortKey, desc: boolean, liveOf: (e: Endpoint) => Pick<EndpointLive, 'status' | 'last_checked_at'>): Endpoint[] {
-  const keyed = rows.map((e) => {
-    let k: string | number | null;
-    switch (key) {
-      case 'name': k = e.name.toLowerCase(); break;
-      case 'status': k = STATUS_RANK[liveOf(e).status]; break;
-      case 'uptime': k = e.uptime_percentage; break;
-      case 'last_checked': {
-        const at = liveOf(e).last_checked_at;
-        k = at === null ? null : Date.parse(at);
-        break;
-      }
-    }
-    return { e, k };
-  });
-  const dir = desc ? -1 : 1;
-  keyed.sort((a, b) => {
-    if (a.k === null || b.k === null) return a.k === b.k ? a.e.url_id - b.e.url_id : a.k === null ? 1 : -1;
-    if (a.k !== b.k) return (a.k < b.k ? -1 : 1) * dir;
-    return a.e.url_id - b.e.url_id;
-  });
-  return keyed.map((x) => x.e);
 }
