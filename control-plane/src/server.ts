@@ -221,6 +221,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     alerts: createAlertService({ alerts: alertsRepo, endpoints: endpointsRepo, catalog, box, onThresholdsChanged: (urlId) => alerting.thresholdsChanged(urlId) }),
     alerting,
     events,
+    eventStreamMaxMs: config.accessTokenTtlSeconds * 1000,
     apiKeys: createApiKeyService({ keys: createApiKeysRepo(db), planOf: endpoints.planOf, perMinute: config.rateLimits.apiKeyPerMinute }),
     graphs: createGraphService({ endpoints, source: results, metrics }),
     admin,

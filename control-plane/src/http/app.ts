@@ -44,6 +44,8 @@ export interface AppDeps {
   alerting?: Alerting | null;
   /** Per-user live events (GET /api/users/events). */
   events?: EventHub | null;
+  /** An event stream ends after this long (the access-token lifetime); the client reconnects. */
+  eventStreamMaxMs?: number;
   graphs: GraphService;
   admin: AdminService;
   billing: BillingService;

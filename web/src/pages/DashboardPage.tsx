@@ -51,19 +51,21 @@ export function DashboardPage() {
   const list = useEndpointList(api, query, dashboard === undefined ? undefined : dashboard?.total_endpoints ?? null);
   const searchRef = useRef<HTMLInputElement>(null);
 
-  /** Search, status filter and sort live in the URL: shareable, and a reload keeps them. */
+  /** Search, status filter and sort live in the URL: shareable, and a reload keeps them. Each
+   *  keystroke builds on the last one written (the router's own value may not have caught up). */
+  const latest = useRef({ text: paramText, params });
+  if (latest.current.text !== paramText) latest.current = { text: paramText, params };
   const setQuery = useCallback((patch: Partial<ListQuery>) => {
-    setParams((prev) => {
-      const next = new URLSearchParams(prev);
-      const q = { ...queryFromParams(prev), ...patch };
-      if (q.q) next.set('q', q.q);
-      else next.delete('q');
-      if (q.status.length) next.set('status', q.status.join(','));
-      else next.delete('status');
-      if (q.sort !== DEFAULT_SORT) next.set('sort', q.sort);
-      else next.delete('sort');
-      return next;
-    }, { replace: true });
+    const next = new URLSearchParams(latest.current.params);
+    const q = { ...queryFromParams(next), ...patch };
+    if (q.q) next.set('q', q.q);
+    else next.delete('q');
+    if (q.status.length) next.set('status', q.status.join(','));
+    else next.delete('status');
+    if (q.sort !== DEFAULT_SORT) next.set('sort', q.sort);
+    else next.delete('sort');
+    latest.current = { text: next.toString(), params: next };
+    setParams(next, { replace: true });
   }, [setParams]);
 
   // Oldest open incident per endpoint: the row says since when it has been down.

@@ -15,7 +15,7 @@ import { parseId, parseInput } from '../../services/validation';
 import { authOf, requireUserOrKey } from '../middleware/auth';
 import { limitPerUser } from '../middleware/rate-limit';
 
-export function userRoutes(deps: { endpoints: EndpointService; alerts: AlertService; alerting: Alerting | null; catalog: CatalogRepo; tokens: TokenService; limiter: RateLimiter; apiKeys: ApiKeyService; events?: EventHub | null }): Router {
+export function userRoutes(deps: { endpoints: EndpointService; alerts: AlertService; alerting: Alerting | null; catalog: CatalogRepo; tokens: TokenService; limiter: RateLimiter; apiKeys: ApiKeyService; events?: EventHub | null; eventStreamMaxMs?: number }): Router {
   const r = Router();
   const { endpoints, alerts, catalog } = deps;
   // The data routes: a session, or an API key acting as its owner (account routes are matched before this router).
@@ -62,7 +62,13 @@ export function userRoutes(deps: { endpoints: EndpointService; alerts: AlertServ
     res.flushHeaders();
     req.socket.setNoDelay(true);
     const close = deps.events.subscribe(userId, res, lastEventId);
-    res.on('close', close);
+    // A stream lives as long as an access token: a signed-out or revoked session stops hearing
+    // events within that time (the client reconnects with a fresh token and Last-Event-ID, losing nothing).
+    const expiry = setTimeout(() => res.end(), deps.eventStreamMaxMs ?? 15 * 60_000);
+    res.on('close', () => {
+      clearTimeout(expiry);
+      close();
+    });
   });
   r.post('/users/endpoints', mutation, (req, res) => {
     res.status(201).json({ success: true, data: endpoints.create(uid(req), parseInput(EndpointCreateBody, req.body)) });

@@ -3,7 +3,7 @@
 // its graphs. From FILTER_FROM endpoints on it has search, a status filter and a sort (their values
 // live in the URL, owned by the page). Rows are drawn PAGE at a time with "Show more".
 // Keyboard: arrow keys move between rows, Enter opens the focused row's graphs.
-import { forwardRef, useEffect, useState, type KeyboardEvent, type MouseEvent } from 'react';
+import { forwardRef, useEffect, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { ENDPOINT_STATUSES, type Endpoint, type EndpointStatus, type Incident } from '@upfleet/proto/rest';
 import { BellIcon, ChartIcon, CheckCircleIcon, EditIcon, PauseIcon, PlayIcon, TrashIcon, XCircleIcon } from '../Icons';
 import { conditionLabel, regionKeyLabel, sinceLabel, uptimeBadge } from '../../lib/format';
@@ -47,6 +47,15 @@ export const EndpointList = forwardRef<HTMLInputElement, {
   onDelete: Act;
 }>(function EndpointList({ rows, matching, all, more, onShowMore, query, onQuery, openIncidents, onEdit, onThresholds, onGraphs, onToggle, onDelete }, searchRef) {
   const now = useNow();
+  // The box keeps what is typed (the URL follows it; a change of the URL from elsewhere comes back here).
+  const [text, setText] = useState(query.q);
+  const sent = useRef(query.q);
+  useEffect(() => {
+    if (query.q !== sent.current) {
+      sent.current = query.q;
+      setText(query.q);
+    }
+  }, [query.q]);
 
   const onRowKey = (e: KeyboardEvent<HTMLLIElement>, ep: Endpoint) => {
     if (e.target !== e.currentTarget) return; // keys on the row's own buttons and links keep their meaning
@@ -76,8 +85,12 @@ export const EndpointList = forwardRef<HTMLInputElement, {
             className="list-filter"
             placeholder="Search by name or URL (press /)"
             aria-label="Filter endpoints"
-            value={query.q}
-            onChange={(e) => onQuery({ q: e.target.value })}
+            value={text}
+            onChange={(e) => {
+              setText(e.target.value);
+              sent.current = e.target.value;
+              onQuery({ q: e.target.value });
+            }}
             onKeyDown={(e) => {
               if (e.key === 'ArrowDown') {
                 e.preventDefault();
