@@ -1,5 +1,7 @@
 // REST latency and throughput for dashboard and endpoints-with-uptime with N endpoints (default
 // 1,000) in one account, against the real control plane (child process, embedded chDB, no agent).
+// Every endpoint has its live state (issue 20: status, last check, 30 recent checks, a tenth of
+// them down), written to the stack's SQLite between a stop and a restart, as results would leave it.
 // Run: npx tsx bench/rest.ts [--endpoints 1000] [--seconds 10] [--concurrency 16]
 // Above the Business plan's 1,000 endpoints the bench raises that plan's limit in the stack's
 // SQLite (no API changes a plan), then creates the endpoints through the API.
@@ -20,8 +22,29 @@ const seconds = Number(values.seconds);
 const concurrency = Number(values.concurrency);
 const N = Number(values.endpoints);
 
-const stack = await startStack();
-const pool = new Pool(stack.baseUrl, { connections: concurrency });
+let stack = await startStack();
+let pool = new Pool(stack.baseUrl, { connections: concurrency });
+
+/** Stops the stack, gives every endpoint the live state 30 checks leave (1 in 10 down), starts it again on the same data. */
+async function withLiveState(): Promise<void> {
+  await pool.close();
+  await stack.stop();
+  const db = new Database(path.join(stack.dataDir, 'upfleet.db'));
+  const ids = db.prepare('SELECT url_id FROM endpoints').pluck().all() as number[];
+  const now = Date.now();
+  const save = db.prepare('INSERT OR REPLACE INTO endpoint_live (url_id, state) VALUES (?, ?)');
+  db.transaction(() => {
+    for (const id of ids) {
+      const down = id % 10 === 0;
+      const recent = Array.from({ length: 30 }, (_, i) => ({ at: now - (30 - i) * 10_000 - id, ok: !(down && i > 26), ms: 80 + ((id * 7 + i) % 200), code: down && i > 26 ? 503 : 200 }));
+      const last = recent[29]!;
+      save.run(id, JSON.stringify({ kind: 'http', regions: { 'EU-Germany': { at: last.at, ok: last.ok, ms: last.ms, code: last.code, error: last.ok ? null : 'HTTP 503 from EU - Germany' } }, recent }));
+    }
+  })();
+  db.close();
+  stack = await startStack({ dataDir: stack.dataDir });
+  pool = new Pool(stack.baseUrl, { connections: concurrency });
+}
 async function call(method: string, path: string, body?: unknown, token?: string, parse = true, encoding = 'identity') {
   const res = await pool.request({
     method: method as 'GET', path,
@@ -53,9 +76,15 @@ try {
     }
   }));
   console.log(`created ${N.toLocaleString('en-US')} endpoints in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  await withLiveState();
 
-  // the whole list, and one page of 100 from the middle of it (?limit=&offset=)
-  for (const path of ['/api/users/dashboard', '/api/users/endpoints-with-uptime', `/api/users/endpoints-with-uptime?limit=100&offset=${Math.floor(N / 2)}`]) {
+  // the whole list, one page of 100 from the middle of it (?limit=&offset=), and the dashboard's
+  // own requests: the first page down first, a status filter, a search
+  for (const path of [
+    '/api/users/dashboard', '/api/users/endpoints-with-uptime', `/api/users/endpoints-with-uptime?limit=100&offset=${Math.floor(N / 2)}`,
+    '/api/users/endpoints-with-uptime?sort=status&limit=100&offset=0', '/api/users/endpoints-with-uptime?status=down&sort=-last_checked&limit=100&offset=0',
+    '/api/users/endpoints-with-uptime?q=endpoint%2012&sort=status&limit=100&offset=0',
+  ]) {
     for (let i = 0; i < 20; i++) await call('GET', path, undefined, token); // warm-up
     const one: number[] = [];
     let bytes = 0;
