@@ -91,10 +91,9 @@ async function runServer(): Promise<void> {
   const ready = () => out.includes('ready');
   while (!ready()) await new Promise((r) => setTimeout(r, 100));
 
-  // Results at the rate, in 10 ms ticks, each stamped with the time it reaches the live state.
+  // Results at the rate, in 10 ms ticks (each tick makes up what the clock says is due), each
+  // stamped with the time it reaches the live state.
   const tickMs = 10;
-  const perTick = rate / (1000 / tickMs);
-  let owed = 0;
   let sent = 0;
   let next = 0;
   const started = performance.now();
@@ -104,11 +103,10 @@ async function runServer(): Promise<void> {
     const tick = () => {
       const now = performance.now();
       if (now >= end) return resolve();
-      owed += perTick;
-      const n = Math.floor(owed);
-      owed -= n;
+      const n = Math.floor(((now - started) / 1000) * rate) - sent;
       const at = Date.now();
-      const batch = Array.from({ length: n }, () => (sent++, httpResult(ids[next++ % ids.length]!, at)));
+      const batch = Array.from({ length: Math.max(0, n) }, () => httpResult(ids[next++ % ids.length]!, at));
+      sent += batch.length;
       live.onResults(batch);
       setTimeout(tick, Math.max(0, tickMs - (performance.now() - now)));
     };
