@@ -5,6 +5,8 @@
 // Run: npx tsx bench/rest.ts [--endpoints 1000] [--seconds 10] [--concurrency 16]
 // Above the Business plan's 1,000 endpoints the bench raises that plan's limit in the stack's
 // SQLite (no API changes a plan), then creates the endpoints through the API.
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { Pool } from 'undici';
 import { parseArgs } from 'node:util';
@@ -21,6 +23,12 @@ const { values } = parseArgs({
 const seconds = Number(values.seconds);
 const concurrency = Number(values.concurrency);
 const N = Number(values.endpoints);
+
+/** CPU time the control-plane process has used (ms): a cost per request that a busy machine does not inflate as much as latency. */
+function serverCpuMs(): number {
+  const fields = fs.readFileSync(`/proc/${stack.process.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in 100 Hz ticks
+}
 
 let stack = await startStack();
 let pool = new Pool(stack.baseUrl, { connections: concurrency });
@@ -107,11 +115,13 @@ try {
       }
     };
     const start = performance.now();
+    const cpu0 = serverCpuMs();
     await Promise.all(Array.from({ length: concurrency }, worker));
     const elapsed = (performance.now() - start) / 1000;
+    const cpuPerReq = (serverCpuMs() - cpu0) / lat.length;
     lat.sort((a, b) => a - b);
     const q = (p: number) => lat[Math.min(lat.length - 1, Math.floor(p * lat.length))].toFixed(2);
-    console.log(`${path.padEnd(34)} ${String(lat.length).padStart(6)} req  ${(lat.length / elapsed).toFixed(0).padStart(6)} req/s  p50 ${q(0.5)} ms  p99 ${q(0.99)} ms  (concurrency ${concurrency})`);
+    console.log(`${path.padEnd(34)} ${String(lat.length).padStart(6)} req  ${(lat.length / elapsed).toFixed(0).padStart(6)} req/s  p50 ${q(0.5)} ms  p99 ${q(0.99)} ms  (concurrency ${concurrency})  server CPU ${cpuPerReq.toFixed(2)} ms/req  load ${os.loadavg()[0]!.toFixed(1)}`);
   }
 } finally {
   await pool.close();
