@@ -33,7 +33,9 @@ export function useEndpointList(api: ApiClient, query: ListQuery, totalEndpoints
 
   const loadWhole = useCallback(async () => {
     try {
-      const res = await api.get<Endpoint[]>(LIST);
+      // Through the query path: every row's live fields as of now (the plain list of a large
+      // account is a rendering up to 30 s old).
+      const res = await api.get<Endpoint[]>(`${LIST}?sort=status`);
       setWhole(res.success ? res.data ?? [] : []);
       if (!res.success) console.error('load endpoints failed', res.status, res.error);
     } catch (err) {
