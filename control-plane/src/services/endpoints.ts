@@ -43,7 +43,7 @@ export function createEndpointService(deps: {
   allowPrivateTargets: boolean;
   uptime?: UptimeSource;
   /** Status, last check and recent checks per endpoint (absent: every endpoint pending or paused). */
-  live?: Pick<LiveStateService, 'fields' | 'statusOf' | 'counts'>;
+  live?: Pick<LiveStateService, 'fields' | 'fieldsJson' | 'statusOf' | 'counts'>;
   /** Told which endpoint was created, edited, toggled or deleted (its checks are recomputed alone). */
   onChange?: (urlId: number) => void;
   /** Monitoring turned off or endpoint deleted: its open incidents resolve without notifying. */
@@ -92,8 +92,22 @@ export function createEndpointService(deps: {
 
   const liveFields = (e: SavedEndpoint) => deps.live?.fields(e.url_id, e.monitoring_enabled) ?? NO_LIVE(e.monitoring_enabled);
   const statusOf = (e: SavedEndpoint): EndpointStatus => deps.live?.statusOf(e.url_id, e.monitoring_enabled) ?? (e.monitoring_enabled ? 'pending' : 'paused');
-  /** An item of a cached rendering with its live fields as of now. */
-  const fresh = (e: Endpoint): Endpoint => (deps.live ? { ...e, ...liveFields(e) } : e);
+  /**
+   * An item of a cached rendering with its live fields as of now, as JSON, from two strings made once each: the item's stored fields (per rendering)
+   * and its live fields (per change of its state). A page of 100 with 30 checks each is ~200 kB;
+   * stringifying it on every request cost most of the request.
+   */
+  const staticJson = new WeakMap<Endpoint, string>();
+  function freshJson(e: Endpoint): string {
+    if (!deps.live) return JSON.stringify(e);
+    let head = staticJson.get(e);
+    if (head === undefined) {
+      const { status: _s, last_checked_at: _c, last_response_ms: _m, last_status_code: _k, last_error: _e, recent: _r, ...stored } = e;
+      head = JSON.stringify(stored).slice(0, -1);
+      staticJson.set(e, head);
+    }
+    return `${head},${deps.live.fieldsJson(e.url_id, e.monitoring_enabled)}}`;
+  }
 
   const now = deps.now ?? Date.now;
   const rendered = new Map<number, { version: number; count: number; at: number; body: Promise<ListBody> }>();
@@ -190,27 +204,33 @@ export function createEndpointService(deps: {
     planOf,
     list: (userId: number) => withUptime(endpoints.list(userId)),
 
+
     /**
-     * One page of the list, and the total. A large list's page is cut from its cached rendering
+     * One page of the list as the answer's JSON body, and the total. A large list's page is cut from its cached rendering
      * (a page of 100 from 10,000 would otherwise ask the results store for uptime on every read);
      * a small one's queries uptime for the page's endpoints only.
      */
-    async page(userId: number, limit: number, offset: number): Promise<{ items: Endpoint[]; total: number }> {
+    async pageBody(userId: number, limit: number, offset: number): Promise<{ body: string; total: number }> {
       const total = endpoints.count(userId);
-      if (total >= LIST_CACHE_MIN_ENDPOINTS) return { items: (await listBody(userId)).items.slice(offset, offset + limit).map(fresh), total };
-      return { items: await withUptime(endpoints.page(userId, limit, offset)), total };
+      if (total >= LIST_CACHE_MIN_ENDPOINTS) {
+        const items = (await listBody(userId)).items.slice(offset, offset + limit);
+        return { body: `{"success":true,"data":[${items.map(freshJson).join(',')}]}`, total };
+      }
+      return { body: JSON.stringify({ success: true, data: await withUptime(endpoints.page(userId, limit, offset)) }), total };
     },
 
     listBody,
 
     /**
      * Search (name or URL contains q), status filter and sort over the user's whole list, then one
-     * page. The list itself comes from the cached rendering when large; status and the live fields
-     * are read now, so a page is never staler than the last stored result.
+     * page, as the answer's JSON body (`{"success":true,"data":[…]}`, assembled from cached
+     * strings). The list itself comes from the cached rendering when large; status and the live
+     * fields are read now, so a page is never staler than the last stored result.
      */
-    async query(userId: number, o: ListQuery): Promise<{ items: Endpoint[]; total: number }> {
+    async queryBody(userId: number, o: ListQuery): Promise<{ body: string; total: number }> {
       const rows = await matching(userId, o);
-      return { items: rows.slice(o.offset, o.offset + o.limit).map(fresh), total: rows.length };
+      const page = rows.slice(o.offset, o.offset + o.limit);
+      return { body: `{"success":true,"data":[${page.map(freshJson).join(',')}]}`, total: rows.length };
     },
 
     get(userId: number, urlId: number) {

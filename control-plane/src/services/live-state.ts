@@ -117,6 +117,18 @@ export function createLiveState(deps: {
 
   const statusOf = (urlId: number, monitoringEnabled: boolean): EndpointStatus => (monitoringEnabled ? fields(urlId, true).status : 'paused');
 
+  /** The live fields as JSON object members (`"status":…,"recent":[…]`), made once per change: a page of the list is assembled from strings. */
+  const jsonCache = new Map<number, string>();
+  function fieldsJson(urlId: number, monitoringEnabled: boolean): string {
+    if (!monitoringEnabled) return JSON.stringify(fields(urlId, false)).slice(1, -1);
+    let j = jsonCache.get(urlId);
+    if (j === undefined) {
+      j = JSON.stringify(fields(urlId, true)).slice(1, -1);
+      jsonCache.set(urlId, j);
+    }
+    return j;
+  }
+
   function record(r: CheckResult): void {
     const urlId = Number(r.endpoint_id);
     const kind = kindName(r.kind);
@@ -147,6 +159,7 @@ export function createLiveState(deps: {
     if (recent.length > 1 && recent[recent.length - 2]!.at > at) recent.sort((a, b) => a.at - b.at);
     st.recent = recent.length > RECENT_CHECKS ? recent.slice(recent.length - RECENT_CHECKS) : recent;
     rendered.delete(urlId);
+    jsonCache.delete(urlId);
     dirty.add(urlId);
     const f = render(st);
     deps.publish?.(userId, 'result', {
@@ -177,6 +190,7 @@ export function createLiveState(deps: {
 
   return {
     fields,
+    fieldsJson,
     statusOf,
 
     /** Stored results (after their ClickHouse insert), in any order. */
@@ -204,6 +218,7 @@ export function createLiveState(deps: {
       if (!row) {
         states.delete(urlId);
         rendered.delete(urlId);
+        jsonCache.delete(urlId);
         dirty.delete(urlId);
         q.forget.run(urlId);
       } else {
@@ -212,6 +227,7 @@ export function createLiveState(deps: {
         if (st) {
           for (const key of Object.keys(st.regions)) if (!regions.has(key) && st.kind !== 'http') delete st.regions[key];
           rendered.delete(urlId);
+          jsonCache.delete(urlId);
         }
       }
       if (userId) deps.publish?.(userId, 'endpoint.changed', { url_id: urlId, deleted: !row });

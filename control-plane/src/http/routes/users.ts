@@ -33,13 +33,13 @@ export function userRoutes(deps: { endpoints: EndpointService; alerts: AlertServ
     const paged = q.limit !== undefined || q.offset !== undefined;
     if (q.q !== undefined || q.status !== undefined || q.sort !== undefined) {
       // Without limit/offset every match is answered; X-Total-Count counts the matches.
-      const page = await endpoints.query(uid(req), { ...q, limit: paged ? q.limit ?? ENDPOINT_PAGE_MAX : Number.MAX_SAFE_INTEGER, offset: q.offset ?? 0 });
-      res.set('X-Total-Count', String(page.total)).json({ success: true, data: page.items });
+      const page = await endpoints.queryBody(uid(req), { ...q, limit: paged ? q.limit ?? ENDPOINT_PAGE_MAX : Number.MAX_SAFE_INTEGER, offset: q.offset ?? 0 });
+      res.set('X-Total-Count', String(page.total)).type('json').send(page.body);
       return;
     }
     if (paged) {
-      const page = await endpoints.page(uid(req), q.limit ?? ENDPOINT_PAGE_MAX, q.offset ?? 0);
-      res.set('X-Total-Count', String(page.total)).json({ success: true, data: page.items });
+      const page = await endpoints.pageBody(uid(req), q.limit ?? ENDPOINT_PAGE_MAX, q.offset ?? 0);
+      res.set('X-Total-Count', String(page.total)).type('json').send(page.body);
       return;
     }
     // The whole list: rendered by the service (large lists once per change); the ETag lets a client revalidate,
