@@ -14,6 +14,10 @@ export const RECENT_CHECKS = 30;
 /** How often changed states are written to SQLite. */
 export const LIVE_FLUSH_MS = 1000;
 
+/** From this many endpoints an account's status counts are reused for COUNTS_TTL_MS (counting 10,000 costs a few ms). */
+const COUNTS_CACHE_MIN = 500;
+const COUNTS_TTL_MS = 1000;
+
 /** The check kind that speaks for an endpoint's state: HTTP when it has one, else ping, else TLS. */
 const KIND_RANK: Record<KindName, number> = { http: 3, ping: 2, tls: 1 };
 
@@ -78,6 +82,7 @@ export function createLiveState(deps: {
   /** Rendered live fields per endpoint, dropped when its state changes. */
   const rendered = new Map<number, EndpointLive>();
   const dirty = new Set<number>();
+  const countsCache = new Map<number, { at: number; counts: StatusCounts }>();
 
   function render(st: StoredState): EndpointLive {
     let last: RegionLast | null = null;
@@ -198,10 +203,17 @@ export function createLiveState(deps: {
       for (const r of results) record(r);
     },
 
-    /** Endpoints per status for one user (the dashboard summary). */
+    /** Endpoints per status for one user (the dashboard summary); a large account's are reused for a second. */
     counts(userId: number): StatusCounts {
+      const hit = countsCache.get(userId);
+      if (hit && Date.now() - hit.at < COUNTS_TTL_MS) return hit.counts;
       const counts = Object.fromEntries(ENDPOINT_STATUSES.map((s) => [s, 0])) as StatusCounts;
-      for (const [id, enabled] of q.enabledOf.all(userId) as Array<[number, number]>) counts[statusOf(id, enabled === 1)]++;
+      const rows = q.enabledOf.all(userId) as Array<[number, number]>;
+      for (const [id, enabled] of rows) counts[statusOf(id, enabled === 1)]++;
+      if (rows.length >= COUNTS_CACHE_MIN) {
+        if (countsCache.size > 10_000) countsCache.clear();
+        countsCache.set(userId, { at: Date.now(), counts });
+      } else countsCache.delete(userId);
       return counts;
     },
 
