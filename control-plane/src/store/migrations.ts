@@ -355,4 +355,16 @@ CREATE TABLE email_verifications (
 CREATE INDEX email_verifications_user ON email_verifications (user_id);
 `,
   },
+  {
+    // The dashboard's per-endpoint live state (status, last check, last 30 outcomes), kept as results
+    // are ingested (services/live-state.ts) so the list never scans ClickHouse for it.
+    id: 12,
+    name: 'endpoint_live_state',
+    sql: `
+CREATE TABLE endpoint_live (
+  url_id INTEGER PRIMARY KEY REFERENCES endpoints(url_id) ON DELETE CASCADE,
+  state TEXT NOT NULL
+);
+`,
+  },
 ];
