@@ -69,13 +69,43 @@ export interface EndpointInput {
   response_time: boolean;
 }
 
-export interface Endpoint extends Required<EndpointInput> {
+export interface Endpoint extends Required<EndpointInput>, EndpointLive {
   url_id: number;
   guid: string;
   monitoring_enabled: boolean;
   uptime_percentage: number | null;
   created_at: string;
 }
+
+/** An endpoint as stored (create/update answers): no uptime, no live state. */
+export type SavedEndpoint = Omit<Endpoint, 'uptime_percentage' | keyof EndpointLive>;
+
+/** What the dashboard shows at a glance: pending before the first result, paused when monitoring is off. */
+export const ENDPOINT_STATUSES = ['down', 'degraded', 'pending', 'up', 'paused'] as const;
+export type EndpointStatus = (typeof ENDPOINT_STATUSES)[number];
+
+/** One check of the heartbeat bar: when (epoch ms), passed or not, response ms and HTTP code (null without). */
+export interface RecentCheck {
+  at: number;
+  ok: boolean;
+  ms: number | null;
+  code: number | null;
+}
+
+/** The live fields of the endpoint list, kept per endpoint as results arrive. */
+export interface EndpointLive {
+  status: EndpointStatus;
+  last_checked_at: string | null;
+  last_response_ms: number | null;
+  last_status_code: number | null;
+  /** The readable reason of the last failure ("HTTP 503 from EU - Germany"); null when up. */
+  last_error: string | null;
+  /** The last 30 checks, oldest first. */
+  recent: RecentCheck[];
+}
+
+/** Endpoints per status, for the dashboard's summary (GET /api/users/dashboard `status_counts`). */
+export type StatusCounts = Record<EndpointStatus, number>;
 
 export interface Dashboard {
   active_monitoring: number;
@@ -89,6 +119,7 @@ export interface Dashboard {
   cert_expiry: boolean;
   response_code: boolean;
   response_time: boolean;
+  status_counts: StatusCounts;
 }
 
 export interface MonitorType {

@@ -49,6 +49,8 @@ import { createAssignmentEngine, followChanges } from './services/assignments';
 import { createHeldChecksRepo } from './store/held-checks-repo';
 import { createChangeHub } from './change-hub';
 import { cachedUptime } from './services/uptime-cache';
+import { createEventHub } from './services/events';
+import { createLiveState } from './services/live-state';
 import { regionKey, regionLabel } from './store/catalog-repo';
 import { startEmbeddedAgent, type EmbeddedAgent } from './embedded-agent';
 import { UPTIME_WINDOW_MS } from './checks';
@@ -154,6 +156,15 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
   const alertsRepo = createAlertsRepo(db);
   // Without SMTP every address counts as verified (issue 17).
   const emailVerified = (userId: number) => !config.alerting.smtpUrl || users.byId(userId)?.email_verified === 1;
+  // The dashboard's live side: per-endpoint state from stored results, and per-user event streams.
+  const events = createEventHub();
+  const live = createLiveState({
+    db, publish: (userId, type, data) => events.publish(userId, type, data),
+    regionLabel: (key) => {
+      const r = catalog.regionByKey(key);
+      return r ? regionLabel(r) : key;
+    },
+  });
   const alerting = createAlerting({
     emailVerified,
     repo: createAlertingRepo(db),
@@ -177,6 +188,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
       smtp: { url: config.alerting.smtpUrl, from: config.alerting.smtpFrom },
     }),
     metrics,
+    onIncidentEvent: (userId, e) => events.publish(userId, e.type as 'incident.opened' | 'incident.resolved', { url_id: e.endpoint?.id ?? null, ...e }),
   });
   alerting.start();
   // Endpoint and plan changes reach the assignment engine and alerting through one hub
@@ -185,8 +197,10 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
   const changes = createChangeHub();
   followChanges(engine, changes);
   alerting.followChanges(changes);
+  // The dashboard's live state forgets or re-reads an endpoint that changed (and tells its owner's streams).
+  changes.endpoints.subscribe({ changed: (id) => id !== null && live.endpointChanged(id), removed: (id) => live.endpointChanged(id) });
   const endpoints = createEndpointService({
-    endpoints: endpointsRepo, users, catalog, allowPrivateTargets: config.allowPrivateTargets, uptime: uptimeSource,
+    endpoints: endpointsRepo, users, catalog, allowPrivateTargets: config.allowPrivateTargets, uptime: uptimeSource, live,
     changes: changes.endpoints,
   });
   const workspacesRepo = createWorkspacesRepo(db);
@@ -247,6 +261,8 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
         })
       : null,
     memberName: (id) => users.byId(id)?.username ?? `user ${id}`,
+    events,
+    eventStreamMaxMs: config.accessTokenTtlSeconds * 1000,
     apiKeys: createApiKeyService({ keys: createApiKeysRepo(db), planOf: endpoints.planOf, perMinute: config.rateLimits.apiKeyPerMinute }),
     graphs: createGraphService({ endpoints, source: results, metrics }),
     admin,
@@ -286,7 +302,14 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
   if (results) {
     const handlers = createAgentServiceHandlers({
       agents: agentsRepo, catalog, engine, store: results, leaseSeconds: config.agentLeaseSeconds, logger, metrics, streams,
-      onResultsStored: (rows) => alerting.onResultsStored(rows),
+      onResultsStored: (rows) => {
+        try {
+          live.onResults(rows);
+        } catch (err) {
+          logger.error({ err: (err as Error).message }, 'live state update failed');
+        }
+        alerting.onResultsStored(rows);
+      },
     });
     grpcServer = await startGrpcServer(handlers, config.host, config.grpcPort, tls);
     logger.info({ port: grpcServer.port, tls: Boolean(tls) }, 'grpc listening');
@@ -315,6 +338,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     },
     async close() {
       clearInterval(pruneTimer);
+      events.close(); // open event streams would otherwise hold the drain below
       await drain(config.shutdownTimeoutSeconds * 1000);
       if (leaseTimer) clearInterval(leaseTimer);
       if (graceTimer) clearInterval(graceTimer);
@@ -323,6 +347,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
       await embedded?.stop();
       await grpcServer?.close();
       if (extras.results === undefined) await results?.close();
+      live.close();
       db.close();
     },
   };

@@ -1,7 +1,8 @@
 // Endpoint bodies. Plan rules (features, region count, endpoint count) are policy: the service checks them after parsing.
 import { z } from 'zod';
-import { FEATURES, type Feature } from '../rest';
+import { ENDPOINT_STATUSES, FEATURES, type EndpointStatus, type Feature } from '../rest';
 import { flag, optionalText, requiredText } from './common';
+import { ENDPOINT_SORTS, parseSort } from '../endpoint-list';
 
 /** A monitor target: an absolute http(s) URL without credentials, normalised by the URL parser. */
 export const MonitorUrl = requiredText('URL', 2048).transform((raw, ctx) => {
@@ -66,13 +67,31 @@ const pageNumber = (name: string, min: number, max: number) => {
     .optional();
 };
 
+const sortError = `sort must be one of ${ENDPOINT_SORTS.join(', ')}, with - in front for descending`;
+const statusError = `status must be one or more of ${ENDPOINT_STATUSES.join(', ')}, separated by commas`;
+
 export const EndpointListQuery = z
   .object({
     limit: pageNumber('limit', 1, ENDPOINT_PAGE_MAX),
     offset: pageNumber('offset', 0, 100_000_000),
+    q: z.string({ error: 'q must be text' }).max(2048, 'q must be at most 2048 characters').optional()
+      .meta({ description: 'Name or URL contains this text (case-insensitive)' }),
+    status: z
+      .string({ error: statusError })
+      .transform((s) => s.split(',').map((x) => x.trim()))
+      .refine((list) => list.every((x) => (ENDPOINT_STATUSES as readonly string[]).includes(x)), statusError)
+      .transform((list) => [...new Set(list)] as EndpointStatus[])
+      .optional()
+      .meta({ description: `One or more of ${ENDPOINT_STATUSES.join(', ')}, comma separated` }),
+    sort: z
+      .string({ error: sortError })
+      .refine((s) => parseSort(s) !== null, sortError)
+      .transform((s) => parseSort(s)!)
+      .optional()
+      .meta({ description: `${ENDPOINT_SORTS.join(' | ')}; - in front for descending. status puts down first; without sort, oldest endpoint first` }),
   })
   .meta({
     id: 'EndpointListQuery',
-    description: `GET /api/users/endpoints-with-uptime: optional paging, oldest endpoint first. Without limit and offset the whole list is answered; with either, one page (limit defaults to ${ENDPOINT_PAGE_MAX}) and the X-Total-Count header gives the number of endpoints`,
+    description: `GET /api/users/endpoints-with-uptime: optional search (q), status filter and sort, and paging (oldest endpoint first unless sorted). Without limit and offset the whole list is answered; with either, one page (limit defaults to ${ENDPOINT_PAGE_MAX}) and the X-Total-Count header gives the number of endpoints`,
   });
 export type EndpointListQuery = z.infer<typeof EndpointListQuery>;

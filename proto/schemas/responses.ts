@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import {
   ALERT_PLATFORMS,
+  ENDPOINT_STATUSES,
   FEATURES,
   THRESHOLD_OPERATORS,
   type AlertDelivery,
@@ -49,6 +50,15 @@ export const RegionResource = z
   .object({ region_id: z.number().int(), region: z.string(), city: z.string(), primary_region: z.boolean() })
   .meta({ id: 'Region', description: 'A monitoring region; endpoints name it as `region-city`, e.g. EU-Germany' });
 
+export const RecentCheckResource = z
+  .object({
+    at: z.number().int().meta({ description: 'When the check ran (epoch ms)' }),
+    ok: z.boolean(),
+    ms: z.number().nullable(),
+    code: z.number().int().nullable(),
+  })
+  .meta({ id: 'RecentCheck' });
+
 export const EndpointResource = z
   .object({
     url_id: z.number().int(),
@@ -61,11 +71,19 @@ export const EndpointResource = z
     monitoring_enabled: z.boolean(),
     uptime_percentage: z.number().nullable().meta({ description: '7-day uptime in percent; null without data' }),
     created_at: timestamp,
+    status: z.enum(ENDPOINT_STATUSES).meta({ description: 'pending before the first result; paused when monitoring is off; degraded when some regions fail' }),
+    last_checked_at: timestamp.nullable().meta({ description: 'When the last check ran; null before the first' }),
+    last_response_ms: z.number().nullable().meta({ description: 'Response time of the last check in ms' }),
+    last_status_code: z.number().int().nullable().meta({ description: 'HTTP status of the last check; null without a response' }),
+    last_error: z.string().nullable().meta({ description: 'Readable reason of the last failure; null when up' }),
+    recent: z.array(RecentCheckResource).meta({ description: 'The last 30 checks, oldest first' }),
   })
   .meta({ id: 'Endpoint' });
 
-/** Create, update and the single-endpoint answers carry no uptime. */
-export const EndpointSavedResource = EndpointResource.omit({ uptime_percentage: true }).meta({ id: 'EndpointSaved' });
+/** Create, update and the single-endpoint answers carry no uptime and no live state. */
+export const EndpointSavedResource = EndpointResource.omit({
+  uptime_percentage: true, status: true, last_checked_at: true, last_response_ms: true, last_status_code: true, last_error: true, recent: true,
+}).meta({ id: 'EndpointSaved' });
 
 export const EndpointToggleResult = z
   .object({ url_id: z.number().int(), monitoring_enabled: z.boolean() })
@@ -83,6 +101,8 @@ export const DashboardResource = z
     max_endpoints: z.number().int(),
     multi_region: z.boolean(),
     ...featureFlags,
+    status_counts: z.object(Object.fromEntries(ENDPOINT_STATUSES.map((k) => [k, z.number().int()])) as Record<(typeof ENDPOINT_STATUSES)[number], z.ZodNumber>)
+      .meta({ description: 'Endpoints per status (the summary on the dashboard)' }),
   })
   .meta({ id: 'Dashboard' });
 

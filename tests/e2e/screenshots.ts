@@ -123,6 +123,7 @@ async function main(): Promise<void> {
     await addEndpoint(page, 'Upfleet app', `${base}/`, 'The web app itself, served by the control plane');
     await addEndpoint(page, 'Status API', `${base}/api/public/packages`, 'Public packages endpoint');
     await addEndpoint(page, 'Docs site', `${base}/about`);
+    await addEndpoint(page, 'Payments API', `${base}/api/users/payments`, 'Answers 401 without a key: shows a down row'); // the dashboard's red row
     const token = (await page.evaluate('localStorage.getItem("accessToken")')) as string;
     const list = (await (await fetch(`${base}/api/users/endpoints-with-uptime`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
       data: Array<Record<string, unknown>>;

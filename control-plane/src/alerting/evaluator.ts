@@ -10,6 +10,7 @@ import { DOWN, observe } from './conditions';
 import { createEndpointCache, regionStateKey } from './endpoint-state';
 import { createIncidentBook } from './incidents';
 import type { AlertingRepo } from './repo';
+import type { AlertEvent } from './types';
 import { confirmRegion, createConditionDecider, type PendingWrites } from './state-machine';
 
 export { CONFIRM_COUNT, FLAP_MAX_CHANGES, FLAP_SETTLE_MS, FLAP_WINDOW_MS } from './state-machine';
@@ -23,6 +24,8 @@ export interface EvaluatorDeps {
   now?: () => number;
   /** Called after a transaction that queued deliveries has committed. */
   onQueued?(): void;
+  /** Each incident opened or resolved, with its owner, after its transaction committed (the user's event stream). */
+  onIncidentEvent?(userId: number, event: AlertEvent): void;
 }
 
 export function createAlertEvaluator(deps: EvaluatorDeps) {
@@ -30,7 +33,8 @@ export function createAlertEvaluator(deps: EvaluatorDeps) {
   const now = deps.now ?? Date.now;
   const log = deps.logger.child({ component: 'alert-evaluator' });
   const cache = createEndpointCache(deps);
-  const decide = createConditionDecider(repo, cache, createIncidentBook(repo, log));
+  let announced: Array<[number, AlertEvent]> = [];
+  const decide = createConditionDecider(repo, cache, createIncidentBook(repo, log, (userId, event) => announced.push([userId, event])));
 
   function evaluate(results: readonly CheckResult[]): { changed: number; queued: number } {
     const pending: PendingWrites = { ops: [], regions: new Map(), conditions: new Map(), touched: new Set() };
@@ -68,6 +72,7 @@ export function createAlertEvaluator(deps: EvaluatorDeps) {
     const { ops } = pending;
     if (pending.regions.size === 0 && pending.conditions.size === 0 && ops.length === 0) return { changed: 0, queued: 0 };
     let queued = 0;
+    announced = [];
     try {
       repo.transaction(() => {
         for (const rs of pending.regions.values()) repo.saveRegionState(rs);
@@ -77,8 +82,11 @@ export function createAlertEvaluator(deps: EvaluatorDeps) {
     } catch (err) {
       // Memory may now be ahead of SQLite: reload these endpoints from SQLite next time.
       for (const id of pending.touched) cache.forgetState(id);
+      announced = [];
       throw err;
     }
+    for (const [userId, event] of announced) deps.onIncidentEvent?.(userId, event);
+    announced = [];
     if (queued > 0) deps.onQueued?.();
     return { changed: ops.length, queued };
   }

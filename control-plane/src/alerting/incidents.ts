@@ -14,13 +14,15 @@ function incidentView(i: IncidentRow): IncidentView {
   };
 }
 
-export function createIncidentBook(repo: AlertingRepo, log: Logger) {
+/** `announce` hears each opened or resolved incident with its owner (the caller passes it on after commit). */
+export function createIncidentBook(repo: AlertingRepo, log: Logger, announce?: (userId: number, event: AlertEvent) => void) {
   /** Queues one outbox row per enabled alert method of the owner; returns how many. */
   function enqueue(ctx: EndpointContext, type: AlertEventType, incident: IncidentRow, at: number): number {
     const event: AlertEvent = {
       type, occurred_at: new Date(at).toISOString(), incident: incidentView(incident),
       endpoint: { id: ctx.row.url_id, name: ctx.row.name, url: ctx.row.url },
     };
+    announce?.(ctx.row.user_id, event);
     const methods = repo.enabledMethodIds(ctx.row.user_id);
     const tag = type === 'incident.opened' ? 'opened' : 'resolved';
     for (const m of methods) {

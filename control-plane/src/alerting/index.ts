@@ -29,6 +29,8 @@ export interface AlertingDeps {
   metrics?: Registry;
   /** Email and SMS go out only for accounts with a verified email (issue 17); unset: all do. */
   emailVerified?(userId: number): boolean;
+  /** Each incident opened or resolved, with its owner, once committed (the user's event stream). */
+  onIncidentEvent?(userId: number, event: AlertEvent): void;
 }
 
 /** Why an email or SMS delivery of an unverified account fails. */
@@ -73,6 +75,7 @@ export function createAlerting(deps: AlertingDeps) {
   const evaluator = createAlertEvaluator({
     repo: deps.repo, logger: deps.logger, regionLabel: deps.regionLabel, primaryRegion: deps.primaryRegion, now,
     onQueued: () => dispatcher.wake(),
+    onIncidentEvent: deps.onIncidentEvent,
   });
   let pruneTimer: NodeJS.Timeout | null = null;
 

@@ -35,6 +35,7 @@ import { oidcRoutes } from './routes/oidc';
 import type { OidcService } from '../services/oidc';
 import { auditMutations } from './middleware/audit';
 import type { WorkspacesRepo } from '../store/workspaces-repo';
+import type { EventHub } from '../services/events';
 
 const DOCS_DIR = path.join(import.meta.dirname, 'docs');
 const SWAGGER_UI_DIR = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
@@ -62,6 +63,10 @@ export interface AppDeps {
   publicUrl?: string | null;
   /** Incidents, deliveries and test sends; null when the control plane runs without a results store. */
   alerting?: Alerting | null;
+  /** Per-user live events (GET /api/users/events). */
+  events?: EventHub | null;
+  /** An event stream ends after this long (the access-token lifetime); the client reconnects. */
+  eventStreamMaxMs?: number;
   graphs: GraphService;
   admin: AdminService;
   billing: BillingService;

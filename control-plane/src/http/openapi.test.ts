@@ -40,7 +40,7 @@ describe('GET /api/openapi.json', () => {
     expect(ops.sort()).toEqual([
       'DELETE /api/users/alert-methods/{alert_method_id}', 'DELETE /api/users/api-keys/{id}', 'DELETE /api/users/endpoints/{url_id}',
       'GET /api/graphs/endpoint/{id}', 'GET /api/public/packages', 'GET /api/public/regions', 'GET /api/users/alert-methods',
-      'GET /api/users/api-keys', 'GET /api/users/dashboard', 'GET /api/users/endpoints-with-uptime',
+      'GET /api/users/api-keys', 'GET /api/users/dashboard', 'GET /api/users/endpoints-with-uptime', 'GET /api/users/events',
       'GET /api/users/endpoints/{url_id}/alert-thresholds', 'GET /api/users/monitor-types', 'GET /api/users/regions',
       'PATCH /api/users/endpoints/{url_id}/toggle', 'POST /api/users/alert-methods', 'POST /api/users/api-keys', 'POST /api/users/endpoints',
       'PUT /api/users/alert-methods/{alert_method_id}', 'PUT /api/users/endpoints/{url_id}', 'PUT /api/users/endpoints/{url_id}/alert-thresholds',
@@ -158,6 +158,15 @@ describe('GET /api/openapi.json', () => {
     expect(graphs.body.data.graphs.some((g: { data: unknown[] }) => g.data.length > 0)).toBe(true);
     await call('GET', '/api/graphs/endpoint/{id}', `/api/graphs/endpoint/${id}?hours=-1`, undefined, key); // 400
     await call('GET', '/api/users/endpoints-with-uptime', '/api/users/endpoints-with-uptime', undefined, key);
+    const found = await call('GET', '/api/users/endpoints-with-uptime', '/api/users/endpoints-with-uptime?q=docs&status=pending,paused,up&sort=-status&limit=10', undefined, key);
+    expect(found.body.data.map((e: { url_id: number }) => e.url_id)).toEqual([id]);
+    await call('GET', '/api/users/endpoints-with-uptime', '/api/users/endpoints-with-uptime?sort=size', undefined, key); // 400
+    await call('GET', '/api/users/events', '/api/users/events', undefined, 'upk_unknown'); // 401
+    const stream = await fetch(`${h.cp.url}/api/users/events`, { headers: { authorization: `Bearer ${key}` } });
+    expect(stream.status).toBe(200);
+    expect(stream.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(Object.keys(doc.paths['/api/users/events']!.get!.responses['200'] as object)).toContain('content');
+    await stream.body?.cancel();
 
     const method = await call('POST', '/api/users/alert-methods', '/api/users/alert-methods', { platform: 'slack', platform_config: { bot_token: 'xoxb-1', channel: '#ops' } }, key);
     const mid = method.body.data.alert_method_id as number;

@@ -27,6 +27,8 @@ export interface ApiRoute {
   created?: boolean;
   /** Headers of the success answer besides the rate-limit ones (components/headers names). */
   headers?: string[];
+  /** A Server-Sent Events stream: the success answer is text/event-stream, described by this text (data is unused). */
+  stream?: string;
   /** Statuses besides 400 (with a body or query), 401/403/429 (signed-in routes), 429/500 (public routes) and 404 (path ids). */
   errors?: number[];
   /** Takes `?dry_run=1`: checked like a save, nothing saved, 200 { dry_run: true, endpoint }. */
@@ -44,7 +46,14 @@ export const API_ROUTES: ApiRoute[] = [
   { method: 'get', path: '/api/users/regions', summary: 'List the monitoring regions', tag: 'Catalogue', access: 'key', data: list(RegionResource) },
   { method: 'get', path: '/api/users/monitor-types', summary: 'List the monitor types (features)', tag: 'Catalogue', access: 'key', data: list(MonitorTypeResource) },
   { method: 'get', path: '/api/users/dashboard', summary: 'Counts and the plan\'s limits', tag: 'Endpoints', access: 'key', data: DashboardResource },
-  { method: 'get', path: '/api/users/endpoints-with-uptime', summary: 'List endpoints with 7-day uptime (whole, or a page with limit/offset)', tag: 'Endpoints', access: 'key', query: EndpointListQuery, data: list(EndpointResource), headers: ['X-Total-Count'] },
+  { method: 'get', path: '/api/users/endpoints-with-uptime', summary: 'List endpoints with 7-day uptime and live state (whole, or searched, filtered, sorted and paged)', tag: 'Endpoints', access: 'key', query: EndpointListQuery, data: list(EndpointResource), headers: ['X-Total-Count'] },
+  {
+    method: 'get', path: '/api/users/events', summary: 'Live events of your endpoints (Server-Sent Events)', tag: 'Endpoints', access: 'key', data: z.string(),
+    stream: 'Server-Sent Events, one `id:` per event. `result`: { url_id, status, last_checked_at, last_response_ms, last_status_code, last_error, recent: { at, ok, ms, code } }; '
+      + '`incident.opened` / `incident.resolved`: { url_id, type, occurred_at, incident, endpoint }; `endpoint.changed`: { url_id, deleted }; '
+      + '`resync`: the events after your Last-Event-ID are no longer kept (reload the list). A `: heartbeat` comment every 15 s. '
+      + 'Send the `Last-Event-ID` header when reconnecting to get the events of the last 5 minutes you missed. At most 20 open streams per account (429 beyond).',
+  },
   { method: 'post', path: '/api/users/endpoints', summary: 'Create an endpoint', tag: 'Endpoints', access: 'key', body: EndpointCreateBody, data: EndpointSavedResource, created: true, errors: [409], dryRun: true },
   { method: 'put', path: '/api/users/endpoints/{url_id}', summary: 'Replace an endpoint', tag: 'Endpoints', access: 'key', body: EndpointUpdateBody, data: EndpointSavedResource, errors: [409], dryRun: true },
   { method: 'delete', path: '/api/users/endpoints/{url_id}', summary: 'Delete an endpoint', tag: 'Endpoints', access: 'key', data: EndpointDeleted },
@@ -119,15 +128,17 @@ export function buildOpenApi(opts: { version: string; rateLimitPerMinute: number
     const success = {
       description: r.created ? 'Created' : 'OK',
       ...(keyed || r.headers ? { headers: { ...(keyed ? rateHeaders : {}), ...Object.fromEntries((r.headers ?? []).map((h) => [h, { $ref: `#/components/headers/${h}` }])) } } : {}),
-      content: {
-        'application/json': {
-          schema: {
-            type: 'object',
-            required: ['success', 'data'],
-            properties: { success: { const: true }, data: toSchema(r.data, 'output', defs), message: { type: 'string' } },
+      content: r.stream
+        ? { 'text/event-stream': { schema: { type: 'string', description: r.stream } } }
+        : {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['success', 'data'],
+                properties: { success: { const: true }, data: toSchema(r.data, 'output', defs), message: { type: 'string' } },
+              },
+            },
           },
-        },
-      },
     };
     const statuses = new Set<number>(r.errors ?? []);
     if (r.body || r.query) statuses.add(400);
@@ -201,7 +212,7 @@ export function buildOpenApi(opts: { version: string; rateLimitPerMinute: number
         'RateLimit-Remaining': intHeader('Requests left in the current minute'),
         'RateLimit-Reset': intHeader('Seconds until the minute resets'),
         'Retry-After': intHeader('Seconds to wait before retrying'),
-        'X-Total-Count': intHeader('Endpoints in the account (sent with a page of the list)'),
+        'X-Total-Count': intHeader('Endpoints in the account, or matching q/status (sent with a page, a search or a filter of the list)'),
       },
     },
   };

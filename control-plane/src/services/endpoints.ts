@@ -3,14 +3,16 @@ import crypto from 'node:crypto';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { allowedFeatures, planViolations } from '@upfleet/proto/plan';
-import type { Dashboard, Endpoint, EndpointInput, Package } from '@upfleet/proto/rest';
+import { ENDPOINT_STATUSES, type Dashboard, type Endpoint, type EndpointInput, type EndpointStatus, type Package, type SavedEndpoint } from '@upfleet/proto/rest';
 import type { EndpointCreateBody, EndpointToggleBody } from '@upfleet/proto/schemas';
+import { matchesText, sortEndpoints, type EndpointSortKey } from '@upfleet/proto/endpoint-list';
 import { badRequest, conflict, notFound } from '../errors';
 import { isPrivateHostname } from '@upfleet/proto/targets';
 import { planContext, regionKey, type CatalogRepo } from '../store/catalog-repo';
 import type { EndpointsRepo } from '../store/endpoints-repo';
 import type { UsersRepo } from '../store/users-repo';
 import type { ChangeTopic } from '../change-hub';
+import type { LiveStateService } from './live-state';
 
 export interface UptimeSource {
   /** 7-day uptime per endpoint, percentage with two decimals; absent or null when no data. */
@@ -32,6 +34,8 @@ export const LIST_GZIP_MIN_BYTES = 64 * 1024;
  */
 export const LIST_CACHE_MIN_ENDPOINTS = 500;
 export const LIST_BODY_TTL_MS = 30_000;
+/** How long a large list's order for one search/filter/sort is reused (its rows' live fields are always fresh). */
+export const QUERY_ORDER_TTL_MS = 1000;
 const LIST_CACHE_USERS = 64;
 
 export function createEndpointService(deps: {
@@ -46,6 +50,8 @@ export function createEndpointService(deps: {
    * incidents resolve without notifying).
    */
   changes?: Pick<ChangeTopic, 'changed' | 'removed'>;
+  /** Status, last check and recent checks per endpoint (absent: every endpoint pending or paused). */
+  live?: Pick<LiveStateService, 'fields' | 'fieldsJson' | 'statusOf' | 'counts'>;
   now?: () => number;
 }) {
   const { endpoints, catalog } = deps;
@@ -73,7 +79,7 @@ export function createEndpointService(deps: {
     return { ...body, regions };
   }
 
-  async function withUptime(list: Array<Omit<Endpoint, 'uptime_percentage'>>): Promise<Endpoint[]> {
+  async function withUptime(list: SavedEndpoint[]): Promise<Endpoint[]> {
     let map = new Map<number, number | null>();
     if (deps.uptime && list.length > 0) {
       try {
@@ -82,7 +88,26 @@ export function createEndpointService(deps: {
         map = new Map(); // results store away: the list still answers, uptime unknown
       }
     }
-    return list.map((e) => ({ ...e, uptime_percentage: map.get(e.url_id) ?? null }));
+    return list.map((e) => ({ ...e, uptime_percentage: map.get(e.url_id) ?? null, ...liveFields(e) }));
+  }
+
+  const liveFields = (e: SavedEndpoint) => deps.live?.fields(e.url_id, e.monitoring_enabled) ?? NO_LIVE(e.monitoring_enabled);
+  const statusOf = (e: SavedEndpoint): EndpointStatus => deps.live?.statusOf(e.url_id, e.monitoring_enabled) ?? (e.monitoring_enabled ? 'pending' : 'paused');
+  /**
+   * An item of a cached rendering with its live fields as of now, as JSON, from two strings made once each: the item's stored fields (per rendering)
+   * and its live fields (per change of its state). A page of 100 with 30 checks each is ~200 kB;
+   * stringifying it on every request cost most of the request.
+   */
+  const staticJson = new WeakMap<Endpoint, string>();
+  function freshJson(e: Endpoint): string {
+    if (!deps.live) return JSON.stringify(e);
+    let head = staticJson.get(e);
+    if (head === undefined) {
+      const { status: _s, last_checked_at: _c, last_response_ms: _m, last_status_code: _k, last_error: _e, recent: _r, ...stored } = e;
+      head = JSON.stringify(stored).slice(0, -1);
+      staticJson.set(e, head);
+    }
+    return `${head},${deps.live.fieldsJson(e.url_id, e.monitoring_enabled)}}`;
   }
 
   const now = deps.now ?? Date.now;
@@ -103,7 +128,7 @@ export function createEndpointService(deps: {
     return { active_monitoring: c.active, total_endpoints: c.total };
   }
 
-  async function render(list: Array<Omit<Endpoint, 'uptime_percentage'>>): Promise<ListBody> {
+  async function render(list: SavedEndpoint[]): Promise<ListBody> {
     const items = await withUptime(list);
     const body = Buffer.from(`{"success":true,"data":${JSON.stringify(items)}}`);
     let zipped: Promise<Buffer> | null = null;
@@ -147,22 +172,67 @@ export function createEndpointService(deps: {
     return fresh;
   }
 
+  /**
+   * The user's endpoints matching a query, in its order. At 10,000 endpoints a sort costs a few
+   * ms, so the order is kept for QUERY_ORDER_TTL_MS per (user, query) while the endpoints are
+   * unchanged: a page's rows always carry their live fields as of now, their order is at most
+   * that old.
+   */
+  const orders = new Map<string, { at: number; rows: Endpoint[] }>();
+  async function matching(userId: number, o: ListQuery): Promise<Endpoint[]> {
+    const count = endpoints.count(userId);
+    const key = `${userId}|${endpoints.version(userId)}|${count}|${o.q ?? ''}|${o.status?.join(',') ?? ''}|${o.sort ? `${o.sort.desc ? '-' : ''}${o.sort.key}` : ''}`;
+    const hit = orders.get(key);
+    if (hit && now() - hit.at < QUERY_ORDER_TTL_MS) return hit.rows;
+    let rows = count >= LIST_CACHE_MIN_ENDPOINTS ? (await listBody(userId)).items : await withUptime(endpoints.list(userId));
+    if (o.q) {
+      const needle = o.q.toLowerCase();
+      rows = rows.filter((e) => matchesText(e, needle));
+    }
+    if (o.status && o.status.length > 0) {
+      const wanted = new Set(o.status);
+      rows = rows.filter((e) => wanted.has(statusOf(e)));
+    }
+    if (o.sort) rows = sortEndpoints(rows, o.sort.key, o.sort.desc, liveFields);
+    if (count >= LIST_CACHE_MIN_ENDPOINTS) {
+      if (orders.size >= 256) orders.clear();
+      orders.set(key, { at: now(), rows });
+    }
+    return rows;
+  }
+
   return {
     planOf,
     list: (userId: number) => withUptime(endpoints.list(userId)),
 
+
     /**
-     * One page of the list, and the total. A large list's page is cut from its cached rendering
+     * One page of the list as the answer's JSON body, and the total. A large list's page is cut from its cached rendering
      * (a page of 100 from 10,000 would otherwise ask the results store for uptime on every read);
      * a small one's queries uptime for the page's endpoints only.
      */
-    async page(userId: number, limit: number, offset: number): Promise<{ items: Endpoint[]; total: number }> {
+    async pageBody(userId: number, limit: number, offset: number): Promise<{ body: string; total: number }> {
       const total = endpoints.count(userId);
-      if (total >= LIST_CACHE_MIN_ENDPOINTS) return { items: (await listBody(userId)).items.slice(offset, offset + limit), total };
-      return { items: await withUptime(endpoints.page(userId, limit, offset)), total };
+      if (total >= LIST_CACHE_MIN_ENDPOINTS) {
+        const items = (await listBody(userId)).items.slice(offset, offset + limit);
+        return { body: `{"success":true,"data":[${items.map(freshJson).join(',')}]}`, total };
+      }
+      return { body: JSON.stringify({ success: true, data: await withUptime(endpoints.page(userId, limit, offset)) }), total };
     },
 
     listBody,
+
+    /**
+     * Search (name or URL contains q), status filter and sort over the user's whole list, then one
+     * page, as the answer's JSON body (`{"success":true,"data":[…]}`, assembled from cached
+     * strings). The list itself comes from the cached rendering when large; status and the live
+     * fields are read now, so a page is never staler than the last stored result.
+     */
+    async queryBody(userId: number, o: ListQuery): Promise<{ body: string; total: number }> {
+      const rows = await matching(userId, o);
+      const page = rows.slice(o.offset, o.offset + o.limit);
+      return { body: `{"success":true,"data":[${page.map(freshJson).join(',')}]}`, total: rows.length };
+    },
 
     get(userId: number, urlId: number) {
       const e = endpoints.get(userId, urlId);
@@ -232,8 +302,28 @@ export function createEndpointService(deps: {
         max_endpoints: plan.max_endpoints,
         multi_region: plan.multi_region,
         ...allowedFeatures(plan),
+        status_counts: deps.live?.counts(userId) ?? statusCountsWithoutLive(endpoints.countActive(userId), endpoints.count(userId)),
       };
     },
   };
 }
 export type EndpointService = ReturnType<typeof createEndpointService>;
+
+export interface ListQuery {
+  q?: string;
+  status?: EndpointStatus[];
+  sort?: { key: EndpointSortKey; desc: boolean };
+  limit: number;
+  offset: number;
+}
+
+const NO_LIVE = (enabled: boolean) => ({
+  status: (enabled ? 'pending' : 'paused') as EndpointStatus, last_checked_at: null, last_response_ms: null, last_status_code: null, last_error: null, recent: [],
+});
+
+function statusCountsWithoutLive(active: number, total: number): Record<EndpointStatus, number> {
+  const counts = Object.fromEntries(ENDPOINT_STATUSES.map((s) => [s, 0])) as Record<EndpointStatus, number>;
+  counts.pending = active;
+  counts.paused = total - active;
+  return counts;
+}

@@ -1,4 +1,4 @@
-import type { Endpoint, EndpointInput } from '@upfleet/proto/rest';
+import type { EndpointInput, SavedEndpoint } from '@upfleet/proto/rest';
 import type { Db } from './db';
 
 type Row = Record<string, unknown>;
@@ -15,7 +15,7 @@ function parseRegions(text: string): string[] {
   return list;
 }
 
-export const toEndpoint = (r: Row): Omit<Endpoint, 'uptime_percentage'> => ({
+export const toEndpoint = (r: Row): SavedEndpoint => ({
   url_id: r.url_id as number,
   guid: r.guid as string,
   name: r.name as string,
@@ -50,7 +50,7 @@ export interface OwnedMonitoredEndpoint extends MonitoredEndpoint {
 }
 
 /** A list row (raw array, in the select's column order) as the API's endpoint. */
-function listItem(r: unknown[]) {
+function listItem(r: unknown[]): SavedEndpoint {
   return {
     url_id: r[0] as number,
     guid: r[1] as string,

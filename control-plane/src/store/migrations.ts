@@ -356,6 +356,18 @@ CREATE INDEX email_verifications_user ON email_verifications (user_id);
 `,
   },
   {
+    // The dashboard's per-endpoint live state (status, last check, last 30 outcomes), kept as results
+    // are ingested (services/live-state.ts) so the list never scans ClickHouse for it.
+    id: 12,
+    name: 'endpoint_live_state',
+    sql: `
+CREATE TABLE endpoint_live (
+  url_id INTEGER PRIMARY KEY REFERENCES endpoints(url_id) ON DELETE CASCADE,
+  state TEXT NOT NULL
+);
+`,
+  },
+  {
     // Issue 23: the workspace, not the user, owns everything. A workspace is an account row in
     // `users` (kind 'workspace', no password, cannot sign in) or, for the personal workspace, the
     // user's own row: the workspace id is the user_id its endpoints, thresholds, alert methods,

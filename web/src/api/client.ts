@@ -4,7 +4,8 @@
 // 'Authentication failed'.
 import type { ApiFailure, ApiSuccess } from '@upfleet/proto/rest';
 
-export type ApiResult<T> = (ApiSuccess<T> | ApiFailure) & { status: number };
+/** `total` is the X-Total-Count header when the answer has one (a page of the endpoint list). */
+export type ApiResult<T> = (ApiSuccess<T> | ApiFailure) & { status: number; total?: number };
 
 export class AuthenticationError extends Error {
   constructor() {
@@ -40,6 +41,9 @@ export interface ApiClient {
   del<T>(path: string): Promise<ApiResult<T>>;
   /** Calls without the refresh-once rule (login, signup, public pages, logout). */
   publicRequest<T>(method: Method, path: string, body?: unknown, withToken?: boolean): Promise<ApiResult<T>>;
+  /** Opens a long GET (the event stream) with the access token in the Authorization header, never the URL;
+   *  a 401 refreshes once like any call. The caller reads the body. */
+  stream?(path: string, headers: Record<string, string>, signal: AbortSignal): Promise<Response>;
 }
 
 async function readBody<T>(res: Response): Promise<ApiResult<T>> {
@@ -50,8 +54,10 @@ async function readBody<T>(res: Response): Promise<ApiResult<T>> {
   } catch {
     parsed = null;
   }
+  const totalHeader = res.headers?.get('X-Total-Count');
+  const total = totalHeader ? { total: Number(totalHeader) } : {};
   if (parsed && typeof parsed === 'object' && 'success' in parsed) {
-    return { ...(parsed as ApiSuccess<T> | ApiFailure), status: res.status };
+    return { ...(parsed as ApiSuccess<T> | ApiFailure), status: res.status, ...total };
   }
   if (res.ok) return { success: true, data: parsed as T, status: res.status };
   const error = parsed && typeof parsed === 'object' && 'error' in parsed ? String((parsed as { error: unknown }).error) : `Request failed (${res.status})`;
@@ -63,8 +69,8 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
   const base = deps.baseUrl ?? '';
   let refreshing: Promise<boolean> | null = null;
 
-  const send = (method: Method, path: string, body: unknown, token: string | null): Promise<Response> => {
-    const headers: Record<string, string> = { Accept: 'application/json' };
+  const send = (method: Method, path: string, body: unknown, token: string | null, extra?: { headers: Record<string, string>; signal: AbortSignal }): Promise<Response> => {
+    const headers: Record<string, string> = { Accept: 'application/json', ...extra?.headers };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     if (token) headers.Authorization = `Bearer ${token}`;
     const workspace = deps.workspaceId?.();
@@ -74,6 +80,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
       headers,
       credentials: 'include',
       body: body === undefined ? undefined : JSON.stringify(body),
+      signal: extra?.signal,
     });
   };
 
@@ -121,5 +128,12 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     del: (path) => request('DELETE', path),
     publicRequest: async (method, path, body, withToken = false) =>
       readBody(await send(method, path, body, withToken ? deps.tokens.getAccessToken() : null)),
+    async stream(path, headers, signal) {
+      const extra = { headers: { Accept: 'text/event-stream', ...headers }, signal };
+      const res = await send('GET', path, undefined, deps.tokens.getAccessToken(), extra);
+      if (res.status !== 401) return res;
+      if (!(await refreshOnce())) return fail();
+      return send('GET', path, undefined, deps.tokens.getAccessToken(), extra);
+    },
   };
 }

@@ -48,7 +48,8 @@ export function certBarPercent(days: number): number {
   return Math.max(0, Math.min(100, (days / 365) * 100));
 }
 
-export function seriesStats(values: number[]): { high: string; low: string; avg: string } | null {
+/** High, low and average with `digits` decimals (response codes: 0, whole numbers). */
+export function seriesStats(values: number[], digits = 2): { high: string; low: string; avg: string } | null {
   if (values.length === 0) return null;
   let high = -Infinity;
   let low = Infinity;
@@ -58,7 +59,7 @@ export function seriesStats(values: number[]): { high: string; low: string; avg:
     if (v < low) low = v;
     sum += v;
   }
-  return { high: high.toFixed(2), low: low.toFixed(2), avg: (sum / values.length).toFixed(2) };
+  return { high: high.toFixed(digits), low: low.toFixed(digits), avg: (sum / values.length).toFixed(digits) };
 }
 
 const SUBSCRIPTION_TONES: Record<string, Tone> = {

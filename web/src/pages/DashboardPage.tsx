@@ -1,6 +1,11 @@
-import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import type { Dashboard, Endpoint, EndpointInput, Incident, Region } from '@upfleet/proto/rest';
 import { useAuth, useServices } from '../app-context';
+import { StatusSummary } from '../components/dashboard/StatusSummary';
+import { useEndpointList } from '../components/dashboard/use-endpoint-list';
+import { connectEvents, type StreamState } from '../lib/event-stream';
+import { DEFAULT_SORT, queryFromParams, type ListQuery, type ResultEvent } from '../lib/live-list';
 import { Spinner } from '../components/Spinner';
 import { ConfirmDialog } from '../components/Modal';
 import { EndpointFormModal, type PlanLimits } from '../components/dashboard/EndpointFormModal';
@@ -29,15 +34,41 @@ type Dialog =
   | { kind: 'delete'; endpoint: Endpoint }
   | null;
 
+/** Live results are folded into the list at most this often (one render for many events). */
+const LIVE_FLUSH_MS = 300;
+
 export function DashboardPage() {
   const { api } = useServices();
   const workspaceRole = useWorkspaces().role;
   const user = useAuth((s) => s.user);
-  const [dashboard, setDashboard] = useState<Dashboard | null>(null);
-  const [endpoints, setEndpoints] = useState<Endpoint[] | null>(null);
+  // undefined: not loaded yet; null: the dashboard call failed (the list still loads, whole).
+  const [dashboard, setDashboard] = useState<Dashboard | null | undefined>(undefined);
   const [regions, setRegions] = useState<Region[]>([]);
   const [dialog, setDialog] = useState<Dialog>(null);
   const [openIncidents, setOpenIncidents] = useState<Map<number, Incident>>(new Map());
+  const [stream, setStream] = useState<StreamState | null>(null);
+  const [params, setParams] = useSearchParams();
+  const paramText = params.toString();
+  const query = useMemo(() => queryFromParams(new URLSearchParams(paramText)), [paramText]);
+  const list = useEndpointList(api, query, dashboard === undefined ? undefined : dashboard?.total_endpoints ?? null);
+  const searchRef = useRef<HTMLInputElement>(null);
+
+  /** Search, status filter and sort live in the URL: shareable, and a reload keeps them. Each
+   *  keystroke builds on the last one written (the router's own value may not have caught up). */
+  const latest = useRef({ text: paramText, params });
+  if (latest.current.text !== paramText) latest.current = { text: paramText, params };
+  const setQuery = useCallback((patch: Partial<ListQuery>) => {
+    const next = new URLSearchParams(latest.current.params);
+    const q = { ...queryFromParams(next), ...patch };
+    if (q.q) next.set('q', q.q);
+    else next.delete('q');
+    if (q.status.length) next.set('status', q.status.join(','));
+    else next.delete('status');
+    if (q.sort !== DEFAULT_SORT) next.set('sort', q.sort);
+    else next.delete('sort');
+    latest.current = { text: next.toString(), params: next };
+    setParams(next, { replace: true });
+  }, [setParams]);
 
   // Oldest open incident per endpoint: the row says since when it has been down.
   const loadIncidents = useCallback(async () => {
@@ -52,34 +83,99 @@ export function DashboardPage() {
     }
   }, [api]);
 
-  const load = useCallback(async () => {
+  const loadDashboard = useCallback(async () => {
     try {
-      const [d, e, r] = await Promise.all([
-        api.get<Dashboard>('/api/users/dashboard'),
-        api.get<Endpoint[]>('/api/users/endpoints-with-uptime'),
-        api.publicRequest<Region[]>('GET', '/api/public/regions'),
-        loadIncidents(),
-      ]);
+      const d = await api.get<Dashboard>('/api/users/dashboard');
       if (d.success) setDashboard(d.data);
-      else console.error('load dashboard failed', d.status, d.error);
-      setEndpoints(e.success ? e.data ?? [] : []);
-      if (!e.success) console.error('load endpoints failed', e.status, e.error);
-      if (r.success) setRegions(r.data ?? []);
+      else {
+        console.error('load dashboard failed', d.status, d.error);
+        setDashboard((x) => x ?? null);
+      }
     } catch (err) {
       console.error('load dashboard failed', err);
-      setEndpoints((x) => x ?? []);
+      setDashboard((x) => x ?? null);
     }
-  }, [api, loadIncidents]);
+  }, [api]);
+
+  const { reload: reloadList } = list;
+  const load = useCallback(async () => {
+    await Promise.all([loadDashboard(), reloadList(), loadIncidents()]);
+  }, [loadDashboard, reloadList, loadIncidents]);
 
   useEffect(() => {
-    void load();
-  }, [load]);
+    void loadDashboard();
+    void loadIncidents();
+    void (async () => {
+      try {
+        const r = await api.publicRequest<Region[]>('GET', '/api/public/regions');
+        if (r.success) setRegions(r.data ?? []);
+      } catch {
+        // the form offers no regions until a reload
+      }
+    })();
+  }, [api, loadDashboard, loadIncidents]);
 
-  // Incidents open and close while the page is open: refresh their states every 30 s.
+  // Incidents open and close while the page is open: refresh their states every 30 s (and on each incident event).
   useEffect(() => {
     const t = setInterval(() => void loadIncidents(), 30_000);
     return () => clearInterval(t);
   }, [loadIncidents]);
+
+  // Live: results change rows and bars, other events reload what they touch. Counts come from the
+  // list itself when it is held whole, else from the dashboard, re-read at most every 3 s.
+  const liveRefs = useRef({ apply: list.apply, reloadList, loadDashboard, loadIncidents, serverCounts: list.counts === null });
+  liveRefs.current = { apply: list.apply, reloadList, loadDashboard, loadIncidents, serverCounts: list.counts === null };
+  useEffect(() => {
+    let pending: ResultEvent[] = [];
+    let flushTimer: ReturnType<typeof setTimeout> | null = null;
+    let countsTimer: ReturnType<typeof setTimeout> | null = null;
+    let reloadTimer: ReturnType<typeof setTimeout> | null = null;
+    const later = (timer: ReturnType<typeof setTimeout> | null, ms: number, fn: () => void) => timer ?? setTimeout(fn, ms);
+    const close = connectEvents(api, {
+      state: setStream,
+      event: ({ type, data }) => {
+        const r = liveRefs.current;
+        if (type === 'result') {
+          pending.push(data as ResultEvent);
+          flushTimer = later(flushTimer, LIVE_FLUSH_MS, () => {
+            flushTimer = null;
+            liveRefs.current.apply(pending);
+            pending = [];
+          });
+          if (r.serverCounts) countsTimer = later(countsTimer, 3000, () => {
+            countsTimer = null;
+            void liveRefs.current.loadDashboard();
+          });
+        } else if (type === 'endpoint.changed' || type === 'resync') {
+          reloadTimer = later(reloadTimer, 500, () => {
+            reloadTimer = null;
+            void liveRefs.current.reloadList();
+            void liveRefs.current.loadDashboard();
+          });
+        } else if (type === 'incident.opened' || type === 'incident.resolved') {
+          void r.loadIncidents();
+        }
+      },
+    });
+    return () => {
+      close();
+      [flushTimer, countsTimer, reloadTimer].forEach((t) => t && clearTimeout(t));
+    };
+  }, [api]);
+
+  // "/" focuses the search box (unless typing somewhere already or a dialog is open).
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== '/' || dialog) return;
+      const t = e.target as HTMLElement | null;
+      if (t && (t.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(t.tagName))) return;
+      if (!searchRef.current) return;
+      e.preventDefault();
+      searchRef.current.focus();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [dialog]);
 
   const plan: PlanLimits = dashboard ? { ...DEFAULT_PLAN, ...dashboard, package_name: dashboard.package_name || 'Free', max_regions: dashboard.max_regions || 1 } : DEFAULT_PLAN;
 
@@ -100,8 +196,10 @@ export function DashboardPage() {
   const toggle = async (ep: Endpoint) => {
     try {
       const res = await api.patch(`/api/users/endpoints/${ep.url_id}/toggle`, { monitoring_enabled: !ep.monitoring_enabled });
-      if (res.success) setEndpoints((list) => list && list.map((x) => (x.url_id === ep.url_id ? { ...x, monitoring_enabled: !ep.monitoring_enabled } : x)));
-      else console.error('toggle endpoint failed', res.status, res.error);
+      if (res.success) {
+        list.update(ep.url_id, { monitoring_enabled: !ep.monitoring_enabled, status: ep.monitoring_enabled ? 'paused' : 'pending' });
+        void loadDashboard();
+      } else console.error('toggle endpoint failed', res.status, res.error);
     } catch (err) {
       console.error('toggle endpoint failed', err);
     }
@@ -118,9 +216,10 @@ export function DashboardPage() {
     await load();
   };
 
-  if (!endpoints) return <div className="page-loading"><Spinner /></div>;
+  if (!list.rows) return <div className="page-loading"><Spinner /></div>;
 
-  const total = dashboard?.total_endpoints ?? endpoints.length;
+  const total = dashboard?.total_endpoints ?? list.all;
+  const counts = list.counts ?? dashboard?.status_counts ?? null;
   const maxEndpoints = dashboard?.max_endpoints;
 
   return (
@@ -151,6 +250,8 @@ export function DashboardPage() {
         </div>
       </section>
 
+      {counts && total > 0 && <StatusSummary counts={counts} selected={query.status} onSelect={(status) => setQuery({ status })} stream={stream} />}
+
       <section className="card list-card" aria-labelledby="endpoints-title">
         <div className="list-header">
           <h2 id="endpoints-title">Your Endpoints</h2>
@@ -160,7 +261,7 @@ export function DashboardPage() {
             </button>
           )}
         </div>
-        {endpoints.length === 0 ? (
+        {list.all === 0 ? (
           <div className="empty-state">
             <span className="empty-icon"><ActivityIcon width={28} height={28} /></span>
             <h3>No endpoints yet</h3>
@@ -169,7 +270,14 @@ export function DashboardPage() {
           </div>
         ) : (
           <EndpointList
-            endpoints={endpoints}
+            ref={searchRef}
+            rows={list.rows}
+            matching={list.matching}
+            all={list.all}
+            more={list.more}
+            onShowMore={list.showMore}
+            query={query}
+            onQuery={setQuery}
             openIncidents={openIncidents}
             onEdit={(ep) => setDialog({ kind: 'edit', endpoint: ep })}
             onThresholds={(ep) => setDialog({ kind: 'thresholds', endpoint: ep })}

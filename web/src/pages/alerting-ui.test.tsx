@@ -78,6 +78,7 @@ describe('dashboard and graphs', () => {
   const endpoint = (url_id: number, name: string): Endpoint => ({
     url_id, guid: `g${url_id}`, name, url: `https://${name}.example.com/`, description: '', regions: ['EU-Germany'], ping_host: false,
     cert_expiry: false, response_code: true, response_time: false, monitoring_enabled: true, uptime_percentage: 99.5, created_at: '',
+  status: 'up', last_checked_at: null, last_response_ms: null, last_status_code: null, last_error: null, recent: [],
   });
 
   it('shows a red Down state with "since" on the row of an endpoint with an open incident only', async () => {

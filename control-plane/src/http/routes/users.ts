@@ -7,6 +7,7 @@ import type { ApiKeyService } from '../../services/api-keys';
 import type { RateLimiter } from '../../services/rate-limiter';
 import type { TokenService } from '../../services/tokens';
 import type { CatalogRepo } from '../../store/catalog-repo';
+import { EVENT_STREAMS_PER_USER, type EventHub } from '../../services/events';
 import {
   AlertMethodCreateBody, AlertMethodUpdateBody, AlertThresholdsBody, ENDPOINT_PAGE_MAX, EndpointCreateBody, EndpointListQuery, EndpointToggleBody, EndpointUpdateBody, IncidentsQuery,
 } from '@upfleet/proto/schemas';
@@ -24,7 +25,7 @@ function dryRunParam(raw: unknown): boolean {
   throw badRequest('dry_run must be 1 or 0');
 }
 
-export function userRoutes(deps: { endpoints: EndpointService; alerts: AlertService; alerting: Alerting | null; catalog: CatalogRepo; tokens: TokenService; limiter: RateLimiter; apiKeys: ApiKeyService; workspaces: WorkspaceService }): Router {
+export function userRoutes(deps: { endpoints: EndpointService; alerts: AlertService; alerting: Alerting | null; catalog: CatalogRepo; tokens: TokenService; limiter: RateLimiter; apiKeys: ApiKeyService; workspaces: WorkspaceService; events?: EventHub | null; eventStreamMaxMs?: number }): Router {
   const r = Router();
   const { endpoints, alerts, catalog } = deps;
   // The data routes: a session, or an API key acting as its owner (account routes are matched before this router).
@@ -40,9 +41,16 @@ export function userRoutes(deps: { endpoints: EndpointService; alerts: AlertServ
   });
   r.get('/users/endpoints-with-uptime', async (req, res) => {
     const q = parseInput(EndpointListQuery, req.query);
-    if (q.limit !== undefined || q.offset !== undefined) {
-      const page = await endpoints.page(uid(req), q.limit ?? ENDPOINT_PAGE_MAX, q.offset ?? 0);
-      res.set('X-Total-Count', String(page.total)).json({ success: true, data: page.items });
+    const paged = q.limit !== undefined || q.offset !== undefined;
+    if (q.q !== undefined || q.status !== undefined || q.sort !== undefined) {
+      // Without limit/offset every match is answered; X-Total-Count counts the matches.
+      const page = await endpoints.queryBody(uid(req), { ...q, limit: paged ? q.limit ?? ENDPOINT_PAGE_MAX : Number.MAX_SAFE_INTEGER, offset: q.offset ?? 0 });
+      res.set('X-Total-Count', String(page.total)).type('json').send(page.body);
+      return;
+    }
+    if (paged) {
+      const page = await endpoints.pageBody(uid(req), q.limit ?? ENDPOINT_PAGE_MAX, q.offset ?? 0);
+      res.set('X-Total-Count', String(page.total)).type('json').send(page.body);
       return;
     }
     // The whole list: rendered by the service (large lists once per change); the ETag lets a client revalidate,
@@ -54,6 +62,24 @@ export function userRoutes(deps: { endpoints: EndpointService; alerts: AlertServ
     } else {
       res.send(list.body);
     }
+  });
+  r.get('/users/events', (req, res) => {
+    const userId = uid(req);
+    if (!deps.events) throw new AppError('unavailable', 'Live events are not running on this server');
+    if (deps.events.streamsOf(userId) >= EVENT_STREAMS_PER_USER) throw new AppError('rate_limited', `At most ${EVENT_STREAMS_PER_USER} event streams may be open at once`);
+    const raw = req.get('Last-Event-ID');
+    const lastEventId = raw !== undefined && /^\d{1,16}$/.test(raw.trim()) ? Number(raw.trim()) : null;
+    res.status(200).set({ 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache, no-transform', 'X-Accel-Buffering': 'no' });
+    res.flushHeaders();
+    req.socket.setNoDelay(true);
+    const close = deps.events.subscribe(userId, res, lastEventId);
+    // A stream lives as long as an access token: a signed-out or revoked session stops hearing
+    // events within that time (the client reconnects with a fresh token and Last-Event-ID, losing nothing).
+    const expiry = setTimeout(() => res.end(), deps.eventStreamMaxMs ?? 15 * 60_000);
+    res.on('close', () => {
+      clearTimeout(expiry);
+      close();
+    });
   });
   // ?dry_run=1: every check of a save, nothing saved, 200 { dry_run: true, endpoint } (`upfleet monitors
   // apply` checks a whole file this way first); not counted as a mutation.

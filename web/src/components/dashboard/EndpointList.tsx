@@ -1,71 +1,146 @@
-// The dashboard's endpoint list. A large account (thousands of endpoints) gets a filter by name or
-// URL and is drawn PAGE (50) rows at a time with "Show more", so the page stays quick to render and
-// scroll; small accounts see the plain list.
-import { useMemo, useState } from 'react';
-import type { Endpoint, Incident } from '@upfleet/proto/rest';
+// The dashboard's endpoint list: per row the live state (status dot and word, last response time,
+// "checked 12 s ago" ticking, the last failure's reason, 30 heartbeat bars), clicking a row opens
+// its graphs. From FILTER_FROM endpoints on it has search, a status filter and a sort (their values
+// live in the URL, owned by the page). Rows are drawn PAGE at a time with "Show more".
+// Keyboard: arrow keys move between rows, Enter opens the focused row's graphs.
+import { forwardRef, useEffect, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
+import { ENDPOINT_STATUSES, type Endpoint, type EndpointStatus, type Incident } from '@upfleet/proto/rest';
 import { BellIcon, ChartIcon, CheckCircleIcon, EditIcon, PauseIcon, PlayIcon, TrashIcon, XCircleIcon } from '../Icons';
 import { conditionLabel, regionKeyLabel, sinceLabel, uptimeBadge } from '../../lib/format';
+import { PAGE, type ListQuery } from '../../lib/live-list';
+import { checkedAgo, HeartbeatBars, STATUS_LABELS, StatusWord } from './LiveStatus';
 
-/** Rows drawn at first and added by each "Show more". */
-export const PAGE = 50;
-/** From this many endpoints on, the list has a filter. */
+export { PAGE };
+/** From this many endpoints on, the list has search, filter and sort. */
 export const FILTER_FROM = 10;
+
+const SORTS: Array<[string, string]> = [
+  ['status', 'Down first'], ['-status', 'Up first'], ['name', 'Name A–Z'], ['-name', 'Name Z–A'],
+  ['uptime', 'Lowest uptime'], ['-uptime', 'Highest uptime'], ['-last_checked', 'Checked recently'], ['last_checked', 'Checked longest ago'],
+];
 
 type Act = (ep: Endpoint) => void;
 
-export function EndpointList({ endpoints, openIncidents, onEdit, onThresholds, onGraphs, onToggle, onDelete }: {
-  endpoints: Endpoint[];
+/** Re-renders every second, for the "checked … ago" labels. */
+function useNow(everyMs = 1000): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const t = setInterval(() => setNow(Date.now()), everyMs);
+    return () => clearInterval(t);
+  }, [everyMs]);
+  return now;
+}
+
+export const EndpointList = forwardRef<HTMLInputElement, {
+  rows: Endpoint[];
+  matching: number;
+  all: number;
+  more: number;
+  onShowMore(): void;
+  query: ListQuery;
+  onQuery(q: Partial<ListQuery>): void;
   openIncidents: Map<number, Incident>;
   onEdit: Act;
   onThresholds: Act;
   onGraphs: Act;
   onToggle: Act;
   onDelete: Act;
-}) {
-  const [filter, setFilter] = useState('');
-  const [shown, setShown] = useState(PAGE);
-  const matching = useMemo(() => {
-    const f = filter.trim().toLowerCase();
-    return f ? endpoints.filter((e) => e.name.toLowerCase().includes(f) || e.url.toLowerCase().includes(f)) : endpoints;
-  }, [endpoints, filter]);
-  const visible = matching.slice(0, shown);
-  const more = matching.length - visible.length;
+}>(function EndpointList({ rows, matching, all, more, onShowMore, query, onQuery, openIncidents, onEdit, onThresholds, onGraphs, onToggle, onDelete }, searchRef) {
+  const now = useNow();
+  // The box keeps what is typed (the URL follows it; a change of the URL from elsewhere comes back here).
+  const [text, setText] = useState(query.q);
+  const sent = useRef(query.q);
+  useEffect(() => {
+    if (query.q !== sent.current) {
+      sent.current = query.q;
+      setText(query.q);
+    }
+  }, [query.q]);
+
+  const onRowKey = (e: KeyboardEvent<HTMLLIElement>, ep: Endpoint) => {
+    if (e.target !== e.currentTarget) return; // keys on the row's own buttons and links keep their meaning
+    const li = e.currentTarget;
+    if (e.key === 'Enter') {
+      e.preventDefault();
+      onGraphs(ep);
+    } else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      e.preventDefault();
+      const next = (e.key === 'ArrowDown' ? li.nextElementSibling : li.previousElementSibling) as HTMLElement | null;
+      next?.focus();
+    }
+  };
+  const onRowClick = (e: MouseEvent<HTMLLIElement>, ep: Endpoint) => {
+    if ((e.target as Element).closest('button, a')) return;
+    onGraphs(ep);
+  };
+  const filtered = query.q.trim() !== '' || query.status.length > 0;
 
   return (
     <>
-      {endpoints.length >= FILTER_FROM && (
+      {all >= FILTER_FROM && (
         <div className="list-tools">
           <input
+            ref={searchRef}
             type="search"
             className="list-filter"
-            placeholder="Filter by name or URL"
+            placeholder="Search by name or URL (press /)"
             aria-label="Filter endpoints"
-            value={filter}
+            value={text}
             onChange={(e) => {
-              setFilter(e.target.value);
-              setShown(PAGE);
+              setText(e.target.value);
+              sent.current = e.target.value;
+              onQuery({ q: e.target.value });
+            }}
+            onKeyDown={(e) => {
+              if (e.key === 'ArrowDown') {
+                e.preventDefault();
+                (document.querySelector('[data-testid="endpoint-row"]') as HTMLElement | null)?.focus();
+              }
             }}
           />
+          <select aria-label="Status filter" value={query.status.length === 1 ? query.status[0] : query.status.length ? 'some' : ''} onChange={(e) => onQuery({ status: e.target.value ? [e.target.value as EndpointStatus] : [] })}>
+            <option value="">Any status</option>
+            {query.status.length > 1 && <option value="some">{query.status.map((s) => STATUS_LABELS[s]).join(' or ')}</option>}
+            {ENDPOINT_STATUSES.map((s) => <option key={s} value={s}>{STATUS_LABELS[s]}</option>)}
+          </select>
+          <select aria-label="Sort" value={query.sort} onChange={(e) => onQuery({ sort: e.target.value })}>
+            {SORTS.map(([v, label]) => <option key={v} value={v}>{label}</option>)}
+          </select>
           <span className="muted" data-testid="list-count">
-            {matching.length === endpoints.length
-              ? `${endpoints.length.toLocaleString('en-US')} endpoints`
-              : `${matching.length.toLocaleString('en-US')} of ${endpoints.length.toLocaleString('en-US')} endpoints`}
+            {matching === all && !filtered
+              ? `${all.toLocaleString('en-US')} endpoints`
+              : `${matching.toLocaleString('en-US')} of ${all.toLocaleString('en-US')} endpoints`}
           </span>
         </div>
       )}
-      {matching.length === 0 && <p className="muted list-empty">No endpoint matches “{filter.trim()}”.</p>}
-      <ul className="endpoint-list">
-        {visible.map((ep) => {
+      {matching === 0 && filtered && (
+        <p className="muted list-empty">
+          {query.q.trim() ? `No endpoint matches “${query.q.trim()}”.` : `No endpoint is ${query.status.map((s) => STATUS_LABELS[s].toLowerCase()).join(' or ')}.`}
+        </p>
+      )}
+      <ul className="endpoint-list" aria-label="Endpoints">
+        {rows.map((ep) => {
           const badge = uptimeBadge(ep.uptime_percentage);
           const incident = ep.monitoring_enabled ? openIncidents.get(ep.url_id) : undefined;
+          const down = ep.status === 'down' || Boolean(incident);
           return (
-            <li key={ep.url_id} className={`endpoint-row${incident ? ' is-down' : ''}`} data-testid="endpoint-row">
+            <li
+              key={ep.url_id}
+              className={`endpoint-row is-${ep.status}${down ? ' is-down' : ''}`}
+              data-testid="endpoint-row"
+              data-status={ep.status}
+              tabIndex={0}
+              aria-label={`${ep.name}: ${STATUS_LABELS[ep.status]}`}
+              onKeyDown={(e) => onRowKey(e, ep)}
+              onClick={(e) => onRowClick(e, ep)}
+            >
               <div className="endpoint-main">
                 <span className={`monitor-icon ${ep.monitoring_enabled ? 'on' : 'off'}`} role="img" aria-label={ep.monitoring_enabled ? 'Monitoring enabled' : 'Monitoring disabled'}>
                   {ep.monitoring_enabled ? <CheckCircleIcon /> : <XCircleIcon />}
                 </span>
                 <div className="endpoint-text">
                   <div className="endpoint-title">
+                    <StatusWord status={ep.status} />
                     <h3>{ep.name}</h3>
                     {incident && (
                       <span className="badge badge-red" data-testid="down-badge" title={`${conditionLabel(incident.condition)}: ${incident.cause}`}>
@@ -78,6 +153,12 @@ export function EndpointList({ endpoints, openIncidents, onEdit, onThresholds, o
                   </div>
                   <a href={ep.url} className="endpoint-url" target="_blank" rel="noreferrer noopener">{ep.url}</a>
                   {ep.description && <p className="endpoint-desc">{ep.description}</p>}
+                  <div className="endpoint-live">
+                    {ep.last_response_ms !== null && <span className="live-ms" data-testid="last-ms">{ep.last_response_ms.toLocaleString('en-US')} ms</span>}
+                    <span className="muted" data-testid="checked-ago" title={ep.last_checked_at ? new Date(ep.last_checked_at).toLocaleString('en-GB') : undefined}>{checkedAgo(ep.last_checked_at, now)}</span>
+                    {ep.status !== 'up' && ep.status !== 'paused' && ep.last_error && <span className="live-error" data-testid="last-error">{ep.last_error}</span>}
+                  </div>
+                  <HeartbeatBars recent={ep.recent} />
                   <div className="chips">
                     {ep.regions.map((r) => (<span key={r} className="chip">{regionKeyLabel(r)}</span>))}
                   </div>
@@ -98,12 +179,12 @@ export function EndpointList({ endpoints, openIncidents, onEdit, onThresholds, o
       </ul>
       {more > 0 && (
         <div className="list-more">
-          <button type="button" className="btn btn-secondary" onClick={() => setShown((n) => n + PAGE)}>
+          <button type="button" className="btn btn-secondary" onClick={onShowMore}>
             Show {Math.min(PAGE, more)} more
           </button>
-          <span className="muted">Showing {visible.length.toLocaleString('en-US')} of {matching.length.toLocaleString('en-US')}</span>
+          <span className="muted">Showing {rows.length.toLocaleString('en-US')} of {matching.toLocaleString('en-US')}</span>
         </div>
       )}
     </>
   );
-}
+});

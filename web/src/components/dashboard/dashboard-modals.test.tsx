@@ -16,6 +16,7 @@ const pro: PlanLimits = { package_name: 'Pro', max_regions: 2, ping_host: true, 
 const endpoint: Endpoint = {
   url_id: 7, guid: 'g', name: 'Shop', url: 'https://shop.example.com', description: '', regions: ['EU-Germany', 'Mars-Base'],
   ping_host: false, cert_expiry: false, response_code: true, response_time: true, monitoring_enabled: true, uptime_percentage: 99.9, created_at: '',
+  status: 'up', last_checked_at: null, last_response_ms: null, last_status_code: null, last_error: null, recent: [],
 };
 
 function renderForm(plan: PlanLimits, onSubmit = vi.fn(async () => true), ep: Endpoint | null = null) {

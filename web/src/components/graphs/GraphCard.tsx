@@ -9,7 +9,9 @@ const COLORS: Record<string, string> = { response_time: '#4f46e5', ping: '#0ea5e
 
 export function GraphCard({ series, view, onRange, incidents = [] }: { series: GraphSeries; view: TimeRange; onRange(range: TimeRange): void; incidents?: TimeRange[] }) {
   const values = useMemo(() => series.data.map((p) => p[1]), [series]);
-  const stats = seriesStats(values);
+  // Response codes are whole numbers (a bucket mixing 200 and 503 still reads as a code, not 351.50).
+  const isCode = series.function === 'response_code';
+  const stats = seriesStats(values, isCode ? 0 : 2);
   const unit = GRAPH_UNITS[series.function];
   const wrap = useRef<HTMLDivElement>(null);
   const viewRef = useRef(view);
@@ -52,7 +54,7 @@ export function GraphCard({ series, view, onRange, incidents = [] }: { series: G
       grid: { borderColor: '#eef0f4', strokeDashArray: 4 },
       xaxis: { type: 'datetime', min: view.from, max: view.to, labels: { datetimeUTC: false } },
       yaxis: { labels: { formatter: (v: number) => `${Math.round(v)}${unit ? ` ${unit}` : ''}` }, min: series.function === 'cert_expiry' ? 0 : undefined },
-      tooltip: { x: { format: 'dd MMM HH:mm' } },
+      tooltip: { x: { format: 'dd MMM HH:mm' }, y: { formatter: (v: number) => (series.function === 'response_code' ? String(Math.round(v)) : `${Math.round(v * 100) / 100}${unit ? ` ${unit}` : ''}`) } },
       // Incident periods shaded red behind the line.
       annotations: {
         xaxis: incidents.filter((p) => p.to >= view.from && p.from <= view.to).map((p) => ({
@@ -63,7 +65,7 @@ export function GraphCard({ series, view, onRange, incidents = [] }: { series: G
   }, [series, view, unit, incidents]);
 
   const chartSeries = useMemo(() => [{ name: GRAPH_FUNCTION_LABELS[series.function], data: series.data.map(([t, v]) => ({ x: t, y: v })) }], [series]);
-  const codes = series.function === 'response_code' ? values : [];
+  const codes = isCode ? values.map((v) => Math.round(v)) : [];
   const lastCode = codes[codes.length - 1];
   const lastDays = series.function === 'cert_expiry' ? values[values.length - 1] : undefined;
 

@@ -1,0 +1,91 @@
+// The per-user event hub: who hears what, the 5-minute replay window with its resync, heartbeats,
+// and a client too slow to read.
+import { describe, expect, it } from 'vitest';
+import { createEventHub, EVENT_REPLAY_MS, EVENT_STREAM_MAX_BUFFER, type EventSink } from './events';
+
+function sink(): EventSink & { text: string; ended: boolean; backlog: number } {
+  return {
+    text: '', ended: false, backlog: 0,
+    write(chunk) {
+      this.text += chunk;
+      return true;
+    },
+    get writableLength() {
+      return this.backlog;
+    },
+    end() {
+      this.ended = true;
+    },
+  };
+}
+const ids = (s: { text: string }) => [...s.text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
+
+describe('event hub', () => {
+  it('writes each event to its owner\'s streams only, once, with an id, type and JSON data', () => {
+    const hub = createEventHub();
+    const a1 = sink();
+    const a2 = sink();
+    const b = sink();
+    hub.subscribe(1, a1, null);
+    hub.subscribe(1, a2, null);
+    hub.subscribe(2, b, null);
+    hub.publish(1, 'result', { url_id: 7, status: 'down' });
+    hub.publish(2, 'endpoint.changed', { url_id: 9, deleted: true });
+    expect(a1.text).toMatch(/^retry: 2000\n\nid: \d+\nevent: result\ndata: \{"url_id":7,"status":"down"\}\n\n$/);
+    expect(a2.text).toBe(a1.text);
+    expect(b.text).toMatch(/event: endpoint.changed\ndata: \{"url_id":9,"deleted":true\}\n\n$/);
+    expect(b.text).not.toContain('url_id":7');
+    expect(hub.streamsOf(1)).toBe(2);
+    hub.close();
+    expect([a1.ended, a2.ended, b.ended]).toEqual([true, true, true]);
+  });
+
+  it('replays what a stream missed after Last-Event-ID within 5 minutes, and says resync past that', () => {
+    let t = 1_000_000;
+    const hub = createEventHub({ now: () => t });
+    const first = sink();
+    const close = hub.subscribe(1, first, null);
+    hub.publish(1, 'result', { n: 1 });
+    hub.publish(2, 'result', { other: true });
+    const [seen] = ids(first);
+    close();
+    hub.publish(1, 'result', { n: 2 });
+    t += 60_000;
+    hub.publish(1, 'incident.opened', { n: 3 });
+    const back = sink();
+    hub.subscribe(1, back, seen!);
+    expect(back.text).not.toContain('resync');
+    expect(back.text).toContain('"n":2');
+    expect(back.text).toContain('event: incident.opened');
+    expect(back.text).not.toContain('"n":1');
+    expect(back.text).not.toContain('other');
+
+    t += EVENT_REPLAY_MS; // n:2 is now older than 5 minutes, n:3 exactly 5 minutes old
+    const late = sink();
+    hub.subscribe(1, late, seen!);
+    expect(late.text).toContain('event: resync');
+    expect(late.text).not.toContain('"n":2');
+    expect(late.text).toContain('"n":3');
+    // An id from an earlier process (older than this hub's first) also resyncs.
+    const restarted = sink();
+    hub.subscribe(1, restarted, 5);
+    expect(restarted.text).toContain('event: resync');
+    hub.close();
+  });
+
+  it('sends a heartbeat comment on every stream, and ends a stream whose client stopped reading', async () => {
+    const hub = createEventHub({ heartbeatMs: 20 });
+    const quick = sink();
+    const stuck = sink();
+    hub.subscribe(1, quick, null);
+    hub.subscribe(1, stuck, null);
+    await new Promise((r) => setTimeout(r, 70));
+    expect(quick.text).toContain(': heartbeat\n\n');
+    stuck.backlog = EVENT_STREAM_MAX_BUFFER + 1;
+    hub.publish(1, 'result', { n: 1 });
+    expect(stuck.ended).toBe(true);
+    expect(quick.ended).toBe(false);
+    expect(hub.streamsOf(1)).toBe(1);
+    hub.close();
+  });
+});
