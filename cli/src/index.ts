@@ -9,6 +9,7 @@ import { packageCommand } from './commands/package/index';
 import { regionCommand } from './commands/region/index';
 import { startCommand } from './commands/start';
 import { userCommand } from './commands/user/index';
+import { workspaceCommand } from './commands/workspace/index';
 import { DEFAULT_SERVER, type CliDeps } from './context';
 import { CliError, oneLine } from './errors';
 
@@ -33,6 +34,7 @@ export function buildProgram(deps: CliDeps, setExitCode: (code: number) => void 
   program.addCommand(startCommand(deps, setExitCode));
   program.addCommand(userCommand(deps));
   program.addCommand(packageCommand(deps));
+  program.addCommand(workspaceCommand(deps));
   program.addCommand(regionCommand(deps));
   program.addCommand(agentCommand(deps, setExitCode));
   program.addCommand(monitorsCommand(deps));

@@ -6,6 +6,7 @@ import type {
   AddRegionInput,
   AdminRegion,
   AdminUser,
+  AdminWorkspace,
   AgentInfo,
   AgentTokenInfo,
   CreatedAgentToken,
@@ -26,6 +27,7 @@ export interface AdminClientOptions {
 
 export interface AdminClient {
   listUsers(): Promise<AdminUser[]>;
+  listWorkspaces(): Promise<AdminWorkspace[]>;
   setUserPackage(email: string, packageName: string): Promise<UserPackageChange>;
   listPackages(): Promise<Package[]>;
   setPackagePrice(packageName: string, stripePriceId: string): Promise<Package>;
@@ -53,6 +55,7 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
 
   return {
     listUsers: () => request('GET', '/api/admin/users'),
+    listWorkspaces: () => request('GET', '/api/admin/workspaces'),
     setUserPackage: async (email, packageName) =>
       request('POST', '/api/admin/users/set-package', body(SetPackageBody, { email, package: packageName })),
     listPackages: () => request('GET', '/api/admin/packages'),

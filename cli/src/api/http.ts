@@ -16,6 +16,8 @@ export interface JsonApiOptions {
   /** How many times a 429 is waited out (its Retry-After, at most 60 s) before it fails; 0 by default. */
   rateLimitRetries?: number;
   sleep?: (ms: number) => Promise<void>;
+  /** Sent with every request (the public API's X-Workspace-Id). */
+  headers?: Record<string, string>;
 }
 
 export type JsonRequest = <T>(method: Method, path: string, body?: unknown) => Promise<T>;
@@ -38,6 +40,7 @@ export function createJsonApi(options: JsonApiOptions): JsonRequest {
           headers: {
             authorization: `Bearer ${token}`,
             accept: 'application/json',
+            ...options.headers,
             ...(body === undefined ? {} : { 'content-type': 'application/json' }),
           },
           body: body === undefined ? undefined : JSON.stringify(body),

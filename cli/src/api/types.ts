@@ -13,6 +13,21 @@ export interface AdminUser {
   endpoints: number;
   two_factor_enabled: boolean;
   created_at: string;
+  /** The workspaces the person is in: `Name #id (role)`, comma-separated (issue 23). */
+  workspaces?: string | null;
+}
+
+export interface AdminWorkspace {
+  id: number;
+  name: string;
+  personal: boolean;
+  package_name: string;
+  /** The address `upfleet user set-package --email` takes to move this workspace's plan. */
+  account_email: string;
+  members: number;
+  endpoints: number;
+  owner_email: string | null;
+  created_at: string;
 }
 
 export interface UserPackageChange {

@@ -23,7 +23,7 @@ export interface UserClient {
   monitorTypes(): Promise<MonitorType[]>;
 }
 
-export function createUserClient(options: { server: string; apiKey: () => string; fetch?: typeof fetch; timeoutMs?: number; sleep?: (ms: number) => Promise<void> }): UserClient {
+export function createUserClient(options: { server: string; apiKey: () => string; fetch?: typeof fetch; timeoutMs?: number; sleep?: (ms: number) => Promise<void>; workspace?: string | null }): UserClient {
   const request = createJsonApi({
     server: options.server,
     credential: options.apiKey,
@@ -33,6 +33,8 @@ export function createUserClient(options: { server: string; apiKey: () => string
     // A key has a per-minute allowance; a large account's export or apply waits for the next minute.
     rateLimitRetries: 3,
     sleep: options.sleep,
+    // A key acts in its own workspace; naming another one is a 404 (never a silent switch).
+    headers: options.workspace ? { 'x-workspace-id': options.workspace } : undefined,
   });
   return {
     dashboard: () => request('GET', '/api/users/dashboard'),

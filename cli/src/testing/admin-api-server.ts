@@ -2,10 +2,11 @@
 // implements (/api/admin/*), so CLI tests exercise real sockets, headers and JSON.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { AdminRegion, AdminUser, AgentInfo, AgentTokenInfo, Package } from '../api/types';
+import type { AdminRegion, AdminUser, AdminWorkspace, AgentInfo, AgentTokenInfo, Package } from '../api/types';
 
 export interface AdminApiState {
   users: AdminUser[];
+  workspaces?: AdminWorkspace[];
   packages: Package[];
   regions: AdminRegion[];
   tokens: Array<AgentTokenInfo & { token: string }>;
@@ -85,6 +86,8 @@ export async function startAdminApiServer(adminToken: string, state: AdminApiSta
     switch (route) {
       case 'GET /api/admin/users':
         return ok(state.users);
+      case 'GET /api/admin/workspaces':
+        return ok(state.workspaces ?? []);
       case 'POST /api/admin/users/set-package': {
         const user = state.users.find((u) => u.email === input.email);
         if (!user) return fail(404, 'User not found');

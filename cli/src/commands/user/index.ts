@@ -11,6 +11,7 @@ const USER_COLUMNS: Column<AdminUser>[] = [
   { header: 'PACKAGE', value: (u) => u.package_name },
   { header: 'ENDPOINTS', value: (u) => u.endpoints, align: 'right' },
   { header: '2FA', value: (u) => u.two_factor_enabled },
+  { header: 'WORKSPACES', value: (u) => u.workspaces ?? '' },
   { header: 'CREATED', value: (u) => formatDate(u.created_at) },
 ];
 

@@ -1,0 +1,32 @@
+// `upfleet workspace list` (issue 23): every workspace with its plan, members, endpoints and owner
+// (admin token). ACCOUNT is the address `upfleet user set-package --email` takes to move its plan.
+import { Command } from 'commander';
+import { commandContext, type CliDeps } from '../../context';
+import { formatList, type Column } from '../../formatters/table';
+import { formatDate } from '../../formatters/time';
+import type { AdminWorkspace } from '../../api/types';
+
+const WORKSPACE_COLUMNS: Column<AdminWorkspace>[] = [
+  { header: 'ID', value: (w) => w.id, align: 'right' },
+  { header: 'NAME', value: (w) => w.name },
+  { header: 'PERSONAL', value: (w) => w.personal },
+  { header: 'PACKAGE', value: (w) => w.package_name },
+  { header: 'MEMBERS', value: (w) => w.members, align: 'right' },
+  { header: 'ENDPOINTS', value: (w) => w.endpoints, align: 'right' },
+  { header: 'OWNER', value: (w) => w.owner_email ?? '' },
+  { header: 'ACCOUNT', value: (w) => w.account_email },
+  { header: 'CREATED', value: (w) => formatDate(w.created_at) },
+];
+
+export function workspaceCommand(deps: CliDeps): Command {
+  const workspace = new Command('workspace').description('Workspaces (teams): who owns what');
+  workspace
+    .command('list')
+    .description('List every workspace with its package, members, endpoints and owner')
+    .action(async (_opts, cmd: Command) => {
+      const ctx = commandContext(cmd, deps);
+      const rows = await ctx.client.listWorkspaces();
+      ctx.print(rows, (r) => formatList(WORKSPACE_COLUMNS, r, 'No workspaces.'));
+    });
+  return workspace;
+}
