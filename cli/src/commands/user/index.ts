@@ -11,9 +11,12 @@ const USER_COLUMNS: Column<AdminUser>[] = [
   { header: 'PACKAGE', value: (u) => u.package_name },
   { header: 'ENDPOINTS', value: (u) => u.endpoints, align: 'right' },
   { header: '2FA', value: (u) => u.two_factor_enabled },
-  { header: 'WORKSPACES', value: (u) => u.workspaces ?? '' },
   { header: 'CREATED', value: (u) => formatDate(u.created_at) },
 ];
+/** Shown when the server reports workspaces (issue 23 and later), before CREATED. */
+const WORKSPACES_COLUMN: Column<AdminUser> = { header: 'WORKSPACES', value: (u) => u.workspaces ?? '' };
+const columnsFor = (rows: AdminUser[]) =>
+  rows.some((u) => u.workspaces !== undefined) ? [...USER_COLUMNS.slice(0, -1), WORKSPACES_COLUMN, USER_COLUMNS.at(-1)!] : USER_COLUMNS;
 
 export function userCommand(deps: CliDeps): Command {
   const user = new Command('user').description('Manage user accounts');
@@ -24,7 +27,7 @@ export function userCommand(deps: CliDeps): Command {
     .action(async (_opts, cmd: Command) => {
       const ctx = commandContext(cmd, deps);
       const users = await ctx.client.listUsers();
-      ctx.print(users, (rows) => formatList(USER_COLUMNS, rows, 'No users.'));
+      ctx.print(users, (rows) => formatList(columnsFor(rows), rows, 'No users.'));
     });
 
   user
