@@ -2,11 +2,9 @@
 // with PKCE) against a real OIDC provider running locally (the oidc-provider package, its own
 // login and consent pages), the SSO user joining OIDC_DEFAULT_WORKSPACE_ID with OIDC_DEFAULT_ROLE,
 // the navbar's workspace switcher (remembered per browser), role-based hiding and the Members page.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import Provider from 'oidc-provider';
+import { startOidcProvider, type LocalOidcProvider } from '../../control-plane/src/testing/oidc-provider';
 import { startStack, type Stack } from '../helpers/start-stack';
 import { ensureWebBuild, hasChromium, launchBrowser } from './screenshots';
 
@@ -16,7 +14,7 @@ const title = browserOk ? 'teams and single sign-on in chromium' : 'teams and si
 
 d(title, () => {
   let stack: Stack;
-  let issuerServer: http.Server;
+  let op: LocalOidcProvider;
   let browser: Awaited<ReturnType<typeof launchBrowser>>;
   let page: Page;
   let ownerToken = '';
@@ -33,26 +31,15 @@ d(title, () => {
   beforeAll(async () => {
     ensureWebBuild();
     // The provider's address is needed before the control plane starts, its client's redirect URI after.
-    let handler: http.RequestListener = (_req, res) => res.writeHead(503).end();
-    issuerServer = http.createServer((req, res) => handler(req, res));
-    await new Promise<void>((resolve) => issuerServer.listen(0, '127.0.0.1', resolve));
-    const issuer = `http://127.0.0.1:${(issuerServer.address() as AddressInfo).port}`;
+    op = await startOidcProvider({ alice: { email: 'alice@example.com', email_verified: true } });
+    const issuer = op.issuer;
     stack = await startStack({
       env: {
         OIDC_ISSUER: issuer, OIDC_CLIENT_ID: 'upfleet', OIDC_CLIENT_SECRET: 'a-long-client-secret-for-tests',
         OIDC_BUTTON_LABEL: 'Sign in with Acme SSO', OIDC_DEFAULT_WORKSPACE_ID: '2', OIDC_DEFAULT_ROLE: 'viewer',
       },
     });
-    const provider = new Provider(issuer, {
-      clients: [{
-        client_id: 'upfleet', client_secret: 'a-long-client-secret-for-tests', redirect_uris: [`${stack.baseUrl}/api/auth/oidc/callback`],
-        grant_types: ['authorization_code'], response_types: ['code'],
-      }],
-      claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['preferred_username'] },
-      findAccount: (_ctx: unknown, id: string) => ({ accountId: id, claims: () => ({ sub: id, email: `${id}@example.com`, email_verified: true, preferred_username: id }) }),
-      cookies: { keys: ['test-cookie-key'] },
-    });
-    handler = provider.callback();
+    op.register({ clientId: 'upfleet', clientSecret: 'a-long-client-secret-for-tests', redirectUri: `${stack.baseUrl}/api/auth/oidc/callback` });
     // The owner of workspace 2 ("Acme", the first one made on this fresh server: user 1 is the owner).
     ownerToken = (await api('POST', '/api/auth/signup', { username: 'owner', email: 'owner@example.com', password })).body.data.accessToken;
     acme = (await api('POST', '/api/workspaces', { name: 'Acme' }, ownerToken)).body.data.id;
@@ -65,7 +52,7 @@ d(title, () => {
   afterAll(async () => {
     await browser?.close();
     await stack?.stop();
-    await new Promise<void>((resolve) => (issuerServer ? issuerServer.close(() => resolve()) : resolve()));
+    await op?.close();
   });
 
   it('signs in through the local OIDC provider: the account is made and joins the default workspace as viewer', async () => {
@@ -133,7 +120,11 @@ d(title, () => {
     await ownerPage.getByTestId('audit-row').filter({ hasText: 'member.role_change' }).waitFor();
     await ownerPage.getByTestId('audit-row').filter({ hasText: 'invitation.create' }).waitFor();
     await ownerPage.getByRole('combobox', { name: 'Action' }).selectOption('endpoint');
-    await expect(ownerPage.getByTestId('audit-row').allTextContents()).resolves.toEqual([expect.stringContaining('endpoint.create')]);
+    await expect.poll(() => ownerPage.getByTestId('audit-row').allTextContents()).toEqual([expect.stringContaining('endpoint.create')]);
+    await ownerPage.getByRole('combobox', { name: 'Action' }).selectOption('member');
+    await expect.poll(() => ownerPage.getByTestId('audit-row').allTextContents()).toEqual([
+      expect.stringContaining('member.role_change'), expect.stringMatching(/alicemember\.join.*via single sign-on, role=viewer/),
+    ]);
     await ownerPage.goto(`${stack.baseUrl}/profile`);
     await expect(ownerPage.getByTestId('workspace-plan').textContent()).resolves.toBe('Workspace Acme is on the Starter plan.');
     await owner.close();

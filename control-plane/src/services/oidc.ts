@@ -86,7 +86,7 @@ export function createOidcService(deps: {
     },
 
     /** The provider sent the browser back: checks state (against the cookie), PKCE and nonce, then signs the person in. */
-    async callback(currentUrl: URL, cookieState: string | null): Promise<TokenPair & { userId: number; created: boolean }> {
+    async callback(currentUrl: URL, cookieState: string | null, clientAddress?: string): Promise<TokenPair & { userId: number; created: boolean }> {
       const state = currentUrl.searchParams.get('state') ?? '';
       const flow = pending.get(state);
       pending.delete(state);
@@ -119,7 +119,13 @@ export function createOidcService(deps: {
         deps.logger?.info({ userId, created }, 'OIDC identity linked');
       }
       const ws = config.defaultWorkspaceId;
-      if (ws !== null && deps.workspaces.get(ws) && !deps.workspaces.role(ws, userId)) deps.workspaces.addMember(ws, userId, config.defaultRole);
+      if (ws !== null && deps.workspaces.get(ws) && !deps.workspaces.role(ws, userId)) {
+        deps.workspaces.addMember(ws, userId, config.defaultRole);
+        deps.workspaces.insertAudit({
+          workspaceId: ws, at: now(), memberId: userId, memberName: users.byId(userId)?.username ?? '', action: 'member.join', targetId: String(userId),
+          summary: `via single sign-on, role=${config.defaultRole}`, clientAddress: clientAddress ?? '',
+        });
+      }
       return { ...(await deps.issueTokens(userId)), userId, created };
     },
   };

@@ -36,7 +36,7 @@ export function oidcRoutes(deps: { oidc: OidcService | null; limiter: RateLimite
       deps.limiter.consume('login_ip', clientKey(req.ip));
       if (typeof req.query.error === 'string') throw new AppError('unauthorized', `The provider refused the sign-in (${req.query.error.slice(0, 80)})`);
       const url = new URL(req.originalUrl, 'http://callback.invalid');
-      const t = await service.callback(url, cookie(req, STATE_COOKIE));
+      const t = await service.callback(url, cookie(req, STATE_COOKIE), req.ip);
       const fragment = new URLSearchParams({ access_token: t.accessToken, refresh_token: t.refreshToken });
       res.redirect(302, `/login/sso#${fragment.toString()}`);
     } catch (err) {
