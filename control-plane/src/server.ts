@@ -37,6 +37,9 @@ import { seedDatabase } from './store/seed';
 import { createSessionsRepo } from './store/sessions-repo';
 import { createUsersRepo } from './store/users-repo';
 import { createAgentServiceHandlers, createAgentStreams } from './grpc/agent-service';
+import { createStatusPageService } from './services/status-pages';
+import { createStatusPagesRepo } from './store/status-pages-repo';
+import { dailyUptimeFrom, type RowReader } from './results/status-queries';
 import { startGrpcServer, type GrpcServerHandle } from './grpc/server';
 import { loadOrCreateGrpcTls, type GrpcTlsMaterial } from './grpc/tls';
 import { createResultStore, type ResultStore } from './results/clickhouse-store';
@@ -106,6 +109,10 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     twofa_ip: perWindow(rl.ipLogins),
     account_fail: perWindow(rl.accountFailures),
     endpoint_mutation: { max: rl.endpointMutationsPerMinute, windowSeconds: 60, message: 'Too many changes to endpoints. Please wait a minute and try again.' },
+    // Status pages: wrong page passwords per address and page, subscriptions per address and per page.
+    status_password: { max: 10, windowSeconds: 600 },
+    subscribe_email: { max: 3, windowSeconds: 3600, message: 'Too many subscription requests. Please try again later.' },
+    subscribe_page: { max: 100, windowSeconds: 3600, message: 'Too many subscription requests. Please try again later.' },
   }, { metrics });
   let results: ResultStore | null;
   if (extras.results === undefined) {
@@ -200,7 +207,14 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     }),
     publicUrl: () => config.publicUrl ?? listeningUrl,
   });
+  const statusPages = createStatusPageService({
+    repo: createStatusPagesRepo(db),
+    planOf: endpoints.planOf,
+    uptime: results && 'select' in results ? dailyUptimeFrom(results as unknown as RowReader) : undefined,
+    cookieKey: deriveKey(master, 'status-page-cookies'),
+  });
   const app = createApp({
+    statusPages,
     logger,
     auth: createAuthService({ users, catalog, tokens, limiter, box, checkout: billing }),
     tokens,

@@ -8,10 +8,11 @@ const bodies = Object.entries(schemas).filter(([name, v]) => v instanceof z.ZodT
 describe('REST schemas as JSON Schema', () => {
   it('covers every REST body and query', () => {
     expect(bodies.map(([n]) => n).sort()).toEqual([
-      'AgentTokenCreateBody', 'AlertMethodCreateBody', 'AlertMethodUpdateBody', 'AlertThresholdsBody', 'ApiKeyCreateBody', 'CheckoutSessionBody', 'EndpointCreateBody',
-      'EndpointListQuery', 'EndpointToggleBody', 'EndpointUpdateBody', 'GraphQuery', 'IncidentsQuery', 'LoginBody', 'LogoutBody', 'PasswordChangeBody',
-      'ProfileUpdateBody', 'PublicCheckoutSessionBody', 'RefreshBody', 'RegionCreateBody', 'ResultsCountQuery', 'SetPackageBody',
-      'SetPackagePriceBody', 'SignupBody', 'TwoFactorDisableBody', 'TwoFactorVerifyBody',
+      'AgentTokenCreateBody', 'AlertMethodCreateBody', 'AlertMethodUpdateBody', 'AlertThresholdsBody', 'ApiKeyCreateBody', 'CheckoutSessionBody',
+      'EndpointCreateBody', 'EndpointListQuery', 'EndpointToggleBody', 'EndpointUpdateBody', 'GraphQuery', 'IncidentsQuery', 'LoginBody',
+      'LogoutBody', 'MaintenanceBody', 'PasswordChangeBody', 'ProfileUpdateBody', 'PublicCheckoutSessionBody', 'RefreshBody', 'RegionCreateBody',
+      'ResultsCountQuery', 'SetPackageBody', 'SetPackagePriceBody', 'SignupBody', 'SlugQuery', 'StatusPageBody', 'StatusReportBody',
+      'StatusReportEditBody', 'StatusUpdateBody', 'StatusUpdateEditBody', 'SubscribeBody', 'TwoFactorDisableBody', 'TwoFactorVerifyBody',
     ]);
   });
   it.each(bodies)('%s converts, named by its id', (name, schema) => {

@@ -14,6 +14,7 @@ import type { PriceService } from '../services/billing-prices';
 import type { EndpointService } from '../services/endpoints';
 import type { GraphService } from '../services/graphs';
 import type { RateLimiter } from '../services/rate-limiter';
+import type { StatusPageService } from '../services/status-pages';
 import type { TokenService } from '../services/tokens';
 import type { CatalogRepo } from '../store/catalog-repo';
 import { GraphQuery } from '@upfleet/proto/schemas';
@@ -27,6 +28,7 @@ import { apiKeyRoutes } from './routes/api-keys';
 import { authRoutes } from './routes/auth';
 import { billingRoutes, billingWebhookRoute } from './routes/billing';
 import { publicRoutes, userRoutes } from './routes/users';
+import { statusPageOwnerRoutes, statusPagePublicApi, statusPageSite } from './routes/status-pages';
 
 const DOCS_DIR = path.join(import.meta.dirname, 'docs');
 const SWAGGER_UI_DIR = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
@@ -47,6 +49,8 @@ export interface AppDeps {
   prices: PriceService;
   catalog: CatalogRepo;
   limiter: RateLimiter;
+  /** Public status pages (issue 21). */
+  statusPages: StatusPageService;
   adminToken: string;
   results: ResultCounter | null;
   webDistDir: string | null;
@@ -84,8 +88,10 @@ export function createApp(deps: AppDeps): Express {
     res.json({ success: true, data: { status: 'ok' } });
   });
   api.use(publicRoutes(deps.catalog));
+  api.use(statusPagePublicApi(deps));
   api.use(authRoutes(deps.auth, deps.tokens));
   api.use(apiKeyRoutes(deps.apiKeys, deps.tokens));
+  api.use(statusPageOwnerRoutes(deps));
   api.use(userRoutes({ ...deps, alerting: deps.alerting ?? null }));
   api.use(billingRoutes({ billing: deps.billing, prices: deps.prices, tokens: deps.tokens, adminToken: deps.adminToken }));
   api.get('/graphs/endpoint/:id', requireUserOrKey(deps.tokens, deps.apiKeys), async (req, res) => {
@@ -116,6 +122,8 @@ export function createApp(deps: AppDeps): Express {
       res.type('text/plain; version=0.0.4').send(await metrics.render());
     });
   }
+
+  app.use(statusPageSite({ statusPages: deps.statusPages, limiter: deps.limiter }));
 
   const dist = deps.webDistDir;
   const indexHtml = dist ? path.join(dist, 'index.html') : null;

@@ -2,7 +2,7 @@ import { Counter, type Registry } from 'prom-client';
 import { AppError } from '../errors';
 import type { RateLimitRepo } from '../store/rate-limit-repo';
 
-export type LimitBucket = 'login_ip' | 'signup_ip' | 'refresh_ip' | 'twofa_ip' | 'account_fail' | 'endpoint_mutation';
+export type LimitBucket = 'login_ip' | 'signup_ip' | 'refresh_ip' | 'twofa_ip' | 'account_fail' | 'endpoint_mutation' | 'status_password' | 'subscribe_email' | 'subscribe_page';
 
 export interface LimitRule {
   max: number;
