@@ -37,7 +37,7 @@ import { seedDatabase } from './store/seed';
 import { createSessionsRepo } from './store/sessions-repo';
 import { createUsersRepo } from './store/users-repo';
 import { createAgentServiceHandlers, createAgentStreams } from './grpc/agent-service';
-import { createStatusPageService } from './services/status-pages';
+import { createStatusPageService, type StatusPageService } from './services/status-pages';
 import { createStatusPagesRepo } from './store/status-pages-repo';
 import { dailyUptimeFrom, type RowReader } from './results/status-queries';
 import { startGrpcServer, type GrpcServerHandle } from './grpc/server';
@@ -144,7 +144,14 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
   // The gRPC TLS identity is known before any token is made: printed tokens carry its CA's fingerprint.
   const tls: GrpcTlsMaterial | null = results && !config.grpcTls.insecure ? loadOrCreateGrpcTls(config.dataDir, config.grpcTls) : null;
   const alertsRepo = createAlertsRepo(db);
+  // Status pages are made after endpoints (they need the plan); alerting, made first, reaches them late.
+  const late: { statusPages: StatusPageService | null } = { statusPages: null };
   const alerting = createAlerting({
+    inMaintenance: (urlId, ts) => late.statusPages?.inMaintenance(urlId, ts) ?? false,
+    incidentHooks: {
+      opened: (i) => late.statusPages?.incidentHooks.opened(i),
+      resolved: (i) => late.statusPages?.incidentHooks.resolved(i),
+    },
     repo: createAlertingRepo(db),
     alerts: alertsRepo,
     box,
@@ -213,6 +220,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     uptime: results && 'select' in results ? dailyUptimeFrom(results as unknown as RowReader) : undefined,
     cookieKey: deriveKey(master, 'status-page-cookies'),
   });
+  late.statusPages = statusPages;
   const app = createApp({
     statusPages,
     logger,

@@ -8,7 +8,7 @@ import type { CheckResult } from '@upfleet/proto';
 import type { Logger } from '../logger';
 import { DOWN, observe } from './conditions';
 import { createEndpointCache, regionStateKey } from './endpoint-state';
-import { createIncidentBook } from './incidents';
+import { createIncidentBook, type IncidentHooks } from './incidents';
 import type { AlertingRepo } from './repo';
 import { confirmRegion, createConditionDecider, type PendingWrites } from './state-machine';
 
@@ -23,6 +23,9 @@ export interface EvaluatorDeps {
   now?: () => number;
   /** Called after a transaction that queued deliveries has committed. */
   onQueued?(): void;
+  /** A result this returns true for is not evaluated (its endpoint was in maintenance when it was taken). */
+  skipResult?(urlId: number, tsMs: number): boolean;
+  incidentHooks?: IncidentHooks;
 }
 
 export function createAlertEvaluator(deps: EvaluatorDeps) {
@@ -30,7 +33,7 @@ export function createAlertEvaluator(deps: EvaluatorDeps) {
   const now = deps.now ?? Date.now;
   const log = deps.logger.child({ component: 'alert-evaluator' });
   const cache = createEndpointCache(deps);
-  const decide = createConditionDecider(repo, cache, createIncidentBook(repo, log));
+  const decide = createConditionDecider(repo, cache, createIncidentBook(repo, log, deps.incidentHooks));
 
   function evaluate(results: readonly CheckResult[]): { changed: number; queued: number } {
     const pending: PendingWrites = { ops: [], regions: new Map(), conditions: new Map(), touched: new Set() };
@@ -43,6 +46,8 @@ export function createAlertEvaluator(deps: EvaluatorDeps) {
       const urlId = Number(r.endpoint_id);
       const ctx = cache.context(urlId);
       if (!ctx) continue;
+      // In maintenance: checked, but no incident opens and an open one stays open (nothing is counted).
+      if (deps.skipResult?.(urlId, Number(r.ts_ms))) continue;
       const observations = observe(r, ctx.thresholds, cache.labelOf(r.region));
       if (observations.length === 0) continue;
       const st = cache.stateOf(urlId);

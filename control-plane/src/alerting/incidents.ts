@@ -14,7 +14,13 @@ function incidentView(i: IncidentRow): IncidentView {
   };
 }
 
-export function createIncidentBook(repo: AlertingRepo, log: Logger) {
+/** Told of incidents as they open and resolve (status pages' auto reports), inside the evaluator's transaction. */
+export interface IncidentHooks {
+  opened?(incident: IncidentRow): void;
+  resolved?(incident: IncidentRow): void;
+}
+
+export function createIncidentBook(repo: AlertingRepo, log: Logger, hooks: IncidentHooks = {}) {
   /** Queues one outbox row per enabled alert method of the owner; returns how many. */
   function enqueue(ctx: EndpointContext, type: AlertEventType, incident: IncidentRow, at: number): number {
     const event: AlertEvent = {
@@ -36,6 +42,7 @@ export function createIncidentBook(repo: AlertingRepo, log: Logger) {
       const row = { user_id: ctx.row.user_id, url_id: ctx.row.url_id, condition, regions: JSON.stringify(regions), cause, flapping: flapping ? 1 : 0, opened_at: t };
       const id = repo.insertIncident(row);
       log.info({ urlId: ctx.row.url_id, incidentId: id, condition, cause }, 'incident opened');
+      hooks.opened?.({ ...row, incident_id: id, resolved_at: null });
       return enqueue(ctx, 'incident.opened', { ...row, incident_id: id, resolved_at: null }, t);
     },
 
@@ -44,6 +51,7 @@ export function createIncidentBook(repo: AlertingRepo, log: Logger) {
       const open = repo.openIncident(ctx.row.url_id, condition);
       if (!open || !repo.resolveIncident(open.incident_id, t, false)) return 0;
       log.info({ urlId: ctx.row.url_id, incidentId: open.incident_id, condition }, 'incident resolved');
+      hooks.resolved?.({ ...open, resolved_at: t });
       return enqueue(ctx, 'incident.resolved', { ...open, resolved_at: t }, t);
     },
   };

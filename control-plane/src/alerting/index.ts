@@ -10,6 +10,7 @@ import type { Logger } from '../logger';
 import type { AlertsRepo } from '../store/alerts-repo';
 import { createDispatcher, type MethodForDelivery } from './dispatcher';
 import { createAlertEvaluator } from './evaluator';
+import type { IncidentHooks } from './incidents';
 import type { AlertingRepo, IncidentRow } from './repo';
 import type { AlertEvent, Channel } from './types';
 
@@ -26,6 +27,10 @@ export interface AlertingDeps {
   pollMs?: number;
   /** Alerting registers its own metrics here: delivery tries, incident events, evaluation time, outbox depth. */
   metrics?: Registry;
+  /** Whether an endpoint was in a maintenance window at a result's time: such results are not evaluated. */
+  inMaintenance?(urlId: number, tsMs: number): boolean;
+  /** Told of incidents opening and resolving (status pages' auto reports). */
+  incidentHooks?: IncidentHooks;
 }
 
 const DELIVERIES_SHOWN = 50;
@@ -64,7 +69,7 @@ export function createAlerting(deps: AlertingDeps) {
   });
   const evaluator = createAlertEvaluator({
     repo: deps.repo, logger: deps.logger, regionLabel: deps.regionLabel, primaryRegion: deps.primaryRegion, now,
-    onQueued: () => dispatcher.wake(),
+    onQueued: () => dispatcher.wake(), skipResult: deps.inMaintenance, incidentHooks: deps.incidentHooks,
   });
   let pruneTimer: NodeJS.Timeout | null = null;
 

@@ -16,13 +16,16 @@ const DAY_MS = 86_400_000;
 /** A rendered public view is reused this long (the answer says max-age=30), unless the page changes. */
 export const PUBLIC_VIEW_TTL_MS = 10_000;
 
+/** An endpoint's maintenance window, as the uptime query leaves it out. */
+export interface MaintenanceSpan { endpointId: number; startsAt: number; endsAt: number }
+
 /** Daily uptime of endpoints, from the results store's rollups. */
 export interface DailyUptimeSource {
   /**
    * Per endpoint: date (YYYY-MM-DD in the page's zone) → [checks counted, checks up]; days without
-   * counted checks are absent. Results taken during maintenance are not counted.
+   * counted checks are absent. Results taken during `maintenance` count neither for nor against.
    */
-  dailyUptime(endpointIds: number[], fromMs: number, untilMs: number, offsetMinutes: number): Promise<Map<number, Map<string, [number, number]>>>;
+  dailyUptime(endpointIds: number[], fromMs: number, untilMs: number, offsetMinutes: number, maintenance?: MaintenanceSpan[]): Promise<Map<number, Map<string, [number, number]>>>;
 }
 
 /** 'UTC', 'UTC+2', 'UTC-5', 'UTC+5:30' → minutes east of UTC. */
@@ -114,6 +117,57 @@ export function createStatusPageService(deps: {
     for (const id of ids) if (!repo.ownsEndpoint(ownerId, id)) throw notFound('Endpoint not found');
   }
 
+  // ---- maintenance, in memory: alerting asks for every result it evaluates ----
+  /** Windows are looked back this far: results older than this are not asked about. */
+  const SPAN_LOOKBACK_MS = 2 * DAY_MS;
+  let spans: { version: number; at: number; byEndpoint: Map<number, Array<[number, number]>> } | null = null;
+  function spansNow(t: number) {
+    if (!spans || spans.version !== globalVersion || t - spans.at > 60_000) {
+      const byEndpoint = new Map<number, Array<[number, number]>>();
+      for (const [urlId, start, end] of repo.windowSpans(t - SPAN_LOOKBACK_MS)) {
+        const list = byEndpoint.get(urlId) ?? [];
+        list.push([start, end]);
+        byEndpoint.set(urlId, list);
+      }
+      spans = { version: globalVersion, at: t, byEndpoint };
+    }
+    return spans.byEndpoint;
+  }
+  function inMaintenance(urlId: number, at: number): boolean {
+    const list = spansNow(now()).get(urlId);
+    return list !== undefined && list.some(([s, e]) => at >= s && at < e);
+  }
+
+  // ---- auto reports: an alerting incident on a component's endpoint opens and resolves a report ----
+  function incidentOpened(i: { incident_id: number; url_id: number; condition: string }): void {
+    for (const p of repo.pagesShowingEndpoint(i.url_id)) {
+      touch(p.page_id);
+      if (p.auto_reports !== 1 || repo.openReportOfIncident(p.page_id, i.incident_id)) continue;
+      const ids = repo.componentsOfEndpoint(p.page_id, i.url_id);
+      const names = repo.components(p.page_id).filter((c) => ids.includes(c.component_id)).map((c) => c.name);
+      const down = i.condition === 'down';
+      const impact: ReportImpact = down ? 'major_outage' : 'degraded';
+      const what = names.join(', ') || 'A component';
+      const id = repo.createReport(p.page_id, {
+        title: down ? `${what} is down` : `${what}: degraded performance`,
+        status: 'investigating',
+        message: down ? `We are investigating an outage of ${what}.` : `We are investigating degraded performance of ${what}.`,
+        affected: ids.map((component_id) => ({ component_id, impact })),
+        incidentId: i.incident_id,
+      }, now());
+      deps.events?.reportChanged?.(p, repo.report(p.page_id, id)!, 'opened');
+    }
+  }
+  function incidentResolved(i: { incident_id: number; url_id: number }): void {
+    for (const p of repo.pagesShowingEndpoint(i.url_id)) {
+      touch(p.page_id);
+      const open = repo.openReportOfIncident(p.page_id, i.incident_id);
+      if (!open) continue;
+      repo.addUpdate(open.report_id, { status: 'resolved', message: 'This incident has been resolved.', affected: null }, now());
+      deps.events?.reportChanged?.(p, repo.report(p.page_id, open.report_id)!, 'updated');
+    }
+  }
+
   // ---- public view ----
   const cache = new Map<number, { version: string; at: number; view: Promise<PublicView> }>();
 
@@ -127,7 +181,9 @@ export function createStatusPageService(deps: {
     const firstDayMs = Date.parse(`${today}T00:00:00Z`) - (STATUS_DAYS - 1) * DAY_MS - offset * 60_000;
     const dates = Array.from({ length: STATUS_DAYS }, (_, i) => new Date(Date.parse(`${today}T00:00:00Z`) - (STATUS_DAYS - 1 - i) * DAY_MS).toISOString().slice(0, 10));
 
-    const daily = deps.uptime && urlIds.length > 0 ? await deps.uptime.dailyUptime(urlIds, firstDayMs, t, offset) : new Map<number, Map<string, [number, number]>>();
+    const wanted = new Set(urlIds);
+    const maintenance = repo.windowSpans(firstDayMs).filter(([u, s]) => wanted.has(u) && s < t).map(([endpointId, startsAt, endsAt]) => ({ endpointId, startsAt, endsAt }));
+    const daily = deps.uptime && urlIds.length > 0 ? await deps.uptime.dailyUptime(urlIds, firstDayMs, t, offset, maintenance) : new Map<number, Map<string, [number, number]>>();
     const incidents = repo.openIncidents(urlIds);
     const windows = repo.windowsForEndpoints(urlIds, t, t + 30 * DAY_MS, t);
     const reports = repo.reportsSince(p.page_id, firstDayMs);
@@ -316,8 +372,10 @@ export function createStatusPageService(deps: {
       touch();
       return { id: windowId };
     },
-    /** Whether an endpoint is in a maintenance window in progress (alerting asks before opening an incident). */
-    inMaintenance: (urlId: number, at = now()) => repo.inMaintenance(urlId, at),
+    /** Whether an endpoint was in a maintenance window at `at` (alerting skips such results; from memory). */
+    inMaintenance,
+    /** Alerting's incident hooks: auto reports and fresh component states. */
+    incidentHooks: { opened: incidentOpened, resolved: incidentResolved },
 
     // ---- public side ----
     /** A published page by slug or custom domain; unpublished and unknown pages are the same 404. */

@@ -92,8 +92,8 @@ export function createStatusPagesRepo(db: Db) {
     windowEndpoints: db.prepare('SELECT url_id FROM maintenance_endpoints WHERE window_id = ? ORDER BY url_id').pluck(),
     clearWindowEndpoints: db.prepare('DELETE FROM maintenance_endpoints WHERE window_id = ?'),
     insertWindowEndpoint: db.prepare('INSERT OR IGNORE INTO maintenance_endpoints (window_id, url_id) VALUES (?, ?)'),
-    inMaintenance: db.prepare(`SELECT 1 FROM maintenance_endpoints me JOIN maintenance_windows w ON w.window_id = me.window_id
-      WHERE me.url_id = ? AND w.starts_at <= ? AND w.ends_at > ? LIMIT 1`).pluck(),
+    windowSpans: db.prepare(`SELECT me.url_id, w.starts_at, w.ends_at FROM maintenance_windows w
+      JOIN maintenance_endpoints me ON me.window_id = w.window_id WHERE w.ends_at > ?`).raw(true),
     openIncidents: db.prepare(`SELECT incident_id, url_id, condition, opened_at FROM incidents
       WHERE url_id IN (SELECT value FROM json_each(?)) AND resolved_at IS NULL`),
     windowsForEndpoints: db.prepare(`SELECT w.*, json_group_array(me.url_id) AS url_ids FROM maintenance_windows w
@@ -253,8 +253,8 @@ export function createStatusPagesRepo(db: Db) {
       for (const u of w.endpoint_ids) q.insertWindowEndpoint.run(windowId, u);
     }),
     deleteWindow: (ownerId: number, windowId: number) => q.deleteWindow.run(windowId, ownerId).changes > 0,
-    /** Whether an endpoint is in a maintenance window in progress at `at`. */
-    inMaintenance: (urlId: number, at: number) => q.inMaintenance.get(urlId, at, at) === 1,
+    /** [url_id, starts_at, ends_at] of every window ending after `sinceMs`. */
+    windowSpans: (sinceMs: number) => q.windowSpans.all(sinceMs) as Array<[number, number, number]>,
     /** Open alerting incidents of these endpoints (read-only: alerting owns the table). */
     openIncidents: (urlIds: number[]) => q.openIncidents.all(JSON.stringify(urlIds)) as Array<{ incident_id: number; url_id: number; condition: string; opened_at: number }>,
     /** Windows touching any of the endpoints that end after `fromMs` and start before `untilMs`. */
