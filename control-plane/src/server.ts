@@ -39,6 +39,8 @@ import { createUsersRepo } from './store/users-repo';
 import { createAgentServiceHandlers, createAgentStreams } from './grpc/agent-service';
 import { createStatusPageService, type StatusPageService } from './services/status-pages';
 import { createStatusPagesRepo } from './store/status-pages-repo';
+import { createStatusMailRepo } from './store/status-mail-repo';
+import { createStatusSubscribers } from './services/status-subscribers';
 import { dailyUptimeFrom, type RowReader } from './results/status-queries';
 import { startGrpcServer, type GrpcServerHandle } from './grpc/server';
 import { loadOrCreateGrpcTls, type GrpcTlsMaterial } from './grpc/tls';
@@ -69,6 +71,8 @@ export interface ControlPlaneExtras {
   now?: () => number;
   /** How often expired sessions and refresh tokens are pruned (default hourly; also once at start). */
   pruneIntervalMs?: number;
+  /** How often maintenance started/completed notices are looked for (default 15 s). */
+  maintenanceTickMs?: number;
 }
 
 export async function startControlPlane(config: Config, logger: Logger, extras: ControlPlaneExtras = {}): Promise<ControlPlane> {
@@ -214,15 +218,25 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     }),
     publicUrl: () => config.publicUrl ?? listeningUrl,
   });
+  const statusPagesRepo = createStatusPagesRepo(db);
+  const subscribers = createStatusSubscribers({
+    mail: createStatusMailRepo(db), pages: statusPagesRepo, limiter, logger,
+    smtp: { url: config.alerting.smtpUrl, from: config.alerting.smtpFrom },
+    publicUrl: () => config.publicUrl ?? listeningUrl,
+    key: deriveKey(master, 'status-page-unsubscribe'),
+  });
   const statusPages = createStatusPageService({
-    repo: createStatusPagesRepo(db),
+    repo: statusPagesRepo,
+    events: { reportChanged: (p, r, kind) => subscribers.reportChanged(p, r, kind), windowChanged: (w) => subscribers.windowScheduled(w) },
     planOf: endpoints.planOf,
     uptime: results && 'select' in results ? dailyUptimeFrom(results as unknown as RowReader) : undefined,
     cookieKey: deriveKey(master, 'status-page-cookies'),
   });
   late.statusPages = statusPages;
+  subscribers.start(extras.maintenanceTickMs);
   const app = createApp({
     statusPages,
+    subscribers,
     logger,
     auth: createAuthService({ users, catalog, tokens, limiter, box, checkout: billing }),
     tokens,
@@ -299,6 +313,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
       if (graceTimer) clearInterval(graceTimer);
       engine.close();
       await alerting.stop();
+      await subscribers.stop();
       await embedded?.stop();
       await grpcServer?.close();
       if (extras.results === undefined) await results?.close();

@@ -79,6 +79,12 @@ export const PublicStatusResource = z
 export const SlugAvailability = z.object({ slug: z.string(), available: z.boolean(), error: z.string().nullable() }).meta({ id: 'SlugAvailability' });
 export const StatusPageDeleted = z.object({ id: z.number().int() }).meta({ id: 'StatusPageDeleted' });
 export const StatusReportDeleted = z.object({ report_id: z.number().int() }).meta({ id: 'StatusReportDeleted' });
+export const SubscriberList = z
+  .object({
+    count: z.number().int().meta({ description: 'Confirmed subscribers' }),
+    subscribers: z.array(z.object({ id: z.number().int(), email: z.string(), confirmed: z.boolean(), created_at: timestamp, confirmed_at: timestamp.nullable() })),
+  })
+  .meta({ id: 'SubscriberList' });
 export const SubscribeResult = z.object({ message: z.string() }).meta({ id: 'SubscribeResult' });
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

@@ -15,6 +15,7 @@ import type { EndpointService } from '../services/endpoints';
 import type { GraphService } from '../services/graphs';
 import type { RateLimiter } from '../services/rate-limiter';
 import type { StatusPageService } from '../services/status-pages';
+import type { StatusSubscribers } from '../services/status-subscribers';
 import type { TokenService } from '../services/tokens';
 import type { CatalogRepo } from '../store/catalog-repo';
 import { GraphQuery } from '@upfleet/proto/schemas';
@@ -51,6 +52,7 @@ export interface AppDeps {
   limiter: RateLimiter;
   /** Public status pages (issue 21). */
   statusPages: StatusPageService;
+  subscribers: StatusSubscribers;
   adminToken: string;
   results: ResultCounter | null;
   webDistDir: string | null;
@@ -123,7 +125,7 @@ export function createApp(deps: AppDeps): Express {
     });
   }
 
-  app.use(statusPageSite({ statusPages: deps.statusPages, limiter: deps.limiter }));
+  app.use(statusPageSite(deps));
 
   const dist = deps.webDistDir;
   const indexHtml = dist ? path.join(dist, 'index.html') : null;

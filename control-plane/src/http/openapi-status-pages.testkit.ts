@@ -28,6 +28,11 @@ export async function exerciseStatusPages(call: Call, key: string, endpointId: n
   await call('GET', '/api/public/status/{slug}', `/api/public/status/${slug}`);
   await call('GET', '/api/public/status/{slug}', '/api/public/status/no-such-page'); // 404
 
+  await call('POST', '/api/public/status/{slug}/subscribe', `/api/public/status/${slug}/subscribe`, { email: 'reader@example.com' });
+  await call('POST', '/api/public/status/{slug}/subscribe', `/api/public/status/${slug}/subscribe`, { email: 'not-an-address' }); // 400
+  const subs = await call('GET', `${P}/{id}/subscribers`, `${P}/${id}/subscribers`, undefined, key);
+  await call('DELETE', `${P}/{id}/subscribers/{subscriber_id}`, `${P}/${id}/subscribers/${subs.body.data.subscribers[0].id}`, undefined, key);
+  await call('DELETE', `${P}/{id}/subscribers/{subscriber_id}`, `${P}/${id}/subscribers/987654`, undefined, key); // 404
   await call('DELETE', `${P}/{id}/reports/{report_id}`, `${P}/${id}/reports/${rid}`, undefined, key);
   const M = '/api/users/maintenance-windows';
   const w = await call('POST', M, M, { title: 'Upgrade', endpoint_ids: [endpointId], starts_at: iso(Date.now() + 3600_000), ends_at: iso(Date.now() + 7200_000) }, key);

@@ -1,7 +1,7 @@
 // The status-page routes of the public API (issue 21), spliced into API_ROUTES by openapi.ts.
 import { z } from 'zod';
 import {
-  MaintenanceBody, MaintenanceWindowResource, PublicStatusResource, SlugAvailability, SlugQuery, StatusPageBody, StatusPageDeleted, StatusPageResource,
+  SubscribeBody, SubscribeResult, SubscriberList, MaintenanceBody, MaintenanceWindowResource, PublicStatusResource, SlugAvailability, SlugQuery, StatusPageBody, StatusPageDeleted, StatusPageResource,
   StatusReportBody, StatusReportDeleted, StatusReportEditBody, StatusReportResource, StatusUpdateBody, StatusUpdateEditBody,
 } from '@upfleet/proto/schemas';
 import type { ApiRoute } from './openapi';
@@ -26,6 +26,9 @@ export const STATUS_PAGE_ROUTES: ApiRoute[] = [
   { method: 'post', path: `${report}/updates`, summary: 'Post an update (status, message, optionally the affected components)', tag, access: 'key', body: StatusUpdateBody, data: StatusReportResource, created: true },
   { method: 'put', path: `${report}/updates/{update_id}`, summary: 'Edit an update\'s message', tag, access: 'key', body: StatusUpdateEditBody, data: StatusReportResource },
   { method: 'delete', path: `${report}/updates/{update_id}`, summary: 'Delete an update (the report keeps at least one)', tag, access: 'key', data: StatusReportResource },
+  { method: 'post', path: '/api/public/status/{slug}/subscribe', summary: 'Subscribe an email to a page (double opt-in: a confirmation mail; the same answer whether or not it was subscribed)', tag, access: 'public', body: SubscribeBody, data: SubscribeResult, errors: [401, 404, 429] },
+  { method: 'get', path: `${page}/subscribers`, summary: 'A page\'s subscribers (count of confirmed ones, and the list)', tag, access: 'key', data: SubscriberList },
+  { method: 'delete', path: `${page}/subscribers/{subscriber_id}`, summary: 'Remove a subscriber', tag, access: 'key', data: StatusPageDeleted },
   { method: 'get', path: '/api/users/maintenance-windows', summary: 'List maintenance windows (state follows the clock)', tag, access: 'key', data: list(MaintenanceWindowResource) },
   { method: 'post', path: '/api/users/maintenance-windows', summary: 'Schedule maintenance (at most 7 days; a start in the past is allowed)', tag, access: 'key', body: MaintenanceBody, data: MaintenanceWindowResource, created: true, errors: [404] },
   { method: 'get', path: '/api/users/maintenance-windows/{id}', summary: 'A maintenance window', tag, access: 'key', data: MaintenanceWindowResource },

@@ -45,6 +45,8 @@ const worst = (a: ComponentState, b: ComponentState) => (rank(b) > rank(a) ? b :
 export interface StatusEvents {
   /** A report was opened or got an update (subscribers' mail). */
   reportChanged?(page: PageRow, report: StatusReport, kind: 'opened' | 'updated'): void;
+  /** A maintenance window was created or changed. */
+  windowChanged?(window: MaintenanceWindow): void;
 }
 
 export interface PublicView {
@@ -358,14 +360,18 @@ export function createStatusPageService(deps: {
       if (body.ends_at <= now()) throw badRequest('The end must be in the future');
       const id = repo.createWindow(ownerId, body, now());
       touch();
-      return repo.ownedWindow(ownerId, id, now())!;
+      const w = repo.ownedWindow(ownerId, id, now())!;
+      deps.events?.windowChanged?.(w);
+      return w;
     },
     updateWindow(ownerId: number, windowId: number, body: MaintenanceBody): MaintenanceWindow {
       if (!repo.ownedWindow(ownerId, windowId, now())) throw notFound('Maintenance window not found');
       checkWindowEndpoints(ownerId, body.endpoint_ids);
       repo.updateWindow(ownerId, windowId, body);
       touch();
-      return repo.ownedWindow(ownerId, windowId, now())!;
+      const w = repo.ownedWindow(ownerId, windowId, now())!;
+      deps.events?.windowChanged?.(w);
+      return w;
     },
     removeWindow(ownerId: number, windowId: number): { id: number } {
       if (!repo.deleteWindow(ownerId, windowId)) throw notFound('Maintenance window not found');
@@ -384,6 +390,8 @@ export function createStatusPageService(deps: {
       if (!p || p.published !== 1) throw notFound('Status page not found');
       return p;
     },
+    /** An owned page's row (subscriber lists). */
+    ownedRow: page,
     /** The published page whose custom domain is `host`, if any (requests to `/` on that host). */
     customDomainPage(host: string): PageRow | undefined {
       if (!host || host === 'localhost' || /^[\d.]+$|:/.test(host)) return undefined;

@@ -175,3 +175,9 @@ ${entries.map((e) => `<entry><id>${escapeXml(e.id)}</id><title>${escapeXml(e.tit
 </feed>
 `;
 }
+
+/** A short page after a form or a mail link (subscribed, confirmed, unsubscribed). */
+export function renderNotice(title: string, heading: string, text: string, back: string): string {
+  return document(`${title} status`,
+    h('main', null, h('h1', null, title), h('div', { className: 'card notice', role: 'status' }, h('strong', null, heading), h('p', null, text)), h('p', null, h('a', { href: back }, 'Back to the status page'))));
+}

@@ -413,4 +413,34 @@ CREATE TABLE status_subscribers (
 );
 `,
   },
+  {
+    // Issue 21: mail to status-page subscribers goes through its own durable outbox (retried with
+    // backoff, picked up again after a restart); maintenance notices are sent once per window and event.
+    id: 17,
+    name: 'status_mail',
+    sql: `
+CREATE TABLE status_mail_outbox (
+  mail_id INTEGER PRIMARY KEY AUTOINCREMENT,
+  page_id INTEGER REFERENCES status_pages(page_id) ON DELETE CASCADE,
+  to_email TEXT NOT NULL,
+  subject TEXT NOT NULL,
+  body TEXT NOT NULL,
+  unsubscribe_url TEXT,
+  idempotency_key TEXT NOT NULL UNIQUE,
+  status TEXT NOT NULL DEFAULT 'pending',
+  attempts INTEGER NOT NULL DEFAULT 0,
+  next_attempt_at INTEGER NOT NULL,
+  last_error TEXT,
+  created_at INTEGER NOT NULL,
+  sent_at INTEGER
+);
+CREATE INDEX status_mail_outbox_due ON status_mail_outbox (next_attempt_at) WHERE status = 'pending';
+CREATE TABLE status_maintenance_notices (
+  window_id INTEGER NOT NULL REFERENCES maintenance_windows(window_id) ON DELETE CASCADE,
+  event TEXT NOT NULL,
+  sent_at INTEGER NOT NULL,
+  PRIMARY KEY (window_id, event)
+);
+`,
+  },
 ];

@@ -2,21 +2,23 @@
 // /api/public/status, and the server-rendered page and Atom feed under /status (see statusPageSite).
 import express, { Router, type Request, type Response } from 'express';
 import {
-  MaintenanceBody, SlugQuery, StatusPageBody, StatusReportBody, StatusReportEditBody, StatusUpdateBody, StatusUpdateEditBody,
+  MaintenanceBody, SubscribeBody, SlugQuery, StatusPageBody, StatusReportBody, StatusReportEditBody, StatusUpdateBody, StatusUpdateEditBody,
 } from '@upfleet/proto/schemas';
 import type { ApiKeyService } from '../../services/api-keys';
 import type { RateLimiter } from '../../services/rate-limiter';
 import type { PublicView, StatusPageService } from '../../services/status-pages';
+import type { StatusSubscribers } from '../../services/status-subscribers';
 import type { TokenService } from '../../services/tokens';
 import type { PageRow } from '../../store/status-pages-repo';
 import { parseId, parseInput } from '../../services/validation';
+import { notFound } from '../../errors';
 import { authOf, requireUserOrKey } from '../middleware/auth';
 import { limitPerUser } from '../middleware/rate-limit';
-import { renderAtom, renderPasswordForm, renderStatusPage } from '../../status-page/render';
+import { renderAtom, renderNotice, renderPasswordForm, renderStatusPage } from '../../status-page/render';
 
 export const STATUS_PASSWORD_HEADER = 'x-status-password';
 
-export function statusPageOwnerRoutes(deps: { statusPages: StatusPageService; tokens: TokenService; apiKeys: ApiKeyService; limiter: RateLimiter }): Router {
+export function statusPageOwnerRoutes(deps: { statusPages: StatusPageService; subscribers: StatusSubscribers; tokens: TokenService; apiKeys: ApiKeyService; limiter: RateLimiter }): Router {
   const r = Router();
   const sp = deps.statusPages;
   r.use(['/users/status-pages', '/users/maintenance-windows'], requireUserOrKey(deps.tokens, deps.apiKeys));
@@ -70,6 +72,16 @@ export function statusPageOwnerRoutes(deps: { statusPages: StatusPageService; to
   });
   r.delete('/users/status-pages/:id/reports/:reportId/updates/:updateId', mutation, (req, res) => {
     res.json({ success: true, data: sp.removeUpdate(uid(req), pageId(req.params.id), reportId(req.params.reportId), updateId(req.params.updateId)) });
+  });
+
+  r.get('/users/status-pages/:id/subscribers', (req, res) => {
+    res.json({ success: true, data: deps.subscribers.list(sp.ownedRow(uid(req), pageId(req.params.id))) });
+  });
+  r.delete('/users/status-pages/:id/subscribers/:subscriberId', mutation, (req, res) => {
+    const page = sp.ownedRow(uid(req), pageId(req.params.id));
+    const id = parseId(req.params.subscriberId, 'Subscriber not found');
+    if (!deps.subscribers.remove(page, id)) throw notFound('Subscriber not found');
+    res.json({ success: true, data: { id } });
   });
 
   r.get('/users/maintenance-windows', (req, res) => {
@@ -128,7 +140,7 @@ export function cookie(req: Request, name: string): string | undefined {
   return undefined;
 }
 
-export function statusPagePublicApi(deps: { statusPages: StatusPageService; limiter: RateLimiter }): Router {
+export function statusPagePublicApi(deps: { statusPages: StatusPageService; subscribers: StatusSubscribers; limiter: RateLimiter }): Router {
   const r = Router();
   const sp = deps.statusPages;
   r.get('/public/status/:slug', async (req, res) => {
@@ -140,6 +152,16 @@ export function statusPagePublicApi(deps: { statusPages: StatusPageService; limi
     const view: PublicView = await sp.view(page);
     sendView(req, res, view, 'json', () => view.body, page.password_hash !== null);
   });
+  // The same answer whether or not the address was subscribed (only the limits answer otherwise).
+  r.post('/public/status/:slug/subscribe', async (req, res) => {
+    const page = sp.publicPage({ slug: String(req.params.slug) });
+    const { email } = parseInput(SubscribeBody, req.body);
+    if (!(await unlocked(req, sp, deps.limiter, page))) {
+      res.status(401).json({ success: false, error: 'This status page is protected by a password', password_required: true });
+      return;
+    }
+    res.json({ success: true, data: deps.subscribers.subscribe(page, email) });
+  });
   return r;
 }
 
@@ -147,7 +169,7 @@ export function statusPagePublicApi(deps: { statusPages: StatusPageService; limi
  * The public page (`GET /status/{slug}`, or `/` on a page's custom domain), its password form and
  * its Atom feed. Mounted on the app before the web app's static files.
  */
-export function statusPageSite(deps: { statusPages: StatusPageService; limiter: RateLimiter; publicUrl?: string }): Router {
+export function statusPageSite(deps: { statusPages: StatusPageService; subscribers: StatusSubscribers; limiter: RateLimiter; publicUrl?: string }): Router {
   const r = Router();
   const sp = deps.statusPages;
   // One rendering per cached view: warm requests send the same string.
@@ -198,6 +220,31 @@ export function statusPageSite(deps: { statusPages: StatusPageService; limiter: 
     const pageUrl = `${originOf(req)}/status/${page.slug}`;
     sendView(req, res, { etag: view.etag.replace(/"$/, '-atom"') }, 'application/atom+xml', () => renderAtom(view.data, `${pageUrl}/feed.atom`, pageUrl), page.password_hash !== null);
   });
+  const notice = (res: Response, page: PageRow, base: string, status: number, heading: string, text: string) =>
+    res.status(status).set('Cache-Control', 'no-store').type('html').send(renderNotice(page.title, heading, text, base || '/'));
+  async function subscribe(req: Request, res: Response, page: PageRow, base: string) {
+    if (!(await unlocked(req, sp, deps.limiter, page))) return void res.redirect(303, base || '/');
+    const { email } = parseInput(SubscribeBody, req.body);
+    notice(res, page, base, 202, 'Check your inbox', deps.subscribers.subscribe(page, email).message);
+  }
+  const token = (req: Request) => (typeof req.query.token === 'string' ? req.query.token : '');
+  r.post('/status/:slug/subscribe', form, (req, res) => subscribe(req, res, bySlug(req), `/status/${bySlug(req).slug}`));
+  r.get('/status/:slug/confirm', (req, res) => {
+    const page = bySlug(req);
+    const base = `/status/${page.slug}`;
+    if (deps.subscribers.confirm(page, token(req))) notice(res, page, base, 200, 'Subscription confirmed', `You will get an email when ${page.title} posts an incident or maintenance.`);
+    else notice(res, page, base, 400, 'This link is not valid', 'The confirmation link is unknown or older than 48 hours. Please subscribe again.');
+  });
+  // One click: the link in each mail (GET) and the List-Unsubscribe-Post form (POST, RFC 8058).
+  const unsubscribe = (req: Request, res: Response) => {
+    const page = bySlug(req);
+    const base = `/status/${page.slug}`;
+    if (deps.subscribers.unsubscribe(page, token(req))) notice(res, page, base, 200, 'Unsubscribed', 'You will get no more email from this status page.');
+    else notice(res, page, base, 400, 'This link is not valid', 'The unsubscribe link is not valid.');
+  };
+  r.get('/status/:slug/unsubscribe', unsubscribe);
+  r.post('/status/:slug/unsubscribe', form, unsubscribe);
+
   // A custom domain: its root is the page (other paths fall through to the app).
   const byHost = (req: Request) => sp.customDomainPage(hostOf(req));
   r.get('/', async (req, res, next) => {
@@ -209,6 +256,11 @@ export function statusPageSite(deps: { statusPages: StatusPageService; limiter: 
     const page = byHost(req);
     if (!page) return next();
     await unlock(req, res, page, '');
+  });
+  r.post('/subscribe', form, async (req, res, next) => {
+    const page = byHost(req);
+    if (!page) return next();
+    await subscribe(req, res, page, '');
   });
   r.get('/feed.atom', async (req, res, next) => {
     const page = byHost(req);
