@@ -50,7 +50,8 @@ export interface StatusEvents {
 }
 
 export interface PublicView {
-  body: string;
+  /** The JSON answer, encoded once per rendering. */
+  body: Buffer;
   etag: string;
   data: PublicStatus;
   page: PageRow;
@@ -243,7 +244,7 @@ export function createStatusPageService(deps: {
         .map(({ endpoint_ids, ...w }) => ({ ...w, components: [...new Set(endpoint_ids.flatMap((id) => byEndpoint.get(id) ?? []))] })),
       generated_at: new Date(t).toISOString(),
     };
-    const body = JSON.stringify({ success: true, data });
+    const body = Buffer.from(JSON.stringify({ success: true, data }));
     return { body, data, page: p, etag: `W/"${crypto.createHash('sha1').update(body).digest('base64url')}"` };
   }
 

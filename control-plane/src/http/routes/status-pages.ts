@@ -173,14 +173,17 @@ export function statusPageSite(deps: { statusPages: StatusPageService; subscribe
   const r = Router();
   const sp = deps.statusPages;
   // One rendering per cached view: warm requests send the same string.
-  const html = new WeakMap<PublicView, string>();
+  // (keyed by view and base path: a custom domain's page links from '/', the slug's from /status/{slug}).
+  const html = new WeakMap<PublicView, Map<string, Buffer>>();
   const htmlOf = (view: PublicView, base: string) => {
-    let s = html.get(view);
-    if (s === undefined) {
-      s = renderStatusPage(view.data, { subscribeAction: `${base}/subscribe`, feedUrl: `${base}/feed.atom` });
-      html.set(view, s);
+    let byBase = html.get(view);
+    if (!byBase) html.set(view, (byBase = new Map()));
+    let b = byBase.get(base);
+    if (b === undefined) {
+      b = Buffer.from(renderStatusPage(view.data, { subscribeAction: `${base}/subscribe`, feedUrl: `${base}/feed.atom` }));
+      byBase.set(base, b);
     }
-    return s;
+    return b;
   };
   const hostOf = (req: Request) => (req.hostname ?? '').toLowerCase();
   const originOf = (req: Request) => deps.publicUrl?.replace(/\/+$/, '') ?? `${req.protocol}://${req.get('host')}`;
