@@ -1,5 +1,6 @@
 // Status pages (issue 21): the owner API under /api/users (session or API key), the public JSON under
 // /api/public/status, and the server-rendered page and Atom feed under /status (see statusPageSite).
+import zlib from 'node:zlib';
 import express, { Router, type Request, type Response } from 'express';
 import {
   MaintenanceBody, SubscribeBody, SlugQuery, StatusPageBody, StatusReportBody, StatusReportEditBody, StatusUpdateBody, StatusUpdateEditBody,
@@ -102,17 +103,30 @@ export function statusPageOwnerRoutes(deps: { statusPages: StatusPageService; su
   return r;
 }
 
+// Gzipped forms of cached bodies, made once per rendering (a 50-component page is ~230 kB of JSON,
+// ~500 kB of HTML; gzip cuts them ~15x) for the clients that accept gzip (every browser).
+const gzipped = new WeakMap<Buffer, Buffer>();
+const GZIP_MIN_BYTES = 1024;
+
 /** Answers a public view with its cache headers, or 304 when the client holds the same entity. */
 export function sendView(req: Request, res: Response, view: { etag: string }, type: string, body: () => string | Buffer, isPrivate = false): void {
   res.set('Cache-Control', isPrivate ? 'private, no-cache' : 'public, max-age=30');
   res.set('ETag', view.etag);
   res.type(type);
+  res.vary('Accept-Encoding');
   const inm = req.headers['if-none-match'];
   if (inm && inm.split(',').some((t) => t.trim() === view.etag)) {
     res.status(304).end();
     return;
   }
-  res.send(body());
+  const b = body();
+  if (Buffer.isBuffer(b) && b.length >= GZIP_MIN_BYTES && req.acceptsEncodings('gzip', 'identity') === 'gzip') {
+    let z = gzipped.get(b);
+    if (!z) gzipped.set(b, (z = zlib.gzipSync(b, { level: 6 })));
+    res.set('Content-Encoding', 'gzip').send(z);
+    return;
+  }
+  res.send(b);
 }
 
 /**
