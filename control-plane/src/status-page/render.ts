@@ -58,14 +58,22 @@ function barTitle(d: PublicStatusComponent['days'][number]): string {
   return parts.join(' · ');
 }
 
+function barsHtml(days: PublicStatusComponent['days']): string {
+  let out = '';
+  for (const d of days) {
+    out += `<span class="${barClass(d.uptime)}" title="${escapeXml(barTitle(d))}" data-date="${d.date}" data-uptime="${d.uptime === null ? 'none' : d.uptime}"></span>`;
+  }
+  return out;
+}
+
 function Component(c: PublicStatusComponent): ReactNode {
   return h(
     'div',
     { className: 'card component', key: c.id, 'data-component': c.id, 'data-status': c.status },
     h('div', { className: 'comp-head' }, h('strong', null, c.name), h('span', { className: `state t-${c.status}` }, STATE_LABEL[c.status])),
-    h('div', { className: 'bars', role: 'img', 'aria-label': `90 days of uptime for ${c.name}` },
-      c.days.map((d) => h('span', { key: d.date, className: barClass(d.uptime), title: barTitle(d), 'data-date': d.date, 'data-uptime': d.uptime === null ? 'none' : String(d.uptime) })),
-    ),
+    // 90 spans per component as one escaped string: a 50-component page would otherwise be 4,500
+    // React elements, most of renderToString's time.
+    h('div', { className: 'bars', role: 'img', 'aria-label': `90 days of uptime for ${c.name}`, dangerouslySetInnerHTML: { __html: barsHtml(c.days) } }),
     h('div', { className: 'axis' }, h('span', null, '90 days ago'), h('span', null, c.uptime_90d === null ? 'No data' : `${c.uptime_90d.toFixed(2)} % uptime`), h('span', null, 'Today')),
   );
 }

@@ -122,7 +122,7 @@ export function sendView(req: Request, res: Response, view: { etag: string }, ty
   const b = body();
   if (Buffer.isBuffer(b) && b.length >= GZIP_MIN_BYTES && req.acceptsEncodings('gzip', 'identity') === 'gzip') {
     let z = gzipped.get(b);
-    if (!z) gzipped.set(b, (z = zlib.gzipSync(b, { level: 6 })));
+    if (!z) gzipped.set(b, (z = zlib.gzipSync(b, { level: 1 })));
     res.set('Content-Encoding', 'gzip').send(z);
     return;
   }
