@@ -184,8 +184,7 @@ export function createStatusPageService(deps: {
     const firstDayMs = Date.parse(`${today}T00:00:00Z`) - (STATUS_DAYS - 1) * DAY_MS - offset * 60_000;
     const dates = Array.from({ length: STATUS_DAYS }, (_, i) => new Date(Date.parse(`${today}T00:00:00Z`) - (STATUS_DAYS - 1 - i) * DAY_MS).toISOString().slice(0, 10));
 
-    const wanted = new Set(urlIds);
-    const maintenance = repo.windowSpans(firstDayMs).filter(([u, s]) => wanted.has(u) && s < t).map(([endpointId, startsAt, endsAt]) => ({ endpointId, startsAt, endsAt }));
+    const maintenance = repo.spansFor(urlIds, firstDayMs).filter(([, s]) => s < t).map(([endpointId, startsAt, endsAt]) => ({ endpointId, startsAt, endsAt }));
     const daily = deps.uptime && urlIds.length > 0 ? await deps.uptime.dailyUptime(urlIds, firstDayMs, t, offset, maintenance) : new Map<number, Map<string, [number, number]>>();
     const incidents = repo.openIncidents(urlIds);
     const windows = repo.windowsForEndpoints(urlIds, t, t + 30 * DAY_MS, t);

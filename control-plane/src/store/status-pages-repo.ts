@@ -94,6 +94,8 @@ export function createStatusPagesRepo(db: Db) {
     insertWindowEndpoint: db.prepare('INSERT OR IGNORE INTO maintenance_endpoints (window_id, url_id) VALUES (?, ?)'),
     windowSpans: db.prepare(`SELECT me.url_id, w.starts_at, w.ends_at FROM maintenance_windows w
       JOIN maintenance_endpoints me ON me.window_id = w.window_id WHERE w.ends_at > ?`).raw(true),
+    spansFor: db.prepare(`SELECT me.url_id, w.starts_at, w.ends_at FROM maintenance_endpoints me
+      JOIN maintenance_windows w ON w.window_id = me.window_id WHERE me.url_id IN (SELECT value FROM json_each(?)) AND w.ends_at > ?`).raw(true),
     recentWindows: db.prepare(`SELECT w.window_id, json_group_array(me.url_id) AS url_ids, w.starts_at, w.ends_at, w.title, w.message
       FROM maintenance_windows w JOIN maintenance_endpoints me ON me.window_id = w.window_id WHERE w.ends_at > ? GROUP BY w.window_id`).raw(true),
     openIncidents: db.prepare(`SELECT incident_id, url_id, condition, opened_at FROM incidents
@@ -257,6 +259,8 @@ export function createStatusPagesRepo(db: Db) {
     deleteWindow: (ownerId: number, windowId: number) => q.deleteWindow.run(windowId, ownerId).changes > 0,
     /** [url_id, starts_at, ends_at] of every window ending after `sinceMs`. */
     windowSpans: (sinceMs: number) => q.windowSpans.all(sinceMs) as Array<[number, number, number]>,
+    /** [url_id, starts_at, ends_at] of these endpoints' windows ending after `sinceMs`. */
+    spansFor: (urlIds: number[], sinceMs: number) => q.spansFor.all(JSON.stringify(urlIds), sinceMs) as Array<[number, number, number]>,
     /** Windows ending after `sinceMs`: [window_id, url_ids, starts_at, ends_at, title, message]. */
     recentWindows: (sinceMs: number) =>
       (q.recentWindows.all(sinceMs) as Array<[number, string, number, number, string, string]>).map(
