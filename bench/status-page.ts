@@ -79,7 +79,8 @@ console.log(`seeded ${rows.toLocaleString('en-US')} results (${COMPONENTS} endpo
 await store.close();
 
 // 2. The control plane on that data dir; one Business account, N endpoints, a page with them.
-const stack = await startStack({ dataDir });
+// NODE_ENV=production as the systemd unit and the Dockerfile run it (React's production build renders ~3x faster).
+const stack = await startStack({ dataDir, env: { NODE_ENV: 'production' } });
 const pool = new Pool(stack.baseUrl, { connections: CONCURRENCY });
 async function call(method: string, p: string, body?: unknown, token?: string): Promise<any> {
   const res = await pool.request({

@@ -61,7 +61,7 @@ function barTitle(d: PublicStatusComponent['days'][number]): string {
 function barsHtml(days: PublicStatusComponent['days']): string {
   let out = '';
   for (const d of days) {
-    out += `<span class="${barClass(d.uptime)}" title="${escapeXml(barTitle(d))}" data-date="${d.date}" data-uptime="${d.uptime === null ? 'none' : d.uptime}"></span>`;
+    out += `<span class="${barClass(d.uptime)}" title="${escapeXml(barTitle(d))}"></span>`;
   }
   return out;
 }
