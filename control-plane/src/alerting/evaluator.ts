@@ -109,7 +109,7 @@ export function createAlertEvaluator(deps: EvaluatorDeps) {
       for (const condition of stale) {
         repo.saveCondition({ url_id: urlId, condition, down: 0, changes: '[]', flapping: 0 });
         const open = repo.openIncident(urlId, condition);
-        if (open) repo.resolveIncident(open.incident_id, t, true);
+        if (open && repo.resolveIncident(open.incident_id, t, true)) deps.incidentHooks?.resolved?.({ ...open, resolved_at: t });
       }
     });
   }
@@ -125,7 +125,9 @@ export function createAlertEvaluator(deps: EvaluatorDeps) {
     closeEndpoint(urlId: number) {
       const t = now();
       repo.transaction(() => {
-        for (const i of repo.openIncidentsOf(urlId)) repo.resolveIncident(i.incident_id, t, true);
+        for (const i of repo.openIncidentsOf(urlId)) {
+          if (repo.resolveIncident(i.incident_id, t, true)) deps.incidentHooks?.resolved?.({ ...i, resolved_at: t });
+        }
         repo.forgetEndpoint(urlId);
       });
       cache.forgetState(urlId);
@@ -139,7 +141,7 @@ export function createAlertEvaluator(deps: EvaluatorDeps) {
       const t = now();
       repo.transaction(() => {
         for (const i of repo.openIncidentsOf(urlId)) {
-          if (!live.has(i.condition)) repo.resolveIncident(i.incident_id, t, true);
+          if (!live.has(i.condition) && repo.resolveIncident(i.incident_id, t, true)) deps.incidentHooks?.resolved?.({ ...i, resolved_at: t });
         }
         for (const c of repo.conditions(urlId)) if (!live.has(c.condition)) repo.forgetCondition(urlId, c.condition);
         for (const r of repo.regionStates(urlId)) if (!live.has(r.condition)) repo.forgetCondition(urlId, r.condition);

@@ -103,6 +103,17 @@ describe('status pages and alerting', () => {
     expect(later.data.overall).toBe('operational');
   });
 
+  it('auto reports: an incident resolved silently (monitoring switched off) resolves its report too', async () => {
+    const id = fx.addEndpoint({ name: 'Jobs' });
+    const p = await page([{ name: 'Jobs', endpoint_id: id }]);
+    const ev = make();
+    ev.evaluate([down(id)]);
+    ev.evaluate([down(id)]);
+    expect(sp.listReports(fx.userId, p.id)[0]).toMatchObject({ status: 'investigating' });
+    ev.closeEndpoint(id);
+    expect(sp.listReports(fx.userId, p.id)[0]).toMatchObject({ status: 'resolved' });
+  });
+
   it('auto reports: a threshold incident opens a degraded report', async () => {
     const id = fx.addEndpoint({ name: 'Shop', features: { response_time: true } });
     fx.addThreshold(id, 'response_time', '>', 100);

@@ -392,6 +392,12 @@ export function createStatusPageService(deps: {
     },
     /** An owned page's row (subscriber lists). */
     ownedRow: page,
+    /** A page by slug, published or not (confirm and unsubscribe links keep working); 404 when unknown. */
+    subscriptionPage(slug: string): PageRow {
+      const p = repo.bySlug(slug.toLowerCase());
+      if (!p) throw notFound('Status page not found');
+      return p;
+    },
     /** The published page whose custom domain is `host`, if any (requests to `/` on that host). */
     customDomainPage(host: string): PageRow | undefined {
       if (!host || host === 'localhost' || /^[\d.]+$|:/.test(host)) return undefined;

@@ -247,14 +247,14 @@ export function statusPageSite(deps: { statusPages: StatusPageService; subscribe
   const token = (req: Request) => (typeof req.query.token === 'string' ? req.query.token : '');
   r.post('/status/:slug/subscribe', form, (req, res) => subscribe(req, res, bySlug(req), `/status/${bySlug(req).slug}`));
   r.get('/status/:slug/confirm', (req, res) => {
-    const page = bySlug(req);
+    const page = sp.subscriptionPage(String(req.params.slug));
     const base = `/status/${page.slug}`;
     if (deps.subscribers.confirm(page, token(req))) notice(res, page, base, 200, 'Subscription confirmed', `You will get an email when ${page.title} posts an incident or maintenance.`);
     else notice(res, page, base, 400, 'This link is not valid', 'The confirmation link is unknown or older than 48 hours. Please subscribe again.');
   });
   // One click: the link in each mail (GET) and the List-Unsubscribe-Post form (POST, RFC 8058).
   const unsubscribe = (req: Request, res: Response) => {
-    const page = bySlug(req);
+    const page = sp.subscriptionPage(String(req.params.slug));
     const base = `/status/${page.slug}`;
     if (deps.subscribers.unsubscribe(page, token(req))) notice(res, page, base, 200, 'Unsubscribed', 'You will get no more email from this status page.');
     else notice(res, page, base, 400, 'This link is not valid', 'The unsubscribe link is not valid.');
