@@ -1,5 +1,5 @@
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
-import type { Dashboard, Endpoint, EndpointInput, Incident, Region } from '@upfleet/proto/rest';
+import type { Dashboard, Endpoint, EndpointInput, Incident, MaintenanceWindow, Region } from '@upfleet/proto/rest';
 import { useAuth, useServices } from '../app-context';
 import { Spinner } from '../components/Spinner';
 import { ConfirmDialog } from '../components/Modal';
@@ -37,8 +37,20 @@ export function DashboardPage() {
   const [dialog, setDialog] = useState<Dialog>(null);
   const [openIncidents, setOpenIncidents] = useState<Map<number, Incident>>(new Map());
 
+  // Endpoints in a maintenance window in progress (status pages, issue 21): their rows say so.
+  const [inMaintenance, setInMaintenance] = useState<Set<number>>(new Set());
+  const loadMaintenance = useCallback(async () => {
+    try {
+      const res = await api.get<MaintenanceWindow[]>('/api/users/maintenance-windows');
+      if (res.success) setInMaintenance(new Set((res.data ?? []).filter((w) => w.state === 'in_progress').flatMap((w) => w.endpoint_ids)));
+    } catch {
+      // the list still shows without maintenance marks
+    }
+  }, [api]);
+
   // Oldest open incident per endpoint: the row says since when it has been down.
   const loadIncidents = useCallback(async () => {
+    void loadMaintenance();
     try {
       const res = await api.get<Incident[]>('/api/users/incidents?status=open');
       if (!res.success) return;
@@ -48,7 +60,7 @@ export function DashboardPage() {
     } catch {
       // the list still shows without incident states
     }
-  }, [api]);
+  }, [api, loadMaintenance]);
 
   const load = useCallback(async () => {
     try {
@@ -167,6 +179,7 @@ export function DashboardPage() {
           <EndpointList
             endpoints={endpoints}
             openIncidents={openIncidents}
+            inMaintenance={inMaintenance}
             onEdit={(ep) => setDialog({ kind: 'edit', endpoint: ep })}
             onThresholds={(ep) => setDialog({ kind: 'thresholds', endpoint: ep })}
             onGraphs={(ep) => setDialog({ kind: 'graphs', endpoint: ep })}

@@ -13,9 +13,11 @@ export const FILTER_FROM = 10;
 
 type Act = (ep: Endpoint) => void;
 
-export function EndpointList({ endpoints, openIncidents, onEdit, onThresholds, onGraphs, onToggle, onDelete }: {
+export function EndpointList({ endpoints, openIncidents, inMaintenance, onEdit, onThresholds, onGraphs, onToggle, onDelete }: {
   endpoints: Endpoint[];
   openIncidents: Map<number, Incident>;
+  /** Endpoints in a maintenance window in progress. */
+  inMaintenance?: Set<number>;
   onEdit: Act;
   onThresholds: Act;
   onGraphs: Act;
@@ -71,6 +73,9 @@ export function EndpointList({ endpoints, openIncidents, onEdit, onThresholds, o
                       <span className="badge badge-red" data-testid="down-badge" title={`${conditionLabel(incident.condition)}: ${incident.cause}`}>
                         {incident.condition === 'down' ? 'Down' : conditionLabel(incident.condition)} {sinceLabel(incident.opened_at)}
                       </span>
+                    )}
+                    {inMaintenance?.has(ep.url_id) && (
+                      <span className="badge badge-yellow" data-testid="maintenance-badge" title="In a maintenance window: no alerts, not counted in uptime">Maintenance</span>
                     )}
                     {ep.monitoring_enabled && (
                       <span className={`badge badge-${badge.tone}`} title="7-day uptime">{badge.text}</span>
