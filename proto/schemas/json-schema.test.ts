@@ -8,12 +8,13 @@ const bodies = Object.entries(schemas).filter(([name, v]) => v instanceof z.ZodT
 describe('REST schemas as JSON Schema', () => {
   it('covers every REST body and query', () => {
     expect(bodies.map(([n]) => n).sort()).toEqual([
-      'AgentTokenCreateBody', 'AlertMethodCreateBody', 'AlertMethodUpdateBody', 'AlertThresholdsBody', 'ApiKeyCreateBody', 'CheckoutSessionBody',
-      'EndpointCreateBody', 'EndpointListQuery', 'EndpointToggleBody', 'EndpointUpdateBody', 'GraphQuery', 'IncidentsQuery', 'LoginBody',
-      'LogoutBody', 'MaintenanceBody', 'PasswordChangeBody', 'ProfileUpdateBody', 'PublicCheckoutSessionBody', 'RefreshBody', 'RegionCreateBody',
-      'ResultsCountQuery', 'SetPackageBody', 'SetPackagePriceBody', 'SignupBody', 'SlugQuery', 'StatusPageBody', 'StatusReportBody',
-      'StatusReportEditBody', 'StatusUpdateBody', 'StatusUpdateEditBody', 'SubscribeBody', 'TwoFactorDisableBody', 'TwoFactorVerifyBody',
-    ]);
+      'AgentTokenCreateBody', 'AlertMethodCreateBody', 'AlertMethodUpdateBody', 'AlertThresholdsBody', 'ApiKeyCreateBody', 'CheckoutSessionBody', 'EndpointCreateBody',
+      'EndpointListQuery', 'EndpointToggleBody', 'EndpointUpdateBody', 'GraphQuery', 'IncidentsQuery', 'LoginBody', 'LogoutBody', 'PasswordChangeBody',
+      'ProfileUpdateBody', 'PublicCheckoutSessionBody', 'RefreshBody', 'RegionCreateBody', 'ResultsCountQuery', 'SetPackageBody',
+      'SetPackagePriceBody', 'SignupBody', 'TwoFactorDisableBody', 'TwoFactorVerifyBody',
+      // Status pages (issue 21)
+      'MaintenanceBody', 'SlugQuery', 'StatusPageBody', 'StatusReportBody', 'StatusReportEditBody', 'StatusUpdateBody', 'StatusUpdateEditBody', 'SubscribeBody',
+    ].sort());
   });
   it.each(bodies)('%s converts, named by its id', (name, schema) => {
     const json = z.toJSONSchema(schema as z.ZodType, { io: 'input', unrepresentable: 'any' }) as { $ref?: string; $defs?: Record<string, unknown> };
