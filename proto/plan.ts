@@ -15,7 +15,7 @@ import { FEATURES, FEATURE_LABELS, MESSAGES, type Feature, type Package } from '
  * A rule whose field is missing is not checked (the server, which has the whole package, checks it).
  */
 export type PlanLimits = Pick<Package, 'package_name' | 'max_regions' | Feature> &
-  Partial<Pick<Package, 'max_endpoints' | 'multi_region' | 'ssl_monitoring' | 'api_access' | 'check_frequency_seconds' | 'retention_days'>>;
+  Partial<Pick<Package, 'max_endpoints' | 'multi_region' | 'ssl_monitoring' | 'api_access' | 'check_frequency_seconds' | 'retention_days' | 'max_status_pages'>>;
 
 /** What a request asks of the plan; each member is checked only when present. */
 export interface PlanInput {
@@ -27,6 +27,8 @@ export interface PlanInput {
   endpoints?: number;
   /** The request makes or uses an API key. */
   apiAccess?: boolean;
+  /** Status pages the account would have after the change. */
+  statusPages?: number;
 }
 
 /** Where the account's regions are: the primary one's key and label ('EU - Germany'). */
@@ -39,8 +41,8 @@ export type PlanField = Exclude<keyof Package, 'package_id'>;
 export interface PlanViolation {
   /** The package field that refuses. */
   field: PlanField;
-  /** The part of the input refused (`features`, `regions`, `endpoints`, `api`). */
-  subject: 'features' | 'regions' | 'endpoints' | 'api';
+  /** The part of the input refused (`features`, `regions`, `endpoints`, `api`, `status_pages`). */
+  subject: 'features' | 'regions' | 'endpoints' | 'api' | 'status_pages';
   /** The SPEC message shown to the user. */
   message: string;
 }
@@ -49,7 +51,7 @@ export interface PlanViolation {
  * Checks run in this order (the first violation is the one an API answers): features (in FEATURES
  * order, the form's), regions, endpoint count, API.
  */
-const PHASE = { features: 0, regions: 10, endpoints: 20, api: 30 } as const;
+const PHASE = { features: 0, regions: 10, endpoints: 20, api: 30, statusPages: 40 } as const;
 const featurePhase = (f: Feature) => PHASE.features + FEATURES.indexOf(f);
 
 interface FieldPolicy {
@@ -151,6 +153,13 @@ export const PLAN_FIELDS = {
   cert_expiry: { gates: 'the Certificate Expiry feature (the TLS check), together with ssl_monitoring', check: featureCheck('cert_expiry') },
   response_code: { gates: 'the Response Code feature (HTTP checks from the primary region)', check: featureCheck('response_code') },
   response_time: { gates: 'the Response Time feature (HTTP checks from every region)', check: featureCheck('response_time') },
+  max_status_pages: {
+    gates: 'public status pages per account: creating one (services/status-pages.ts)',
+    sell: (p) => (p.max_status_pages ? plural(p.max_status_pages, 'status page') : null),
+    check: { phase: PHASE.statusPages, subject: 'status_pages', run: (plan, input) =>
+        input.statusPages !== undefined && plan.max_status_pages !== undefined && input.statusPages > plan.max_status_pages ? MESSAGES.tooManyStatusPages(plan.max_status_pages, plan.package_name) : null,
+    },
+  },
 } satisfies Record<keyof Package, FieldPolicy>;
 
 const TABLE: Array<[PlanField, FieldPolicy]> = Object.entries(PLAN_FIELDS) as Array<[PlanField, FieldPolicy]>;

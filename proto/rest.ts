@@ -37,6 +37,8 @@ export interface Package {
   response_code: boolean;
   response_time: boolean;
   stripe_price_id: string;
+  /** Status pages an account may have (issue 21). */
+  max_status_pages: number;
 }
 
 export interface Region {
@@ -253,6 +255,8 @@ export const MESSAGES = {
     `You can only select up to ${n} region(s) with your ${plan} plan. Please upgrade to select more regions.`,
   tooManyEndpoints: (n: number, plan: string) =>
     `You have reached the limit of ${n} endpoints for your ${plan} plan. Please upgrade to add more endpoints.`,
+  tooManyStatusPages: (n: number, plan: string) =>
+    `You have reached the limit of ${n} status pages for your ${plan} plan. Please upgrade to add more status pages.`,
   duplicatePlatform:
     'An alert method for this platform already exists. Please choose a different platform or edit the existing one.',
   passwordsDoNotMatch: 'Passwords do not match',
@@ -304,3 +308,95 @@ export interface AlertDelivery {
 /** Fields of platform_config that are secrets: masked in GET answers (all but the last 4 characters). */
 export const SECRET_FIELDS = ['bot_token', 'webhook_url', 'phone_number'] as const;
 export const MASK_CHAR = '•';
+
+// ---- Status pages (issue 21) ----
+export const REPORT_STATUSES = ['investigating', 'identified', 'monitoring', 'resolved'] as const;
+export type ReportStatus = (typeof REPORT_STATUSES)[number];
+export const REPORT_IMPACTS = ['degraded', 'partial_outage', 'major_outage'] as const;
+export type ReportImpact = (typeof REPORT_IMPACTS)[number];
+/** A component's or page's state, best first (the worst wins). */
+export const COMPONENT_STATES = ['operational', 'maintenance', 'degraded', 'partial_outage', 'major_outage'] as const;
+export type ComponentState = (typeof COMPONENT_STATES)[number];
+export type MaintenanceState = 'scheduled' | 'in_progress' | 'completed';
+
+export interface StatusComponent {
+  component_id: number;
+  name: string;
+  endpoint_id: number | null;
+  group: string | null;
+  position: number;
+}
+
+export interface StatusPage {
+  id: number;
+  slug: string;
+  title: string;
+  description: string;
+  published: boolean;
+  has_password: boolean;
+  custom_domain: string | null;
+  timezone: string;
+  auto_reports: boolean;
+  components: StatusComponent[];
+  created_at: string;
+  updated_at: string;
+}
+
+export interface StatusReportUpdate {
+  update_id: number;
+  status: ReportStatus;
+  message: string;
+  created_at: string;
+}
+
+export interface StatusReport {
+  report_id: number;
+  page_id: number;
+  title: string;
+  status: ReportStatus;
+  affected: Array<{ component_id: number; impact: ReportImpact }>;
+  /** Newest first. */
+  updates: StatusReportUpdate[];
+  created_at: string;
+  resolved_at: string | null;
+  /** The alerting incident an auto report follows, else null. */
+  incident_id: number | null;
+}
+
+export interface MaintenanceWindow {
+  id: number;
+  title: string;
+  message: string;
+  endpoint_ids: number[];
+  starts_at: string;
+  ends_at: string;
+  state: MaintenanceState;
+}
+
+export interface PublicStatusDay {
+  date: string;
+  /** Percent with two decimals; null: no results that day ("no data", not 100 %). */
+  uptime: number | null;
+  /** Reports open that day on this component. */
+  reports: Array<{ report_id: number; title: string }>;
+}
+
+export interface PublicStatusComponent {
+  id: number;
+  name: string;
+  group: string | null;
+  status: ComponentState;
+  uptime_90d: number | null;
+  days: PublicStatusDay[];
+}
+
+export interface PublicStatus {
+  page: { slug: string; title: string; description: string; timezone: string };
+  overall: ComponentState;
+  components: PublicStatusComponent[];
+  /** Open reports first, then the last 90 days' resolved ones (newest first). */
+  reports: Array<Omit<StatusReport, 'page_id' | 'incident_id'>>;
+  /** In progress and upcoming, limited to this page's endpoints. */
+  maintenance: Array<Omit<MaintenanceWindow, 'endpoint_ids'> & { components: number[] }>;
+  generated_at: string;
+}

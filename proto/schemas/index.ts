@@ -11,3 +11,5 @@ export * from './billing';
 export * from './api-keys';
 export * from './responses';
 export * from './monitors';
+export * from './status-pages';
+export * from './status-pages-responses';

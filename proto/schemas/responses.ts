@@ -42,6 +42,7 @@ export const PackageResource = z
     multi_region: z.boolean(),
     ...featureFlags,
     stripe_price_id: z.string(),
+    max_status_pages: z.number().int(),
   })
   .meta({ id: 'Package' });
 

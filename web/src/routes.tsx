@@ -17,6 +17,7 @@ import { NotFoundPage } from './pages/NotFoundPage';
 // Signed-in pages load on demand so the public pages' first load stays small.
 const DashboardPage = lazy(() => import('./pages/DashboardPage').then((m) => ({ default: m.DashboardPage })));
 const AlertSettingsPage = lazy(() => import('./pages/AlertSettingsPage').then((m) => ({ default: m.AlertSettingsPage })));
+const StatusPagesPage = lazy(() => import('./pages/StatusPagesPage').then((m) => ({ default: m.StatusPagesPage })));
 const ProfilePage = lazy(() => import('./pages/ProfilePage').then((m) => ({ default: m.ProfilePage })));
 
 function Layout() {
@@ -57,6 +58,7 @@ export const appRoutes: RouteObject[] = [
       { path: '/signup', element: <SignupPage /> },
       { path: '/dashboard', element: protectedPage(<DashboardPage />) },
       { path: '/alert-settings', element: protectedPage(<AlertSettingsPage />) },
+      { path: '/status-pages', element: protectedPage(<StatusPagesPage />) },
       { path: '/profile', element: protectedPage(<ProfilePage />) },
       { path: '*', element: <NotFoundPage /> },
     ],

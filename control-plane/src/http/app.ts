@@ -14,6 +14,8 @@ import type { PriceService } from '../services/billing-prices';
 import type { EndpointService } from '../services/endpoints';
 import type { GraphService } from '../services/graphs';
 import type { RateLimiter } from '../services/rate-limiter';
+import type { StatusPageService } from '../services/status-pages';
+import type { StatusSubscribers } from '../services/status-subscribers';
 import type { TokenService } from '../services/tokens';
 import type { CatalogRepo } from '../store/catalog-repo';
 import { GraphQuery } from '@upfleet/proto/schemas';
@@ -30,6 +32,7 @@ import { authRoutes } from './routes/auth';
 import { billingRoutes, billingWebhookRoute } from './routes/billing';
 import { publicRoutes, userRoutes } from './routes/users';
 import type { EventHub } from '../services/events';
+import { statusPageOwnerRoutes, statusPagePublicApi, statusPageSite } from './routes/status-pages';
 
 const DOCS_DIR = path.join(import.meta.dirname, 'docs');
 const SWAGGER_UI_DIR = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
@@ -61,6 +64,9 @@ export interface AppDeps {
   prices: PriceService;
   catalog: CatalogRepo;
   limiter: RateLimiter;
+  /** Public status pages (issue 21). */
+  statusPages: StatusPageService;
+  subscribers: StatusSubscribers;
   adminToken: string;
   results: ResultCounter | null;
   webDistDir: string | null;
@@ -100,8 +106,10 @@ export function createApp(deps: AppDeps): Express {
   });
   api.use('/public', limitPerAddress(deps.publicPerMinute ?? 300));
   api.use(publicRoutes(deps.catalog));
+  api.use(statusPagePublicApi(deps));
   api.use(authRoutes(deps.auth, deps.tokens));
   api.use(apiKeyRoutes(deps.apiKeys, deps.tokens));
+  api.use(statusPageOwnerRoutes(deps));
   api.use(userRoutes({ ...deps, alerting: deps.alerting ?? null }));
   api.use(billingRoutes({ billing: deps.billing, prices: deps.prices, tokens: deps.tokens, adminToken: deps.adminToken, limiter: deps.limiter }));
   api.get('/graphs/endpoint/:id', requireUserOrKey(deps.tokens, deps.apiKeys), async (req, res) => {
@@ -138,6 +146,8 @@ export function createApp(deps: AppDeps): Express {
       res.type('text/plain; version=0.0.4').send(await metrics.render());
     });
   }
+
+  app.use(statusPageSite(deps));
 
   const dist = deps.webDistDir;
   const indexHtml = dist ? path.join(dist, 'index.html') : null;

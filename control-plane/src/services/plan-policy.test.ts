@@ -20,6 +20,9 @@ import { createEndpointService } from './endpoints';
 import { createApiKeyService } from './api-keys';
 import { createPlanChanger } from './plan-change';
 import { checksForEndpoint } from './check-placement';
+import { createStatusPageService } from './status-pages';
+import { createStatusPagesRepo } from '../store/status-pages-repo';
+import { StatusPageBody } from '@upfleet/proto/schemas';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'upfleet-plan-policy-'));
 const db = openDatabase(path.join(dir, 'upfleet.db'));
@@ -29,6 +32,7 @@ const users = createUsersRepo(db);
 const endpointsRepo = createEndpointsRepo(db);
 const endpoints = createEndpointService({ endpoints: endpointsRepo, users, catalog, allowPrivateTargets: true });
 const apiKeys = createApiKeyService({ keys: createApiKeysRepo(db), planOf: endpoints.planOf, perMinute: 60 });
+const statusPages = createStatusPageService({ repo: createStatusPagesRepo(db), planOf: endpoints.planOf, cookieKey: Buffer.alloc(32) });
 const planChanger = createPlanChanger({ users, catalog, endpoints: endpointsRepo, billing: createBillingRepo(db) });
 
 afterAll(() => {
@@ -75,7 +79,7 @@ const featureCase = (field: 'ping_host' | 'cert_expiry' | 'response_code' | 'res
 };
 
 /** Each enforced field: where it is enforced, shown on the services a request reaches. */
-const ENFORCED: Record<string, { where: string; show: () => void }> = {
+const ENFORCED: Record<string, { where: string; show: () => void | Promise<void> }> = {
   max_endpoints: {
     where: 'services/endpoints.ts create and toggle; services/plan-change.ts switches the newest off',
     show: () => {
@@ -153,6 +157,20 @@ const ENFORCED: Record<string, { where: string; show: () => void }> = {
   cert_expiry: { where: 'services/endpoints.ts create and update', show: featureCase('cert_expiry', 'Certificate Expiry') },
   response_code: { where: 'services/endpoints.ts create and update', show: featureCase('response_code', 'Response Code') },
   response_time: { where: 'services/endpoints.ts create and update', show: featureCase('response_time', 'Response Time') },
+  max_status_pages: {
+    where: 'services/status-pages.ts create (403)',
+    show: async () => {
+      const { userId, plan } = userOn({}); // the column's default: 1 page
+      expect(plan.max_status_pages).toBe(1);
+      expect(pricingLines(plan)).toContain('1 status page');
+      const page = (slug: string) => StatusPageBody.parse({ slug, title: 'Status' });
+      await statusPages.create(userId, page(`policy-${userId}-a`));
+      let refused: string | null = null;
+      await statusPages.create(userId, page(`policy-${userId}-b`)).catch((err: Error) => (refused = err.message));
+      expect(refused).toBe(MESSAGES.tooManyStatusPages(1, plan.package_name));
+      expect(statusPages.list(userId)).toHaveLength(1);
+    },
+  },
 };
 
 describe('every package field has one policy entry and is enforced where it says', () => {

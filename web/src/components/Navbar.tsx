@@ -39,6 +39,7 @@ export function Navbar() {
       ? [
           { to: '/dashboard', label: 'Dashboard' },
           { to: '/alert-settings', label: 'Alert Settings' },
+          { to: '/status-pages', label: 'Status pages' },
           { to: '/profile', label: 'Profile' },
         ]
       : []),
