@@ -19,7 +19,9 @@ export const LOADER_OPTIONS: protoLoader.Options = {
   oneofs: true,
 };
 
-export type CheckKind = 'CHECK_KIND_UNSPECIFIED' | 'CHECK_KIND_HTTP' | 'CHECK_KIND_TLS' | 'CHECK_KIND_PING';
+export type CheckKind = 'CHECK_KIND_UNSPECIFIED' | 'CHECK_KIND_HTTP' | 'CHECK_KIND_TLS' | 'CHECK_KIND_PING' | 'CHECK_KIND_TCP' | 'CHECK_KIND_DNS';
+export interface HttpRequestSpec { method: string; headers: Array<{ name: string; value: string }>; body: string; follow_redirects: boolean }
+export interface AssertionSpec { source: string; property: string; comparison: string; target: string }
 
 export interface RegisterRequest { bootstrap_token: string; region: string; hostname: string; version: string }
 export interface RegisterResponse {
@@ -35,6 +37,14 @@ export interface Assignment {
   timeout_ms: number; region: string; retention_days: number;
   /** the control plane's policy: private targets refused for this check (stricter of both sides wins) */
   private_targets_denied?: boolean;
+  /** http: the request to make (absent or null: a GET following redirects) */
+  request?: HttpRequestSpec | null;
+  assertions?: AssertionSpec[];
+  /** tcp: host:port; dns: the name */
+  target?: string;
+  record_type?: string;
+  /** dns: ip or ip:port; empty: the system's resolver */
+  resolver?: string;
 }
 export interface AssignmentUpdate {
   version: number;

@@ -1,5 +1,6 @@
 // Browser-safe REST shapes shared by control-plane, web and cli (SPEC.md sections 3 and 7).
 // Types and constants only: no Node imports, so the web bundle can use it.
+import type { Assertion, DnsRecordType, EndpointKind, HttpMethod } from './assertions';
 
 export type ApiSuccess<T> = { success: true; data: T; message?: string };
 export type ApiFailure = { success: false; error: string; requires2FA?: boolean };
@@ -37,6 +38,8 @@ export interface Package {
   response_code: boolean;
   response_time: boolean;
   stripe_price_id: string;
+  /** The endpoint kinds the plan allows (issue 22; absent: every kind). */
+  monitor_kinds?: EndpointKind[];
 }
 
 export interface Region {
@@ -67,7 +70,28 @@ export interface EndpointInput {
   response_time: boolean;
 }
 
-export interface Endpoint extends Required<EndpointInput> {
+/** A header of an HTTP check's request; a secret one's value is write-only (absent in answers). */
+export interface HttpHeader { name: string; value?: string; secret?: boolean }
+export interface HttpRequestOptions {
+  method: HttpMethod;
+  headers: HttpHeader[];
+  body: string;
+  follow_redirects: boolean;
+  timeout_seconds?: number;
+}
+
+/** What an endpoint checks beyond its URL (issue 22); absent members are the http defaults. */
+export interface EndpointCheck {
+  kind?: EndpointKind;
+  /** tcp: host:port; dns: the name */
+  target?: string;
+  record_type?: DnsRecordType;
+  resolver?: string;
+  request?: HttpRequestOptions;
+  assertions?: Assertion[];
+}
+
+export interface Endpoint extends Required<EndpointInput>, EndpointCheck {
   url_id: number;
   guid: string;
   monitoring_enabled: boolean;

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { FEATURES, THRESHOLD_OPERATORS } from '../rest';
 import { ThresholdValue } from './alerts';
-import { EndpointCreateBody, RegionKeys } from './endpoints';
+import { EndpointCreateBody, MonitorUrl, RegionKeys } from './endpoints';
 
 const featureError = `features must be a list of ${FEATURES.join(', ')}`;
 const regionName = z.string({ error: 'region must be a region name such as EU-Germany' }).trim().min(1, 'region must be a region name such as EU-Germany');
@@ -20,7 +20,7 @@ export type MonitorThresholdSpec = z.infer<typeof MonitorThresholdSpec>;
 
 export const MonitorSpec = z.strictObject({
   name: EndpointCreateBody.shape.name,
-  url: EndpointCreateBody.shape.url,
+  url: MonitorUrl,
   description: EndpointCreateBody.shape.description,
   /** Absent or empty: the primary region (as the API does). */
   regions: RegionKeys,

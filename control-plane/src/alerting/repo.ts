@@ -1,5 +1,6 @@
 // SQLite access for alerting: evaluation state, incidents and the delivery outbox. Every query that
 // answers a user names the owner; the evaluator and the dispatcher are internal and use ids.
+import type { EndpointKind } from '@upfleet/proto/assertions';
 import type { Db } from '../store/db';
 import type { AlertEvent, DeliveryEvent } from './types';
 
@@ -63,6 +64,8 @@ export interface EndpointAlertRow {
   response_time: number;
   check_frequency_seconds: number;
   retention_days: number;
+  /** http, tcp or dns (issue 22) */
+  kind: EndpointKind;
 }
 
 export interface ThresholdAlertRow {
@@ -75,8 +78,9 @@ export interface ThresholdAlertRow {
 export function createAlertingRepo(db: Db) {
   const q = {
     endpoint: db.prepare(`SELECT e.url_id, e.user_id, e.name, e.url, e.regions, e.ping_host, e.cert_expiry, e.response_code,
-        e.response_time, p.check_frequency_seconds, p.retention_days
+        e.response_time, coalesce(c.kind, 'http') AS kind, p.check_frequency_seconds, p.retention_days
       FROM endpoints e JOIN users u ON u.id = e.user_id JOIN packages p ON p.package_id = u.package_id
+      LEFT JOIN endpoint_checks c ON c.url_id = e.url_id
       WHERE e.url_id = ? AND e.monitoring_enabled = 1`),
     thresholds: db.prepare(`SELECT m.type_code AS monitor_type, t.threshold_value, t.threshold_operator,
         CASE WHEN r.region_id IS NULL THEN NULL ELSE r.region || '-' || r.city END AS region

@@ -5,10 +5,11 @@ import zlib from 'node:zlib';
 import { allowedFeatures, planViolations } from '@upfleet/proto/plan';
 import type { Dashboard, Endpoint, EndpointInput, Package } from '@upfleet/proto/rest';
 import type { EndpointCreateBody, EndpointToggleBody } from '@upfleet/proto/schemas';
-import { badRequest, conflict, notFound } from '../errors';
-import { isPrivateHostname } from '@upfleet/proto/targets';
+import { badRequest, conflict, forbidden, notFound } from '../errors';
+import { isPrivateAddress, isPrivateHostname } from '@upfleet/proto/targets';
+import { parseHostPort, parseResolver } from '@upfleet/proto/schemas';
 import { planContext, regionKey, type CatalogRepo } from '../store/catalog-repo';
-import type { EndpointsRepo } from '../store/endpoints-repo';
+import type { CheckInput, EndpointsRepo } from '../store/endpoints-repo';
 import type { UsersRepo } from '../store/users-repo';
 
 export interface UptimeSource {
@@ -54,11 +55,49 @@ export function createEndpointService(deps: {
     return catalog.packageById(user.package_id) ?? catalog.freePackage();
   }
 
-  /** The plan's rules and the catalogue's regions, applied to a body its schema has already parsed. */
-  function applyPolicy(body: EndpointCreateBody, plan: Package): Required<EndpointInput> {
-    if (!deps.allowPrivateTargets && isPrivateHostname(new URL(body.url).hostname)) {
-      throw badRequest('URL must point to a public address');
+  /**
+   * The check an endpoint body asks for (issue 22), its stored URL (tcp://host:port, dns://name/TYPE
+   * for the kinds without one: the uniqueness rule and the lists keep working) and the
+   * private-target rule on every kind's host: URL host, tcp host, dns resolver.
+   */
+  function checkOf(body: EndpointCreateBody, userId: number, urlId: number): { url: string; check: CheckInput } {
+    const kind = body.kind ?? 'http';
+    const deny = !deps.allowPrivateTargets;
+    if (kind === 'tcp') {
+      const hp = parseHostPort(body.target!)!;
+      if (deny && isPrivateHostname(hp.host)) throw badRequest('Target must point to a public address');
+      const target = `${hp.host}:${hp.port}`;
+      return { url: `tcp://${target}`, check: { kind, target } };
     }
+    if (kind === 'dns') {
+      const target = body.target!.toLowerCase().replace(/\.$/, '');
+      const record_type = body.record_type ?? 'A';
+      const resolver = body.resolver ? parseResolver(body.resolver)! : null;
+      if (resolver && deny && isPrivateAddress(resolver.address)) throw badRequest('Resolver must be a public address');
+      const resolverText = resolver ? (resolver.address.includes(':') ? `[${resolver.address}]:${resolver.port}` : `${resolver.address}:${resolver.port}`) : undefined;
+      const check: CheckInput = { kind, target, record_type, ...(resolverText ? { resolver: resolverText } : {}), ...(body.assertions?.length ? { assertions: body.assertions } : {}) };
+      return { url: `dns://${resolverText ? `${resolverText}/` : ''}${target}/${record_type}`, check };
+    }
+    const url = body.url!;
+    if (deny && isPrivateHostname(new URL(url).hostname)) throw badRequest('URL must point to a public address');
+    const check: CheckInput = { kind: 'http' };
+    if (body.request) {
+      const kept = urlId ? endpoints.secretHeaderNames(userId, urlId) : new Set<string>();
+      for (const h of body.request.headers) {
+        if (h.value === undefined && !(h.secret && kept.has(h.name.toLowerCase()))) throw badRequest(`Header ${h.name} needs a value`);
+      }
+      const { timeout_seconds, ...rest } = body.request;
+      check.request = { ...rest, ...(timeout_seconds !== undefined ? { timeout_seconds } : {}) };
+    }
+    if (body.assertions?.length) check.assertions = body.assertions;
+    return { url, check };
+  }
+
+  /** The plan's rules and the catalogue's regions, applied to a body its schema has already parsed. */
+  function applyPolicy(body: EndpointCreateBody, plan: Package, userId: number, urlId = 0): { input: Required<EndpointInput>; check: CheckInput } {
+    const kindRefused = planViolations(plan, { kind: body.kind ?? 'http' })[0];
+    if (kindRefused) throw forbidden(kindRefused.message);
+    const { url, check } = checkOf(body, userId, urlId);
     const feature = planViolations(plan, { features: body })[0];
     if (feature) throw badRequest(feature.message);
     const primary = catalog.primaryRegion();
@@ -67,7 +106,8 @@ export function createEndpointService(deps: {
     if (regions.length === 0 && primary) regions = [regionKey(primary)];
     const region = planViolations(plan, { regions }, planContext(catalog))[0];
     if (region) throw badRequest(region.message);
-    return { ...body, regions };
+    const { name, description, ping_host, cert_expiry, response_code, response_time } = body;
+    return { input: { name, url, description, ping_host, cert_expiry, response_code, response_time, regions }, check };
   }
 
   async function withUptime(list: Array<Omit<Endpoint, 'uptime_percentage'>>): Promise<Endpoint[]> {
@@ -169,20 +209,20 @@ export function createEndpointService(deps: {
 
     create(userId: number, body: EndpointCreateBody) {
       const plan = planOf(userId);
-      const input = applyPolicy(body, plan);
+      const { input, check } = applyPolicy(body, plan, userId);
       const refused = planViolations(plan, { endpoints: endpoints.count(userId) + 1 })[0];
       if (refused) throw badRequest(refused.message);
       if (endpoints.urlTaken(userId, input.url)) throw conflict('You are already monitoring this URL');
-      const id = endpoints.insert(userId, crypto.randomUUID(), input);
+      const id = endpoints.insert(userId, crypto.randomUUID(), input, check);
       changed(id);
       return endpoints.get(userId, id)!;
     },
 
     update(userId: number, urlId: number, body: EndpointCreateBody) {
       if (!endpoints.get(userId, urlId)) throw notFound('Endpoint not found');
-      const input = applyPolicy(body, planOf(userId));
+      const { input, check } = applyPolicy(body, planOf(userId), userId, urlId);
       if (endpoints.urlTaken(userId, input.url, urlId)) throw conflict('You are already monitoring this URL');
-      endpoints.update(userId, urlId, input);
+      endpoints.update(userId, urlId, input, check);
       changed(urlId);
       return endpoints.get(userId, urlId)!;
     },
