@@ -138,7 +138,7 @@ describe('endpoint kinds over the API', () => {
     // the assignment (what the agent gets) carries the value in clear, read with the server's key
     const { createSecretBox } = await import('../lib/crypto');
     const { loadMasterKey, deriveKey } = await import('../lib/secrets-files');
-    const repo = createEndpointsRepo(h.cp.db, createSecretBox(deriveKey(loadMasterKey(h.dataDir, undefined), 'secrets-at-rest')));
+    const repo = createEndpointsRepo(h.cp.db, createSecretBox(deriveKey(loadMasterKey(h.dataDir, null), 'secrets-at-rest')));
     const [a] = checksForEndpoint(repo.monitoredById(id)!, 'EU-Germany');
     expect(a!.request).toEqual({ method: 'GET', headers: [{ name: 'Authorization', value: 'Bearer s3cr3t-value' }], body: '', follow_redirects: true });
 
