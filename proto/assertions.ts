@@ -196,7 +196,11 @@ export function failedAssertion(a: Assertion, answer: CheckAnswer, regexTest: Re
   }
   if (pass) return null;
   const long = a.source === 'body' || a.source === 'answer' || text.length > 40;
-  if (long) return `${label(a)} does not ${VERB[a.comparison]} ${quote(a.target)}`;
+  if (long) {
+    if (a.comparison === 'not_contains') return `${label(a)} contains ${quote(a.target)}`;
+    if (a.comparison === 'not_equals') return `${label(a)} equals ${quote(a.target)}`;
+    return `${label(a)} does not ${VERB[a.comparison]} ${quote(a.target)}`;
+  }
   const shown = typeof actual === 'number' ? String(Math.round(actual * 1000) / 1000) : quote(text);
   return `${label(a)} ${shown}, expected ${a.comparison} ${NUMERIC_SOURCES.includes(a.source) || a.comparison === 'less_than' || a.comparison === 'greater_than' ? a.target : quote(a.target)}`;
 }
