@@ -67,7 +67,8 @@ function graphSql(db: string, plan: GraphPlan, filterRegions: boolean): string {
 /** One series per (function, location), sorted by time, in the order the functions were asked. */
 export async function queryGraphs(client: ClickHouseClient, db: string, endpointId: number, q: GraphRange, plan: GraphPlan): Promise<GraphSeries[]> {
   const functions = [...new Set(q.functions)];
-  const kinds = [...new Set(functions.map((f) => GRAPH_FUNCTION_KIND[f]))];
+  // tcp and dns endpoints (issue 22) graph their connect / lookup time as their response time
+  const kinds = [...new Set(functions.flatMap((f) => (f === 'response_time' ? [GRAPH_FUNCTION_KIND[f], 'tcp', 'dns'] : [GRAPH_FUNCTION_KIND[f]])))];
   if (kinds.length === 0 || !(q.toMs >= q.fromMs)) return [];
   const rs = await client.query({
     query: graphSql(db, plan, q.regions !== undefined),
@@ -97,6 +98,8 @@ export async function queryGraphs(client: ClickHouseClient, db: string, endpoint
     if (kind === 'http') {
       if (want.has('response_time') && avg !== null) push('response_time', region, t, avg);
       if (want.has('response_code')) push('response_code', region, t, Number(code));
+    } else if (kind === 'tcp' || kind === 'dns') {
+      if (want.has('response_time') && avg !== null) push('response_time', region, t, avg);
     } else if (kind === 'ping') {
       if (want.has('ping') && avg !== null) push('ping', region, t, avg);
     } else if (kind === 'tls') {
