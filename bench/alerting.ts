@@ -13,7 +13,7 @@ import { createAlerting } from '../control-plane/src/alerting';
 import { createChannels } from '../control-plane/src/alerting/channels';
 import { createAlertingRepo } from '../control-plane/src/alerting/repo';
 import { createResultStore } from '../control-plane/src/results/clickhouse-store';
-import { createAlertsRepo } from '../control-plane/src/store/alerts-repo';
+import { createAlertsRepo } from '../control-plane/src/alerting/settings-repo';
 import { startHttpReceiver } from '../control-plane/src/testing/alert-receivers';
 import { createAlertingFixture, httpResult } from '../control-plane/src/testing/alerting';
 

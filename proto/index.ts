@@ -19,25 +19,27 @@ export const LOADER_OPTIONS: protoLoader.Options = {
   oneofs: true,
 };
 
-export type CheckKind = 'CHECK_KIND_UNSPECIFIED' | 'CHECK_KIND_HTTP' | 'CHECK_KIND_TLS' | 'CHECK_KIND_PING' | 'CHECK_KIND_TCP' | 'CHECK_KIND_DNS';
-export interface HttpRequestSpec { method: string; headers: Array<{ name: string; value: string }>; body: string; follow_redirects: boolean }
-export interface AssertionSpec { source: string; property: string; comparison: string; target: string }
-
-export interface RegisterRequest { bootstrap_token: string; region: string; hostname: string; version: string }
-export interface RegisterResponse {
-  agent_id: string; agent_secret: string; region: string; lease_seconds: number; heartbeat_interval_seconds: number;
-}
-export interface HeartbeatRequest {
-  checks_owned: number; checks_per_minute: number; outbox_depth: number; scheduling_lag_ms_p99: number; outbox_dropped: number;
-}
-export interface HeartbeatResponse { lease_seconds: number }
-export interface WatchAssignmentsRequest { known_version: number }
-export interface Assignment {
-  check_id: string; endpoint_id: number; kind: CheckKind; url: string; interval_seconds: number;
-  timeout_ms: number; region: string; retention_days: number;
-  /** the control plane's policy: private targets refused for this check (stricter of both sides wins) */
+// The message types are generated from the .proto (proto/generated/, `npm run gen:proto`): the
+// `__Output` shapes are what the loader gives with LOADER_OPTIONS (every field present, longs as
+// numbers, enums as names), and what both sides build and send.
+export type { CheckKind__Output as CheckKind } from './generated/upfleet/agent/v1/CheckKind';
+export type { RegisterRequest__Output as RegisterRequest } from './generated/upfleet/agent/v1/RegisterRequest';
+export type { RegisterResponse__Output as RegisterResponse } from './generated/upfleet/agent/v1/RegisterResponse';
+export type { HeartbeatRequest__Output as HeartbeatRequest } from './generated/upfleet/agent/v1/HeartbeatRequest';
+export type { HeartbeatResponse__Output as HeartbeatResponse } from './generated/upfleet/agent/v1/HeartbeatResponse';
+export type { WatchAssignmentsRequest__Output as WatchAssignmentsRequest } from './generated/upfleet/agent/v1/WatchAssignmentsRequest';
+import type { Assignment__Output } from './generated/upfleet/agent/v1/Assignment';
+import type { HttpRequest__Output } from './generated/upfleet/agent/v1/HttpRequest';
+import type { Assertion__Output } from './generated/upfleet/agent/v1/Assertion';
+export type HttpRequestSpec = HttpRequest__Output;
+export type AssertionSpec = Assertion__Output;
+/**
+ * Field 9 stays optional: assignments saved by an agent before it existed lack it (absent = not
+ * denied). So do fields 10-14 (issue 22: request, assertions, target, record_type, resolver): an
+ * http check without them is a GET judged by its status, as before.
+ */
+export type Assignment = Omit<Assignment__Output, 'private_targets_denied' | 'request' | 'assertions' | 'target' | 'record_type' | 'resolver'> & {
   private_targets_denied?: boolean;
-  /** http: the request to make (absent or null: a GET following redirects) */
   request?: HttpRequestSpec | null;
   assertions?: AssertionSpec[];
   /** tcp: host:port; dns: the name */
@@ -45,52 +47,85 @@ export interface Assignment {
   record_type?: string;
   /** dns: ip or ip:port; empty: the system's resolver */
   resolver?: string;
-}
-export interface AssignmentUpdate {
-  version: number;
+};
+import type { AssignmentUpdate__Output } from './generated/upfleet/agent/v1/AssignmentUpdate';
+/** A snapshot or delta of `Assignment`s (with field 9 optional, as above). */
+export type AssignmentUpdate = Omit<AssignmentUpdate__Output, 'snapshot' | 'delta'> & {
   snapshot?: { assignments: Assignment[] } | null;
   delta?: { upserts: Assignment[]; removed_check_ids: string[] } | null;
-  update?: 'snapshot' | 'delta';
-}
-export interface CheckResult {
-  check_id: string; endpoint_id: number; kind: CheckKind; region: string; ts_ms: number; ok: boolean;
-  phase: string; error: string; status_code: number; dns_ms: number; connect_ms: number; tls_ms: number;
-  ttfb_ms: number; total_ms: number; cert_days_left: number; cert_not_after_ms: number; cert_issuer: string;
-  cert_subject: string; ping_method: string; redirects: number; retention_days: number; result_id: string;
-}
-export interface ResultBatch { batch_id: string; results: CheckResult[] }
-export interface BatchAck { batch_id: string; ok: boolean; error: string }
+};
+export type { CheckResult__Output as CheckResult } from './generated/upfleet/agent/v1/CheckResult';
+export type { ResultBatch__Output as ResultBatch } from './generated/upfleet/agent/v1/ResultBatch';
+import type { CheckResult__Output } from './generated/upfleet/agent/v1/CheckResult';
+import type { ResultBatch__Output } from './generated/upfleet/agent/v1/ResultBatch';
+export type { BatchAck__Output as BatchAck } from './generated/upfleet/agent/v1/BatchAck';
 
-export interface AgentServiceClient extends grpc.Client {
-  Register(req: RegisterRequest, cb: grpc.requestCallback<RegisterResponse>): grpc.ClientUnaryCall;
-  Register(req: RegisterRequest, md: grpc.Metadata, opts: Partial<grpc.CallOptions>, cb: grpc.requestCallback<RegisterResponse>): grpc.ClientUnaryCall;
-  Heartbeat(req: HeartbeatRequest, md: grpc.Metadata, opts: Partial<grpc.CallOptions>, cb: grpc.requestCallback<HeartbeatResponse>): grpc.ClientUnaryCall;
-  WatchAssignments(req: WatchAssignmentsRequest, md: grpc.Metadata, opts?: Partial<grpc.CallOptions>): grpc.ClientReadableStream<AssignmentUpdate>;
-  ReportResults(md: grpc.Metadata, opts?: Partial<grpc.CallOptions>): grpc.ClientDuplexStream<ResultBatch, BatchAck>;
-}
-
-export interface AgentServiceHandlers extends grpc.UntypedServiceImplementation {
-  Register: grpc.handleUnaryCall<RegisterRequest, RegisterResponse>;
-  Heartbeat: grpc.handleUnaryCall<HeartbeatRequest, HeartbeatResponse>;
-  WatchAssignments: grpc.handleServerStreamingCall<WatchAssignmentsRequest, AssignmentUpdate>;
-  ReportResults: grpc.handleBidiStreamingCall<ResultBatch, BatchAck>;
-}
+// Client and handler types are generated too: a handler receives `__Output` shapes and may send
+// the permissive ones (fields left out are defaults on the wire).
+export type { AgentServiceClient, AgentServiceHandlers } from './generated/upfleet/agent/v1/AgentService';
+import type { AgentServiceClient } from './generated/upfleet/agent/v1/AgentService';
 
 type AgentServiceCtor = grpc.ServiceClientConstructor & {
   new (address: string, credentials: grpc.ChannelCredentials, options?: grpc.ClientOptions): AgentServiceClient;
 };
 
 let cached: AgentServiceCtor | undefined;
+let reportMethod: grpc.MethodDefinition<unknown, unknown> | undefined;
+
+/**
+ * A ResultBatch already in wire form: the agent's outbox keeps each result encoded, so a batch is
+ * sent as these bytes (the ReportResults serializer passes them through) with no re-encoding.
+ */
+export interface EncodedResultBatch { batch_id: string; encoded: Buffer }
 
 /** The AgentService constructor and service definition, loaded once per process. */
 export function loadAgentService(): AgentServiceCtor {
   if (cached) return cached;
   const def = protoLoader.loadSync(PROTO_PATH, LOADER_OPTIONS);
+  const method = (def['upfleet.agent.v1.AgentService'] as unknown as Record<string, grpc.MethodDefinition<unknown, unknown>>).ReportResults!;
+  const serialize = method.requestSerialize;
+  method.requestSerialize = (v: unknown) => {
+    const encoded = (v as Partial<EncodedResultBatch> | null)?.encoded;
+    return Buffer.isBuffer(encoded) ? encoded : serialize(v);
+  };
+  reportMethod = method;
   const pkg = grpc.loadPackageDefinition(def) as unknown as {
     upfleet: { agent: { v1: { AgentService: AgentServiceCtor } } };
   };
   cached = pkg.upfleet.agent.v1.AgentService;
   return cached;
+}
+
+function report(): grpc.MethodDefinition<unknown, unknown> {
+  if (!reportMethod) loadAgentService();
+  return reportMethod!;
+}
+
+/**
+ * One result as it stands inside a ResultBatch on the wire (field 2: tag, length, message). A
+ * batch's encoding is its id's (`encodeBatchId`) followed by such entries, in any number.
+ */
+export function encodeBatchEntry(r: CheckResult__Output): Buffer {
+  return report().requestSerialize({ results: [r] }); // no batch_id key: an empty one would still be written
+}
+
+/** ResultBatch field 1 (batch_id) on the wire. */
+export function encodeBatchId(batchId: string): Buffer {
+  const id = Buffer.from(batchId, 'utf8');
+  const head: number[] = [0x0a];
+  for (let n = id.length; ; n >>>= 7) {
+    if (n < 0x80) {
+      head.push(n);
+      break;
+    }
+    head.push((n & 0x7f) | 0x80);
+  }
+  return Buffer.concat([Buffer.from(head), id]);
+}
+
+/** A batch's wire bytes read back (what the control plane would receive). */
+export function decodeResultBatch(bytes: Buffer): ResultBatch__Output {
+  return report().requestDeserialize(bytes) as ResultBatch__Output;
 }
 
 export { grpc };

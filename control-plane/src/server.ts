@@ -14,7 +14,7 @@ import { createSecretBox, randomToken } from './lib/crypto';
 import { registerHttpMetrics } from './lib/metrics';
 import { deriveKey, loadMasterKey, readOrCreateSecretFile } from './lib/secrets-files';
 import { createAdminService } from './services/admin';
-import { createAlertService } from './services/alerts';
+import { createAlertService } from './alerting/settings';
 import { createApiKeyService } from './services/api-keys';
 import { createAuthService } from './services/auth';
 import { createBillingService } from './services/billing';
@@ -27,7 +27,7 @@ import { createGraphService } from './services/graphs';
 import { createRateLimiter } from './services/rate-limiter';
 import { createTokenService } from './services/tokens';
 import { createAgentsRepo } from './store/agents-repo';
-import { createAlertsRepo } from './store/alerts-repo';
+import { createAlertsRepo } from './alerting/settings-repo';
 import { createApiKeysRepo } from './store/api-keys-repo';
 import { createCatalogRepo } from './store/catalog-repo';
 import { openDatabase, type Db } from './store/db';
@@ -40,7 +40,8 @@ import { createAgentServiceHandlers, createAgentStreams } from './grpc/agent-ser
 import { startGrpcServer, type GrpcServerHandle } from './grpc/server';
 import { loadOrCreateGrpcTls, type GrpcTlsMaterial } from './grpc/tls';
 import { createResultStore, type ResultStore } from './results/clickhouse-store';
-import { createAssignmentEngine } from './services/assignments';
+import { createAssignmentEngine, followChanges } from './services/assignments';
+import { createChangeHub } from './change-hub';
 import { cachedUptime } from './services/uptime-cache';
 import { regionKey, regionLabel } from './store/catalog-repo';
 import { startEmbeddedAgent, type EmbeddedAgent } from './embedded-agent';
@@ -161,22 +162,19 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     metrics,
   });
   alerting.start();
-  // One endpoint's change recomputes that endpoint's assignments and its evaluator context; a plan
-  // or region change recomputes every assignment and context.
+  // Endpoint and plan changes reach the assignment engine and alerting through one hub
+  // (change-hub.ts): one endpoint's change recomputes that endpoint's assignments and evaluator
+  // context; a plan or region change recomputes every assignment and context.
+  const changes = createChangeHub();
+  followChanges(engine, changes);
+  alerting.followChanges(changes);
   const endpoints = createEndpointService({
     endpoints: endpointsRepo, users, catalog, allowPrivateTargets: config.allowPrivateTargets, uptime: uptimeSource,
-    onChange: (urlId) => {
-      engine.endpointChanged(urlId);
-      alerting.invalidate(urlId);
-    },
-    onClosed: (urlId) => alerting.endpointClosed(urlId),
+    changes: changes.endpoints,
   });
   const admin = createAdminService({
     users, catalog, agents: agentsRepo, ownedCount: (id) => engine.ownedCount(id),
-    onChange: () => {
-      engine.changed();
-      alerting.invalidate();
-    },
+    plans: changes.plans,
     caFingerprint: () => tls?.caFingerprint ?? null,
     onAgentsRevoked: (ids) => {
       streams.closeAgents(ids);
@@ -192,11 +190,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     plans: createPlanChanger({
       users, catalog, endpoints: endpointsRepo, billing: billingRepo, now: extras.now, metrics,
       // A plan change edits many endpoints at once: agents get deltas, alerting re-reads them.
-      onChange: () => {
-        engine.changed();
-        alerting.invalidate();
-      },
-      onEndpointDisabled: (urlId) => alerting.endpointClosed(urlId),
+      changes,
     }),
     publicUrl: () => config.publicUrl ?? listeningUrl,
   });

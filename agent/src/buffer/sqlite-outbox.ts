@@ -2,7 +2,7 @@
 // and batches keep their id across restarts (the control plane's dedup token). The identity and
 // the saved assignments have their own stores beside it (identity-store.ts, assignment-store.ts).
 import { randomUUID } from 'node:crypto';
-import type { CheckResult, ResultBatch } from '@upfleet/proto';
+import { decodeResultBatch, encodeBatchEntry, encodeBatchId, type CheckResult, type EncodedResultBatch } from '@upfleet/proto';
 import type { Registry } from 'prom-client';
 import { gaugeFrom, totalFrom } from '../metrics';
 import { kvAccess, type AgentDb } from './agent-db';
@@ -14,13 +14,21 @@ export interface OutboxOptions {
   registry?: Registry;
 }
 
+/**
+ * A batch as it is sent: its wire bytes (`encoded`, passed through by the ReportResults
+ * serializer). `results` decodes them, for tests and logs; sending never does.
+ */
+export interface OutboxBatch extends EncodedResultBatch {
+  readonly results: CheckResult[];
+}
+
 export interface Outbox {
   add(results: CheckResult[]): void;
   /**
    * The oldest batch not already handed out: an existing one (same id, same rows as before a
    * restart) or a new one of up to `max` un-batched rows. undefined when nothing is pending.
    */
-  takeBatch(max: number): ResultBatch | undefined;
+  takeBatch(max: number): OutboxBatch | undefined;
   /** the control plane stored the batch: its rows go */
   ack(batchId: string): number;
   /** hand a batch out again later (stream broke, or the control plane refused it) */
@@ -35,6 +43,8 @@ export interface Outbox {
 interface BatchRow { batch_id: string; first_seq: number; last_seq: number }
 
 const SCHEMA = `
+-- payload: the result as it stands inside a ResultBatch on the wire (a BLOB, see encodeBatchEntry);
+-- rows written by earlier agent versions hold JSON text, encoded when their batch is taken.
 CREATE TABLE IF NOT EXISTS results (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,
   result_id TEXT NOT NULL,
@@ -94,13 +104,13 @@ export function createOutbox(db: AgentDb, opts: OutboxOptions): Outbox {
   };
 
   const add = db.transaction((results: CheckResult[]) => {
-    for (const r of results) q.insert.run(r.result_id, JSON.stringify(r));
+    for (const r of results) q.insert.run(r.result_id, encodeBatchEntry(r));
     depth += results.length;
     unbatched += results.length;
     if (depth > opts.cap) dropOldest(depth - opts.cap);
   });
 
-  const takeBatch = db.transaction((max: number): ResultBatch | undefined => {
+  const takeBatch = db.transaction((max: number): OutboxBatch | undefined => {
     for (;;) {
       let batch: BatchRow | undefined;
       if (batchCount > leasedIds.size) {
@@ -121,7 +131,7 @@ export function createOutbox(db: AgentDb, opts: OutboxOptions): Outbox {
         unbatched -= r.n;
         batchCount++;
       }
-      const rows = q.batchRows.all(batch.first_seq, batch.last_seq) as { payload: string }[];
+      const rows = q.batchRows.all(batch.first_seq, batch.last_seq) as { payload: Buffer | string }[];
       if (rows.length === 0) {
         // every row of it was dropped by the cap
         q.deleteBatch.run(batch.batch_id);
@@ -129,7 +139,7 @@ export function createOutbox(db: AgentDb, opts: OutboxOptions): Outbox {
         continue;
       }
       leasedIds.add(batch.batch_id);
-      return { batch_id: batch.batch_id, results: rows.map((x) => JSON.parse(x.payload) as CheckResult) };
+      return outboxBatch(batch.batch_id, rows);
     }
   });
 
@@ -156,6 +166,21 @@ export function createOutbox(db: AgentDb, opts: OutboxOptions): Outbox {
     unbatched: () => unbatched,
     pendingBatches: () => batchCount - leasedIds.size,
     dropped: () => dropped,
+  };
+}
+
+/** The stored rows of a batch, concatenated after its id: the batch's wire bytes. */
+function outboxBatch(batchId: string, rows: { payload: Buffer | string }[]): OutboxBatch {
+  const parts = [encodeBatchId(batchId)];
+  for (const { payload } of rows) parts.push(typeof payload === 'string' ? encodeBatchEntry(JSON.parse(payload) as CheckResult) : payload);
+  const encoded = Buffer.concat(parts);
+  let decoded: CheckResult[] | undefined;
+  return {
+    batch_id: batchId,
+    encoded,
+    get results() {
+      return (decoded ??= decodeResultBatch(encoded).results);
+    },
   };
 }
 

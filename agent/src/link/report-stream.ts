@@ -1,8 +1,8 @@
 // The ReportResults stream of one session: drains the outbox in batches (up to
 // maxBatchesInFlight unacked), deletes rows on an ok ack and offers a refused batch again later.
-import type { AgentServiceClient, BatchAck, ResultBatch, grpc } from '@upfleet/proto';
+import type { AgentServiceClient, BatchAck, grpc } from '@upfleet/proto';
 import type { Logger } from 'pino';
-import type { Outbox } from '../buffer/sqlite-outbox';
+import type { Outbox, OutboxBatch } from '../buffer/sqlite-outbox';
 
 export interface ReportOptions {
   outbox: Outbox;
@@ -51,13 +51,13 @@ export function openReportStream(
       const full = outbox.pendingBatches() > 0 || outbox.unbatched() >= opts.batchSize;
       const due = force || now - lastSendAt >= opts.flushIntervalMs;
       if (!full && !(due && outbox.unbatched() > 0)) break;
-      const batch: ResultBatch | undefined = outbox.takeBatch(opts.batchSize);
+      const batch: OutboxBatch | undefined = outbox.takeBatch(opts.batchSize);
       if (!batch) break;
       inflight.add(batch.batch_id);
       counts.inFlight = inflight.size;
       counts.batchesSent++;
       lastSendAt = now;
-      report.write(batch);
+      report.write(batch); // its stored wire bytes, passed through by the serializer
     }
   };
 

@@ -7,10 +7,11 @@ import type { Feature, ThresholdOperator } from '@upfleet/proto/rest';
 import { kindName, type KindName } from '../checks';
 import { checksForEndpoint } from '../services/check-placement';
 import { DOWN, DOWN_KINDS, kindOfCondition, thresholdCondition, type ThresholdRule } from './conditions';
-import type { AlertingRepo, EndpointAlertRow, RegionStateRow } from './repo';
+import type { OwnedMonitoredEndpoint } from '../store/endpoints-repo';
+import type { AlertingRepo, RegionStateRow } from './repo';
 
 export interface EndpointContext {
-  row: EndpointAlertRow;
+  row: OwnedMonitoredEndpoint;
   regions: Record<KindName, string[]>;
   thresholds: ThresholdRule[];
 }
@@ -46,13 +47,8 @@ export function createEndpointCache(deps: {
     const row = repo.endpoint(urlId);
     ctx = null;
     if (row) {
-      const monitored = {
-        url_id: row.url_id, url: row.url, regions: JSON.parse(row.regions) as string[], ping_host: row.ping_host === 1,
-        cert_expiry: row.cert_expiry === 1, response_code: row.response_code === 1, response_time: row.response_time === 1,
-        check_frequency_seconds: row.check_frequency_seconds, retention_days: row.retention_days, kind: row.kind,
-      };
       const regions: Record<KindName, string[]> = { http: [], tls: [], ping: [], tcp: [], dns: [] };
-      for (const a of checksForEndpoint(monitored, deps.primaryRegion())) regions[kindName(a.kind)!].push(a.region);
+      for (const a of checksForEndpoint(row, deps.primaryRegion())) regions[kindName(a.kind)!].push(a.region);
       const thresholds = repo.thresholds(urlId).map((t) => ({
         condition: thresholdCondition(t.monitor_type, t.region),
         type: t.monitor_type as Feature,

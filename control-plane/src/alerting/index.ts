@@ -7,11 +7,12 @@ import type { AlertDelivery, AlertPlatform, Incident } from '@upfleet/proto/rest
 import { badRequest, notFound } from '../errors';
 import type { SecretBox } from '../lib/crypto';
 import type { Logger } from '../logger';
-import type { AlertsRepo } from '../store/alerts-repo';
+import type { AlertsRepo } from './settings-repo';
 import { createDispatcher, type MethodForDelivery } from './dispatcher';
 import { createAlertEvaluator } from './evaluator';
 import type { AlertingRepo, IncidentRow } from './repo';
 import type { AlertEvent, Channel } from './types';
+import type { ChangeHub } from '../change-hub';
 
 export interface AlertingDeps {
   repo: AlertingRepo;
@@ -94,6 +95,17 @@ export function createAlerting(deps: AlertingDeps) {
     evaluate: (results: readonly CheckResult[]) => evaluator.evaluate(results),
     /** Endpoint edited, thresholds saved, plan changed: re-read what the evaluator caches. */
     invalidate: (urlId?: number) => evaluator.invalidate(urlId),
+    /**
+     * Follows the change hub: an endpoint's change re-reads its context, one no longer monitored has
+     * its open incidents resolved silently, a plan or catalogue change re-reads every context.
+     */
+    followChanges(hub: ChangeHub): void {
+      hub.endpoints.subscribe({
+        changed: (id) => evaluator.invalidate(id ?? undefined),
+        removed: (id) => evaluator.closeEndpoint(id),
+      });
+      hub.plans.subscribe({ changed: () => evaluator.invalidate() });
+    },
     endpointClosed: (urlId: number) => evaluator.closeEndpoint(urlId),
     thresholdsChanged: (urlId: number) => evaluator.thresholdsChanged(urlId),
 

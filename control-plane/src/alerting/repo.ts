@@ -1,7 +1,7 @@
 // SQLite access for alerting: evaluation state, incidents and the delivery outbox. Every query that
 // answers a user names the owner; the evaluator and the dispatcher are internal and use ids.
-import type { EndpointKind } from '@upfleet/proto/assertions';
 import type { Db } from '../store/db';
+import { createEndpointsRepo, type EndpointsRepo, type OwnedMonitoredEndpoint } from '../store/endpoints-repo';
 import type { AlertEvent, DeliveryEvent } from './types';
 
 export interface RegionStateRow {
@@ -52,22 +52,6 @@ export interface DeliveryRow {
 }
 
 /** What the evaluator needs to know about one monitored endpoint (with its owner's plan). */
-export interface EndpointAlertRow {
-  url_id: number;
-  user_id: number;
-  name: string;
-  url: string;
-  regions: string;
-  ping_host: number;
-  cert_expiry: number;
-  response_code: number;
-  response_time: number;
-  check_frequency_seconds: number;
-  retention_days: number;
-  /** http, tcp or dns (issue 22) */
-  kind: EndpointKind;
-}
-
 export interface ThresholdAlertRow {
   monitor_type: string;
   threshold_value: number;
@@ -75,13 +59,9 @@ export interface ThresholdAlertRow {
   region: string | null;
 }
 
-export function createAlertingRepo(db: Db) {
+/** Endpoints are read through the endpoints repository (the one owner of that table). */
+export function createAlertingRepo(db: Db, endpoints: Pick<EndpointsRepo, 'monitoredById'> = createEndpointsRepo(db)) {
   const q = {
-    endpoint: db.prepare(`SELECT e.url_id, e.user_id, e.name, e.url, e.regions, e.ping_host, e.cert_expiry, e.response_code,
-        e.response_time, coalesce(c.kind, 'http') AS kind, p.check_frequency_seconds, p.retention_days
-      FROM endpoints e JOIN users u ON u.id = e.user_id JOIN packages p ON p.package_id = u.package_id
-      LEFT JOIN endpoint_checks c ON c.url_id = e.url_id
-      WHERE e.url_id = ? AND e.monitoring_enabled = 1`),
     thresholds: db.prepare(`SELECT m.type_code AS monitor_type, t.threshold_value, t.threshold_operator,
         CASE WHEN r.region_id IS NULL THEN NULL ELSE r.region || '-' || r.city END AS region
       FROM alert_thresholds t JOIN monitor_types m ON m.monitor_type_id = t.monitor_type_id
@@ -132,7 +112,8 @@ export function createAlertingRepo(db: Db) {
   };
 
   return {
-    endpoint: (urlId: number) => q.endpoint.get(urlId) as EndpointAlertRow | undefined,
+    /** A monitoring-enabled endpoint with its owner, or undefined (paused or deleted). */
+    endpoint: (urlId: number): OwnedMonitoredEndpoint | undefined => endpoints.monitoredById(urlId),
     thresholds: (urlId: number) => q.thresholds.all(urlId) as ThresholdAlertRow[],
     regionStates: (urlId: number) => q.regionStates.all(urlId) as RegionStateRow[],
     conditions: (urlId: number) => q.conditions.all(urlId) as ConditionRow[],

@@ -6,7 +6,7 @@ import express, { type Express } from 'express';
 import type { Logger } from '../logger';
 import type { Alerting } from '../alerting';
 import type { AdminService } from '../services/admin';
-import type { AlertService } from '../services/alerts';
+import type { AlertService } from '../alerting/settings';
 import type { ApiKeyService } from '../services/api-keys';
 import type { AuthService } from '../services/auth';
 import type { BillingService } from '../services/billing';

@@ -1,10 +1,12 @@
-// deploy/clickhouse/cluster-schema.sql is a hand-kept copy of schema.ts for a cluster (Replicated
+// deploy/clickhouse/cluster-schema.sql is generated from schema.ts's tables for a cluster (Replicated
 // engines under `<name>_local`, Distributed tables under the names the control plane queries).
-// This test parses both and fails when their tables, columns, keys, TTLs or rollup views drift.
+// This test checks the checked-in file is the generated one, then parses both and fails when their
+// tables, columns, keys, TTLs or rollup views drift.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { schemaStatements } from './schema';
+import { clusterSchemaSql } from './cluster-schema';
 
 interface TableShape {
   columns: string[];
@@ -95,5 +97,11 @@ describe('deploy/clickhouse/cluster-schema.sql', () => {
       expect(clusterTarget, name).toBe(local(target));
       expect(clusterSelect.replace('upfleet.check_results_local', 'upfleet.check_results'), name).toBe(select);
     }
+  });
+});
+
+describe('the checked-in cluster schema', () => {
+  it('is what `npm run gen:cluster-schema` makes from the column table (run it after changing columns.ts or schema.ts)', () => {
+    expect(readFileSync(CLUSTER_SQL, 'utf8')).toBe(clusterSchemaSql());
   });
 });

@@ -1,5 +1,5 @@
 // CheckResults (proto, as the agent sent them) → one RowBinary payload, columns in INSERT_COLUMNS
-// order. ClickHouse reads RowBinary for a fraction of what any text format costs it (measured on
+// order (columns.ts). ClickHouse reads RowBinary for a fraction of what any text format costs it (measured on
 // chDB: ~30,000 CPU instructions per row to parse JSONCompactEachRow, TSV or CSV, ~7,000 for
 // RowBinary; docs/scaling.md), and writing it here is cheaper than building JSON text.
 // Numbers the agent could get wrong are made storable here (clamped, NaN → 0), never rejected.
@@ -7,11 +7,9 @@ import type { CheckResult } from '@upfleet/proto';
 import { AppError } from '../errors';
 import { clampRetentionDays, kindName } from '../checks';
 
-export const INSERT_COLUMNS: [string, ...string[]] = [
-  'ts', 'endpoint_id', 'kind', 'region', 'ok', 'phase', 'status_code', 'dns_ms', 'connect_ms', 'tls_ms',
-  'ttfb_ms', 'total_ms', 'cert_days_left', 'cert_not_after', 'cert_issuer', 'cert_subject', 'ping_method',
-  'error', 'redirects', 'retention_days', 'result_id', 'agent_id',
-];
+// The columns and their order are defined in columns.ts (RESULT_COLUMNS); writeRow follows them
+// (row-encoding.test.ts reads a row back by that table).
+export { INSERT_COLUMNS } from './columns';
 
 /** Formats an insert payload can be in: RowBinary (written now) or JSONCompactEachRow (ledger groups recorded before). */
 export type PayloadFormat = 'RowBinary' | 'JSONCompactEachRow';

@@ -1,6 +1,8 @@
 // ClickHouse schema for check results: one raw table and two rollups fed by materialized views.
 // The same statements run on embedded chDB and on a single ClickHouse server; the cluster variant
-// (ReplicatedMergeTree + Distributed) lives in deploy/clickhouse/cluster-schema.sql.
+// (ReplicatedMergeTree + Distributed) is deploy/clickhouse/cluster-schema.sql, generated from the
+// same tables by cluster-schema.ts. The columns themselves are defined in columns.ts.
+import { RESULT_COLUMNS, ROLLUP_COLUMNS, columnList } from './columns';
 
 export const DEFAULT_DATABASE = 'upfleet';
 
@@ -10,7 +12,7 @@ export const MINUTE_ROLLUP_MAX_DAYS = 32;
 // Re-sent batches must not double count. Plain MergeTree only remembers insert tokens when this
 // window is above 0, and each rollup table needs its own window, or the materialized views
 // re-aggregate a batch the raw table has already dropped as a duplicate.
-const DEDUP_WINDOW = 10_000;
+export const DEDUP_WINDOW = 10_000;
 
 /**
  * Row predicates shared by the rollup views and the raw graph queries, so a bucket read from a
@@ -47,11 +49,15 @@ export const MERGE_SETTINGS = 'merge_selector_base = 10';
  * (total_q), which nothing read and which cost ~8,000 engine instructions per result and view,
  * a fifth of the instructions spent storing a result; quantileTiming costs ~550 (docs/scaling.md).
  */
-const P95_COLUMN = 'total_p95 AggregateFunction(quantileTiming(0.95), Float32)';
+const P95 = ROLLUP_COLUMNS.find((c) => c.name === 'total_p95')!;
+const P95_COLUMN = `${P95.name} ${P95.type}`;
 
 export type RollupGrain = '1m' | '1h';
 
-function rollupSelect(db: string, grain: RollupGrain): string {
+/** The rollup views' SELECT, reading `source` (the raw table; `check_results_local` on a cluster). */
+export function rollupSelect(db: string, grain: RollupGrain, source = 'check_results'): string {
+  // The predicates without their outer parentheses: the text the cluster's upgrade files carry.
+  const [twoXx, timed, cert] = [SQL_2XX, SQL_TIMED, SQL_CERT].map((p) => p.slice(1, -1));
   const bucketExpr = grain === '1m' ? 'toStartOfMinute(ts)' : 'toStartOfHour(ts)';
   return `
     SELECT
@@ -59,15 +65,15 @@ function rollupSelect(db: string, grain: RollupGrain): string {
       endpoint_id, kind, region, retention_days,
       count() AS n,
       countIf(ok = 1) AS ok_n,
-      countIf(${SQL_2XX}) AS ok2xx_n,
-      countIf(${SQL_TIMED}) AS timed_n,
-      sumIf(toFloat64(total_ms), ${SQL_TIMED}) AS total_sum,
-      minOrNullIf(total_ms, ${SQL_TIMED}) AS total_min,
-      maxOrNullIf(total_ms, ${SQL_TIMED}) AS total_max,
-      quantileTimingStateIf(0.95)(total_ms, ${SQL_TIMED}) AS total_p95,
-      minOrNullIf(cert_days_left, ${SQL_CERT}) AS cert_days_min,
+      countIf(${twoXx}) AS ok2xx_n,
+      countIf(${timed}) AS timed_n,
+      sumIf(toFloat64(total_ms), ${timed}) AS total_sum,
+      minOrNullIf(total_ms, ${timed}) AS total_min,
+      maxOrNullIf(total_ms, ${timed}) AS total_max,
+      quantileTimingStateIf(0.95)(total_ms, ${timed}) AS total_p95,
+      minOrNullIf(cert_days_left, ${cert}) AS cert_days_min,
       argMaxStateIf(status_code, ts, kind = 'http') AS last_status
-    FROM ${db}.check_results
+    FROM ${db}.${source}
     GROUP BY endpoint_id, kind, region, retention_days, bucket`;
 }
 
@@ -88,70 +94,48 @@ export function rollupUpgradeStatements(database: string, grain: RollupGrain, vi
   ];
 }
 
+/** A result table: its columns (columns.ts), partitioning, order and TTL, the same on one node and on a cluster. */
+export interface ResultTable {
+  name: (typeof RESULT_TABLES)[number];
+  columns: ReadonlyArray<{ name: string; type: string }>;
+  engine: 'MergeTree' | 'AggregatingMergeTree';
+  partitionBy: string;
+  orderBy: string;
+  ttl: string;
+  /** Why this table is partitioned as it is (a comment in the cluster schema). */
+  note: string;
+}
+
+export const RESULT_TABLE_DEFS: readonly ResultTable[] = [
+  {
+    name: 'check_results', columns: RESULT_COLUMNS, engine: 'MergeTree', partitionBy: 'toYYYYMMDD(ts)', orderBy: '(endpoint_id, kind, region, ts)',
+    ttl: 'toDateTime(ts) + toIntervalDay(retention_days)', note: "Raw results, one row per check. TTL per row from the owner's plan retention.",
+  },
+  {
+    name: 'check_results_1m', columns: ROLLUP_COLUMNS, engine: 'AggregatingMergeTree', partitionBy: 'toYYYYMM(bucket)', orderBy: '(endpoint_id, kind, region, bucket, retention_days)',
+    ttl: `bucket + toIntervalDay(least(retention_days, ${MINUTE_ROLLUP_MAX_DAYS}))`, note: 'Minute rollups (monthly partitions: rollup rows are few).',
+  },
+  {
+    name: 'check_results_1h', columns: ROLLUP_COLUMNS, engine: 'AggregatingMergeTree', partitionBy: 'toYYYYMM(bucket)', orderBy: '(endpoint_id, kind, region, bucket, retention_days)',
+    ttl: 'bucket + toIntervalDay(retention_days)', note: 'Hour rollups.',
+  },
+];
+
 /** Idempotent DDL, applied in order by ResultStore.init(). */
 export function schemaStatements(database: string = DEFAULT_DATABASE): string[] {
   const db = assertDatabaseName(database);
-  const rollupColumns = (bucketType: string) => `
-    bucket ${bucketType},
-    endpoint_id UInt64,
-    kind LowCardinality(String),
-    region LowCardinality(String),
-    retention_days UInt16,
-    n SimpleAggregateFunction(sum, UInt64),
-    ok_n SimpleAggregateFunction(sum, UInt64),
-    ok2xx_n SimpleAggregateFunction(sum, UInt64),
-    timed_n SimpleAggregateFunction(sum, UInt64),
-    total_sum SimpleAggregateFunction(sum, Float64),
-    total_min SimpleAggregateFunction(min, Nullable(Float32)),
-    total_max SimpleAggregateFunction(max, Nullable(Float32)),
-    ${P95_COLUMN},
-    cert_days_min SimpleAggregateFunction(min, Nullable(Float32)),
-    last_status AggregateFunction(argMax, UInt16, DateTime64(3, 'UTC'))`;
-
   return [
     `CREATE DATABASE IF NOT EXISTS ${db}`,
-    `CREATE TABLE IF NOT EXISTS ${db}.check_results (
-      ts DateTime64(3, 'UTC'),
-      endpoint_id UInt64,
-      kind LowCardinality(String),
-      region LowCardinality(String),
-      ok UInt8,
-      phase LowCardinality(String),
-      status_code UInt16,
-      dns_ms Float32,
-      connect_ms Float32,
-      tls_ms Float32,
-      ttfb_ms Float32,
-      total_ms Float32,
-      cert_days_left Float32,
-      cert_not_after Nullable(DateTime64(3, 'UTC')),
-      cert_issuer String,
-      cert_subject String,
-      ping_method LowCardinality(String),
-      error String,
-      redirects UInt8,
-      retention_days UInt16,
-      result_id String,
-      agent_id String
+    ...RESULT_TABLE_DEFS.map(
+      (t) => `CREATE TABLE IF NOT EXISTS ${db}.${t.name} (
+${columnList(t.columns, '      ')}
     )
-    ENGINE = MergeTree
-    PARTITION BY toYYYYMMDD(ts)
-    ORDER BY (endpoint_id, kind, region, ts)
-    TTL toDateTime(ts) + toIntervalDay(retention_days)
+    ENGINE = ${t.engine}
+    PARTITION BY ${t.partitionBy}
+    ORDER BY ${t.orderBy}
+    TTL ${t.ttl}
     SETTINGS non_replicated_deduplication_window = ${DEDUP_WINDOW}`,
-    // Monthly partitions: rollup rows are few, daily parts would only add merges.
-    `CREATE TABLE IF NOT EXISTS ${db}.check_results_1m (${rollupColumns("DateTime('UTC')")})
-    ENGINE = AggregatingMergeTree
-    PARTITION BY toYYYYMM(bucket)
-    ORDER BY (endpoint_id, kind, region, bucket, retention_days)
-    TTL bucket + toIntervalDay(least(retention_days, ${MINUTE_ROLLUP_MAX_DAYS}))
-    SETTINGS non_replicated_deduplication_window = ${DEDUP_WINDOW}`,
-    `CREATE TABLE IF NOT EXISTS ${db}.check_results_1h (${rollupColumns("DateTime('UTC')")})
-    ENGINE = AggregatingMergeTree
-    PARTITION BY toYYYYMM(bucket)
-    ORDER BY (endpoint_id, kind, region, bucket, retention_days)
-    TTL bucket + toIntervalDay(retention_days)
-    SETTINGS non_replicated_deduplication_window = ${DEDUP_WINDOW}`,
+    ),
     `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.check_results_1m_mv TO ${db}.check_results_1m AS
     ${rollupSelect(db, '1m')}`,
     `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.check_results_1h_mv TO ${db}.check_results_1h AS

@@ -6,9 +6,10 @@ import { randomToken, sha256 } from '../lib/crypto';
 import type { AgentsRepo } from '../store/agents-repo';
 import { regionKey, type CatalogRepo } from '../store/catalog-repo';
 import type { UsersRepo } from '../store/users-repo';
+import type { ChangeTopic } from '../change-hub';
 
 export function createAdminService(deps: {
-  users: UsersRepo; catalog: CatalogRepo; agents: AgentsRepo; onChange?: () => void; now?: () => number;
+  users: UsersRepo; catalog: CatalogRepo; agents: AgentsRepo; /** The change hub's plan topic: a user's plan, a package or a region changed. */ plans?: Pick<ChangeTopic, 'changed'>; now?: () => number;
   /** Checks an agent owns right now (the heartbeat's copy lags a handover). */
   ownedCount?: (agentId: string) => number;
   /** SHA-256 of the gRPC CA the agents must trust (hex), carried in printed tokens; null without TLS. */
@@ -28,7 +29,7 @@ export function createAdminService(deps: {
       const pkg = deps.catalog.packageByName(name);
       if (!pkg) throw notFound(`No package named ${name}; see 'upfleet package list'`);
       deps.users.setPackage(user.id, pkg.package_id);
-      deps.onChange?.();
+      deps.plans?.changed(pkg.package_id);
       return { id: user.id, email: user.email, package_name: pkg.package_name };
     },
 
@@ -42,7 +43,7 @@ export function createAdminService(deps: {
     addRegion({ region, city, primary }: RegionCreateBody) {
       if (deps.catalog.regionByKey(`${region}-${city}`)) throw conflict(`Region ${region}-${city} already exists`);
       const created = deps.catalog.addRegion(region, city, primary);
-      deps.onChange?.();
+      deps.plans?.changed(null);
       return created;
     },
 
@@ -73,7 +74,7 @@ export function createAdminService(deps: {
       if (!existing) throw notFound('Agent token not found');
       const revoked = deps.agents.revokeToken(tokenId, now());
       if (revoked.length > 0) deps.onAgentsRevoked?.(revoked);
-      deps.onChange?.();
+      deps.plans?.changed(null);
       return { token_id: tokenId, revoked_at: iso(deps.agents.tokenById(tokenId)!.revoked_at) };
     },
 

@@ -13,6 +13,15 @@ import { createAssignmentEngine } from './assignments';
 import { checksForEndpoint, ownerOf } from './check-placement';
 import { EndpointCreateBody, EndpointToggleBody } from '@upfleet/proto/schemas';
 import { createEndpointService } from './endpoints';
+import { createChangeHub } from '../change-hub';
+import { followChanges } from './assignments';
+
+/** The change hub's endpoint topic, followed by the engine (as server.ts wires it). */
+function followedBy(engine: Parameters<typeof followChanges>[0]) {
+  const hub = createChangeHub();
+  followChanges(engine, hub);
+  return hub.endpoints;
+}
 
 const base = { url_id: 7, url: 'https://example.com/', regions: ['EU-Germany', 'US-Virginia'], ping_host: false, cert_expiry: false, response_code: false, response_time: false, check_frequency_seconds: 60, retention_days: 90 };
 
@@ -82,7 +91,7 @@ describe('assignment engine deltas', () => {
       expect(updates[0]!.snapshot!.assignments).toHaveLength(200);
       expect(updates[0]!.snapshot!.assignments.every((a) => a.private_targets_denied)).toBe(true);
       const scansAfterSnapshot = fullScans;
-      const services = createEndpointService({ endpoints: repo, users: createUsersRepo(db), catalog, allowPrivateTargets: true, onChange: (id) => engine.endpointChanged(id) });
+      const services = createEndpointService({ endpoints: repo, users: createUsersRepo(db), catalog, allowPrivateTargets: true, changes: followedBy(engine) });
       const deltas = () => updates.filter((u) => u.delta).map((u) => ({ up: u.delta!.upserts.map((a) => a.check_id), rm: u.delta!.removed_check_ids }));
 
       updates.length = 0;
@@ -126,7 +135,7 @@ describe('results of checks an agent no longer holds', () => {
         releaseGraceMs: 12_000, releaseMemoryMs: 6 * 3_600_000, now: () => t,
       });
       engine.watch({ agentId: 'agent-a', region: 'EU-Germany', send: () => undefined });
-      const services = createEndpointService({ endpoints: repo, users, catalog, allowPrivateTargets: true, onChange: (id) => engine.endpointChanged(id) });
+      const services = createEndpointService({ endpoints: repo, users, catalog, allowPrivateTargets: true, changes: followedBy(engine) });
       const e = services.create(userId, EndpointCreateBody.parse({ name: 'late', url: 'https://example.com/late', regions: ['EU-Germany'], response_code: true }));
       const tick = () => new Promise((r) => setImmediate(r));
       await tick();

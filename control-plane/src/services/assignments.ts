@@ -6,6 +6,7 @@ import type { Assignment, AssignmentUpdate } from '@upfleet/proto';
 import type { Logger } from '../logger';
 import { regionKey, type CatalogRepo } from '../store/catalog-repo';
 import type { EndpointsRepo, MonitoredEndpoint } from '../store/endpoints-repo';
+import type { ChangeHub } from '../change-hub';
 import { checksForEndpoint, ownerOf } from './check-placement';
 
 /** See `releaseMemoryMs`: an agent's buffer older than this, for checks it no longer holds, is refused. */
@@ -156,7 +157,7 @@ export function createAssignmentEngine(deps: {
     pendingEndpoints.clear();
     const out = new Map<string, Map<string, Assignment>>();
     for (const id of watchers.keys()) out.set(id, new Map());
-    placeChecks([...ids].map((id) => deps.endpoints.monitoredById(id)).filter((e): e is MonitoredEndpoint => e !== undefined), out);
+    placeChecks([...ids].map((id) => deps.endpoints.monitoredById(id)).filter((e) => e !== undefined), out);
     const inScope = (checkId: string) => ids.has(endpointOfCheck(checkId));
     for (const w of watchers.values()) if (!w.pending) sendDiff(w, out.get(w.agentId)!, inScope);
   }
@@ -289,3 +290,12 @@ export function createAssignmentEngine(deps: {
   return engine;
 }
 export type AssignmentEngine = ReturnType<typeof createAssignmentEngine>;
+
+/**
+ * The engine follows the change hub: one endpoint's change recomputes that endpoint's checks, a
+ * plan or catalogue change recomputes every check.
+ */
+export function followChanges(engine: Pick<AssignmentEngine, 'changed' | 'endpointChanged'>, hub: ChangeHub): void {
+  hub.endpoints.subscribe({ changed: (id) => (id === null ? engine.changed() : engine.endpointChanged(id)) });
+  hub.plans.subscribe({ changed: () => engine.changed() });
+}

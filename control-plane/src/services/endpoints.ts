@@ -11,6 +11,7 @@ import { parseHostPort, parseResolver } from '@upfleet/proto/schemas';
 import { planContext, regionKey, type CatalogRepo } from '../store/catalog-repo';
 import type { CheckInput, EndpointsRepo } from '../store/endpoints-repo';
 import type { UsersRepo } from '../store/users-repo';
+import type { ChangeTopic } from '../change-hub';
 
 export interface UptimeSource {
   /** 7-day uptime per endpoint, percentage with two decimals; absent or null when no data. */
@@ -40,14 +41,16 @@ export function createEndpointService(deps: {
   catalog: CatalogRepo;
   allowPrivateTargets: boolean;
   uptime?: UptimeSource;
-  /** Told which endpoint was created, edited, toggled or deleted (its checks are recomputed alone). */
-  onChange?: (urlId: number) => void;
-  /** Monitoring turned off or endpoint deleted: its open incidents resolve without notifying. */
-  onClosed?: (urlId: number) => void;
+  /**
+   * The change hub's endpoint topic: `changed` for a create, edit, toggle or delete (its checks are
+   * recomputed alone), `removed` when monitoring is turned off or the endpoint deleted (its open
+   * incidents resolve without notifying).
+   */
+  changes?: Pick<ChangeTopic, 'changed' | 'removed'>;
   now?: () => number;
 }) {
   const { endpoints, catalog } = deps;
-  const changed = (urlId: number) => deps.onChange?.(urlId);
+  const changed = (urlId: number) => deps.changes?.changed(urlId);
 
   function planOf(userId: number): Package {
     const user = deps.users.byId(userId);
@@ -238,14 +241,14 @@ export function createEndpointService(deps: {
         if (refused) throw badRequest(refused.message);
       }
       endpoints.toggle(userId, urlId, next);
-      if (!next) deps.onClosed?.(urlId);
+      if (!next) deps.changes?.removed(urlId);
       changed(urlId);
       return { url_id: urlId, monitoring_enabled: next };
     },
 
     remove(userId: number, urlId: number) {
       if (!endpoints.delete(userId, urlId)) throw notFound('Endpoint not found');
-      deps.onClosed?.(urlId);
+      deps.changes?.removed(urlId);
       changed(urlId);
       return { url_id: urlId };
     },

@@ -10,6 +10,7 @@ import type { BillingRepo, PlanChangeRow } from '../store/billing-repo';
 import { planContext, regionLabel, type CatalogRepo } from '../store/catalog-repo';
 import type { EndpointsRepo } from '../store/endpoints-repo';
 import type { UsersRepo } from '../store/users-repo';
+import type { ChangeHub } from '../change-hub';
 
 export interface PlanEnforcement {
   disabled: string[];
@@ -59,10 +60,12 @@ export function createPlanChanger(deps: {
   catalog: CatalogRepo;
   endpoints: EndpointsRepo;
   billing: BillingRepo;
-  /** Tells the assignment engine, so agents get deltas (new interval, fewer checks). */
-  onChange?: () => void;
-  /** An endpoint whose monitoring the downgrade switched off (its open incidents close). */
-  onEndpointDisabled?: (urlId: number) => void;
+  /**
+   * The change hub: `plans.changed(package)` after a move (agents get deltas: new interval, fewer
+   * checks; alerting re-reads), `endpoints.removed(id)` for each endpoint the downgrade switched off
+   * (its open incidents close).
+   */
+  changes?: ChangeHub;
   now?: () => number;
   /** Registers its own metric here (plan changes by target plan). */
   metrics?: Registry;
@@ -130,8 +133,8 @@ export function createPlanChanger(deps: {
         return { ...change, id: deps.billing.insertPlanChange(change), dismissed_at: null };
       });
       changes.inc({ to_package: to.package_name });
-      deps.onChange?.();
-      for (const id of disabledIds) deps.onEndpointDisabled?.(id);
+      deps.changes?.plans.changed(to.package_id);
+      for (const id of disabledIds) deps.changes?.endpoints.removed(id);
       return row;
     },
   };

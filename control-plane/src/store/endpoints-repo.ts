@@ -70,6 +70,12 @@ export interface MonitoredEndpoint {
   check?: EndpointCheck;
 }
 
+/** A monitored endpoint with its owner and name (what an alert says). */
+export interface OwnedMonitoredEndpoint extends MonitoredEndpoint {
+  user_id: number;
+  name: string;
+}
+
 /** A list row (raw array, in the select's column order) as the API's endpoint. */
 function listItem(r: unknown[]) {
   return {
@@ -115,7 +121,7 @@ export function createEndpointsRepo(db: Db, box?: SecretBox) {
       FROM endpoints e JOIN users u ON u.id = e.user_id JOIN packages p ON p.package_id = u.package_id
       LEFT JOIN endpoint_checks c ON c.url_id = e.url_id
       WHERE e.monitoring_enabled = 1`),
-    monitoredById: db.prepare(`SELECT e.url_id, e.url, e.regions, e.ping_host, e.cert_expiry, e.response_code, e.response_time,
+    monitoredById: db.prepare(`SELECT e.url_id, e.user_id, e.name, e.url, e.regions, e.ping_host, e.cert_expiry, e.response_code, e.response_time,
         c.kind, c.config AS check_config, p.check_frequency_seconds, p.retention_days
       FROM endpoints e JOIN users u ON u.id = e.user_id JOIN packages p ON p.package_id = u.package_id
       LEFT JOIN endpoint_checks c ON c.url_id = e.url_id
@@ -214,10 +220,10 @@ export function createEndpointsRepo(db: Db, box?: SecretBox) {
     delete: (userId: number, urlId: number): boolean => changed(userId, q.delete.run(urlId, userId).changes === 1),
     /** All monitoring-enabled endpoints with their owner's plan (control-plane internal, not user-facing). */
     listMonitored: (): MonitoredEndpoint[] => (q.monitored.all() as Row[]).map(toMonitored),
-    /** One monitoring-enabled endpoint with its owner's plan; undefined when deleted or paused. */
-    monitoredById: (urlId: number): MonitoredEndpoint | undefined => {
+    /** One monitoring-enabled endpoint with its owner and plan; undefined when deleted or paused (assignments, alerting). */
+    monitoredById: (urlId: number): OwnedMonitoredEndpoint | undefined => {
       const r = q.monitoredById.get(urlId) as Row | undefined;
-      return r && toMonitored(r);
+      return r && { ...toMonitored(r), user_id: r.user_id as number, name: r.name as string };
     },
     /** When each endpoint was created (ms), for bounding its results; absent ids are not returned. */
     createdAtMs: (urlIds: number[]): Map<number, number> =>

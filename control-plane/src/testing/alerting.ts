@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { CheckResult } from '@upfleet/proto';
 import type { AlertPlatform, Feature, ThresholdOperator } from '@upfleet/proto/rest';
 import { createSecretBox } from '../lib/crypto';
-import { createAlertsRepo } from '../store/alerts-repo';
+import { createAlertsRepo } from '../alerting/settings-repo';
 import { openDatabase, type Db } from '../store/db';
 import { createEndpointsRepo } from '../store/endpoints-repo';
 import { seedDatabase } from '../store/seed';

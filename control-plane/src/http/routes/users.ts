@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { Alerting } from '../../alerting';
 import { AppError } from '../../errors';
-import type { AlertService } from '../../services/alerts';
+import type { AlertService } from '../../alerting/settings';
 import { LIST_GZIP_MIN_BYTES, type EndpointService } from '../../services/endpoints';
 import type { ApiKeyService } from '../../services/api-keys';
 import type { RateLimiter } from '../../services/rate-limiter';

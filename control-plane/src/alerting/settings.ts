@@ -4,10 +4,10 @@ import { platformConfig, type AlertMethodCreateBody, type AlertMethodUpdateBody,
 import { badRequest, conflict, notFound } from '../errors';
 import type { SecretBox } from '../lib/crypto';
 import { regionLabel, type CatalogRepo } from '../store/catalog-repo';
-import type { AlertsRepo, AlertMethodRow } from '../store/alerts-repo';
+import type { AlertsRepo, AlertMethodRow } from './settings-repo';
 import type { EndpointsRepo } from '../store/endpoints-repo';
-import { parseInput } from './validation';
-import { createSigningSecret } from '../alerting/channels/webhook';
+import { parseInput } from '../services/validation';
+import { createSigningSecret } from './channels/webhook';
 
 /** All but the last 4 characters masked; a URL keeps its origin so the user can tell which one it is. */
 export function maskSecret(field: string, value: string): string {

@@ -1,5 +1,5 @@
 import type { AlertThresholdInput } from '@upfleet/proto/rest';
-import type { Db } from './db';
+import type { Db } from '../store/db';
 
 export interface ThresholdRow {
   threshold_id: number;

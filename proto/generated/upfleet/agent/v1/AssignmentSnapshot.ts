@@ -1,0 +1,11 @@
+// Original file: proto/upfleet/agent/v1/agent_service.proto
+
+import type { Assignment as _upfleet_agent_v1_Assignment, Assignment__Output as _upfleet_agent_v1_Assignment__Output } from '../../../upfleet/agent/v1/Assignment';
+
+export interface AssignmentSnapshot {
+  'assignments'?: (_upfleet_agent_v1_Assignment)[];
+}
+
+export interface AssignmentSnapshot__Output {
+  'assignments': (_upfleet_agent_v1_Assignment__Output)[];
+}
