@@ -1,9 +1,9 @@
 // Endpoint bodies. Plan rules (features, region count, endpoint count) are policy: the service checks them after parsing.
 import { z } from 'zod';
-import { FEATURES, type Feature } from '../rest';
+import { FEATURES, type EndpointCheck, type Feature } from '../rest';
 import {
   ASSERTION_COMPARISONS, ASSERTION_SOURCES, CREATABLE_KINDS, DNS_RECORD_TYPES, FORBIDDEN_HEADERS, HTTP_METHODS, LIMITS_CHECK,
-  assertionProblem, type Assertion,
+  assertionProblem, type Assertion, type EndpointKind,
 } from '../assertions';
 import { flag, optionalText, requiredText } from './common';
 
@@ -102,7 +102,7 @@ export function parseResolver(raw: string): { address: string; port: number } | 
 const TARGET_REQUIRED: Record<string, string> = { tcp: 'Target is required (host:port)', dns: 'Target is required (a domain name)' };
 
 /** The fields of an endpoint body; EndpointCreateBody adds the rules between them. */
-const EndpointFields = z.object({
+export const EndpointFields = z.object({
   name: requiredText('Name', 200),
   /** Absent: http (what every endpoint made before issue 22 is). */
   kind: z.enum(CREATABLE_KINDS, { error: oneOf('kind', CREATABLE_KINDS) }).optional(),
@@ -119,7 +119,10 @@ const EndpointFields = z.object({
   regions: RegionKeys,
 });
 
-export const EndpointCreateBody = EndpointFields.superRefine((b, ctx) => {
+type CheckFields = Pick<z.infer<typeof EndpointFields>, 'kind' | 'url' | 'target' | 'record_type' | 'resolver' | 'request' | 'assertions'>;
+
+/** The rules between a body's check fields (what each kind needs and refuses); also the monitors file's. */
+export function checkKindRules(b: CheckFields, ctx: z.core.$RefinementCtx): void {
   const kind = b.kind ?? 'http';
   const issue = (message: string, path: string) => ctx.addIssue({ code: 'custom', message, path: [path] });
   if (kind === 'http') {
@@ -141,7 +144,34 @@ export const EndpointCreateBody = EndpointFields.superRefine((b, ctx) => {
     if (problem) return issue(problem, 'assertions');
   }
   if (kind === 'tcp' && (b.assertions?.length ?? 0) > 0) issue('A tcp check has no assertions: it is up when the port opens', 'assertions');
-}).meta({ id: 'EndpointCreateBody', description: 'POST /api/users/endpoints (response_code defaults to true, the other features to false; kind defaults to http)' });
+}
+
+/** What a parsed body's check is, normalised as stored, and the URL it is stored under (tcp://host:port, dns://[resolver/]name/TYPE). */
+export function endpointCheck(b: CheckFields): { url: string; check: EndpointCheck & { kind: EndpointKind } } {
+  const kind = b.kind ?? 'http';
+  if (kind === 'tcp') {
+    const hp = parseHostPort(b.target!)!;
+    const target = `${hp.host}:${hp.port}`;
+    return { url: `tcp://${target}`, check: { kind, target } };
+  }
+  if (kind === 'dns') {
+    const target = b.target!.toLowerCase().replace(/\.$/, '');
+    const record_type = b.record_type ?? 'A';
+    const r = b.resolver ? parseResolver(b.resolver)! : null;
+    const resolver = r ? (r.address.includes(':') ? `[${r.address}]:${r.port}` : `${r.address}:${r.port}`) : undefined;
+    const check: EndpointCheck & { kind: EndpointKind } = { kind, target, record_type, ...(resolver ? { resolver } : {}), ...(b.assertions?.length ? { assertions: b.assertions } : {}) };
+    return { url: `dns://${resolver ? `${resolver}/` : ''}${target}/${record_type}`, check };
+  }
+  const check: EndpointCheck & { kind: EndpointKind } = { kind: 'http' };
+  if (b.request) {
+    const { timeout_seconds, ...rest } = b.request;
+    check.request = { ...rest, ...(timeout_seconds !== undefined ? { timeout_seconds } : {}) };
+  }
+  if (b.assertions?.length) check.assertions = b.assertions;
+  return { url: b.url!, check };
+}
+
+export const EndpointCreateBody = EndpointFields.superRefine(checkKindRules).meta({ id: 'EndpointCreateBody', description: 'POST /api/users/endpoints (response_code defaults to true, the other features to false; kind defaults to http)' });
 export type EndpointCreateBody = z.infer<typeof EndpointCreateBody>;
 
 /** PUT replaces the whole endpoint, so it takes the same body as create. */

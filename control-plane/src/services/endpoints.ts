@@ -7,7 +7,7 @@ import type { Dashboard, Endpoint, EndpointInput, Package } from '@upfleet/proto
 import type { EndpointCreateBody, EndpointToggleBody } from '@upfleet/proto/schemas';
 import { badRequest, conflict, forbidden, notFound } from '../errors';
 import { isPrivateAddress, isPrivateHostname } from '@upfleet/proto/targets';
-import { parseHostPort, parseResolver } from '@upfleet/proto/schemas';
+import { endpointCheck, parseHostPort, parseResolver } from '@upfleet/proto/schemas';
 import { planContext, regionKey, type CatalogRepo } from '../store/catalog-repo';
 import type { CheckInput, EndpointsRepo } from '../store/endpoints-repo';
 import type { UsersRepo } from '../store/users-repo';
@@ -64,35 +64,17 @@ export function createEndpointService(deps: {
    * private-target rule on every kind's host: URL host, tcp host, dns resolver.
    */
   function checkOf(body: EndpointCreateBody, userId: number, urlId: number): { url: string; check: CheckInput } {
-    const kind = body.kind ?? 'http';
-    const deny = !deps.allowPrivateTargets;
-    if (kind === 'tcp') {
-      const hp = parseHostPort(body.target!)!;
-      if (deny && isPrivateHostname(hp.host)) throw badRequest('Target must point to a public address');
-      const target = `${hp.host}:${hp.port}`;
-      return { url: `tcp://${target}`, check: { kind, target } };
+    const { url, check } = endpointCheck(body);
+    if (!deps.allowPrivateTargets) {
+      if (check.kind === 'tcp' && isPrivateHostname(parseHostPort(check.target!)!.host)) throw badRequest('Target must point to a public address');
+      if (check.kind === 'dns' && check.resolver && isPrivateAddress(parseResolver(check.resolver)!.address)) throw badRequest('Resolver must be a public address');
+      if (check.kind === 'http' && isPrivateHostname(new URL(url).hostname)) throw badRequest('URL must point to a public address');
     }
-    if (kind === 'dns') {
-      const target = body.target!.toLowerCase().replace(/\.$/, '');
-      const record_type = body.record_type ?? 'A';
-      const resolver = body.resolver ? parseResolver(body.resolver)! : null;
-      if (resolver && deny && isPrivateAddress(resolver.address)) throw badRequest('Resolver must be a public address');
-      const resolverText = resolver ? (resolver.address.includes(':') ? `[${resolver.address}]:${resolver.port}` : `${resolver.address}:${resolver.port}`) : undefined;
-      const check: CheckInput = { kind, target, record_type, ...(resolverText ? { resolver: resolverText } : {}), ...(body.assertions?.length ? { assertions: body.assertions } : {}) };
-      return { url: `dns://${resolverText ? `${resolverText}/` : ''}${target}/${record_type}`, check };
+    // A secret header sent without a value keeps the stored one (write-only); a new one needs it.
+    const kept = check.request && urlId ? endpoints.secretHeaderNames(userId, urlId) : new Set<string>();
+    for (const h of check.request?.headers ?? []) {
+      if (h.value === undefined && !(h.secret && kept.has(h.name.toLowerCase()))) throw badRequest(`Header ${h.name} needs a value`);
     }
-    const url = body.url!;
-    if (deny && isPrivateHostname(new URL(url).hostname)) throw badRequest('URL must point to a public address');
-    const check: CheckInput = { kind: 'http' };
-    if (body.request) {
-      const kept = urlId ? endpoints.secretHeaderNames(userId, urlId) : new Set<string>();
-      for (const h of body.request.headers) {
-        if (h.value === undefined && !(h.secret && kept.has(h.name.toLowerCase()))) throw badRequest(`Header ${h.name} needs a value`);
-      }
-      const { timeout_seconds, ...rest } = body.request;
-      check.request = { ...rest, ...(timeout_seconds !== undefined ? { timeout_seconds } : {}) };
-    }
-    if (body.assertions?.length) check.assertions = body.assertions;
     return { url, check };
   }
 
