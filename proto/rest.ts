@@ -111,6 +111,8 @@ export interface Dashboard {
   cert_expiry: boolean;
   response_code: boolean;
   response_time: boolean;
+  /** The endpoint kinds the plan allows (issue 22). */
+  monitor_kinds?: EndpointKind[];
 }
 
 export interface MonitorType {

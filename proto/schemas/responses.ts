@@ -100,6 +100,7 @@ export const DashboardResource = z
     max_endpoints: z.number().int(),
     multi_region: z.boolean(),
     ...featureFlags,
+    monitor_kinds: z.array(z.enum(ENDPOINT_KINDS)).optional().meta({ description: 'Endpoint kinds the plan allows' }),
   })
   .meta({ id: 'Dashboard' });
 

@@ -2,7 +2,7 @@
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import { allowedFeatures, planViolations } from '@upfleet/proto/plan';
+import { allowedFeatures, allowedKinds, planViolations } from '@upfleet/proto/plan';
 import type { Dashboard, Endpoint, EndpointInput, Package } from '@upfleet/proto/rest';
 import type { EndpointCreateBody, EndpointToggleBody } from '@upfleet/proto/schemas';
 import { badRequest, conflict, forbidden, notFound } from '../errors';
@@ -245,6 +245,7 @@ export function createEndpointService(deps: {
         max_endpoints: plan.max_endpoints,
         multi_region: plan.multi_region,
         ...allowedFeatures(plan),
+        monitor_kinds: allowedKinds(plan),
       };
     },
   };
