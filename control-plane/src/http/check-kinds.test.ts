@@ -34,10 +34,12 @@ const list = async (token: string, harness = h) => (await harness.call('GET', '/
 const create = (body: Record<string, unknown>, token = pro, harness = h) => harness.call('POST', '/api/users/endpoints', { regions: ['EU-Germany'], ...body }, token);
 
 describe('endpoint kinds over the API', () => {
-  it('an endpoint created as before is an http check with no options (kind defaults to http)', async () => {
+  it('an endpoint created as before answers as before (no kind key: absent means http); one with options says kind http', async () => {
     const r = await create({ name: 'Plain', url: 'https://plain.example.com/' });
     expect(r.status).toBe(201);
-    expect(r.body.data).toMatchObject({ kind: 'http', url: 'https://plain.example.com/' });
+    expect(r.body.data).toMatchObject({ url: 'https://plain.example.com/' });
+    expect(r.body.data.kind).toBeUndefined();
+    expect((await create({ name: 'Opts', url: 'https://opts.example.com/', request: { method: 'HEAD' } })).body.data.kind).toBe('http');
     expect(r.body.data.request).toBeUndefined();
     expect(r.body.data.assertions).toBeUndefined();
   });

