@@ -168,6 +168,20 @@ describe('endpoint kinds over the API', () => {
   });
 });
 
+describe('OpenAPI', () => {
+  it('describes the kinds, the request and the assertions of an endpoint body and answer', async () => {
+    const doc = (await h.call('GET', '/api/openapi.json')).body as { components: { schemas: Record<string, { properties: Record<string, any> }> } };
+    const body = doc.components.schemas.EndpointCreateBody!.properties;
+    expect(body.kind.enum).toEqual(['http', 'tcp', 'dns']);
+    expect(Object.keys(body.request.properties).sort()).toEqual(['body', 'follow_redirects', 'headers', 'method', 'timeout_seconds']);
+    expect(body.request.properties.method.enum).toContain('PATCH');
+    expect(body.assertions.items.properties.comparison.enum).toContain('matches');
+    expect(body.record_type.enum).toEqual(['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS']);
+    const answer = doc.components.schemas.Endpoint!.properties;
+    expect(Object.keys(answer)).toEqual(expect.arrayContaining(['kind', 'target', 'record_type', 'resolver', 'request', 'assertions']));
+  });
+});
+
 describe('private targets for every kind (ALLOW_PRIVATE_TARGETS=0)', () => {
   it.each(['127.0.0.1:22', '[::1]:22', '[::ffff:127.0.0.1]:6379', '2130706433:80', '0x7f.1:80', '0177.0.0.1:80', 'localhost:5432', 'db.internal:5432', '169.254.169.254:80', '10.1.2.3:3306'])(
     'refuses tcp target %s', async (target) => {
