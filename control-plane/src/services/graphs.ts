@@ -43,10 +43,14 @@ export function createGraphService(deps: {
       }
       if (toMs - fromMs > GRAPH_MAX_RANGE_MS) throw badRequest('The time range can be at most 400 days');
       const functions: GraphFunction[] = [];
-      if (endpoint.response_time) functions.push('response_time');
-      if (endpoint.response_code) functions.push('response_code');
-      if (endpoint.ping_host) functions.push('ping');
-      if (endpoint.cert_expiry) functions.push('cert_expiry');
+      // A tcp or dns endpoint (issue 22) has one figure: its connect or lookup time, as response time.
+      if (endpoint.kind === 'tcp' || endpoint.kind === 'dns') functions.push('response_time');
+      else {
+        if (endpoint.response_time) functions.push('response_time');
+        if (endpoint.response_code) functions.push('response_code');
+        if (endpoint.ping_host) functions.push('ping');
+        if (endpoint.cert_expiry) functions.push('cert_expiry');
+      }
       // The store is told which source this plan read, so bucketSeconds is the step its points have.
       const plan = planGraphQuery(Math.floor(fromMs), Math.ceil(toMs), now());
       const bucketSeconds = plan.stepMs / 1000;
