@@ -210,7 +210,14 @@ export interface GraphSeries {
   data: Array<[number, number]>;
 }
 
-export interface GraphsResponse { graphs: GraphSeries[]; from: number; to: number; bucketSeconds: number }
+/** A failed check in a graph's range and why (issue 22: an assertion's reason, a refused connection...). */
+export interface GraphFailure { t: number; location: string; reason: string }
+
+export interface GraphsResponse {
+  graphs: GraphSeries[]; from: number; to: number; bucketSeconds: number;
+  /** The latest failed checks in the range (at most 20, newest first). */
+  failures?: GraphFailure[];
+}
 
 /** A user's API key as listed: never the key itself, only its first characters. */
 export interface ApiKey {

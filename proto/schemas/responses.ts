@@ -182,6 +182,10 @@ export const GraphsResource = z
     from: z.number(),
     to: z.number(),
     bucketSeconds: z.number().int(),
+    failures: z
+      .array(z.object({ t: z.number(), location: z.string(), reason: z.string() }))
+      .optional()
+      .meta({ description: 'The latest failed checks in the range (at most 20, newest first) and why: "status_code 503, expected equals 200", "connection refused"' }),
   })
   .meta({ id: 'Graphs' });
 

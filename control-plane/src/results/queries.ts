@@ -1,10 +1,13 @@
 // The read side of the result store: graph series, uptime and exact counts. Values are always
 // bound parameters; only the database name (checked) and the table of the plan are spliced in.
 import type { ClickHouseClient } from '@clickhouse/client';
-import type { GraphFunction, GraphSeries } from '@upfleet/proto/rest';
+import type { GraphFailure, GraphFunction, GraphSeries } from '@upfleet/proto/rest';
 import { GRAPH_FUNCTION_KIND } from '../checks';
 import type { GraphPlan, GraphSource } from './graph-plan';
 import { SQL_2XX, SQL_CERT, SQL_TIMED } from './schema';
+
+/** A result that passed: ok, and for HTTP a 2xx (proto/outcome.ts isDownResult, in SQL). */
+const SQL_OK = '(ok = 1 AND (status_code = 0 OR (status_code >= 200 AND status_code < 300)))';
 
 const TABLE: Record<GraphSource, string> = { raw: 'check_results', '1m': 'check_results_1m', '1h': 'check_results_1h' };
 
@@ -152,6 +155,24 @@ export async function queryUptime(client: ClickHouseClient, db: string, endpoint
     out.set(Number(id), total > 0 ? round2((Number(ok) * 100) / total) : null);
   }
   return out;
+}
+
+/** The latest failed checks of an endpoint in a range (raw rows), newest first, with their reasons. */
+export async function queryFailures(
+  client: ClickHouseClient, db: string, endpointId: number, q: { fromMs: number; toMs: number; notBeforeMs?: number; limit?: number },
+): Promise<GraphFailure[]> {
+  const rs = await client.query({
+    query: `
+      SELECT toUnixTimestamp64Milli(ts) AS t, region, if(error != '', error, if(phase != '', concat(phase, ' failed'), concat('HTTP ', toString(status_code)))) AS reason
+      FROM ${db}.check_results
+      WHERE endpoint_id = {endpointId:UInt64} AND NOT (${SQL_OK})
+        AND ts >= fromUnixTimestamp64Milli({fromMs:Int64}) AND ts <= fromUnixTimestamp64Milli({toMs:Int64})
+        AND ts >= fromUnixTimestamp64Milli({notBeforeMs:Int64})
+      ORDER BY ts DESC LIMIT {limit:UInt32}`,
+    query_params: { endpointId, fromMs: Math.trunc(q.fromMs), toMs: Math.trunc(q.toMs), notBeforeMs: Math.max(0, Math.trunc(q.notBeforeMs ?? 0)), limit: q.limit ?? 20 },
+    format: 'JSONCompactEachRow',
+  });
+  return ((await rs.json()) as Array<[number | string, string, string]>).map(([t, location, reason]) => ({ t: Number(t), location, reason }));
 }
 
 /** Exact number of stored check results (raw rows, or the rollups' counts). */

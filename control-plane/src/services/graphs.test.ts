@@ -36,6 +36,8 @@ describe('control plane with a chDB results store', () => {
     const r = await h.call('GET', `/api/graphs/endpoint/${id}?hours=1`, undefined, token);
     expect(r.status).toBe(200);
     expect(r.body.data.graphs.map((g: { function: string; data: Array<[number, number]> }) => [g.function, g.data.map((p) => p[1])])).toEqual([['response_time', [12, 14]]]);
+    // the failure's reason comes with the graph (newest first), for its tooltip
+    expect(r.body.data.failures).toEqual([{ t: now - 4 * 60_000, location: 'EU-Germany', reason: 'connection refused' }]);
   });
 
   it.each([
