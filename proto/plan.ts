@@ -56,7 +56,7 @@ const PHASE = { kind: -1, features: 0, regions: 10, endpoints: 20, api: 30 } as 
 const featurePhase = (f: Feature) => PHASE.features + FEATURES.indexOf(f);
 
 interface FieldPolicy {
-  /** What the field gates, in words (docs, and the enforcement walk in plan.test.ts). */
+  /** What the field gates, in words (docs, and the enforcement walk in control-plane/src/services/plan-policy.test.ts). */
   gates: string;
   /** The pricing page's line for a plan, or null when the field sells nothing there. */
   sell?: (p: Package) => string | null;

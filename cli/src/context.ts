@@ -6,10 +6,30 @@ import type { Command } from 'commander';
 import { createAdminClient, type AdminClient } from './api/client';
 import { CliError, oneLine } from './errors';
 import { stripControls } from './formatters/safe-text';
-import type { AgentModule } from './commands/agent/run';
-import type { SpawnFn } from './commands/start';
+import type { AgentConfig, AgentConfigOverrides } from '@upfleet/agent';
 
 export type Env = Record<string, string | undefined>;
+
+// The dependencies index.ts injects (tests pass their own), declared here so that commands import
+// this module and never the other way round.
+
+export interface RunningAgent {
+  stop(): Promise<void>;
+}
+
+/** What the CLI uses of '@upfleet/agent' (index.ts loads the real module lazily; tests may pass their own). */
+export interface AgentModule {
+  loadAgentConfig(env: Env, overrides: AgentConfigOverrides): AgentConfig;
+  startAgent(config: AgentConfig, logger?: undefined, opts?: { onFatal?: (message: string) => void }): Promise<RunningAgent>;
+}
+
+export interface ChildLike {
+  on(event: 'exit', listener: (code: number | null, signal: NodeJS.Signals | null) => void): unknown;
+  on(event: 'error', listener: (err: Error) => void): unknown;
+  kill(signal?: NodeJS.Signals): boolean;
+}
+
+export type SpawnFn = (command: string, args: string[], options: { cwd: string; env: Env; stdio: 'inherit' }) => ChildLike;
 
 export interface CliDeps {
   env: Env;

@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Command } from 'commander';
 import { defaultOnSignal } from './agent/run';
-import type { CliDeps, Env } from '../context';
+import type { CliDeps, Env, SpawnFn } from '../context';
 import { CliError, oneLine } from '../errors';
 
 export interface SpawnStep {
@@ -27,13 +27,8 @@ export interface StartOptions {
   port?: string;
 }
 
-export interface ChildLike {
-  on(event: 'exit', listener: (code: number | null, signal: NodeJS.Signals | null) => void): unknown;
-  on(event: 'error', listener: (err: Error) => void): unknown;
-  kill(signal?: NodeJS.Signals): boolean;
-}
-
-export type SpawnFn = (command: string, args: string[], options: { cwd: string; env: Env; stdio: 'inherit' }) => ChildLike;
+// How child processes are run is declared with the other injected dependencies (context.ts).
+export type { ChildLike, SpawnFn } from '../context';
 
 /** The repo root, three levels above cli/src/commands. */
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../../..');

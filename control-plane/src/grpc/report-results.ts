@@ -1,29 +1,26 @@
 // AgentService.ReportResults: result batches in, one ack per batch out, in order of arrival.
-// A batch is acked ok only after the store has it; on a store failure the ack says so and the
-// agent re-sends the same batch id, which the store deduplicates.
-import { Counter, Summary, type Registry } from 'prom-client';
+// Flow control only: authentication, revocation, batches in flight per stream (paused beyond),
+// acks in order. What happens to a batch (admit → store → evaluate) is the ingest service's
+// (services/ingest.ts). A batch is acked ok only after the store has it; on a store failure the
+// ack says so and the agent re-sends the same batch id, which the store deduplicates.
+import type { Registry } from 'prom-client';
 import { grpc, type BatchAck, type CheckResult, type ResultBatch } from '@upfleet/proto';
 import type { Logger } from '../logger';
 import { AppError } from '../errors';
-import type { ResultStore } from '../results/clickhouse-store';
-import type { ResultAdmission } from './result-admission';
+import { createIngestService, type AdmitResults, type AuthenticatedAgent, type IngestDeps } from '../services/ingest';
 
-export interface AuthenticatedAgent {
-  agentId: string;
-  region: string;
-  /** when it registered (ms); unknown: treated as just now */
-  registeredAt?: number;
-}
+export type { AuthenticatedAgent } from '../services/ingest';
+export { MAX_BATCH_RESULTS } from '../services/ingest';
 
 export type ReportResultsCall = grpc.ServerDuplexStream<ResultBatch, BatchAck>;
 
 export interface ReportResultsDeps {
-  store: Pick<ResultStore, 'insertBatch'>;
+  store: IngestDeps['store'];
   logger: Logger;
   /** Returns the calling agent or throws (an error with a numeric gRPC `code`, or an AppError). */
   authenticate(call: ReportResultsCall): AuthenticatedAgent | Promise<AuthenticatedAgent>;
   /** Which results of a batch may be stored, and as what (result-admission.ts). */
-  admit: ResultAdmission;
+  admit: AdmitResults;
   /** Asked before each batch: false (the agent was revoked) ends the stream, storing nothing more. */
   stillAllowed?(agent: AuthenticatedAgent): boolean;
   /** Told of each authenticated stream; `close` ends it at once (revocation). Returns the unregister. */
@@ -34,11 +31,10 @@ export interface ReportResultsDeps {
   /** Called with a batch's results once they are stored (alert evaluation). It runs after the ack
    *  is on its way, and whatever it throws is logged: it never delays or fails an ack. */
   onStored?(results: CheckResult[]): void;
-  /** The handler registers its own metrics here (results ingested, batches by outcome, store time). */
+  /** The ingest service registers its metrics here (results ingested, batches by outcome, store time). */
   metrics?: Registry;
 }
 
-export const MAX_BATCH_RESULTS = 5000;
 /**
  * Agents keep 4 batches un-acked by default; a busy agent may be set to 8
  * (UPFLEET_MAX_BATCHES_IN_FLIGHT). More batches waiting means larger merged inserts when the store
@@ -73,58 +69,8 @@ interface Slot {
 
 export function createReportResultsHandler(deps: ReportResultsDeps): grpc.handleBidiStreamingCall<ResultBatch, BatchAck> {
   const maxInFlight = Math.max(1, deps.maxInFlight ?? MAX_BATCHES_IN_FLIGHT_PER_STREAM);
-  const maxResults = deps.maxBatchResults ?? MAX_BATCH_RESULTS;
   const baseLog = deps.logger.child({ component: 'report-results' });
-  const registers = deps.metrics ? [deps.metrics] : [];
-  const ingested = new Counter({ name: 'upfleet_ingest_results_total', help: 'Check results stored in ClickHouse', registers });
-  const batches = new Counter({ name: 'upfleet_ingest_batches_total', help: 'Result batches by outcome', labelNames: ['result'], registers });
-  const storeSeconds = new Summary({ name: 'upfleet_ingest_batch_duration_seconds', help: 'Time to store one batch', percentiles: [], registers });
-  const refused = new Counter({
-    name: 'upfleet_ingest_results_rejected_total',
-    help: 'Results refused and not stored: a check not assigned to the sending agent, a row not matching its check, or a timestamp outside -2 days..+5 min',
-    labelNames: ['reason'],
-    registers,
-  });
-
-  async function storeBatch(agent: AuthenticatedAgent, batch: ResultBatch, log: Logger): Promise<BatchAck> {
-    const batchId = batch.batch_id ?? '';
-    const results = batch.results ?? [];
-    if (!batchId) return { batch_id: '', ok: false, error: 'invalid batch: batch_id is required' };
-    if (results.length > maxResults) {
-      return { batch_id: batchId, ok: false, error: `invalid batch: ${results.length} results, at most ${maxResults}` };
-    }
-    // Refused results are dropped rather than failing the batch: a re-send would carry them again
-    // and block the agent's outbox forever. One log line per batch, one counter per reason.
-    const { rows: valid, rejected, rejectedCount: dropped } = deps.admit(agent, results);
-    if (dropped > 0) {
-      for (const [reason, n] of Object.entries(rejected)) refused.inc({ reason }, n);
-      log.warn({ batchId, refused: dropped, reasons: rejected }, 'results refused: not stored');
-    }
-    const stored = storeSeconds.startTimer();
-    try {
-      await deps.store.insertBatch(batchId, agent.agentId, valid);
-      ingested.inc(valid.length);
-      batches.inc({ result: 'ok' });
-    } catch (err) {
-      batches.inc({ result: 'failed' });
-      log.warn({ batchId, err: (err as Error).message }, 'result batch not stored');
-      return { batch_id: batchId, ok: false, error: 'results could not be stored; re-send the batch' };
-    } finally {
-      stored();
-    }
-    if (deps.onStored && valid.length > 0) {
-      const onStored = deps.onStored;
-      setImmediate(() => {
-        try {
-          onStored(valid);
-        } catch (err) {
-          log.error({ batchId, err: (err as Error).message }, 'post-store hook failed');
-        }
-      });
-    }
-    const why = Object.entries(rejected).map(([reason, n]) => `${n} ${reason.replace('_', ' ')}`).join(', ');
-    return { batch_id: batchId, ok: true, error: dropped > 0 ? `${dropped} results were refused and not stored (${why})` : '' };
-  }
+  const { ingestBatch } = createIngestService(deps);
 
   return (call) => {
     let agent: AuthenticatedAgent | null = null;
@@ -166,7 +112,7 @@ export function createReportResultsHandler(deps: ReportResultsDeps): grpc.handle
       queue.push(slot);
       inFlight++;
       if (inFlight >= maxInFlight) call.pause();
-      void storeBatch(agent!, batch, log).then((ack) => {
+      void ingestBatch(agent!, batch, log).then((ack) => {
         slot.ack = ack;
         slot.done = true;
         inFlight--;

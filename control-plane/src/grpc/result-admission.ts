@@ -3,7 +3,7 @@
 // could lie about is taken from the server's side instead: the endpoint, kind and retention from
 // the assignment (the owner's plan), the region from the agent's registration.
 import type { Assignment, CheckResult } from '@upfleet/proto';
-import type { AuthenticatedAgent } from './report-results';
+import type { AuthenticatedAgent } from '../services/ingest';
 
 /** An agent catching up after a long outage still fits; older rows are refused. */
 export const RESULT_MAX_AGE_MS = 2 * 86_400_000;

@@ -3,20 +3,13 @@
 // onto loadAgentConfig's overrides and turns SIGTERM/SIGINT into a clean stop().
 import { Command } from 'commander';
 import type { AgentConfig, AgentConfigOverrides } from '@upfleet/agent';
-import type { CliDeps, Env } from '../../context';
+import type { CliDeps, RunningAgent } from '../../context';
 import { CliError, oneLine } from '../../errors';
 
 export type AgentRunOverrides = AgentConfigOverrides;
 
-export interface RunningAgent {
-  stop(): Promise<void>;
-}
-
-/** What the CLI uses of '@upfleet/agent' (index.ts loads the real module lazily; tests may pass their own). */
-export interface AgentModule {
-  loadAgentConfig(env: Env, overrides: AgentConfigOverrides): AgentConfig;
-  startAgent(config: AgentConfig, logger?: undefined, opts?: { onFatal?: (message: string) => void }): Promise<RunningAgent>;
-}
+// What the CLI uses of '@upfleet/agent' is declared with the other injected dependencies (context.ts).
+export type { AgentModule, RunningAgent } from '../../context';
 
 /** Exit code when the control plane refuses the agent for good (revoked token or credential), as agent/src/main.ts. */
 export const EXIT_FATAL = 3;
