@@ -41,12 +41,16 @@ export interface HttpProbeResult {
   /** the final response's headers (lower-case names) and body text, when keepBodyBytes asked for them */
   headers?: Record<string, string>;
   body?: string;
+  /** https: days until the final server's certificate expires (for a cert_days_left assertion) */
+  cert_days_left?: number;
 }
 
 export const DEFAULT_MAX_REDIRECTS = 5;
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
 interface HopState {
+  /** the certificate's expiry of the last TLS handshake, ms */
+  certNotAfterMs?: number;
   phase: Exclude<ProbePhase, '' | 'timeout'>;
   socket?: net.Socket;
   client?: Client;
@@ -94,6 +98,7 @@ export async function probeHttp(url: string, opts: HttpProbeOptions): Promise<Ht
       }
       const out = await requestOnce(current, { ...opts, method, body }, hop, timings, maxBody);
       result.status_code = out.status;
+      result.cert_days_left = hop.certNotAfterMs !== undefined && current.protocol === 'https:' ? round((hop.certNotAfterMs - Date.now()) / 86_400_000) : undefined;
       if (out.headers) result.headers = out.headers;
       if (out.text !== undefined) result.body = out.text;
       result.final_url = current.href;
@@ -269,6 +274,8 @@ function connect(
       });
       ts.once('secureConnect', () => {
         timings.tls_ms += performance.now() - t2;
+        const notAfter = Date.parse(ts.getPeerCertificate()?.valid_to ?? '');
+        hop.certNotAfterMs = Number.isFinite(notAfter) ? notAfter : undefined;
         hop.phase = 'http';
         hop.readyAt = performance.now();
         settle(null, ts);

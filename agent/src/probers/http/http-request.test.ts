@@ -140,3 +140,22 @@ describe('http check assertions', () => {
     expect(r).toMatchObject({ ok: false, phase: 'connect', error: 'connection refused' });
   });
 });
+
+describe('http check cert_days_left assertion (https)', () => {
+  it('reads the certificate of the final https server', async () => {
+    const { startTargets } = await import('../../../../tests/helpers/targets');
+    const t = await startTargets();
+    try {
+      const tlsOpts = { ...opts, extraCa: [t.caPem] };
+      const https = (url: string, a: AssertionSpec[]) => httpProber.probe(assignment('/', { url, assertions: a }), tlsOpts);
+      expect(await https(t.https.valid, [assertion('cert_days_left', 'greater_than', '30')])).toMatchObject({ ok: true });
+      const r = await https(t.https.valid, [assertion('cert_days_left', 'greater_than', '100')]);
+      expect(r).toMatchObject({ ok: false, phase: 'assertion' });
+      expect(r.error).toMatch(/^cert_days_left (89|90)(\.\d+)?, expected greater_than 100$/);
+      // plain http has no certificate: the assertion cannot pass
+      expect(await run(assignment('/json', { assertions: [assertion('cert_days_left', 'greater_than', '1')] }))).toMatchObject({ ok: false, error: 'cert_days_left not available' });
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -25,6 +25,7 @@ export const httpProber: Prober = {
     if (assertions.length && p.status_code > 0 && (p.phase === '' || p.phase === 'http') && !/redirect/.test(p.error)) {
       const reason = firstFailedAssertion(assertions, {
         status_code: p.status_code, response_time: p.timings.total_ms, body: p.body ?? '', headers: p.headers ?? {},
+        ...(p.cert_days_left !== undefined ? { cert_days_left: p.cert_days_left } : {}),
       });
       return reason ? { ...fields, ok: false, phase: 'assertion', error: reason } : { ...fields, ok: true, phase: '', error: '' };
     }
