@@ -121,7 +121,10 @@ export interface UptimeWindow {
   createdAtMs?: Map<number, number>;
 }
 
-/** Share of 2xx among HTTP checks within the window, in percent with two decimals; null without checks. */
+/** The kinds an endpoint's uptime counts (issue 22: a tcp or dns endpoint's checks, passed = ok). */
+const UPTIME_KINDS = "('http', 'tcp', 'dns')";
+
+/** Share of 2xx among HTTP checks (of passed tcp / dns checks) within the window, in percent with two decimals; null without checks. */
 export async function queryUptime(client: ClickHouseClient, db: string, endpointIds: number[], w: UptimeWindow): Promise<Map<number, number | null>> {
   const out = new Map<number, number | null>(endpointIds.map((id) => [id, null]));
   if (endpointIds.length === 0) return out;
@@ -130,17 +133,17 @@ export async function queryUptime(client: ClickHouseClient, db: string, endpoint
   const hours = starts.map((ms) => Math.ceil(ms / 3_600_000) * 3600);
   const sql = `
     SELECT endpoint_id, sum(n) AS n, sum(ok) AS ok FROM (
-      SELECT endpoint_id, count() AS n, countIf(${SQL_2XX}) AS ok
+      SELECT endpoint_id, count() AS n, countIf(if(kind = 'http', ${SQL_2XX}, ok = 1)) AS ok
       FROM ${db}.check_results
-      WHERE endpoint_id IN {ids:Array(UInt64)} AND kind = 'http'
+      WHERE endpoint_id IN {ids:Array(UInt64)} AND kind IN ${UPTIME_KINDS}
         AND ts >= fromUnixTimestamp64Milli(transform(endpoint_id, {ids:Array(UInt64)}, {starts:Array(Int64)}, toInt64(0)))
         AND ts < toDateTime(transform(endpoint_id, {ids:Array(UInt64)}, {hours:Array(UInt32)}, toUInt32(0)), 'UTC')
         AND ts <= fromUnixTimestamp64Milli({untilMs:Int64})
       GROUP BY endpoint_id
       UNION ALL
-      SELECT endpoint_id, sum(n) AS n, sum(ok2xx_n) AS ok
+      SELECT endpoint_id, sum(n) AS n, sum(if(kind = 'http', ok2xx_n, ok_n)) AS ok
       FROM ${db}.check_results_1h
-      WHERE endpoint_id IN {ids:Array(UInt64)} AND kind = 'http'
+      WHERE endpoint_id IN {ids:Array(UInt64)} AND kind IN ${UPTIME_KINDS}
         AND bucket >= toDateTime(transform(endpoint_id, {ids:Array(UInt64)}, {hours:Array(UInt32)}, toUInt32(4294967295)), 'UTC')
         AND bucket <= toDateTime(intDiv({untilMs:Int64}, 1000), 'UTC')
       GROUP BY endpoint_id
