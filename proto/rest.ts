@@ -1,5 +1,6 @@
 // Browser-safe REST shapes shared by control-plane, web and cli (SPEC.md sections 3 and 7).
 // Types and constants only: no Node imports, so the web bundle can use it.
+import type { Assertion, DnsRecordType, EndpointKind, HttpMethod } from './assertions';
 
 export type ApiSuccess<T> = { success: true; data: T; message?: string };
 export type ApiFailure = { success: false; error: string; requires2FA?: boolean };
@@ -39,6 +40,8 @@ export interface Package {
   stripe_price_id: string;
   /** Status pages an account may have (issue 21). */
   max_status_pages: number;
+  /** The endpoint kinds the plan allows (issue 22; absent: every kind). */
+  monitor_kinds?: EndpointKind[];
 }
 
 export interface Region {
@@ -69,7 +72,28 @@ export interface EndpointInput {
   response_time: boolean;
 }
 
-export interface Endpoint extends Required<EndpointInput>, EndpointLive {
+/** A header of an HTTP check's request; a secret one's value is write-only (absent in answers). */
+export interface HttpHeader { name: string; value?: string; secret?: boolean }
+export interface HttpRequestOptions {
+  method: HttpMethod;
+  headers: HttpHeader[];
+  body: string;
+  follow_redirects: boolean;
+  timeout_seconds?: number;
+}
+
+/** What an endpoint checks beyond its URL (issue 22); absent members are the http defaults. */
+export interface EndpointCheck {
+  kind?: EndpointKind;
+  /** tcp: host:port; dns: the name */
+  target?: string;
+  record_type?: DnsRecordType;
+  resolver?: string;
+  request?: HttpRequestOptions;
+  assertions?: Assertion[];
+}
+
+export interface Endpoint extends Required<EndpointInput>, EndpointCheck, EndpointLive {
   url_id: number;
   guid: string;
   monitoring_enabled: boolean;
@@ -120,6 +144,8 @@ export interface Dashboard {
   response_code: boolean;
   response_time: boolean;
   status_counts: StatusCounts;
+  /** The endpoint kinds the plan allows (issue 22). */
+  monitor_kinds?: EndpointKind[];
 }
 
 export interface MonitorType {
@@ -225,7 +251,14 @@ export interface GraphSeries {
   data: Array<[number, number]>;
 }
 
-export interface GraphsResponse { graphs: GraphSeries[]; from: number; to: number; bucketSeconds: number }
+/** A failed check in a graph's range and why (issue 22: an assertion's reason, a refused connection...). */
+export interface GraphFailure { t: number; location: string; reason: string }
+
+export interface GraphsResponse {
+  graphs: GraphSeries[]; from: number; to: number; bucketSeconds: number;
+  /** The latest failed checks in the range (at most 20, newest first). */
+  failures?: GraphFailure[];
+}
 
 /** A user's API key as listed: never the key itself, only its first characters. */
 export interface ApiKey {

@@ -94,7 +94,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
 
   const users = createUsersRepo(db);
   const catalog = createCatalogRepo(db);
-  const endpointsRepo = createEndpointsRepo(db);
+  const endpointsRepo = createEndpointsRepo(db, box);
   const agentsRepo = createAgentsRepo(db);
   const tokens = createTokenService({
     sessions: createSessionsRepo(db),

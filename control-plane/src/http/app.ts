@@ -96,6 +96,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(billingWebhookRoute(deps.billing));
   if (deps.agentArtifact) app.use(agentInstallRoutes({ artifact: deps.agentArtifact, publicUrl: deps.publicUrl ?? null, logger: deps.logger }));
   const api = express.Router();
+  // An endpoint body may carry an HTTP check's request body (up to 64 kB, JSON-escaped): its own limit.
+  api.use('/users/endpoints', express.json({ limit: '512kb' }));
   api.use(express.json({ limit: '64kb' }));
   api.use((_req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');

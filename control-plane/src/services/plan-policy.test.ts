@@ -153,6 +153,19 @@ const ENFORCED: Record<string, { where: string; show: () => void | Promise<void>
       expect(refusal(() => apiKeys.create(userId, { name: 'ci' }))).toBe(MESSAGES.apiAccessNotInPlan);
     },
   },
+  monitor_kinds: {
+    where: 'services/endpoints.ts create and update (403); absent in a plan means every kind',
+    show: () => {
+      const { userId } = userOn({});
+      const id = endpoints.planOf(userId).package_id;
+      db.prepare(`UPDATE packages SET monitor_kinds = '["http","heartbeat"]' WHERE package_id = ?`).run(id);
+      expect(refusal(() => endpoints.create(userId, body({ kind: 'tcp', url: undefined, target: 'db.example.com:5432' })))).toBe(MESSAGES.featureNotInPlan('TCP Port'));
+      expect(refusal(() => endpoints.create(userId, body({ kind: 'dns', url: undefined, target: 'example.com' })))).toBe(MESSAGES.featureNotInPlan('DNS'));
+      expect(endpoints.create(userId, body()).kind ?? 'http').toBe('http');
+      db.prepare('UPDATE packages SET monitor_kinds = NULL WHERE package_id = ?').run(id);
+      expect(endpoints.create(userId, body({ kind: 'tcp', url: undefined, target: 'db.example.com:5432' })).kind).toBe('tcp');
+    },
+  },
   ping_host: { where: 'services/endpoints.ts create and update', show: featureCase('ping_host', 'Ping Host') },
   cert_expiry: { where: 'services/endpoints.ts create and update', show: featureCase('cert_expiry', 'Certificate Expiry') },
   response_code: { where: 'services/endpoints.ts create and update', show: featureCase('response_code', 'Response Code') },

@@ -484,4 +484,21 @@ CREATE TABLE status_maintenance_notices (
 );
 `,
   },
+  {
+    // Check kinds beyond GET (issue 22): an endpoint's kind and check options as JSON (target,
+    // record type, resolver, request with secret header values sealed, assertions) in a table of
+    // their own; an endpoint without a row is an http GET as before. A plan's endpoint kinds
+    // (NULL: all; Free: http and heartbeat).
+    id: 18,
+    name: 'check_kinds',
+    sql: `
+CREATE TABLE endpoint_checks (
+  url_id INTEGER PRIMARY KEY REFERENCES endpoints(url_id) ON DELETE CASCADE,
+  kind TEXT NOT NULL,
+  config TEXT NOT NULL
+);
+ALTER TABLE packages ADD COLUMN monitor_kinds TEXT;
+UPDATE packages SET monitor_kinds = '["http","heartbeat"]' WHERE package_name = 'Free';
+`,
+  },
 ];

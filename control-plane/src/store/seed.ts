@@ -32,6 +32,8 @@ export function seedDatabase(db: Db): void {
       PACKAGES.forEach((p, i) =>
         ins.run(p.name, p.price, p.description, p.max_endpoints, p.max_regions, p.freq, p.retention, p.ssl, p.adv, p.api, p.multi, p.ping, p.cert, p.code, p.time, i, p.pages),
       );
+      // Free checks http and heartbeat endpoints; the others every kind (NULL).
+      db.prepare(`UPDATE packages SET monitor_kinds = '["http","heartbeat"]' WHERE package_name = 'Free'`).run();
     }
     if ((db.prepare('SELECT COUNT(*) FROM regions').pluck().get() as number) === 0) {
       const ins = db.prepare('INSERT INTO regions (region, city, primary_region) VALUES (?, ?, ?)');
