@@ -1,7 +1,9 @@
 // Agent HTTP check throughput against a local nginx, side by side with two references on the
 // same target: wrk with `Connection: close` (the machine's limit for new connections) and
 // Debian's prometheus-blackbox-exporter driven by wrk through /probe.
-//   tsx bench/agent-throughput.ts [--seconds 12] [--concurrency 256]
+//   tsx bench/agent-throughput.ts [--seconds 12] [--concurrency 256] [--kinds http,tcp]
+// --kinds tcp (issue 22) also runs the agent with TCP checks (connect, close) on nginx's port and
+// prints its checks/s next to the HTTP figure of the same run.
 // Needs: apt-get install -y nginx wrk (prometheus-blackbox-exporter optional: its row is left out without it).
 // Goal: agent / wrk >= 0.6. Profile the agent with: node --cpu-prof --import tsx bench/agent-throughput.ts --probe-threads 0
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -21,11 +23,13 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: '256' },
     'probe-threads': { type: 'string', default: 'auto,0' },
     'wrk-connections': { type: 'string', default: '64' },
+    kinds: { type: 'string', default: 'http' },
   },
 });
 const SECONDS = Number(values.seconds);
 const CONCURRENCY = Number(values.concurrency);
 const WRK_CONNS = Number(values['wrk-connections']);
+const KINDS = String(values.kinds).split(',').map((k) => k.trim()).filter((k): k is 'http' | 'tcp' => k === 'http' || k === 'tcp');
 const THREADS = String(values['probe-threads']).split(',').map((v) => (v === 'auto' ? ('auto' as const) : Number(v)));
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -102,18 +106,24 @@ function runWrk(url: string, headers: string[] = []): { rps: number; errors: str
   return { rps, errors };
 }
 
-async function runAgent(target: string, probeThreads: number | 'auto'): Promise<{ rps: number; failed: number; p99LagMs: number; rssMb: number }> {
-  const dataDir = path.join(dir, `agent-${probeThreads}`);
+async function runAgent(target: string, probeThreads: number | 'auto', kind: 'http' | 'tcp' = 'http'): Promise<{ rps: number; failed: number; p99LagMs: number; rssMb: number }> {
+  const dataDir = path.join(dir, `agent-${kind}-${probeThreads}`);
   const config = loadAgentConfig({}, {
     controlPlane: '127.0.0.1:1', region: 'EU-Germany', dataDir, insecure: true, metricsPort: 0,
     concurrency: CONCURRENCY, outboxCap: 10_000_000, probeThreads,
   });
   // More demand than one agent can serve (12,000 checks at a 1 s interval): it runs flat out,
   // every check on a new connection, results written to the SQLite outbox as in production.
-  const assignments: Assignment[] = Array.from({ length: 12_000 }, (_, i) => ({
-    check_id: `${i}:CHECK_KIND_HTTP:EU-Germany`, endpoint_id: i, kind: 'CHECK_KIND_HTTP', url: target,
-    interval_seconds: 1, timeout_ms: 5000, region: 'EU-Germany', retention_days: 30,
-  }));
+  const hostPort = new URL(target).host;
+  const assignments: Assignment[] = Array.from({ length: 12_000 }, (_, i) => (kind === 'tcp'
+    ? {
+        check_id: `${i}:tcp:EU-Germany`, endpoint_id: i, kind: 'CHECK_KIND_TCP', url: `tcp://${hostPort}`, target: hostPort,
+        interval_seconds: 1, timeout_ms: 5000, region: 'EU-Germany', retention_days: 30,
+      }
+    : {
+        check_id: `${i}:CHECK_KIND_HTTP:EU-Germany`, endpoint_id: i, kind: 'CHECK_KIND_HTTP', url: target,
+        interval_seconds: 1, timeout_ms: 5000, region: 'EU-Germany', retention_days: 30,
+      }));
   const agent = await startAgent(config, pino({ level: 'warn' }), { connect: false, extraAssignments: assignments });
   // warm-up; 'auto' starts worker threads after 15 s of a saturated main thread
   await sleep(probeThreads === 'auto' ? 18_000 : 2000);
@@ -136,10 +146,11 @@ async function main(): Promise<void> {
   // the agent runs in this process: the heap sizing its entry point applies (UPFLEET_V8_DEFAULTS=1: V8's own)
   const tuned = tuneAgentHeap();
   for (const b of ['nginx', 'wrk']) need(b);
-  const hasBlackbox = spawnSync('sh', ['-c', 'command -v prometheus-blackbox-exporter']).status === 0;
+  // blackbox_exporter is a reference only: without it the agent figures are still printed
+  const haveBlackbox = spawnSync('sh', ['-c', 'command -v prometheus-blackbox-exporter']).status === 0;
   const target = await startNginx();
-  let probeUrl: string | null = null;
-  if (hasBlackbox) {
+  let probeUrl = '';
+  if (haveBlackbox) {
     const blackbox = await startBlackbox();
     probeUrl = `${blackbox}/probe?target=${encodeURIComponent(target)}&module=http_2xx`;
     const check = await (await fetch(probeUrl)).text();
@@ -150,20 +161,27 @@ async function main(): Promise<void> {
   console.log(`target ${target} (nginx, 1 worker); ${SECONDS} s per phase; machine: ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(1)}; V8 heap ${tuned ? 'tuned (agent/src/heap.ts)' : 'defaults'}`);
   const wrk = runWrk(target, ['Connection: close']);
   console.log(`wrk -H 'Connection: close'        ${wrk.rps.toFixed(0).padStart(8)} req/s   ${wrk.errors}`);
-  const bb = probeUrl ? runWrk(probeUrl) : null;
-  if (bb) console.log(`blackbox_exporter via /probe      ${bb.rps.toFixed(0).padStart(8)} probes/s ${bb.errors}`);
+  const bb = haveBlackbox ? runWrk(probeUrl) : { rps: NaN, errors: '' };
+  console.log(haveBlackbox ? `blackbox_exporter via /probe      ${bb.rps.toFixed(0).padStart(8)} probes/s ${bb.errors}` : 'blackbox_exporter: not installed (skipped)');
   const agents: { threads: number | 'auto'; rps: number }[] = [];
+  const tcpRuns: { threads: number | 'auto'; rps: number }[] = [];
   for (const threads of THREADS) {
-    const ag = await runAgent(target, threads);
-    agents.push({ threads, rps: ag.rps });
-    const label = `upfleet agent (probe threads ${threads})`.padEnd(33);
-    console.log(`${label}${ag.rps.toFixed(0).padStart(8)} checks/s (concurrency ${CONCURRENCY}, failed ${ag.failed}, lag p99 ${ag.p99LagMs.toFixed(0)} ms under overload)`);
+    for (const kind of KINDS) {
+      const ag = await runAgent(target, threads, kind);
+      (kind === 'tcp' ? tcpRuns : agents).push({ threads, rps: ag.rps });
+      const label = `upfleet agent${kind === 'tcp' ? ' tcp' : ''} (probe threads ${threads})`.padEnd(37);
+      console.log(`${label}${ag.rps.toFixed(0).padStart(8)} checks/s (concurrency ${CONCURRENCY}, failed ${ag.failed}, lag p99 ${ag.p99LagMs.toFixed(0)} ms under overload)`);
+    }
   }
   console.log('');
-  if (bb) console.log(`blackbox_exporter / wrk = ${(bb.rps / wrk.rps).toFixed(2)}x`);
+  if (haveBlackbox) console.log(`blackbox_exporter / wrk = ${(bb.rps / wrk.rps).toFixed(2)}x`);
   for (const a of agents) {
-    const vsBlackbox = bb ? ` / blackbox_exporter = ${(a.rps / bb.rps).toFixed(2)}x (aim >= 2x);` : '';
+    const vsBlackbox = haveBlackbox ? ` / blackbox_exporter = ${(a.rps / bb.rps).toFixed(2)}x (aim >= 2x);` : '';
     console.log(`agent (probe threads ${a.threads})${vsBlackbox} / wrk = ${(a.rps / wrk.rps).toFixed(2)}x (goal >= 0.6)`);
+  }
+  for (const t of tcpRuns) {
+    const http = agents.find((a) => a.threads === t.threads);
+    console.log(`agent tcp (probe threads ${t.threads}) / agent http = ${http ? (t.rps / http.rps).toFixed(2) : 'n/a'}x`);
   }
 }
 

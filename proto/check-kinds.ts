@@ -6,12 +6,14 @@ import type { CheckKind } from './index';
 /** A kind an assignment can have (the proto's UNSPECIFIED is never assigned). */
 export type AssignedKind = Exclude<CheckKind, 'CHECK_KIND_UNSPECIFIED'>;
 /** A kind's short name. */
-export type KindName = 'http' | 'tls' | 'ping';
+export type KindName = 'http' | 'tls' | 'ping' | 'tcp' | 'dns';
 
 export const CHECK_KINDS: Readonly<Record<AssignedKind, KindName>> = {
   CHECK_KIND_HTTP: 'http',
   CHECK_KIND_TLS: 'tls',
   CHECK_KIND_PING: 'ping',
+  CHECK_KIND_TCP: 'tcp',
+  CHECK_KIND_DNS: 'dns',
 };
 
 /** The short name of a proto kind, or null for UNSPECIFIED and anything unknown. */

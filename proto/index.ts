@@ -29,8 +29,25 @@ export type { HeartbeatRequest__Output as HeartbeatRequest } from './generated/u
 export type { HeartbeatResponse__Output as HeartbeatResponse } from './generated/upfleet/agent/v1/HeartbeatResponse';
 export type { WatchAssignmentsRequest__Output as WatchAssignmentsRequest } from './generated/upfleet/agent/v1/WatchAssignmentsRequest';
 import type { Assignment__Output } from './generated/upfleet/agent/v1/Assignment';
-/** Field 9 stays optional: assignments saved by an agent before it existed lack it (absent = not denied). */
-export type Assignment = Omit<Assignment__Output, 'private_targets_denied'> & { private_targets_denied?: boolean };
+import type { HttpRequest__Output } from './generated/upfleet/agent/v1/HttpRequest';
+import type { Assertion__Output } from './generated/upfleet/agent/v1/Assertion';
+export type HttpRequestSpec = HttpRequest__Output;
+export type AssertionSpec = Assertion__Output;
+/**
+ * Field 9 stays optional: assignments saved by an agent before it existed lack it (absent = not
+ * denied). So do fields 10-14 (issue 22: request, assertions, target, record_type, resolver): an
+ * http check without them is a GET judged by its status, as before.
+ */
+export type Assignment = Omit<Assignment__Output, 'private_targets_denied' | 'request' | 'assertions' | 'target' | 'record_type' | 'resolver'> & {
+  private_targets_denied?: boolean;
+  request?: HttpRequestSpec | null;
+  assertions?: AssertionSpec[];
+  /** tcp: host:port; dns: the name */
+  target?: string;
+  record_type?: string;
+  /** dns: ip or ip:port; empty: the system's resolver */
+  resolver?: string;
+};
 import type { AssignmentUpdate__Output } from './generated/upfleet/agent/v1/AssignmentUpdate';
 /** A snapshot or delta of `Assignment`s (with field 9 optional, as above). */
 export type AssignmentUpdate = Omit<AssignmentUpdate__Output, 'snapshot' | 'delta'> & {

@@ -8,6 +8,7 @@
 // Adding a plan field (say `max_status_pages`) is one entry in PLAN_FIELDS: what it gates, how the
 // pricing page sells it, and its check on the input (plus the input's new member).
 import { FEATURES, FEATURE_LABELS, MESSAGES, type Feature, type Package } from './rest';
+import { ENDPOINT_KINDS, ENDPOINT_KIND_LABELS, type EndpointKind } from './assertions';
 
 /**
  * The plan fields the rules read. A full `Package` fits; so does the dashboard's subset (whose
@@ -15,7 +16,7 @@ import { FEATURES, FEATURE_LABELS, MESSAGES, type Feature, type Package } from '
  * A rule whose field is missing is not checked (the server, which has the whole package, checks it).
  */
 export type PlanLimits = Pick<Package, 'package_name' | 'max_regions' | Feature> &
-  Partial<Pick<Package, 'max_members' | 'max_endpoints' | 'multi_region' | 'ssl_monitoring' | 'api_access' | 'check_frequency_seconds' | 'retention_days'>>;
+  Partial<Pick<Package, 'max_members' | 'max_endpoints' | 'multi_region' | 'ssl_monitoring' | 'api_access' | 'check_frequency_seconds' | 'retention_days' | 'max_status_pages' | 'monitor_kinds'>>;
 
 /** What a request asks of the plan; each member is checked only when present. */
 export interface PlanInput {
@@ -29,6 +30,10 @@ export interface PlanInput {
   apiAccess?: boolean;
   /** Members (and pending invitations) the workspace would have after an invitation. */
   members?: number;
+  /** Status pages the account would have after the change. */
+  statusPages?: number;
+  /** The endpoint's kind (http, tcp, dns, heartbeat). */
+  kind?: EndpointKind;
 }
 
 /** Where the account's regions are: the primary one's key and label ('EU - Germany'). */
@@ -41,8 +46,8 @@ export type PlanField = Exclude<keyof Package, 'package_id'>;
 export interface PlanViolation {
   /** The package field that refuses. */
   field: PlanField;
-  /** The part of the input refused (`features`, `regions`, `endpoints`, `api`). */
-  subject: 'features' | 'regions' | 'endpoints' | 'api' | 'members';
+  /** The part of the input refused (`kind`, `features`, `regions`, `endpoints`, `api`, `status_pages`, `members`). */
+  subject: 'kind' | 'features' | 'regions' | 'endpoints' | 'api' | 'status_pages' | 'members';
   /** The SPEC message shown to the user. */
   message: string;
 }
@@ -51,7 +56,7 @@ export interface PlanViolation {
  * Checks run in this order (the first violation is the one an API answers): features (in FEATURES
  * order, the form's), regions, endpoint count, API.
  */
-const PHASE = { features: 0, regions: 10, endpoints: 20, api: 30, members: 40 } as const;
+const PHASE = { kind: -1, features: 0, regions: 10, endpoints: 20, api: 30, statusPages: 40, members: 50 } as const;
 const featurePhase = (f: Feature) => PHASE.features + FEATURES.indexOf(f);
 
 interface FieldPolicy {
@@ -158,8 +163,21 @@ export const PLAN_FIELDS = {
   },
   ping_host: { gates: 'the Ping Host feature (ping checks)', check: featureCheck('ping_host') },
   cert_expiry: { gates: 'the Certificate Expiry feature (the TLS check), together with ssl_monitoring', check: featureCheck('cert_expiry') },
+  monitor_kinds: {
+    gates: 'the endpoint kinds an account may create or edit (Free: http, heartbeat; Starter and above: all); absent means all',
+    check: { phase: PHASE.kind, subject: 'kind', run: (plan, input) =>
+        input.kind && plan.monitor_kinds && !plan.monitor_kinds.includes(input.kind) ? MESSAGES.featureNotInPlan(ENDPOINT_KIND_LABELS[input.kind]) : null,
+    },
+  },
   response_code: { gates: 'the Response Code feature (HTTP checks from the primary region)', check: featureCheck('response_code') },
   response_time: { gates: 'the Response Time feature (HTTP checks from every region)', check: featureCheck('response_time') },
+  max_status_pages: {
+    gates: 'public status pages per account: creating one (services/status-pages.ts)',
+    sell: (p) => (p.max_status_pages ? plural(p.max_status_pages, 'status page') : null),
+    check: { phase: PHASE.statusPages, subject: 'status_pages', run: (plan, input) =>
+        input.statusPages !== undefined && plan.max_status_pages !== undefined && input.statusPages > plan.max_status_pages ? MESSAGES.tooManyStatusPages(plan.max_status_pages, plan.package_name) : null,
+    },
+  },
 } satisfies Record<keyof Package, FieldPolicy>;
 
 const TABLE: Array<[PlanField, FieldPolicy]> = Object.entries(PLAN_FIELDS) as Array<[PlanField, FieldPolicy]>;
@@ -175,6 +193,11 @@ export function planViolations(plan: PlanLimits, input: PlanInput, ctx: PlanCont
     if (message) out.push({ field, subject: check.subject, message });
   }
   return out;
+}
+
+/** The endpoint kinds a plan allows (absent in the plan: all). */
+export function allowedKinds(plan: Pick<PlanLimits, 'monitor_kinds'>): EndpointKind[] {
+  return [...(plan.monitor_kinds ?? ENDPOINT_KINDS)];
 }
 
 /** The features a plan allows (the dashboard's flags, what the web form and the CLI check against). */

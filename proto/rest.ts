@@ -1,5 +1,6 @@
 // Browser-safe REST shapes shared by control-plane, web and cli (SPEC.md sections 3 and 7).
 // Types and constants only: no Node imports, so the web bundle can use it.
+import type { Assertion, DnsRecordType, EndpointKind, HttpMethod } from './assertions';
 
 export type ApiSuccess<T> = { success: true; data: T; message?: string };
 export type ApiFailure = { success: false; error: string; requires2FA?: boolean };
@@ -39,6 +40,10 @@ export interface Package {
   response_code: boolean;
   response_time: boolean;
   stripe_price_id: string;
+  /** Status pages an account may have (issue 21). */
+  max_status_pages: number;
+  /** The endpoint kinds the plan allows (issue 22; absent: every kind). */
+  monitor_kinds?: EndpointKind[];
 }
 
 export interface Region {
@@ -69,7 +74,28 @@ export interface EndpointInput {
   response_time: boolean;
 }
 
-export interface Endpoint extends Required<EndpointInput>, EndpointLive {
+/** A header of an HTTP check's request; a secret one's value is write-only (absent in answers). */
+export interface HttpHeader { name: string; value?: string; secret?: boolean }
+export interface HttpRequestOptions {
+  method: HttpMethod;
+  headers: HttpHeader[];
+  body: string;
+  follow_redirects: boolean;
+  timeout_seconds?: number;
+}
+
+/** What an endpoint checks beyond its URL (issue 22); absent members are the http defaults. */
+export interface EndpointCheck {
+  kind?: EndpointKind;
+  /** tcp: host:port; dns: the name */
+  target?: string;
+  record_type?: DnsRecordType;
+  resolver?: string;
+  request?: HttpRequestOptions;
+  assertions?: Assertion[];
+}
+
+export interface Endpoint extends Required<EndpointInput>, EndpointCheck, EndpointLive {
   url_id: number;
   guid: string;
   monitoring_enabled: boolean;
@@ -120,6 +146,8 @@ export interface Dashboard {
   response_code: boolean;
   response_time: boolean;
   status_counts: StatusCounts;
+  /** The endpoint kinds the plan allows (issue 22). */
+  monitor_kinds?: EndpointKind[];
 }
 
 export interface MonitorType {
@@ -225,7 +253,14 @@ export interface GraphSeries {
   data: Array<[number, number]>;
 }
 
-export interface GraphsResponse { graphs: GraphSeries[]; from: number; to: number; bucketSeconds: number }
+/** A failed check in a graph's range and why (issue 22: an assertion's reason, a refused connection...). */
+export interface GraphFailure { t: number; location: string; reason: string }
+
+export interface GraphsResponse {
+  graphs: GraphSeries[]; from: number; to: number; bucketSeconds: number;
+  /** The latest failed checks in the range (at most 20, newest first). */
+  failures?: GraphFailure[];
+}
 
 /** A user's API key as listed: never the key itself, only its first characters. */
 export interface ApiKey {
@@ -258,6 +293,8 @@ export const MESSAGES = {
   tooManyMembers: (n: number, plan: string) =>
     `You have reached the limit of ${n} members for your ${plan} plan. Please upgrade to invite more members.`,
   roleNotAllowed: (role: string) => `Your role in this workspace (${role}) does not allow this action.`,
+  tooManyStatusPages: (n: number, plan: string) =>
+    `You have reached the limit of ${n} status pages for your ${plan} plan. Please upgrade to add more status pages.`,
   duplicatePlatform:
     'An alert method for this platform already exists. Please choose a different platform or edit the existing one.',
   passwordsDoNotMatch: 'Passwords do not match',
@@ -309,3 +346,95 @@ export interface AlertDelivery {
 /** Fields of platform_config that are secrets: masked in GET answers (all but the last 4 characters). */
 export const SECRET_FIELDS = ['bot_token', 'webhook_url', 'phone_number'] as const;
 export const MASK_CHAR = '•';
+
+// ---- Status pages (issue 21) ----
+export const REPORT_STATUSES = ['investigating', 'identified', 'monitoring', 'resolved'] as const;
+export type ReportStatus = (typeof REPORT_STATUSES)[number];
+export const REPORT_IMPACTS = ['degraded', 'partial_outage', 'major_outage'] as const;
+export type ReportImpact = (typeof REPORT_IMPACTS)[number];
+/** A component's or page's state, best first (the worst wins). */
+export const COMPONENT_STATES = ['operational', 'maintenance', 'degraded', 'partial_outage', 'major_outage'] as const;
+export type ComponentState = (typeof COMPONENT_STATES)[number];
+export type MaintenanceState = 'scheduled' | 'in_progress' | 'completed';
+
+export interface StatusComponent {
+  component_id: number;
+  name: string;
+  endpoint_id: number | null;
+  group: string | null;
+  position: number;
+}
+
+export interface StatusPage {
+  id: number;
+  slug: string;
+  title: string;
+  description: string;
+  published: boolean;
+  has_password: boolean;
+  custom_domain: string | null;
+  timezone: string;
+  auto_reports: boolean;
+  components: StatusComponent[];
+  created_at: string;
+  updated_at: string;
+}
+
+export interface StatusReportUpdate {
+  update_id: number;
+  status: ReportStatus;
+  message: string;
+  created_at: string;
+}
+
+export interface StatusReport {
+  report_id: number;
+  page_id: number;
+  title: string;
+  status: ReportStatus;
+  affected: Array<{ component_id: number; impact: ReportImpact }>;
+  /** Newest first. */
+  updates: StatusReportUpdate[];
+  created_at: string;
+  resolved_at: string | null;
+  /** The alerting incident an auto report follows, else null. */
+  incident_id: number | null;
+}
+
+export interface MaintenanceWindow {
+  id: number;
+  title: string;
+  message: string;
+  endpoint_ids: number[];
+  starts_at: string;
+  ends_at: string;
+  state: MaintenanceState;
+}
+
+export interface PublicStatusDay {
+  date: string;
+  /** Percent with two decimals; null: no results that day ("no data", not 100 %). */
+  uptime: number | null;
+  /** Reports open that day on this component. */
+  reports: Array<{ report_id: number; title: string }>;
+}
+
+export interface PublicStatusComponent {
+  id: number;
+  name: string;
+  group: string | null;
+  status: ComponentState;
+  uptime_90d: number | null;
+  days: PublicStatusDay[];
+}
+
+export interface PublicStatus {
+  page: { slug: string; title: string; description: string; timezone: string };
+  overall: ComponentState;
+  components: PublicStatusComponent[];
+  /** Open reports first, then the last 90 days' resolved ones (newest first). */
+  reports: Array<Omit<StatusReport, 'page_id' | 'incident_id'>>;
+  /** In progress and upcoming, limited to this page's endpoints. */
+  maintenance: Array<Omit<MaintenanceWindow, 'endpoint_ids'> & { components: number[] }>;
+  generated_at: string;
+}

@@ -42,6 +42,11 @@ import { createWorkspacesRepo } from './store/workspaces-repo';
 import { createWorkspaceService } from './services/workspaces';
 import { createOidcService } from './services/oidc';
 import { createAgentServiceHandlers, createAgentStreams } from './grpc/agent-service';
+import { createStatusPageService, type StatusPageService } from './services/status-pages';
+import { createStatusPagesRepo } from './store/status-pages-repo';
+import { createStatusMailRepo } from './store/status-mail-repo';
+import { createStatusSubscribers } from './services/status-subscribers';
+import { dailyUptimeFrom, type RowReader } from './results/status-queries';
 import { startGrpcServer, type GrpcServerHandle } from './grpc/server';
 import { loadOrCreateGrpcTls, type GrpcTlsMaterial } from './grpc/tls';
 import { createResultStore, type ResultStore } from './results/clickhouse-store';
@@ -77,6 +82,8 @@ export interface ControlPlaneExtras {
   now?: () => number;
   /** How often expired sessions and refresh tokens are pruned (default hourly; also once at start). */
   pruneIntervalMs?: number;
+  /** How often maintenance started/completed notices are looked for (default 15 s). */
+  maintenanceTickMs?: number;
 }
 
 export async function startControlPlane(config: Config, logger: Logger, extras: ControlPlaneExtras = {}): Promise<ControlPlane> {
@@ -90,7 +97,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
 
   const users = createUsersRepo(db);
   const catalog = createCatalogRepo(db);
-  const endpointsRepo = createEndpointsRepo(db);
+  const endpointsRepo = createEndpointsRepo(db, box);
   const agentsRepo = createAgentsRepo(db);
   const tokens = createTokenService({
     sessions: createSessionsRepo(db),
@@ -122,6 +129,10 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     test_send_user: { max: TEST_SENDS_PER_WINDOW, windowSeconds: 600, message: TEST_SEND_LIMITED },
     test_send_method: { max: TEST_SENDS_PER_WINDOW, windowSeconds: 600, message: TEST_SEND_LIMITED },
     verify_email_user: { max: 3, windowSeconds: 3600, message: 'Too many verification emails. Please try again later.' },
+    // Status pages: wrong page passwords per address and page, subscriptions per address and per page.
+    status_password: { max: 10, windowSeconds: 600 },
+    subscribe_email: { max: 3, windowSeconds: 3600, message: 'Too many subscription requests. Please try again later.' },
+    subscribe_page: { max: 100, windowSeconds: 3600, message: 'Too many subscription requests. Please try again later.' },
   }, { metrics });
   let results: ResultStore | null;
   if (extras.results === undefined) {
@@ -165,7 +176,14 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
       return r ? regionLabel(r) : key;
     },
   });
+  // Status pages are made after endpoints (they need the plan); alerting, made first, reaches them late.
+  const late: { statusPages: StatusPageService | null } = { statusPages: null };
   const alerting = createAlerting({
+    inMaintenance: (urlId, ts) => late.statusPages?.inMaintenance(urlId, ts) ?? false,
+    incidentHooks: {
+      opened: (i) => late.statusPages?.incidentHooks.opened(i),
+      resolved: (i) => late.statusPages?.incidentHooks.resolved(i),
+    },
     emailVerified,
     repo: createAlertingRepo(db),
     alerts: alertsRepo,
@@ -239,7 +257,25 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     publicUrl: () => config.publicUrl ?? listeningUrl,
   });
   const agentArtifact = buildingAgentSource(logger);
+  const statusPagesRepo = createStatusPagesRepo(db);
+  const subscribers = createStatusSubscribers({
+    mail: createStatusMailRepo(db), pages: statusPagesRepo, limiter, logger,
+    smtp: { url: config.alerting.smtpUrl, from: config.alerting.smtpFrom },
+    publicUrl: () => config.publicUrl ?? listeningUrl,
+    key: deriveKey(master, 'status-page-unsubscribe'),
+  });
+  const statusPages = createStatusPageService({
+    repo: statusPagesRepo,
+    events: { reportChanged: (p, r, kind) => subscribers.reportChanged(p, r, kind), windowChanged: (w) => subscribers.windowScheduled(w) },
+    planOf: endpoints.planOf,
+    uptime: results && 'select' in results ? dailyUptimeFrom(results as unknown as RowReader) : undefined,
+    cookieKey: deriveKey(master, 'status-page-cookies'),
+  });
+  late.statusPages = statusPages;
+  subscribers.start(extras.maintenanceTickMs);
   const app = createApp({
+    statusPages,
+    subscribers,
     logger,
     publicPerMinute: config.rateLimits.publicPerMinute,
     agentArtifact,
@@ -344,6 +380,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
       if (graceTimer) clearInterval(graceTimer);
       engine.close();
       await alerting.stop();
+      await subscribers.stop();
       await embedded?.stop();
       await grpcServer?.close();
       if (extras.results === undefined) await results?.close();

@@ -1,6 +1,10 @@
 // Endpoint bodies. Plan rules (features, region count, endpoint count) are policy: the service checks them after parsing.
 import { z } from 'zod';
-import { ENDPOINT_STATUSES, FEATURES, type EndpointStatus, type Feature } from '../rest';
+import { ENDPOINT_STATUSES, FEATURES, type EndpointCheck, type EndpointStatus, type Feature } from '../rest';
+import {
+  ASSERTION_COMPARISONS, ASSERTION_SOURCES, CREATABLE_KINDS, DNS_RECORD_TYPES, FORBIDDEN_HEADERS, HTTP_METHODS, LIMITS_CHECK,
+  assertionProblem, type Assertion, type EndpointKind,
+} from '../assertions';
 import { flag, optionalText, requiredText } from './common';
 import { ENDPOINT_SORTS, parseSort } from '../endpoint-list';
 
@@ -35,15 +39,140 @@ const featureFlags = Object.fromEntries(FEATURES.map((f) => [f, flag(f, f === 'r
   ReturnType<typeof flag>
 >;
 
-export const EndpointCreateBody = z
-  .object({
-    name: requiredText('Name', 200),
-    url: MonitorUrl,
-    description: optionalText('Description', 1000),
-    ...featureFlags,
-    regions: RegionKeys,
-  })
-  .meta({ id: 'EndpointCreateBody', description: 'POST /api/users/endpoints (response_code defaults to true, the other features to false)' });
+// ---- check kinds beyond GET (issue 22): request options, assertions, tcp and dns targets ----
+
+const oneOf = (field: string, list: readonly string[]) => `${field} must be one of ${list.join(', ')}`;
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
+const utf8Bytes = (s: string) => new TextEncoder().encode(s).length;
+
+export const HttpHeaderSpec = z.object({
+  name: z.string({ error: 'Header name is required' }).trim().regex(HEADER_NAME, 'Header name must be a token such as X-Api-Key')
+    .refine((n) => !FORBIDDEN_HEADERS.includes(n.toLowerCase()), { message: 'This header is set by the agent' }),
+  /** Absent on a secret header: keep the stored value (secret values are write-only). */
+  value: z.string({ error: 'Header value must be text' }).max(LIMITS_CHECK.headerValue, `Header value must be at most ${LIMITS_CHECK.headerValue} characters long`)
+    .refine((v) => !/[\r\n\0]/.test(v), { message: 'Header value must be one line' }).optional(),
+  secret: z.boolean({ error: 'secret must be true or false' }).optional(),
+});
+
+export const HttpRequestSpec = z.object({
+  method: z.enum(HTTP_METHODS, { error: oneOf('method', HTTP_METHODS) }).default('GET'),
+  headers: z.array(HttpHeaderSpec, { error: 'headers must be a list' }).max(LIMITS_CHECK.headers, `At most ${LIMITS_CHECK.headers} headers`).default([]),
+  body: z.string({ error: 'Request body must be text' }).refine((b) => utf8Bytes(b) <= LIMITS_CHECK.requestBodyBytes, { message: 'Request body must be at most 64 kB' }).default(''),
+  follow_redirects: z.boolean({ error: 'follow_redirects must be true or false' }).default(true),
+  timeout_seconds: z.number({ error: 'timeout_seconds must be a whole number from 1 to 60' }).int('timeout_seconds must be a whole number from 1 to 60')
+    .min(LIMITS_CHECK.timeoutSecondsMin, 'timeout_seconds must be a whole number from 1 to 60').max(LIMITS_CHECK.timeoutSecondsMax, 'timeout_seconds must be a whole number from 1 to 60').optional(),
+});
+export type HttpRequestSpec = z.infer<typeof HttpRequestSpec>;
+
+export const AssertionSpec = z.object({
+  source: z.enum(ASSERTION_SOURCES, { error: oneOf('source', ASSERTION_SOURCES) }),
+  property: z.string({ error: 'property must be text' }).trim().max(200, 'property must be at most 200 characters long').default(''),
+  comparison: z.enum(ASSERTION_COMPARISONS, { error: oneOf('comparison', ASSERTION_COMPARISONS) }),
+  target: z.union([z.string(), z.number()], { error: 'target must be text or a number' }).transform(String)
+    .refine((t) => t.length <= LIMITS_CHECK.assertionTarget, { message: `target must be at most ${LIMITS_CHECK.assertionTarget} characters long` }),
+});
+
+/** `host:port` of a TCP check: a name, an IPv4 address or a bracketed IPv6 address, and a port 1-65535. */
+export function parseHostPort(raw: string): { host: string; port: number } | null {
+  const m = /^(?:\[([0-9A-Fa-f:.]+)\]|([A-Za-z0-9_.-]{1,253})):(\d{1,5})$/.exec(raw.trim());
+  if (!m) return null;
+  const port = Number(m[3]);
+  if (port < 1 || port > 65535) return null;
+  return { host: m[1] ? `[${m[1].toLowerCase()}]` : m[2]!.toLowerCase(), port };
+}
+
+/** A DNS name (labels of letters, digits, hyphens, underscores), trailing dot dropped. */
+export function isDnsName(raw: string): boolean {
+  const n = raw.replace(/\.$/, '');
+  return n.length > 0 && n.length <= 253 && n.split('.').every((l) => /^[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?$/.test(l));
+}
+
+/** A DNS resolver: an IPv4 or IPv6 address, with an optional port (`1.1.1.1`, `1.1.1.1:53`, `[::1]:5353`). */
+export function parseResolver(raw: string): { address: string; port: number } | null {
+  const s = raw.trim();
+  const v4 = /^(\d{1,3}(?:\.\d{1,3}){3})(?::(\d{1,5}))?$/.exec(s);
+  const v6 = /^\[([0-9A-Fa-f:.]+)\](?::(\d{1,5}))?$/.exec(s) ?? /^([0-9A-Fa-f]*:[0-9A-Fa-f:.]*)()$/.exec(s);
+  const m = v4 ?? v6;
+  if (!m) return null;
+  if (v4 && m[1]!.split('.').some((o) => Number(o) > 255 || (o.length > 1 && o.startsWith('0')))) return null;
+  const port = m[2] ? Number(m[2]) : 53;
+  if (port < 1 || port > 65535) return null;
+  return { address: m[1]!.toLowerCase(), port };
+}
+
+const TARGET_REQUIRED: Record<string, string> = { tcp: 'Target is required (host:port)', dns: 'Target is required (a domain name)' };
+
+/** The fields of an endpoint body; EndpointCreateBody adds the rules between them. */
+export const EndpointFields = z.object({
+  name: requiredText('Name', 200),
+  /** Absent: http (what every endpoint made before issue 22 is). */
+  kind: z.enum(CREATABLE_KINDS, { error: oneOf('kind', CREATABLE_KINDS) }).optional(),
+  /** http: the URL checked (required). */
+  url: MonitorUrl.optional(),
+  /** tcp: `host:port`; dns: the name looked up. */
+  target: z.string({ error: 'Target must be text' }).trim().max(260, 'Target must be at most 260 characters long').optional(),
+  record_type: z.enum(DNS_RECORD_TYPES, { error: oneOf('record_type', DNS_RECORD_TYPES) }).optional(),
+  resolver: z.string({ error: 'Resolver must be text' }).trim().max(60, 'Resolver must be an IP address, optionally with :port').optional(),
+  request: HttpRequestSpec.optional(),
+  assertions: z.array(AssertionSpec, { error: 'assertions must be a list' }).max(LIMITS_CHECK.assertions, `At most ${LIMITS_CHECK.assertions} assertions`).optional(),
+  description: optionalText('Description', 1000),
+  ...featureFlags,
+  regions: RegionKeys,
+});
+
+type CheckFields = Pick<z.infer<typeof EndpointFields>, 'kind' | 'url' | 'target' | 'record_type' | 'resolver' | 'request' | 'assertions'>;
+
+/** The rules between a body's check fields (what each kind needs and refuses); also the monitors file's. */
+export function checkKindRules(b: CheckFields, ctx: z.core.$RefinementCtx): void {
+  const kind = b.kind ?? 'http';
+  const issue = (message: string, path: string) => ctx.addIssue({ code: 'custom', message, path: [path] });
+  if (kind === 'http') {
+    if (b.url === undefined) issue('URL is required', 'url');
+    if (b.target !== undefined || b.record_type !== undefined || b.resolver !== undefined) issue('target, record_type and resolver are for tcp and dns checks', 'target');
+  } else {
+    if (b.request !== undefined) issue('request is for http checks', 'request');
+    if (!b.target) return issue(TARGET_REQUIRED[kind]!, 'target');
+    if (kind === 'tcp') {
+      if (!parseHostPort(b.target)) issue('Target must be host:port with a port from 1 to 65535', 'target');
+      if (b.record_type !== undefined || b.resolver !== undefined) issue('record_type and resolver are for dns checks', 'record_type');
+    } else {
+      if (!isDnsName(b.target)) issue('Target must be a domain name', 'target');
+      if (b.resolver && !parseResolver(b.resolver)) issue('Resolver must be an IP address, optionally with :port', 'resolver');
+    }
+  }
+  for (const a of b.assertions ?? []) {
+    const problem = assertionProblem(a as Assertion, kind);
+    if (problem) return issue(problem, 'assertions');
+  }
+  if (kind === 'tcp' && (b.assertions?.length ?? 0) > 0) issue('A tcp check has no assertions: it is up when the port opens', 'assertions');
+}
+
+/** What a parsed body's check is, normalised as stored, and the URL it is stored under (tcp://host:port, dns://[resolver/]name/TYPE). */
+export function endpointCheck(b: CheckFields): { url: string; check: EndpointCheck & { kind: EndpointKind } } {
+  const kind = b.kind ?? 'http';
+  if (kind === 'tcp') {
+    const hp = parseHostPort(b.target!)!;
+    const target = `${hp.host}:${hp.port}`;
+    return { url: `tcp://${target}`, check: { kind, target } };
+  }
+  if (kind === 'dns') {
+    const target = b.target!.toLowerCase().replace(/\.$/, '');
+    const record_type = b.record_type ?? 'A';
+    const r = b.resolver ? parseResolver(b.resolver)! : null;
+    const resolver = r ? (r.address.includes(':') ? `[${r.address}]:${r.port}` : `${r.address}:${r.port}`) : undefined;
+    const check: EndpointCheck & { kind: EndpointKind } = { kind, target, record_type, ...(resolver ? { resolver } : {}), ...(b.assertions?.length ? { assertions: b.assertions } : {}) };
+    return { url: `dns://${resolver ? `${resolver}/` : ''}${target}/${record_type}`, check };
+  }
+  const check: EndpointCheck & { kind: EndpointKind } = { kind: 'http' };
+  if (b.request) {
+    const { timeout_seconds, ...rest } = b.request;
+    check.request = { ...rest, ...(timeout_seconds !== undefined ? { timeout_seconds } : {}) };
+  }
+  if (b.assertions?.length) check.assertions = b.assertions;
+  return { url: b.url!, check };
+}
+
+export const EndpointCreateBody = EndpointFields.superRefine(checkKindRules).meta({ id: 'EndpointCreateBody', description: 'POST /api/users/endpoints (response_code defaults to true, the other features to false; kind defaults to http)' });
 export type EndpointCreateBody = z.infer<typeof EndpointCreateBody>;
 
 /** PUT replaces the whole endpoint, so it takes the same body as create. */

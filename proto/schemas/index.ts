@@ -12,3 +12,5 @@ export * from './api-keys';
 export * from './responses';
 export * from './monitors';
 export * from './workspaces';
+export * from './status-pages';
+export * from './status-pages-responses';

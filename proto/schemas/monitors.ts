@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { FEATURES, THRESHOLD_OPERATORS } from '../rest';
 import { ThresholdValue } from './alerts';
-import { EndpointCreateBody, RegionKeys } from './endpoints';
+import { EndpointCreateBody, EndpointFields, MonitorUrl, RegionKeys, checkKindRules } from './endpoints';
 
 const featureError = `features must be a list of ${FEATURES.join(', ')}`;
 const regionName = z.string({ error: 'region must be a region name such as EU-Germany' }).trim().min(1, 'region must be a region name such as EU-Germany');
@@ -20,7 +20,14 @@ export type MonitorThresholdSpec = z.infer<typeof MonitorThresholdSpec>;
 
 export const MonitorSpec = z.strictObject({
   name: EndpointCreateBody.shape.name,
-  url: EndpointCreateBody.shape.url,
+  /** Issue 22: the endpoint's kind and check, as the API takes them (url only for http). */
+  kind: EndpointFields.shape.kind,
+  url: MonitorUrl.optional(),
+  target: EndpointFields.shape.target,
+  record_type: EndpointFields.shape.record_type,
+  resolver: EndpointFields.shape.resolver,
+  request: EndpointFields.shape.request,
+  assertions: EndpointFields.shape.assertions,
   description: EndpointCreateBody.shape.description,
   /** Absent or empty: the primary region (as the API does). */
   regions: RegionKeys,
@@ -32,7 +39,7 @@ export const MonitorSpec = z.strictObject({
   monitoring: z.boolean({ error: 'monitoring must be true or false' }).nullish().transform((v) => v ?? true),
   /** Absent: none (the file says what the account has). */
   alert_thresholds: z.array(MonitorThresholdSpec, { error: 'alert_thresholds must be a list' }).nullish().transform((v) => v ?? []),
-});
+}).superRefine(checkKindRules);
 export type MonitorSpec = z.infer<typeof MonitorSpec>;
 
 /** The file: `monitors:` and a list (each item is checked with MonitorSpec on its own, to name it in errors). */

@@ -21,6 +21,7 @@ import {
   type Package,
   type Region,
 } from '../rest';
+import { ASSERTION_COMPARISONS, ASSERTION_SOURCES, DNS_RECORD_TYPES, ENDPOINT_KINDS, HTTP_METHODS } from '../assertions';
 
 const featureFlags = Object.fromEntries(FEATURES.map((f) => [f, z.boolean()])) as Record<(typeof FEATURES)[number], z.ZodBoolean>;
 const timestamp = z.string().meta({ description: 'ISO 8601 date-time (UTC)' });
@@ -43,6 +44,8 @@ export const PackageResource = z
     multi_region: z.boolean(),
     ...featureFlags,
     stripe_price_id: z.string(),
+    max_status_pages: z.number().int(),
+    monitor_kinds: z.array(z.enum(ENDPOINT_KINDS)).optional().meta({ description: 'Endpoint kinds the plan allows (absent: all)' }),
   })
   .meta({ id: 'Package' });
 
@@ -68,6 +71,22 @@ export const EndpointResource = z
     description: z.string(),
     regions: z.array(z.string()),
     ...featureFlags,
+    kind: z.enum(ENDPOINT_KINDS).optional().meta({ description: 'http (default), tcp, dns' }),
+    target: z.string().optional().meta({ description: 'tcp: host:port; dns: the name looked up' }),
+    record_type: z.enum(DNS_RECORD_TYPES).optional(),
+    resolver: z.string().optional().meta({ description: "dns: the server asked (ip or ip:port); absent: the agent's system resolver" }),
+    request: z
+      .object({
+        method: z.enum(HTTP_METHODS),
+        headers: z.array(z.object({ name: z.string(), value: z.string().optional().meta({ description: 'absent when secret (write-only)' }), secret: z.boolean().optional() })),
+        body: z.string(),
+        follow_redirects: z.boolean(),
+        timeout_seconds: z.number().int().optional(),
+      })
+      .optional(),
+    assertions: z
+      .array(z.object({ source: z.enum(ASSERTION_SOURCES), property: z.string(), comparison: z.enum(ASSERTION_COMPARISONS), target: z.string() }))
+      .optional(),
     monitoring_enabled: z.boolean(),
     uptime_percentage: z.number().nullable().meta({ description: '7-day uptime in percent; null without data' }),
     created_at: timestamp,
@@ -103,6 +122,7 @@ export const DashboardResource = z
     ...featureFlags,
     status_counts: z.object(Object.fromEntries(ENDPOINT_STATUSES.map((k) => [k, z.number().int()])) as Record<(typeof ENDPOINT_STATUSES)[number], z.ZodNumber>)
       .meta({ description: 'Endpoints per status (the summary on the dashboard)' }),
+    monitor_kinds: z.array(z.enum(ENDPOINT_KINDS)).optional().meta({ description: 'Endpoint kinds the plan allows' }),
   })
   .meta({ id: 'Dashboard' });
 
@@ -184,6 +204,10 @@ export const GraphsResource = z
     from: z.number(),
     to: z.number(),
     bucketSeconds: z.number().int(),
+    failures: z
+      .array(z.object({ t: z.number(), location: z.string(), reason: z.string() }))
+      .optional()
+      .meta({ description: 'The latest failed checks in the range (at most 20, newest first) and why: "status_code 503, expected equals 200", "connection refused"' }),
   })
   .meta({ id: 'Graphs' });
 

@@ -10,7 +10,7 @@ import { startHttpReceiver, startSmtpReceiver, type HttpReceiver, type ReceivedR
 import { createAgentToken, startAgentProcess, type AgentProcess } from '../helpers/agent-process';
 import { apiFor, sleep, waitFor } from '../helpers/api';
 import { startStack, type Stack } from '../helpers/start-stack';
-import { makeCert } from '../helpers/targets';
+import { closedPort, makeCert } from '../helpers/targets';
 
 const REGIONS = ['EU-Germany', 'US-Virginia', 'AP-Singapore'];
 
@@ -62,6 +62,7 @@ describe('alerts that reach people', () => {
   let telegram: HttpReceiver;
   let hook: HttpReceiver;
   let retryHook: HttpReceiver;
+  let kindsHook: HttpReceiver;
   const agents: AgentProcess[] = [];
   const api = apiFor(() => stack);
   let env: Record<string, string>;
@@ -93,6 +94,7 @@ describe('alerts that reach people', () => {
     telegram = await startHttpReceiver(() => ({ status: 200, body: { ok: true, result: { message_id: 1 } } }));
     hook = await startHttpReceiver(() => ({ status: 204 }));
     retryHook = await startHttpReceiver((_r, n) => ({ status: n < 2 ? 500 : 200 }));
+    kindsHook = await startHttpReceiver(() => ({ status: 204 }));
     env = {
       SMTP_URL: smtp.url, SMTP_FROM: 'Upfleet <alerts@upfleet.test>', SLACK_API_URL: `${slack.url}/api`, TELEGRAM_API_URL: telegram.url,
       PUBLIC_URL: 'https://upfleet.example.com', AGENT_LEASE_SECONDS: '6',
@@ -101,7 +103,7 @@ describe('alerts that reach people', () => {
     for (const region of REGIONS) agents.push(startAgentProcess(stack, { token: await createAgentToken(stack, region), region }));
     await waitFor('an agent live in each region', async () =>
       (await api.admin<Array<{ status: string }>>('GET', '/api/admin/agents')).filter((a) => a.status === 'live').length === 3);
-    for (const u of ['main', 'retry', 'regions', 'thresholds', 'crash']) users[u] = await api.signup(`alerts-${u}`, 'Business');
+    for (const u of ['main', 'retry', 'regions', 'thresholds', 'crash', 'kinds']) users[u] = await api.signup(`alerts-${u}`, 'Business');
     // With SMTP_URL set, email and SMS alerts go out only for verified addresses (issue 17): each
     // user opens the link mailed at signup.
     for (const u of Object.keys(users)) {
@@ -123,6 +125,11 @@ describe('alerts that reach people', () => {
     target.set('/slow', { status: 200, delayMs: 500 });
     ids.slow = await addEndpoint('thresholds', { name: 'Slow', url: target.url('/slow'), response_time: true });
     ids.cert = await addEndpoint('thresholds', { name: 'Cert', url: tlsUrl, response_code: false, cert_expiry: true });
+    // issue 22: an assertion that fails on a 200 answer, and a tcp check on a closed port
+    await addMethod('kinds', 'webhook', { webhook_url: `${kindsHook.url}/kinds` });
+    target.set('/assert', { status: 200 });
+    ids.assert = await addEndpoint('kinds', { name: 'Asserted', url: target.url('/assert'), assertions: [{ source: 'body', comparison: 'contains', target: 'healthy' }] });
+    ids.tcp = await addEndpoint('kinds', { name: 'Closed port', kind: 'tcp', target: `127.0.0.1:${await closedPort()}` });
     const threshold = (type: string, op: string, value: number) => ({ monitor_type_id: monitorTypes[type], threshold_operator: op, threshold_value: value, is_enabled: true, region_id: null });
     for (const [id, t] of [[ids.slow, threshold('response_time', '>', 200)], [ids.cert, threshold('cert_expiry', '<', 14)]] as const) {
       const r = await api.call('PUT', `/api/users/endpoints/${id}/alert-thresholds`, { alert_thresholds: [t] }, users.thresholds);
@@ -133,7 +140,7 @@ describe('alerts that reach people', () => {
   afterAll(async () => {
     await Promise.all(agents.map((a) => a.stop()));
     await stack?.stop();
-    await Promise.all([target?.close(), smtp?.close(), slack?.close(), telegram?.close(), hook?.close(), retryHook?.close()]);
+    await Promise.all([target?.close(), smtp?.close(), slack?.close(), telegram?.close(), hook?.close(), retryHook?.close(), kindsHook?.close()]);
     await new Promise<void>((r) => (tlsTarget ? tlsTarget.close(() => r()) : r()));
   });
 
@@ -209,6 +216,16 @@ describe('alerts that reach people', () => {
     expect(slow.cause).toMatch(/^response time \d{3} ms > 200 ms$/);
     const cert = await waitFor('the certificate incident', async () => (await incidents('thresholds', `?endpoint_id=${ids.cert}`))[0], 60_000);
     expect(cert).toMatchObject({ condition: 'threshold:cert_expiry:any', cause: 'certificate expires in 5 days' });
+  });
+
+  it('check kinds (issue 22): a failed assertion and a closed tcp port open incidents whose alerts say why', async () => {
+    await waitFor('two incidents of the kinds scenario', async () => (await incidents('kinds')).length >= 2, 60_000);
+    const byId = Object.fromEntries((await incidents('kinds')).map((i) => [i.url_id, i]));
+    expect(byId[ids.assert!]).toMatchObject({ condition: 'down', cause: 'body does not contain "healthy" from EU - Germany', resolved_at: null });
+    expect(byId[ids.tcp!]).toMatchObject({ condition: 'down', cause: 'connection refused from EU - Germany', resolved_at: null });
+    await waitFor('both webhooks', async () => ofType(kindsHook, 'incident.opened').length >= 2, 30_000);
+    const causes = ofType(kindsHook, 'incident.opened').map((q) => JSON.parse(q.body).incident.cause).sort();
+    expect(causes).toEqual(['body does not contain "healthy" from EU - Germany', 'connection refused from EU - Germany']);
   });
 
   it('a control plane SIGKILLed between the incident and its delivery delivers it after restart, once', async () => {

@@ -141,6 +141,67 @@ monitors:
     expect(await snapshot(a)).toEqual(after);
   });
 
+  it('carries the check kinds (issue 22): tcp, dns, an http request with a secret header and assertions; export then apply is a no-op', async () => {
+    const file = write('kinds.yaml', `
+monitors:
+  - name: Postgres
+    kind: tcp
+    target: db.example.com:5432
+  - name: Mail
+    kind: dns
+    target: example.com
+    record_type: MX
+    resolver: 1.1.1.1
+    assertions:
+      - { source: answer, comparison: contains, target: mail.example.com }
+  - name: Search
+    url: https://search.example.com/api
+    request:
+      method: POST
+      headers:
+        - { name: Authorization, value: Bearer t0ps3cret, secret: true }
+        - { name: Content-Type, value: application/json }
+      body: '{"q":"x"}'
+      follow_redirects: false
+      timeout_seconds: 10
+    assertions:
+      - { source: status_code, comparison: equals, target: 200 }
+      - { source: json_body, property: $.status, comparison: equals, target: ok }
+`);
+    const first = await upfleet(['monitors', 'apply', '-f', file, '--api-key', a.key]);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toMatch(/create\s+Postgres\s+url, regions, features, check/);
+    const byName = Object.fromEntries((await snapshot(a)).map((e: any) => [e.name, e]));
+    expect(byName.Postgres).toMatchObject({ kind: 'tcp', target: 'db.example.com:5432', url: 'tcp://db.example.com:5432' });
+    expect(byName.Mail).toMatchObject({ kind: 'dns', record_type: 'MX', resolver: '1.1.1.1:53', assertions: [{ source: 'answer', comparison: 'contains', target: 'mail.example.com' }] });
+    expect(byName.Search.request).toEqual({
+      method: 'POST', headers: [{ name: 'Authorization', secret: true }, { name: 'Content-Type', value: 'application/json' }], body: '{"q":"x"}', follow_redirects: false, timeout_seconds: 10,
+    });
+    // the same file again, and its export: nothing changes (a secret value is sent, never compared)
+    const again = await upfleet(['monitors', 'apply', '-f', file, '--json', '--api-key', a.key]);
+    expect(JSON.parse(again.stdout).summary).toMatchObject({ create: 0, update: 0 });
+    const exported = await upfleet(['monitors', 'export', '-o', 'kinds-export.yaml', '--api-key', a.key]);
+    expect(exported.code, exported.stderr).toBe(0);
+    const text = fs.readFileSync(path.join(tmp, 'kinds-export.yaml'), 'utf8');
+    expect(text).not.toContain('t0ps3cret');
+    const doc = parse(text);
+    expect(doc.monitors.find((m: any) => m.name === 'Postgres')).toMatchObject({ kind: 'tcp', target: 'db.example.com:5432' });
+    expect(doc.monitors.find((m: any) => m.name === 'Postgres').url).toBeUndefined();
+    const before = await snapshot(a);
+    const round = await upfleet(['monitors', 'apply', '-f', 'kinds-export.yaml', '--json', '--api-key', a.key]);
+    expect(round.code, round.stderr).toBe(0);
+    expect(JSON.parse(round.stdout).summary).toMatchObject({ create: 0, update: 0, delete: 0 });
+    expect(await snapshot(a)).toEqual(before);
+
+    // an edited assertion is an update of the check
+    fs.writeFileSync(path.join(tmp, 'kinds-export.yaml'), text.replace('target: ok', 'target: healthy'));
+    const edit = await upfleet(['monitors', 'apply', '-f', 'kinds-export.yaml', '--api-key', a.key]);
+    expect(edit.stdout).toMatch(/update\s+Search\s+check/);
+    const search = (await snapshot(a)).find((e: any) => e.name === 'Search') as any;
+    expect(search.assertions[1]).toMatchObject({ target: 'healthy' });
+    expect(search.request.headers[0]).toEqual({ name: 'Authorization', secret: true });
+  });
+
   it('--dry-run prints the plan with the fields that change and changes nothing', async () => {
     const before = await snapshot(a);
     const file = write('dry.yaml', `

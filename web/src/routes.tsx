@@ -21,6 +21,7 @@ const MembersPage = lazy(() => import('./pages/MembersPage').then((m) => ({ defa
 const AuditLogPage = lazy(() => import('./pages/AuditLogPage').then((m) => ({ default: m.AuditLogPage })));
 const InvitationPage = lazy(() => import('./pages/SsoPages').then((m) => ({ default: m.InvitationPage })));
 const SsoCallbackPage = lazy(() => import('./pages/SsoPages').then((m) => ({ default: m.SsoCallbackPage })));
+const StatusPagesPage = lazy(() => import('./pages/StatusPagesPage').then((m) => ({ default: m.StatusPagesPage })));
 const ProfilePage = lazy(() => import('./pages/ProfilePage').then((m) => ({ default: m.ProfilePage })));
 
 function Layout() {
@@ -61,6 +62,7 @@ export const appRoutes: RouteObject[] = [
       { path: '/signup', element: <SignupPage /> },
       { path: '/dashboard', element: protectedPage(<DashboardPage />) },
       { path: '/alert-settings', element: protectedPage(<AlertSettingsPage />) },
+      { path: '/status-pages', element: protectedPage(<StatusPagesPage />) },
       { path: '/profile', element: protectedPage(<ProfilePage />) },
       { path: '/members', element: protectedPage(<MembersPage />) },
       { path: '/audit-log', element: protectedPage(<AuditLogPage />) },

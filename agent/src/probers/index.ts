@@ -6,8 +6,10 @@ import { httpProber } from './http/index';
 import { pingProber } from './ping/index';
 import type { Prober } from './prober';
 import { tlsProber } from './tls/index';
+import { tcpProber } from './tcp/index';
+import { dnsProber } from './dns/index';
 
-export const PROBERS: readonly Prober[] = [httpProber, tlsProber, pingProber];
+export const PROBERS: readonly Prober[] = [httpProber, tlsProber, pingProber, tcpProber, dnsProber];
 
 const byKind = new Map<string, Prober>(PROBERS.map((p) => [p.kind, p]));
 /** The prober of a kind, or undefined for UNSPECIFIED and anything unknown. */
@@ -17,5 +19,7 @@ export type { Prober, ProberOptions, ProbedFields } from './prober';
 export { probeHttp, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_REDIRECTS, type HttpProbeOptions, type HttpProbeResult } from './http/http-probe';
 export { probeTls, parseCertificate, tlsTarget, type TlsProbeResult } from './tls/tls-probe';
 export { probePing, pingTarget, type PingMethod, type PingProbeOptions, type PingProbeResult } from './ping/ping-probe';
+export { probeTcp, type TcpProbeResult } from './tcp/tcp-probe';
+export { probeDns, type DnsProbeResult } from './dns/dns-probe';
 export { createHostResolver, isPrivateAddress, refusedTarget, type HostResolver, type ResolveOutcome } from './resolve';
 export type { ProbeOptions, ProbePhase, ProbeTimings } from './types';

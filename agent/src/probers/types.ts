@@ -2,7 +2,7 @@
 import tls from 'node:tls';
 import type { HostResolver } from './resolve';
 
-export type ProbePhase = '' | 'dns' | 'connect' | 'tls' | 'http' | 'timeout';
+export type ProbePhase = '' | 'dns' | 'connect' | 'tls' | 'http' | 'timeout' | 'assertion';
 
 export interface ProbeTimings {
   dns_ms: number;

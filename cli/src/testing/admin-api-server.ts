@@ -52,6 +52,7 @@ export function freePackage(overrides: Partial<Package> = {}): Package {
     response_code: true,
     response_time: false,
     stripe_price_id: '',
+    max_status_pages: 1,
     ...overrides,
   };
 }

@@ -32,6 +32,9 @@ const THRESHOLD_KIND: Record<Feature, KindName> = {
   cert_expiry: 'tls',
 };
 
+/** The kinds whose results say whether an endpoint is down (an endpoint runs one of them). */
+export const DOWN_KINDS: readonly KindName[] = ['http', 'tcp', 'dns'];
+
 export const kindOfCondition = (condition: string): KindName =>
   condition === DOWN ? 'http' : THRESHOLD_KIND[condition.split(':')[1] as Feature];
 
@@ -52,6 +55,8 @@ const num = (n: number) => Math.round(n).toLocaleString('en-US');
 export const isDown = isDownResult;
 
 export function downCause(r: CheckResult, regionLabel: string): string {
+  // A failed assertion says why itself ("status_code 503, expected equals 200").
+  if (r.phase === 'assertion' && r.error) return `${r.error} from ${regionLabel}`;
   if (r.status_code > 0 && (r.status_code < 200 || r.status_code > 299)) return `HTTP ${r.status_code} from ${regionLabel}`;
   if (r.phase === 'timeout') {
     const ms = /after (\d+) ms/.exec(r.error ?? '');
@@ -84,7 +89,7 @@ function thresholdCause(t: ThresholdRule, actual: number): string {
 export function observe(r: CheckResult, thresholds: readonly ThresholdRule[], regionLabel: string): Observation[] {
   const kind = kindName(r.kind);
   const out: Observation[] = [];
-  if (kind === 'http') out.push({ condition: DOWN, failing: isDown(r), cause: isDown(r) ? downCause(r, regionLabel) : '' });
+  if (kind && DOWN_KINDS.includes(kind)) out.push({ condition: DOWN, failing: isDown(r), cause: isDown(r) ? downCause(r, regionLabel) : '' });
   for (const t of thresholds) {
     if (THRESHOLD_KIND[t.type] !== kind || (t.region !== null && t.region !== r.region)) continue;
     const actual = measured(t.type, r);

@@ -6,7 +6,7 @@
 import type { Feature, ThresholdOperator } from '@upfleet/proto/rest';
 import { kindName, type KindName } from '../checks';
 import { checksForEndpoint } from '../services/check-placement';
-import { kindOfCondition, thresholdCondition, type ThresholdRule } from './conditions';
+import { DOWN, DOWN_KINDS, kindOfCondition, thresholdCondition, type ThresholdRule } from './conditions';
 import type { OwnedMonitoredEndpoint } from '../store/endpoints-repo';
 import type { AlertingRepo, RegionStateRow } from './repo';
 
@@ -47,7 +47,7 @@ export function createEndpointCache(deps: {
     const row = repo.endpoint(urlId);
     ctx = null;
     if (row) {
-      const regions: Record<KindName, string[]> = { http: [], tls: [], ping: [] };
+      const regions: Record<KindName, string[]> = { http: [], tls: [], ping: [], tcp: [], dns: [] };
       for (const a of checksForEndpoint(row, deps.primaryRegion())) regions[kindName(a.kind)!].push(a.region);
       const thresholds = repo.thresholds(urlId).map((t) => ({
         condition: thresholdCondition(t.monitor_type, t.region),
@@ -89,7 +89,8 @@ export function createEndpointCache(deps: {
      */
     coverage(ctx: EndpointContext, st: EndpointState, condition: string): { regions: string[]; down: string[]; quorum: boolean } {
       const rule = ctx.thresholds.find((t) => t.condition === condition);
-      const regions = rule?.region ? [rule.region] : ctx.regions[kindOfCondition(condition)];
+      // The down condition covers the endpoint's main check: http, tcp or dns (one of them runs).
+      const regions = rule?.region ? [rule.region] : condition === DOWN ? DOWN_KINDS.flatMap((k) => ctx.regions[k]) : ctx.regions[kindOfCondition(condition)];
       const down = regions.filter((g) => st.regions.get(regionStateKey(condition, g))?.down === 1);
       return { regions, down, quorum: down.length > 0 && down.length * 2 >= regions.length };
     },

@@ -8,7 +8,7 @@ import type { CheckResult } from '@upfleet/proto';
 import type { Logger } from '../logger';
 import { DOWN, observe } from './conditions';
 import { createEndpointCache, regionStateKey } from './endpoint-state';
-import { createIncidentBook } from './incidents';
+import { createIncidentBook, type IncidentHooks } from './incidents';
 import type { AlertingRepo } from './repo';
 import type { AlertEvent } from './types';
 import { confirmRegion, createConditionDecider, type PendingWrites } from './state-machine';
@@ -26,6 +26,9 @@ export interface EvaluatorDeps {
   onQueued?(): void;
   /** Each incident opened or resolved, with its owner, after its transaction committed (the user's event stream). */
   onIncidentEvent?(userId: number, event: AlertEvent): void;
+  /** A result this returns true for is not evaluated (its endpoint was in maintenance when it was taken). */
+  skipResult?(urlId: number, tsMs: number): boolean;
+  incidentHooks?: IncidentHooks;
 }
 
 export function createAlertEvaluator(deps: EvaluatorDeps) {
@@ -34,7 +37,7 @@ export function createAlertEvaluator(deps: EvaluatorDeps) {
   const log = deps.logger.child({ component: 'alert-evaluator' });
   const cache = createEndpointCache(deps);
   let announced: Array<[number, AlertEvent]> = [];
-  const decide = createConditionDecider(repo, cache, createIncidentBook(repo, log, (userId, event) => announced.push([userId, event])));
+  const decide = createConditionDecider(repo, cache, createIncidentBook(repo, log, (userId, event) => announced.push([userId, event]), deps.incidentHooks));
 
   function evaluate(results: readonly CheckResult[]): { changed: number; queued: number } {
     const pending: PendingWrites = { ops: [], regions: new Map(), conditions: new Map(), touched: new Set() };
@@ -47,6 +50,8 @@ export function createAlertEvaluator(deps: EvaluatorDeps) {
       const urlId = Number(r.endpoint_id);
       const ctx = cache.context(urlId);
       if (!ctx) continue;
+      // In maintenance: checked, but no incident opens and an open one stays open (nothing is counted).
+      if (deps.skipResult?.(urlId, Number(r.ts_ms))) continue;
       const observations = observe(r, ctx.thresholds, cache.labelOf(r.region));
       if (observations.length === 0) continue;
       const st = cache.stateOf(urlId);
@@ -112,7 +117,7 @@ export function createAlertEvaluator(deps: EvaluatorDeps) {
       for (const condition of stale) {
         repo.saveCondition({ url_id: urlId, condition, down: 0, changes: '[]', flapping: 0 });
         const open = repo.openIncident(urlId, condition);
-        if (open) repo.resolveIncident(open.incident_id, t, true);
+        if (open && repo.resolveIncident(open.incident_id, t, true)) deps.incidentHooks?.resolved?.({ ...open, resolved_at: t });
       }
     });
   }
@@ -128,7 +133,9 @@ export function createAlertEvaluator(deps: EvaluatorDeps) {
     closeEndpoint(urlId: number) {
       const t = now();
       repo.transaction(() => {
-        for (const i of repo.openIncidentsOf(urlId)) repo.resolveIncident(i.incident_id, t, true);
+        for (const i of repo.openIncidentsOf(urlId)) {
+          if (repo.resolveIncident(i.incident_id, t, true)) deps.incidentHooks?.resolved?.({ ...i, resolved_at: t });
+        }
         repo.forgetEndpoint(urlId);
       });
       cache.forgetState(urlId);
@@ -142,7 +149,7 @@ export function createAlertEvaluator(deps: EvaluatorDeps) {
       const t = now();
       repo.transaction(() => {
         for (const i of repo.openIncidentsOf(urlId)) {
-          if (!live.has(i.condition)) repo.resolveIncident(i.incident_id, t, true);
+          if (!live.has(i.condition) && repo.resolveIncident(i.incident_id, t, true)) deps.incidentHooks?.resolved?.({ ...i, resolved_at: t });
         }
         for (const c of repo.conditions(urlId)) if (!live.has(c.condition)) repo.forgetCondition(urlId, c.condition);
         for (const r of repo.regionStates(urlId)) if (!live.has(r.condition)) repo.forgetCondition(urlId, r.condition);

@@ -14,8 +14,14 @@ function incidentView(i: IncidentRow): IncidentView {
   };
 }
 
+/** Told of incidents as they open and resolve (status pages' auto reports), inside the evaluator's transaction. */
+export interface IncidentHooks {
+  opened?(incident: IncidentRow): void;
+  resolved?(incident: IncidentRow): void;
+}
+
 /** `announce` hears each opened or resolved incident with its owner (the caller passes it on after commit). */
-export function createIncidentBook(repo: AlertingRepo, log: Logger, announce?: (userId: number, event: AlertEvent) => void) {
+export function createIncidentBook(repo: AlertingRepo, log: Logger, announce?: (userId: number, event: AlertEvent) => void, hooks: IncidentHooks = {}) {
   /** Queues one outbox row per enabled alert method of the owner; returns how many. */
   function enqueue(ctx: EndpointContext, type: AlertEventType, incident: IncidentRow, at: number): number {
     const event: AlertEvent = {
@@ -38,6 +44,7 @@ export function createIncidentBook(repo: AlertingRepo, log: Logger, announce?: (
       const row = { user_id: ctx.row.user_id, url_id: ctx.row.url_id, condition, regions: JSON.stringify(regions), cause, flapping: flapping ? 1 : 0, opened_at: t };
       const id = repo.insertIncident(row);
       log.info({ urlId: ctx.row.url_id, incidentId: id, condition, cause }, 'incident opened');
+      hooks.opened?.({ ...row, incident_id: id, resolved_at: null });
       return enqueue(ctx, 'incident.opened', { ...row, incident_id: id, resolved_at: null }, t);
     },
 
@@ -46,6 +53,7 @@ export function createIncidentBook(repo: AlertingRepo, log: Logger, announce?: (
       const open = repo.openIncident(ctx.row.url_id, condition);
       if (!open || !repo.resolveIncident(open.incident_id, t, false)) return 0;
       log.info({ urlId: ctx.row.url_id, incidentId: open.incident_id, condition }, 'incident resolved');
+      hooks.resolved?.({ ...open, resolved_at: t });
       return enqueue(ctx, 'incident.resolved', { ...open, resolved_at: t }, t);
     },
   };

@@ -10,6 +10,7 @@ import type { Logger } from '../logger';
 import type { AlertsRepo } from './settings-repo';
 import { createDispatcher, type MethodForDelivery } from './dispatcher';
 import { createAlertEvaluator } from './evaluator';
+import type { IncidentHooks } from './incidents';
 import type { AlertingRepo, IncidentRow } from './repo';
 import type { AlertEvent, Channel } from './types';
 import type { ChangeHub } from '../change-hub';
@@ -31,6 +32,10 @@ export interface AlertingDeps {
   emailVerified?(userId: number): boolean;
   /** Each incident opened or resolved, with its owner, once committed (the user's event stream). */
   onIncidentEvent?(userId: number, event: AlertEvent): void;
+  /** Whether an endpoint was in a maintenance window at a result's time: such results are not evaluated. */
+  inMaintenance?(urlId: number, tsMs: number): boolean;
+  /** Told of incidents opening and resolving (status pages' auto reports). */
+  incidentHooks?: IncidentHooks;
 }
 
 /** Why an email or SMS delivery of an unverified account fails. */
@@ -74,7 +79,7 @@ export function createAlerting(deps: AlertingDeps) {
   });
   const evaluator = createAlertEvaluator({
     repo: deps.repo, logger: deps.logger, regionLabel: deps.regionLabel, primaryRegion: deps.primaryRegion, now,
-    onQueued: () => dispatcher.wake(),
+    onQueued: () => dispatcher.wake(), skipResult: deps.inMaintenance, incidentHooks: deps.incidentHooks,
     onIncidentEvent: deps.onIncidentEvent,
   });
   let pruneTimer: NodeJS.Timeout | null = null;

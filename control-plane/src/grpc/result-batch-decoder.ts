@@ -4,7 +4,7 @@
 // result-batch-decoder.test.ts checks it against proto-loader on the same bytes.
 import type { CheckKind, CheckResult, ResultBatch } from '@upfleet/proto';
 
-const KINDS: readonly CheckKind[] = ['CHECK_KIND_UNSPECIFIED', 'CHECK_KIND_HTTP', 'CHECK_KIND_TLS', 'CHECK_KIND_PING'];
+const KINDS: readonly CheckKind[] = ['CHECK_KIND_UNSPECIFIED', 'CHECK_KIND_HTTP', 'CHECK_KIND_TLS', 'CHECK_KIND_PING', 'CHECK_KIND_TCP', 'CHECK_KIND_DNS'];
 const TWO_32 = 4_294_967_296;
 
 // Short ASCII strings a result carries again and again (check ids, regions, phases, issuers,

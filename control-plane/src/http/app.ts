@@ -14,6 +14,8 @@ import type { PriceService } from '../services/billing-prices';
 import type { EndpointService } from '../services/endpoints';
 import type { GraphService } from '../services/graphs';
 import type { RateLimiter } from '../services/rate-limiter';
+import type { StatusPageService } from '../services/status-pages';
+import type { StatusSubscribers } from '../services/status-subscribers';
 import type { TokenService } from '../services/tokens';
 import type { WorkspaceService } from '../services/workspaces';
 import type { CatalogRepo } from '../store/catalog-repo';
@@ -36,6 +38,7 @@ import type { OidcService } from '../services/oidc';
 import { auditMutations } from './middleware/audit';
 import type { WorkspacesRepo } from '../store/workspaces-repo';
 import type { EventHub } from '../services/events';
+import { statusPageOwnerRoutes, statusPagePublicApi, statusPageSite } from './routes/status-pages';
 
 const DOCS_DIR = path.join(import.meta.dirname, 'docs');
 const SWAGGER_UI_DIR = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
@@ -73,6 +76,9 @@ export interface AppDeps {
   prices: PriceService;
   catalog: CatalogRepo;
   limiter: RateLimiter;
+  /** Public status pages (issue 21). */
+  statusPages: StatusPageService;
+  subscribers: StatusSubscribers;
   adminToken: string;
   results: ResultCounter | null;
   webDistDir: string | null;
@@ -102,6 +108,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(billingWebhookRoute(deps.billing));
   if (deps.agentArtifact) app.use(agentInstallRoutes({ artifact: deps.agentArtifact, publicUrl: deps.publicUrl ?? null, logger: deps.logger }));
   const api = express.Router();
+  // An endpoint body may carry an HTTP check's request body (up to 64 kB, JSON-escaped): its own limit.
+  api.use('/users/endpoints', express.json({ limit: '512kb' }));
   api.use(express.json({ limit: '64kb' }));
   api.use((_req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
@@ -113,10 +121,12 @@ export function createApp(deps: AppDeps): Express {
   api.use(auditMutations({ workspaces: deps.workspacesRepo, memberName: deps.memberName }));
   api.use('/public', limitPerAddress(deps.publicPerMinute ?? 300));
   api.use(publicRoutes(deps.catalog));
+  api.use(statusPagePublicApi(deps));
   api.use(oidcRoutes({ oidc: deps.oidc ?? null, limiter: deps.limiter }));
   api.use(authRoutes(deps.auth, deps.tokens));
   api.use(workspaceRoutes({ workspaces: deps.workspaces, repo: deps.workspacesRepo, tokens: deps.tokens }));
   api.use(apiKeyRoutes(deps.apiKeys, deps.tokens, deps.workspaces));
+  api.use(statusPageOwnerRoutes(deps));
   api.use(userRoutes({ ...deps, alerting: deps.alerting ?? null }));
   api.use(billingRoutes({ billing: deps.billing, prices: deps.prices, tokens: deps.tokens, adminToken: deps.adminToken, limiter: deps.limiter, workspaces: deps.workspaces }));
   api.get('/graphs/endpoint/:id', requireUserOrKey(deps.tokens, deps.apiKeys), inWorkspace(deps.workspaces), async (req, res) => {
@@ -153,6 +163,8 @@ export function createApp(deps: AppDeps): Express {
       res.type('text/plain; version=0.0.4').send(await metrics.render());
     });
   }
+
+  app.use(statusPageSite(deps));
 
   const dist = deps.webDistDir;
   const indexHtml = dist ? path.join(dist, 'index.html') : null;

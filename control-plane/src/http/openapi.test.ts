@@ -10,6 +10,7 @@ import type { CheckResult } from '@upfleet/proto';
 import { createLogger } from '../logger';
 import { startHarness, startHarnessWithResults } from '../testing/harness';
 import { createApp, type AppDeps } from './app';
+import { exerciseStatusPages } from './openapi-status-pages.testkit';
 
 type Doc = { openapi: string; paths: Record<string, Record<string, { security: unknown[]; responses: Record<string, { $ref?: string }> }>> };
 
@@ -46,6 +47,15 @@ describe('GET /api/openapi.json', () => {
       'PUT /api/users/alert-methods/{alert_method_id}', 'PUT /api/users/endpoints/{url_id}', 'PUT /api/users/endpoints/{url_id}/alert-thresholds',
       'GET /api/users/alert-methods/{alert_method_id}/signing-secret', 'POST /api/users/alert-methods/{alert_method_id}/test',
       'GET /api/users/alert-methods/{alert_method_id}/deliveries', 'GET /api/users/incidents', 'POST /api/public/create-checkout-session',
+      // Status pages (issue 21)
+      'GET /api/public/status/{slug}', 'GET /api/users/status-pages', 'POST /api/users/status-pages', 'GET /api/users/status-pages/slug-available',
+      'GET /api/users/status-pages/{id}', 'PUT /api/users/status-pages/{id}', 'DELETE /api/users/status-pages/{id}',
+      'GET /api/users/status-pages/{id}/reports', 'POST /api/users/status-pages/{id}/reports', 'PUT /api/users/status-pages/{id}/reports/{report_id}',
+      'DELETE /api/users/status-pages/{id}/reports/{report_id}', 'POST /api/users/status-pages/{id}/reports/{report_id}/updates',
+      'PUT /api/users/status-pages/{id}/reports/{report_id}/updates/{update_id}', 'DELETE /api/users/status-pages/{id}/reports/{report_id}/updates/{update_id}',
+      'GET /api/users/maintenance-windows', 'POST /api/users/maintenance-windows', 'GET /api/users/maintenance-windows/{id}',
+      'PUT /api/users/maintenance-windows/{id}', 'DELETE /api/users/maintenance-windows/{id}',
+      'POST /api/public/status/{slug}/subscribe', 'GET /api/users/status-pages/{id}/subscribers', 'DELETE /api/users/status-pages/{id}/subscribers/{subscriber_id}',
     ].sort());
     const keyed = doc.paths['/api/users/endpoints']!.post!;
     expect(keyed.security).toEqual([{ apiKey: [] }, { session: [] }]);
@@ -201,6 +211,7 @@ describe('GET /api/openapi.json', () => {
     }
     await call('GET', '/api/users/incidents', `/api/users/incidents?endpoint_id=${id}`, undefined, key);
     await call('GET', '/api/users/incidents', '/api/users/incidents?status=sometimes', undefined, key); // 400
+    await exerciseStatusPages(call, key, id);
     await call('DELETE', '/api/users/endpoints/{url_id}', `/api/users/endpoints/${id}`, undefined, key);
     await call('DELETE', '/api/users/api-keys/{id}', `/api/users/api-keys/${created.body.data.id}`, undefined, s.token);
 

@@ -9,6 +9,7 @@ import {
   EndpointSavedResource, EndpointListQuery, EndpointToggleBody, EndpointToggleResult, EndpointUpdateBody, GraphQuery, GraphsResource, MonitorTypeResource,
   PackageResource, RegionResource,
 } from '@upfleet/proto/schemas';
+import { STATUS_PAGE_ROUTES } from './openapi-status-pages';
 
 type Access = 'public' | 'key' | 'session';
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -18,7 +19,7 @@ export interface ApiRoute {
   /** OpenAPI path, parameters in braces. */
   path: string;
   summary: string;
-  tag: 'Catalogue' | 'Billing' | 'Endpoints' | 'Alerts' | 'Graphs' | 'API keys' | 'Account';
+  tag: 'Catalogue' | 'Billing' | 'Endpoints' | 'Alerts' | 'Graphs' | 'API keys' | 'Account' | 'Status pages';
   access: Access;
   body?: z.ZodType;
   query?: z.ZodType;
@@ -72,6 +73,7 @@ export const API_ROUTES: ApiRoute[] = [
   { method: 'get', path: '/api/users/api-keys', summary: 'List API keys (never the keys themselves)', tag: 'API keys', access: 'session', data: list(ApiKeyResource) },
   { method: 'post', path: '/api/users/api-keys', summary: 'Create an API key (shown once, in this answer)', tag: 'API keys', access: 'session', body: ApiKeyCreateBody, data: CreatedApiKeyResource, created: true },
   { method: 'delete', path: '/api/users/api-keys/{id}', summary: 'Revoke an API key at once', tag: 'API keys', access: 'session', data: deletedKey },
+  ...STATUS_PAGE_ROUTES,
 ];
 
 const ERROR_TEXT: Record<number, string> = {
@@ -109,7 +111,7 @@ export function buildOpenApi(opts: { version: string; rateLimitPerMinute: number
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of API_ROUTES) {
     const params: unknown[] = [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
-      name: m[1], in: 'path', required: true, schema: { type: 'string', pattern: '^\\d{1,15}$' },
+      name: m[1], in: 'path', required: true, schema: m[1] === 'slug' ? { type: 'string' } : { type: 'string', pattern: '^\\d{1,15}$' },
     }));
     if (r.query) {
       const q = toSchema(r.query, 'input', defs);

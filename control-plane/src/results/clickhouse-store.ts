@@ -2,12 +2,12 @@
 // One code path for both; only the connection differs. This file composes the parts:
 // connection.ts (clients and insert lanes), row-encoding.ts, graph-plan.ts and queries.ts.
 import type { CheckResult } from '@upfleet/proto';
-import type { GraphSeries } from '@upfleet/proto/rest';
+import type { GraphFailure, GraphSeries } from '@upfleet/proto/rest';
 import type { Logger } from '../logger';
 import { AppError } from '../errors';
 import { openConnection, type Connection } from './connection';
 import { planGraphQuery, type GraphSource } from './graph-plan';
-import { queryCount, queryGraphs, queryUptime, type GraphRange, type UptimeWindow } from './queries';
+import { queryCount, queryFailures, queryGraphs, queryUptime, type GraphRange, type UptimeWindow } from './queries';
 import { INSERT_COLUMNS, PAYLOAD_FORMAT, encodeRows, type Payload } from './row-encoding';
 import { IngestLedger, MergedInserter, type InsertGroup } from './merged-inserts';
 import { DEFAULT_DATABASE, MERGE_SETTINGS, RESULT_TABLES, assertDatabaseName, rollupUpgradeStatements, schemaStatements } from './schema';
@@ -198,6 +198,11 @@ export class ClickHouseResultStore implements ResultStore {
   private async insertRows(token: string, payload: Payload): Promise<void> {
     if (!this.conn) throw new AppError('unavailable', 'result store is closed');
     await this.conn.insertRows({ table: `${this.db}.check_results`, columns: INSERT_COLUMNS, payload, settings: INSERT_SETTINGS(token) });
+  }
+
+  /** The latest failed checks in a range, newest first (graph tooltips and the graphs' failure list). */
+  async failures(endpointId: number, q: { fromMs: number; toMs: number; notBeforeMs?: number; limit?: number }): Promise<GraphFailure[]> {
+    return queryFailures(this.client, this.db, endpointId, q);
   }
 
   async graphs(endpointId: number, q: GraphQuery): Promise<GraphSeries[]> {

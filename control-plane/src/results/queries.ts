@@ -1,10 +1,13 @@
 // The read side of the result store: graph series, uptime and exact counts. Values are always
 // bound parameters; only the database name (checked) and the table of the plan are spliced in.
 import type { ClickHouseClient } from '@clickhouse/client';
-import type { GraphFunction, GraphSeries } from '@upfleet/proto/rest';
+import type { GraphFailure, GraphFunction, GraphSeries } from '@upfleet/proto/rest';
 import { GRAPH_FUNCTION_KIND } from '../checks';
 import type { GraphPlan, GraphSource } from './graph-plan';
 import { SQL_2XX, SQL_CERT, SQL_TIMED } from './schema';
+
+/** A result that passed: ok, and for HTTP a 2xx (proto/outcome.ts isDownResult, in SQL). */
+const SQL_OK = '(ok = 1 AND (status_code = 0 OR (status_code >= 200 AND status_code < 300)))';
 
 const TABLE: Record<GraphSource, string> = { raw: 'check_results', '1m': 'check_results_1m', '1h': 'check_results_1h' };
 
@@ -98,7 +101,8 @@ function partialBucketInRange(source: GraphSource, notBeforeMs: number, fromMs: 
 /** One series per (function, location), sorted by time, in the order the functions were asked. */
 export async function queryGraphs(client: ClickHouseClient, db: string, endpointId: number, q: GraphRange, plan: GraphPlan): Promise<GraphSeries[]> {
   const functions = [...new Set(q.functions)];
-  const kinds = [...new Set(functions.map((f) => GRAPH_FUNCTION_KIND[f]))];
+  // tcp and dns endpoints (issue 22) graph their connect / lookup time as their response time
+  const kinds = [...new Set(functions.flatMap((f) => (f === 'response_time' ? [GRAPH_FUNCTION_KIND[f], 'tcp', 'dns'] : [GRAPH_FUNCTION_KIND[f]])))];
   if (kinds.length === 0 || !(q.toMs >= q.fromMs)) return [];
   const notBeforeMs = Math.max(0, Math.trunc(q.notBeforeMs ?? 0));
   const rs = await client.query({
@@ -129,6 +133,8 @@ export async function queryGraphs(client: ClickHouseClient, db: string, endpoint
     if (kind === 'http') {
       if (want.has('response_time') && avg !== null) push('response_time', region, t, avg);
       if (want.has('response_code')) push('response_code', region, t, Number(code));
+    } else if (kind === 'tcp' || kind === 'dns') {
+      if (want.has('response_time') && avg !== null) push('response_time', region, t, avg);
     } else if (kind === 'ping') {
       if (want.has('ping') && avg !== null) push('ping', region, t, avg);
     } else if (kind === 'tls') {
@@ -147,7 +153,10 @@ export interface UptimeWindow {
   createdAtMs?: Map<number, number>;
 }
 
-/** Share of 2xx among HTTP checks within the window, in percent with two decimals; null without checks. */
+/** The kinds an endpoint's uptime counts (issue 22: a tcp or dns endpoint's checks, passed = ok). */
+const UPTIME_KINDS = "('http', 'tcp', 'dns')";
+
+/** Share of 2xx among HTTP checks (of passed tcp / dns checks) within the window, in percent with two decimals; null without checks. */
 export async function queryUptime(client: ClickHouseClient, db: string, endpointIds: number[], w: UptimeWindow): Promise<Map<number, number | null>> {
   const out = new Map<number, number | null>(endpointIds.map((id) => [id, null]));
   if (endpointIds.length === 0) return out;
@@ -156,9 +165,9 @@ export async function queryUptime(client: ClickHouseClient, db: string, endpoint
   const hours = starts.map((ms) => Math.ceil(ms / 3_600_000) * 3600);
   const sql = `
     SELECT endpoint_id, sum(n) AS n, sum(ok) AS ok FROM (
-      SELECT endpoint_id, count() AS n, countIf(${SQL_2XX}) AS ok
+      SELECT endpoint_id, count() AS n, countIf(if(kind = 'http', ${SQL_2XX}, ok = 1)) AS ok
       FROM ${db}.check_results
-      WHERE endpoint_id IN {ids:Array(UInt64)} AND kind = 'http'
+      WHERE endpoint_id IN {ids:Array(UInt64)} AND kind IN ${UPTIME_KINDS}
         AND ts >= fromUnixTimestamp64Milli(transform(endpoint_id, {ids:Array(UInt64)}, {starts:Array(Int64)}, toInt64(0)))
         AND ts < toDateTime(transform(endpoint_id, {ids:Array(UInt64)}, {hours:Array(UInt32)}, toUInt32(0)), 'UTC')
         AND ts <= fromUnixTimestamp64Milli({untilMs:Int64})
@@ -166,9 +175,9 @@ export async function queryUptime(client: ClickHouseClient, db: string, endpoint
         AND ts >= fromUnixTimestamp64Milli({minStart:Int64}) AND ts < toDateTime({maxHour:UInt32}, 'UTC')
       GROUP BY endpoint_id
       UNION ALL
-      SELECT endpoint_id, sum(n) AS n, sum(ok2xx_n) AS ok
+      SELECT endpoint_id, sum(n) AS n, sum(if(kind = 'http', ok2xx_n, ok_n)) AS ok
       FROM ${db}.check_results_1h
-      WHERE endpoint_id IN {ids:Array(UInt64)} AND kind = 'http'
+      WHERE endpoint_id IN {ids:Array(UInt64)} AND kind IN ${UPTIME_KINDS}
         AND bucket >= toDateTime(transform(endpoint_id, {ids:Array(UInt64)}, {hours:Array(UInt32)}, toUInt32(4294967295)), 'UTC')
         AND bucket <= toDateTime(intDiv({untilMs:Int64}, 1000), 'UTC')
       GROUP BY endpoint_id
@@ -183,6 +192,24 @@ export async function queryUptime(client: ClickHouseClient, db: string, endpoint
     out.set(Number(id), total > 0 ? round2((Number(ok) * 100) / total) : null);
   }
   return out;
+}
+
+/** The latest failed checks of an endpoint in a range (raw rows), newest first, with their reasons. */
+export async function queryFailures(
+  client: ClickHouseClient, db: string, endpointId: number, q: { fromMs: number; toMs: number; notBeforeMs?: number; limit?: number },
+): Promise<GraphFailure[]> {
+  const rs = await client.query({
+    query: `
+      SELECT toUnixTimestamp64Milli(ts) AS t, region, if(error != '', error, if(phase != '', concat(phase, ' failed'), concat('HTTP ', toString(status_code)))) AS reason
+      FROM ${db}.check_results
+      WHERE endpoint_id = {endpointId:UInt64} AND NOT (${SQL_OK})
+        AND ts >= fromUnixTimestamp64Milli({fromMs:Int64}) AND ts <= fromUnixTimestamp64Milli({toMs:Int64})
+        AND ts >= fromUnixTimestamp64Milli({notBeforeMs:Int64})
+      ORDER BY ts DESC LIMIT {limit:UInt32}`,
+    query_params: { endpointId, fromMs: Math.trunc(q.fromMs), toMs: Math.trunc(q.toMs), notBeforeMs: Math.max(0, Math.trunc(q.notBeforeMs ?? 0)), limit: q.limit ?? 20 },
+    format: 'JSONCompactEachRow',
+  });
+  return ((await rs.json()) as Array<[number | string, string, string]>).map(([t, location, reason]) => ({ t: Number(t), location, reason }));
 }
 
 /** Exact number of stored check results (raw rows, or the rollups' counts). */

@@ -100,6 +100,31 @@ export function describeResultStore(name: string, makeStore: MakeStore | null, s
       expect(onlyUs.map((s) => [s.function, s.location])).toEqual([['response_code', 'US-Virginia']]);
     });
 
+    it('graphs a tcp or dns check (issue 22) as the endpoint response time; a failed check has no time', async () => {
+      const ep = newEndpoint();
+      const t0 = NOW_HOUR - 2 * HOUR;
+      const ts = [0, 1, 2].map((i) => t0 + i * MIN + 5);
+      await store.insertBatch(`tcp-${ep}`, 'agent-a', ts.map((t, i) => result({
+        endpoint_id: ep, ts_ms: t, check_id: `${ep}:tcp:EU-Germany`, kind: 'CHECK_KIND_TCP', status_code: 0, total_ms: 10 + i,
+        ok: i !== 1, phase: i === 1 ? 'connect' : '', error: i === 1 ? 'connection refused' : '',
+      })));
+      const [s] = await store.graphs(ep, { fromMs: t0 - MIN, toMs: t0 + HOUR, functions: ['response_time'] });
+      expect(s).toMatchObject({ function: 'response_time', location: 'EU-Germany', data: [[ts[0], 10], [ts[2], 12]] });
+      const dnsEp = newEndpoint();
+      await store.insertBatch(`dns-${dnsEp}`, 'agent-a', [result({ endpoint_id: dnsEp, ts_ms: ts[0]!, check_id: `${dnsEp}:dns:EU-Germany`, kind: 'CHECK_KIND_DNS', status_code: 0, total_ms: 3 })]);
+      expect((await store.graphs(dnsEp, { fromMs: t0 - MIN, toMs: t0 + HOUR, functions: ['response_time'] }))[0]!.data).toEqual([[ts[0], 3]]);
+    });
+
+    it('counts a tcp endpoint\'s passed checks as its uptime (raw part and hour rollup)', async () => {
+      const ep = newEndpoint();
+      const t0 = NOW_HOUR - 3 * HOUR;
+      const tcp = (ts: number, ok: boolean) => result({ endpoint_id: ep, ts_ms: ts, check_id: `${ep}:tcp:EU-Germany`, kind: 'CHECK_KIND_TCP', status_code: 0, ok, phase: ok ? '' : 'connect' });
+      // 30 minutes before the first whole hour (raw) and two whole hours (rollup): 3 of 4 passed
+      await store.insertBatch(`tcp-up-${ep}`, 'a', [tcp(t0 - 30 * MIN, true), tcp(t0 + 10 * MIN, false), tcp(t0 + 70 * MIN, true), tcp(t0 + 80 * MIN, true)]);
+      const up = await store.uptime([ep], { sinceMs: t0 - 40 * MIN, untilMs: NOW_HOUR, createdAtMs: new Map([[ep, t0 - 40 * MIN]]) });
+      expect(up.get(ep)).toBe(75);
+    });
+
     it('sorts points by time even when a batch arrives out of order', async () => {
       const ep = newEndpoint();
       const t0 = NOW_HOUR - 3 * HOUR;

@@ -4,6 +4,7 @@
 import type { Assignment } from '@upfleet/proto';
 import { fnv1a32Mixed } from '@upfleet/proto/hash';
 import { buildCheckId, checkTimeoutMs, type AssignedKind } from '../checks';
+import type { EndpointCheck } from '@upfleet/proto/rest';
 import type { MonitoredEndpoint } from '../store/endpoints-repo';
 
 /**
@@ -13,20 +14,29 @@ import type { MonitoredEndpoint } from '../store/endpoints-repo';
 export function checksForEndpoint(e: MonitoredEndpoint, primary: string | null, privateTargetsDenied = false): Assignment[] {
   const out: Assignment[] = [];
   const endpointId = e.url_id;
+  const check = e.check ?? {};
   const add = (kind: AssignedKind, region: string) => {
     const interval = e.check_frequency_seconds;
+    const timeoutS = kind === 'CHECK_KIND_HTTP' ? check.request?.timeout_seconds : undefined;
     out.push({
       check_id: buildCheckId(endpointId, kind, region),
       endpoint_id: endpointId,
       kind,
       url: e.url,
       interval_seconds: interval,
-      timeout_ms: checkTimeoutMs(interval),
+      timeout_ms: timeoutS ? timeoutS * 1000 : checkTimeoutMs(interval),
       region,
       retention_days: e.retention_days,
       private_targets_denied: privateTargetsDenied,
+      ...checkFields(kind, check),
     });
   };
+  // tcp and dns endpoints: one check per region (the features are HTTP's), nothing else.
+  if (e.kind === 'tcp' || e.kind === 'dns') {
+    const kind = e.kind === 'tcp' ? 'CHECK_KIND_TCP' : 'CHECK_KIND_DNS';
+    (e.regions.length ? e.regions : primary ? [primary] : []).forEach((r) => add(kind, r));
+    return out;
+  }
   const httpRegions = new Set<string>();
   if (e.response_time) e.regions.forEach((r) => httpRegions.add(r));
   if (e.response_code && primary) httpRegions.add(primary);
@@ -34,6 +44,24 @@ export function checksForEndpoint(e: MonitoredEndpoint, primary: string | null, 
   if (e.cert_expiry && primary && e.url.startsWith('https:')) add('CHECK_KIND_TLS', primary);
   if (e.ping_host) e.regions.forEach((r) => add('CHECK_KIND_PING', r));
   return out;
+}
+
+/** The assignment fields (issue 22) of a check kind; none for an http check with no options (as before). */
+function checkFields(kind: AssignedKind, c: EndpointCheck): Partial<Assignment> {
+  switch (kind) {
+    case 'CHECK_KIND_HTTP': {
+      const out: Partial<Assignment> = {};
+      if (c.request) {
+        const r = c.request;
+        out.request = { method: r.method, headers: r.headers.map((h) => ({ name: h.name, value: h.value ?? '' })), body: r.body, follow_redirects: r.follow_redirects };
+      }
+      if (c.assertions?.length) out.assertions = c.assertions;
+      return out;
+    }
+    case 'CHECK_KIND_TCP': return { target: c.target ?? '' };
+    case 'CHECK_KIND_DNS': return { target: c.target ?? '', record_type: c.record_type ?? 'A', resolver: c.resolver ?? '', assertions: c.assertions ?? [] };
+    default: return {};
+  }
 }
 
 /** Rendezvous score: FNV-1a with a finaliser; cheap enough for 100k checks x agents. */

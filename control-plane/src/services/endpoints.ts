@@ -2,14 +2,15 @@
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import { allowedFeatures, planViolations } from '@upfleet/proto/plan';
+import { allowedFeatures, allowedKinds, planViolations } from '@upfleet/proto/plan';
 import { ENDPOINT_STATUSES, type Dashboard, type Endpoint, type EndpointInput, type EndpointStatus, type Package, type SavedEndpoint } from '@upfleet/proto/rest';
 import type { EndpointCreateBody, EndpointToggleBody } from '@upfleet/proto/schemas';
 import { matchesText, sortEndpoints, type EndpointSortKey } from '@upfleet/proto/endpoint-list';
-import { badRequest, conflict, notFound } from '../errors';
-import { isPrivateHostname } from '@upfleet/proto/targets';
+import { badRequest, conflict, forbidden, notFound } from '../errors';
+import { isPrivateAddress, isPrivateHostname } from '@upfleet/proto/targets';
+import { endpointCheck, parseHostPort, parseResolver } from '@upfleet/proto/schemas';
 import { planContext, regionKey, type CatalogRepo } from '../store/catalog-repo';
-import type { EndpointsRepo } from '../store/endpoints-repo';
+import type { CheckInput, EndpointsRepo } from '../store/endpoints-repo';
 import type { UsersRepo } from '../store/users-repo';
 import type { ChangeTopic } from '../change-hub';
 import type { LiveStateService } from './live-state';
@@ -63,11 +64,31 @@ export function createEndpointService(deps: {
     return catalog.packageById(user.package_id) ?? catalog.freePackage();
   }
 
-  /** The plan's rules and the catalogue's regions, applied to a body its schema has already parsed. */
-  function applyPolicy(body: EndpointCreateBody, plan: Package): Required<EndpointInput> {
-    if (!deps.allowPrivateTargets && isPrivateHostname(new URL(body.url).hostname)) {
-      throw badRequest('URL must point to a public address');
+  /**
+   * The check an endpoint body asks for (issue 22), its stored URL (tcp://host:port, dns://name/TYPE
+   * for the kinds without one: the uniqueness rule and the lists keep working) and the
+   * private-target rule on every kind's host: URL host, tcp host, dns resolver.
+   */
+  function checkOf(body: EndpointCreateBody, userId: number, urlId: number): { url: string; check: CheckInput } {
+    const { url, check } = endpointCheck(body);
+    if (!deps.allowPrivateTargets) {
+      if (check.kind === 'tcp' && isPrivateHostname(parseHostPort(check.target!)!.host)) throw badRequest('Target must point to a public address');
+      if (check.kind === 'dns' && check.resolver && isPrivateAddress(parseResolver(check.resolver)!.address)) throw badRequest('Resolver must be a public address');
+      if (check.kind === 'http' && isPrivateHostname(new URL(url).hostname)) throw badRequest('URL must point to a public address');
     }
+    // A secret header sent without a value keeps the stored one (write-only); a new one needs it.
+    const kept = check.request && urlId ? endpoints.secretHeaderNames(userId, urlId) : new Set<string>();
+    for (const h of check.request?.headers ?? []) {
+      if (h.value === undefined && !(h.secret && kept.has(h.name.toLowerCase()))) throw badRequest(`Header ${h.name} needs a value`);
+    }
+    return { url, check };
+  }
+
+  /** The plan's rules and the catalogue's regions, applied to a body its schema has already parsed. */
+  function applyPolicy(body: EndpointCreateBody, plan: Package, userId: number, urlId = 0): { input: Required<EndpointInput>; check: CheckInput } {
+    const kindRefused = planViolations(plan, { kind: body.kind ?? 'http' })[0];
+    if (kindRefused) throw forbidden(kindRefused.message);
+    const { url, check } = checkOf(body, userId, urlId);
     const feature = planViolations(plan, { features: body })[0];
     if (feature) throw badRequest(feature.message);
     const primary = catalog.primaryRegion();
@@ -76,7 +97,8 @@ export function createEndpointService(deps: {
     if (regions.length === 0 && primary) regions = [regionKey(primary)];
     const region = planViolations(plan, { regions }, planContext(catalog))[0];
     if (region) throw badRequest(region.message);
-    return { ...body, regions };
+    const { name, description, ping_host, cert_expiry, response_code, response_time } = body;
+    return { input: { name, url, description, ping_host, cert_expiry, response_code, response_time, regions }, check };
   }
 
   async function withUptime(list: SavedEndpoint[]): Promise<Endpoint[]> {
@@ -242,11 +264,11 @@ export function createEndpointService(deps: {
 
     create(userId: number, body: EndpointCreateBody) {
       const plan = planOf(userId);
-      const input = applyPolicy(body, plan);
+      const { input, check } = applyPolicy(body, plan, userId);
       const refused = planViolations(plan, { endpoints: endpoints.count(userId) + 1 })[0];
       if (refused) throw badRequest(refused.message);
       if (endpoints.urlTaken(userId, input.url)) throw conflict('You are already monitoring this URL');
-      const id = endpoints.insert(userId, crypto.randomUUID(), input);
+      const id = endpoints.insert(userId, crypto.randomUUID(), input, check);
       changed(id);
       return endpoints.get(userId, id)!;
     },
@@ -255,16 +277,16 @@ export function createEndpointService(deps: {
      *  count (a file applied as a whole may delete first), and nothing written. */
     check(userId: number, body: EndpointCreateBody, urlId?: number): Required<EndpointInput> {
       if (urlId !== undefined && !endpoints.get(userId, urlId)) throw notFound('Endpoint not found');
-      const input = applyPolicy(body, planOf(userId));
+      const { input } = applyPolicy(body, planOf(userId), userId, urlId);
       if (endpoints.urlTaken(userId, input.url, urlId)) throw conflict('You are already monitoring this URL');
       return input;
     },
 
     update(userId: number, urlId: number, body: EndpointCreateBody) {
       if (!endpoints.get(userId, urlId)) throw notFound('Endpoint not found');
-      const input = applyPolicy(body, planOf(userId));
+      const { input, check } = applyPolicy(body, planOf(userId), userId, urlId);
       if (endpoints.urlTaken(userId, input.url, urlId)) throw conflict('You are already monitoring this URL');
-      endpoints.update(userId, urlId, input);
+      endpoints.update(userId, urlId, input, check);
       changed(urlId);
       return endpoints.get(userId, urlId)!;
     },
@@ -303,6 +325,7 @@ export function createEndpointService(deps: {
         multi_region: plan.multi_region,
         ...allowedFeatures(plan),
         status_counts: deps.live?.counts(userId) ?? statusCountsWithoutLive(endpoints.countActive(userId), endpoints.count(userId)),
+        monitor_kinds: allowedKinds(plan),
       };
     },
   };

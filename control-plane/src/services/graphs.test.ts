@@ -20,6 +20,26 @@ describe('control plane with a chDB results store', () => {
   }, 120_000);
   afterAll(() => h?.close());
 
+  it('graphs a tcp endpoint (issue 22) as its response time: connect times, failures without a point', async () => {
+    await h.setPackage((await h.call('GET', '/api/users/profile', undefined, token)).body.data.email, 'Pro');
+    const created = await h.call('POST', '/api/users/endpoints', { name: 'Db', kind: 'tcp', target: 'db.example.com:5432', regions: ['EU-Germany'] }, token);
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id: number = created.body.data.url_id;
+    const now = Date.now();
+    const row = (ts: number, ok: boolean, total: number): CheckResult => ({
+      check_id: `${id}:tcp:EU-Germany`, endpoint_id: id, kind: 'CHECK_KIND_TCP', region: 'EU-Germany', ts_ms: ts, ok, phase: ok ? '' : 'connect',
+      error: ok ? '' : 'connection refused', status_code: 0, dns_ms: 0, connect_ms: total, tls_ms: 0, ttfb_ms: 0, total_ms: total, cert_days_left: 0,
+      cert_not_after_ms: 0, cert_issuer: '', cert_subject: '', ping_method: '', redirects: 0, retention_days: 90, result_id: `${id}-${ts}`,
+    });
+    h.cp.db.prepare('UPDATE endpoints SET created_at = ? WHERE url_id = ?').run(new Date(now - HOUR).toISOString(), id);
+    await store.insertBatch(`tcp-graph-${id}`, 'agent-1', [row(now - 5 * 60_000, true, 12), row(now - 4 * 60_000, false, 3), row(now - 3 * 60_000, true, 14)]);
+    const r = await h.call('GET', `/api/graphs/endpoint/${id}?hours=1`, undefined, token);
+    expect(r.status).toBe(200);
+    expect(r.body.data.graphs.map((g: { function: string; data: Array<[number, number]> }) => [g.function, g.data.map((p) => p[1])])).toEqual([['response_time', [12, 14]]]);
+    // the failure's reason comes with the graph (newest first), for its tooltip
+    expect(r.body.data.failures).toEqual([{ t: now - 4 * 60_000, location: 'EU-Germany', reason: 'connection refused' }]);
+  });
+
   it.each([
     [1, 10],
     [24, 180],

@@ -1,6 +1,6 @@
 // Graph data for one endpoint, scoped by owner before the results store is asked.
 import { Summary, type Registry } from 'prom-client';
-import type { GraphFunction, GraphSeries, GraphsResponse } from '@upfleet/proto/rest';
+import type { GraphFailure, GraphFunction, GraphSeries, GraphsResponse } from '@upfleet/proto/rest';
 import { AppError, badRequest } from '../errors';
 import { GRAPH_MAX_RANGE_MS } from '../checks';
 import { planGraphQuery, type GraphSource } from '../results/graph-plan';
@@ -8,6 +8,8 @@ import type { EndpointService } from './endpoints';
 
 export interface GraphReader {
   graphs(endpointId: number, opts: { fromMs: number; toMs: number; functions: GraphFunction[]; regions?: string[]; source?: GraphSource; notBeforeMs?: number }): Promise<GraphSeries[]>;
+  /** The latest failed checks with their reasons (absent: the answer has no failures list). */
+  failures?(endpointId: number, opts: { fromMs: number; toMs: number; notBeforeMs?: number }): Promise<GraphFailure[]>;
 }
 
 export function createGraphService(deps: {
@@ -43,29 +45,36 @@ export function createGraphService(deps: {
       }
       if (toMs - fromMs > GRAPH_MAX_RANGE_MS) throw badRequest('The time range can be at most 400 days');
       const functions: GraphFunction[] = [];
-      if (endpoint.response_time) functions.push('response_time');
-      if (endpoint.response_code) functions.push('response_code');
-      if (endpoint.ping_host) functions.push('ping');
-      if (endpoint.cert_expiry) functions.push('cert_expiry');
+      // A tcp or dns endpoint (issue 22) has one figure: its connect or lookup time, as response time.
+      if (endpoint.kind === 'tcp' || endpoint.kind === 'dns') functions.push('response_time');
+      else {
+        if (endpoint.response_time) functions.push('response_time');
+        if (endpoint.response_code) functions.push('response_code');
+        if (endpoint.ping_host) functions.push('ping');
+        if (endpoint.cert_expiry) functions.push('cert_expiry');
+      }
       // The store is told which source this plan read, so bucketSeconds is the step its points have.
       const plan = planGraphQuery(Math.floor(fromMs), Math.ceil(toMs), now());
       const bucketSeconds = plan.stepMs / 1000;
       if (functions.length === 0) return { graphs: [], from: fromMs, to: toMs, bucketSeconds };
       if (!deps.source) throw new AppError('unavailable', 'Failed to fetch graph data');
       let graphs: GraphSeries[];
+      let failures: GraphFailure[] | undefined;
       const timed = querySeconds.startTimer();
       try {
         // Nothing from before the endpoint existed is shown, whatever the range asked.
         const notBeforeMs = Date.parse(endpoint.created_at);
-        graphs = await deps.source.graphs(endpointId, {
-          fromMs: Math.floor(fromMs), toMs: Math.ceil(toMs), functions, source: plan.source, notBeforeMs: Number.isFinite(notBeforeMs) ? notBeforeMs : 0,
-        });
+        const range = { fromMs: Math.floor(fromMs), toMs: Math.ceil(toMs), notBeforeMs: Number.isFinite(notBeforeMs) ? notBeforeMs : 0 };
+        [graphs, failures] = await Promise.all([
+          deps.source.graphs(endpointId, { ...range, functions, source: plan.source }),
+          deps.source.failures?.(endpointId, range),
+        ]);
       } catch {
         throw new AppError('unavailable', 'Failed to fetch graph data');
       } finally {
         timed();
       }
-      return { graphs, from: fromMs, to: toMs, bucketSeconds };
+      return { graphs, from: fromMs, to: toMs, bucketSeconds, ...(failures ? { failures } : {}) };
     },
   };
 }

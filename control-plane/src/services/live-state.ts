@@ -18,8 +18,8 @@ export const LIVE_FLUSH_MS = 1000;
 const COUNTS_CACHE_MIN = 500;
 const COUNTS_TTL_MS = 1000;
 
-/** The check kind that speaks for an endpoint's state: HTTP when it has one, else ping, else TLS. */
-const KIND_RANK: Record<KindName, number> = { http: 3, ping: 2, tls: 1 };
+/** The check kind that speaks for an endpoint's state: its main check (HTTP, TCP or DNS: an endpoint has one of them), else ping, else TLS. */
+const KIND_RANK: Record<KindName, number> = { http: 3, tcp: 3, dns: 3, ping: 2, tls: 1 };
 
 interface RegionLast {
   at: number;

@@ -23,6 +23,9 @@ import { checksForEndpoint } from './check-placement';
 import { createWorkspaceService } from './workspaces';
 import { createWorkspacesRepo } from '../store/workspaces-repo';
 import { createChangeHub } from '../change-hub';
+import { createStatusPageService } from './status-pages';
+import { createStatusPagesRepo } from '../store/status-pages-repo';
+import { StatusPageBody } from '@upfleet/proto/schemas';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'upfleet-plan-policy-'));
 const db = openDatabase(path.join(dir, 'upfleet.db'));
@@ -36,6 +39,7 @@ const workspaces = createWorkspaceService({
   workspaces: createWorkspacesRepo(db), users, planOf: endpoints.planOf, freePackageId: () => catalog.freePackage().package_id,
   endpointChanges: createChangeHub().endpoints, mailer: null, emailVerified: () => true, publicUrl: () => 'http://127.0.0.1',
 });
+const statusPages = createStatusPageService({ repo: createStatusPagesRepo(db), planOf: endpoints.planOf, cookieKey: Buffer.alloc(32) });
 const planChanger = createPlanChanger({ users, catalog, endpoints: endpointsRepo, billing: createBillingRepo(db) });
 
 afterAll(() => {
@@ -166,10 +170,37 @@ const ENFORCED: Record<string, { where: string; show: () => void | Promise<void>
       expect(refusal(() => apiKeys.create(userId, { name: 'ci' }))).toBe(MESSAGES.apiAccessNotInPlan);
     },
   },
+  monitor_kinds: {
+    where: 'services/endpoints.ts create and update (403); absent in a plan means every kind',
+    show: () => {
+      const { userId } = userOn({});
+      const id = endpoints.planOf(userId).package_id;
+      db.prepare(`UPDATE packages SET monitor_kinds = '["http","heartbeat"]' WHERE package_id = ?`).run(id);
+      expect(refusal(() => endpoints.create(userId, body({ kind: 'tcp', url: undefined, target: 'db.example.com:5432' })))).toBe(MESSAGES.featureNotInPlan('TCP Port'));
+      expect(refusal(() => endpoints.create(userId, body({ kind: 'dns', url: undefined, target: 'example.com' })))).toBe(MESSAGES.featureNotInPlan('DNS'));
+      expect(endpoints.create(userId, body()).kind ?? 'http').toBe('http');
+      db.prepare('UPDATE packages SET monitor_kinds = NULL WHERE package_id = ?').run(id);
+      expect(endpoints.create(userId, body({ kind: 'tcp', url: undefined, target: 'db.example.com:5432' })).kind).toBe('tcp');
+    },
+  },
   ping_host: { where: 'services/endpoints.ts create and update', show: featureCase('ping_host', 'Ping Host') },
   cert_expiry: { where: 'services/endpoints.ts create and update', show: featureCase('cert_expiry', 'Certificate Expiry') },
   response_code: { where: 'services/endpoints.ts create and update', show: featureCase('response_code', 'Response Code') },
   response_time: { where: 'services/endpoints.ts create and update', show: featureCase('response_time', 'Response Time') },
+  max_status_pages: {
+    where: 'services/status-pages.ts create (403)',
+    show: async () => {
+      const { userId, plan } = userOn({}); // the column's default: 1 page
+      expect(plan.max_status_pages).toBe(1);
+      expect(pricingLines(plan)).toContain('1 status page');
+      const page = (slug: string) => StatusPageBody.parse({ slug, title: 'Status' });
+      await statusPages.create(userId, page(`policy-${userId}-a`));
+      let refused: string | null = null;
+      await statusPages.create(userId, page(`policy-${userId}-b`)).catch((err: Error) => (refused = err.message));
+      expect(refused).toBe(MESSAGES.tooManyStatusPages(1, plan.package_name));
+      expect(statusPages.list(userId)).toHaveLength(1);
+    },
+  },
 };
 
 describe('every package field has one policy entry and is enforced where it says', () => {

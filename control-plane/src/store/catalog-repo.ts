@@ -11,6 +11,8 @@ export function toPackage(row: Row): Package {
   const p = { ...row } as Row;
   for (const k of PACKAGE_BOOLS) p[k] = Boolean(p[k]);
   delete p.sort_order;
+  if (typeof p.monitor_kinds === 'string') p.monitor_kinds = JSON.parse(p.monitor_kinds);
+  else delete p.monitor_kinds; // NULL: every kind
   return p as unknown as Package;
 }
 

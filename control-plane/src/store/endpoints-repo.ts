@@ -1,4 +1,6 @@
-import type { EndpointInput, SavedEndpoint } from '@upfleet/proto/rest';
+import type { EndpointCheck, EndpointInput, SavedEndpoint } from '@upfleet/proto/rest';
+import type { EndpointKind } from '@upfleet/proto/assertions';
+import type { SecretBox } from '../lib/crypto';
 import type { Db } from './db';
 
 type Row = Record<string, unknown>;
@@ -15,6 +17,30 @@ function parseRegions(text: string): string[] {
   return list;
 }
 
+// ---- check options (issue 22): the `kind` column and `check_config` JSON ----
+
+/** check_config as stored: a secret header's value sealed (`sealed`), never in clear. */
+interface StoredCheck extends Omit<EndpointCheck, 'kind' | 'request'> {
+  request?: Omit<NonNullable<EndpointCheck['request']>, 'headers'> & { headers: Array<{ name: string; value?: string; sealed?: string; secret?: boolean }> };
+}
+
+/** What the service stores for an endpoint's check (headers in clear; a secret one without value keeps its stored value). */
+export type CheckInput = EndpointCheck & { kind: EndpointKind };
+
+const parseCheck = (text: unknown): StoredCheck => (typeof text === 'string' && text ? (JSON.parse(text) as StoredCheck) : {});
+
+/**
+ * The API's view: secret header values are write-only. An endpoint without a check row (every
+ * endpoint made before issue 22, and any plain http GET) answers exactly as before: no new keys.
+ */
+function checkView(kind: unknown, config: unknown): EndpointCheck {
+  if (kind === null || kind === undefined) return {};
+  const c = parseCheck(config);
+  const out: EndpointCheck = { kind: (kind as EndpointKind | undefined) ?? 'http', ...c } as EndpointCheck;
+  if (c.request) out.request = { ...c.request, headers: c.request.headers.map((h) => (h.secret ? { name: h.name, secret: true } : { name: h.name, value: h.value ?? '' })) };
+  return out;
+}
+
 export const toEndpoint = (r: Row): SavedEndpoint => ({
   url_id: r.url_id as number,
   guid: r.guid as string,
@@ -28,6 +54,7 @@ export const toEndpoint = (r: Row): SavedEndpoint => ({
   response_time: Boolean(r.response_time),
   monitoring_enabled: Boolean(r.monitoring_enabled),
   created_at: r.created_at as string,
+  ...checkView(r.kind, r.check_config),
 });
 
 /** Monitoring view of an endpoint with its owner's plan, for the assignment engine. */
@@ -41,6 +68,10 @@ export interface MonitoredEndpoint {
   response_time: boolean;
   check_frequency_seconds: number;
   retention_days: number;
+  /** Absent: http. */
+  kind?: EndpointKind;
+  /** The check's options with secret header values opened (they go to the agent that sends them). */
+  check?: EndpointCheck;
 }
 
 /** A monitored endpoint with its owner and name (what an alert says). */
@@ -64,18 +95,22 @@ function listItem(r: unknown[]): SavedEndpoint {
     response_time: r[9] === 1,
     monitoring_enabled: r[10] === 1,
     created_at: r[11] as string,
+    ...checkView(r[12], r[13]),
   };
 }
 
 // Every query that touches a user's rows names the owner: a wrong id answers "not found".
-export function createEndpointsRepo(db: Db) {
+export function createEndpointsRepo(db: Db, box?: SecretBox) {
   const q = {
     // Arrays, not objects: a 1,000-endpoint dashboard list is read on every page load.
     listRaw: db.prepare(`SELECT url_id, guid, name, url, description, regions, ping_host, cert_expiry, response_code,
-      response_time, monitoring_enabled, created_at FROM endpoints WHERE user_id = ? ORDER BY url_id`).raw(true),
+      response_time, monitoring_enabled, created_at, (SELECT kind FROM endpoint_checks c WHERE c.url_id = endpoints.url_id),
+      (SELECT config FROM endpoint_checks c WHERE c.url_id = endpoints.url_id) FROM endpoints WHERE user_id = ? ORDER BY url_id`).raw(true),
     pageRaw: db.prepare(`SELECT url_id, guid, name, url, description, regions, ping_host, cert_expiry, response_code,
-      response_time, monitoring_enabled, created_at FROM endpoints WHERE user_id = ? ORDER BY url_id LIMIT ? OFFSET ?`).raw(true),
-    get: db.prepare('SELECT * FROM endpoints WHERE url_id = ? AND user_id = ?'),
+      response_time, monitoring_enabled, created_at, (SELECT kind FROM endpoint_checks c WHERE c.url_id = endpoints.url_id),
+      (SELECT config FROM endpoint_checks c WHERE c.url_id = endpoints.url_id) FROM endpoints WHERE user_id = ? ORDER BY url_id LIMIT ? OFFSET ?`).raw(true),
+    get: db.prepare(`SELECT e.*, c.kind, c.config AS check_config FROM endpoints e LEFT JOIN endpoint_checks c ON c.url_id = e.url_id
+      WHERE e.url_id = ? AND e.user_id = ?`),
     count: db.prepare('SELECT COUNT(*) FROM endpoints WHERE user_id = ?').pluck(),
     countActive: db.prepare('SELECT COUNT(*) FROM endpoints WHERE user_id = ? AND monitoring_enabled = 1').pluck(),
     insert: db.prepare(`INSERT INTO endpoints (guid, user_id, name, url, description, regions, ping_host, cert_expiry, response_code, response_time)
@@ -86,15 +121,54 @@ export function createEndpointsRepo(db: Db) {
     toggle: db.prepare("UPDATE endpoints SET monitoring_enabled = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE url_id = ? AND user_id = ?"),
     delete: db.prepare('DELETE FROM endpoints WHERE url_id = ? AND user_id = ?'),
     monitored: db.prepare(`SELECT e.url_id, e.url, e.regions, e.ping_host, e.cert_expiry, e.response_code, e.response_time,
-        p.check_frequency_seconds, p.retention_days
+        c.kind, c.config AS check_config, p.check_frequency_seconds, p.retention_days
       FROM endpoints e JOIN users u ON u.id = e.user_id JOIN packages p ON p.package_id = u.package_id
+      LEFT JOIN endpoint_checks c ON c.url_id = e.url_id
       WHERE e.monitoring_enabled = 1`),
     monitoredById: db.prepare(`SELECT e.url_id, e.user_id, e.name, e.url, e.regions, e.ping_host, e.cert_expiry, e.response_code, e.response_time,
-        p.check_frequency_seconds, p.retention_days
+        c.kind, c.config AS check_config, p.check_frequency_seconds, p.retention_days
       FROM endpoints e JOIN users u ON u.id = e.user_id JOIN packages p ON p.package_id = u.package_id
+      LEFT JOIN endpoint_checks c ON c.url_id = e.url_id
       WHERE e.url_id = ? AND e.monitoring_enabled = 1`),
     createdAt: db.prepare('SELECT url_id, created_at FROM endpoints WHERE url_id IN (SELECT value FROM json_each(?))').raw(true),
     urlTaken: db.prepare('SELECT 1 FROM endpoints WHERE user_id = ? AND url = ? AND url_id != ?').pluck(),
+    checkConfig: db.prepare('SELECT c.config FROM endpoint_checks c JOIN endpoints e ON e.url_id = c.url_id WHERE c.url_id = ? AND e.user_id = ?').pluck(),
+    // endpoint_checks: only endpoints with a kind or options have a row (none: an http GET)
+    putCheck: db.prepare(`INSERT INTO endpoint_checks (url_id, kind, config) VALUES (?, ?, ?)
+      ON CONFLICT(url_id) DO UPDATE SET kind = excluded.kind, config = excluded.config`),
+    dropCheck: db.prepare('DELETE FROM endpoint_checks WHERE url_id = ?'),
+  };
+  /** check_config to store: secret header values sealed; one sent without a value keeps the stored one. */
+  const storedCheck = (check: CheckInput | undefined, previous: StoredCheck): string | null => {
+    if (!check || check.kind === 'http' && !check.request && !check.assertions?.length) return null;
+    const { kind: _kind, ...rest } = check;
+    const out: StoredCheck = { ...rest } as StoredCheck;
+    if (check.request) {
+      const before = new Map((previous.request?.headers ?? []).filter((h) => h.secret && h.sealed).map((h) => [h.name.toLowerCase(), h.sealed!]));
+      out.request = {
+        ...check.request,
+        headers: check.request.headers.map((h) => {
+          if (!h.secret) return { name: h.name, value: h.value ?? '' };
+          if (!box) throw new Error('endpoints repo: a secret header needs the secret box');
+          const sealed = h.value !== undefined ? box.seal(h.value) : before.get(h.name.toLowerCase());
+          if (sealed === undefined) throw new Error(`secret header ${h.name} has no value`);
+          return { name: h.name, sealed, secret: true };
+        }),
+      };
+    }
+    return JSON.stringify(out);
+  };
+  /** The check with secret header values opened, for the assignment sent to the agent. */
+  const openCheck = (r: Row): EndpointCheck | undefined => {
+    const c = parseCheck(r.check_config);
+    if (!c.request) return c;
+    return { ...c, request: { ...c.request, headers: c.request.headers.map((h) => ({ name: h.name, value: h.sealed !== undefined ? (box ? box.open(h.sealed) : '') : (h.value ?? '') })) } };
+  };
+  const toMonitored = (r: Row): MonitoredEndpoint => ({ ...monitoredRow(r), kind: (r.kind as EndpointKind | undefined) ?? 'http', check: openCheck(r) });
+  const saveCheck = (urlId: number, check: CheckInput | undefined, previous: StoredCheck) => {
+    const config = storedCheck(check, previous);
+    if (config === null) q.dropCheck.run(urlId);
+    else q.putCheck.run(urlId, check!.kind, config);
   };
   const params = (userId: number, input: Required<EndpointInput>) => ({
     user_id: userId,
@@ -127,13 +201,25 @@ export function createEndpointsRepo(db: Db) {
     count: (userId: number) => q.count.get(userId) as number,
     urlTaken: (userId: number, url: string, exceptUrlId = 0) => q.urlTaken.get(userId, url, exceptUrlId) !== undefined,
     countActive: (userId: number) => q.countActive.get(userId) as number,
-    insert: (userId: number, guid: string, input: Required<EndpointInput>): number => {
-      const id = Number(q.insert.run({ ...params(userId, input), guid }).lastInsertRowid);
+    /** Names of the endpoint's secret headers (lower case): these may be sent without a value to keep it. */
+    secretHeaderNames: (userId: number, urlId: number): Set<string> =>
+      new Set((parseCheck(q.checkConfig.get(urlId, userId)).request?.headers ?? []).filter((h) => h.secret).map((h) => h.name.toLowerCase())),
+    insert: (userId: number, guid: string, input: Required<EndpointInput>, check?: CheckInput): number => {
+      const id = db.transaction(() => {
+        const urlId = Number(q.insert.run({ ...params(userId, input), guid }).lastInsertRowid);
+        saveCheck(urlId, check, {});
+        return urlId;
+      })();
       changed(userId, true);
       return id;
     },
-    update: (userId: number, urlId: number, input: Required<EndpointInput>): boolean =>
-      changed(userId, q.update.run({ ...params(userId, input), url_id: urlId }).changes === 1),
+    update: (userId: number, urlId: number, input: Required<EndpointInput>, check?: CheckInput): boolean =>
+      changed(userId, db.transaction(() => {
+        const previous = parseCheck(q.checkConfig.get(urlId, userId));
+        const did = q.update.run({ ...params(userId, input), url_id: urlId }).changes === 1;
+        if (did) saveCheck(urlId, check, previous);
+        return did;
+      })()),
     toggle: (userId: number, urlId: number, enabled: boolean): boolean => changed(userId, q.toggle.run(enabled ? 1 : 0, urlId, userId).changes === 1),
     delete: (userId: number, urlId: number): boolean => changed(userId, q.delete.run(urlId, userId).changes === 1),
     /** All monitoring-enabled endpoints with their owner's plan (control-plane internal, not user-facing). */
@@ -150,7 +236,7 @@ export function createEndpointsRepo(db: Db) {
 }
 export type EndpointsRepo = ReturnType<typeof createEndpointsRepo>;
 
-function toMonitored(r: Row): MonitoredEndpoint {
+function monitoredRow(r: Row): MonitoredEndpoint {
   return {
     url_id: r.url_id as number,
     url: r.url as string,

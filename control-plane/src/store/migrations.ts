@@ -368,6 +368,140 @@ CREATE TABLE endpoint_live (
 `,
   },
   {
+    // Issue 21: public status pages with their components, incident reports (what people write to
+    // their users), scheduled maintenance and subscribers; plans gain max_status_pages.
+    id: 16,
+    name: 'status_pages',
+    sql: `
+ALTER TABLE packages ADD COLUMN max_status_pages INTEGER NOT NULL DEFAULT 1;
+UPDATE packages SET max_status_pages = CASE package_name WHEN 'Starter' THEN 3 WHEN 'Pro' THEN 10 WHEN 'Business' THEN 50 ELSE 1 END;
+CREATE TABLE status_pages (
+  page_id INTEGER PRIMARY KEY AUTOINCREMENT,
+  user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  slug TEXT NOT NULL UNIQUE,
+  title TEXT NOT NULL,
+  description TEXT NOT NULL DEFAULT '',
+  published INTEGER NOT NULL DEFAULT 1,
+  password_hash TEXT,
+  custom_domain TEXT UNIQUE,
+  timezone TEXT NOT NULL DEFAULT 'UTC',
+  auto_reports INTEGER NOT NULL DEFAULT 1,
+  created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),
+  updated_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now'))
+);
+CREATE INDEX status_pages_user ON status_pages (user_id);
+CREATE TABLE status_components (
+  component_id INTEGER PRIMARY KEY AUTOINCREMENT,
+  page_id INTEGER NOT NULL REFERENCES status_pages(page_id) ON DELETE CASCADE,
+  position INTEGER NOT NULL,
+  name TEXT NOT NULL,
+  url_id INTEGER REFERENCES endpoints(url_id) ON DELETE SET NULL,
+  group_name TEXT
+);
+CREATE INDEX status_components_page ON status_components (page_id, position);
+CREATE INDEX status_components_endpoint ON status_components (url_id);
+CREATE TABLE status_reports (
+  report_id INTEGER PRIMARY KEY AUTOINCREMENT,
+  page_id INTEGER NOT NULL REFERENCES status_pages(page_id) ON DELETE CASCADE,
+  title TEXT NOT NULL,
+  status TEXT NOT NULL,
+  incident_id INTEGER,
+  created_at INTEGER NOT NULL,
+  resolved_at INTEGER
+);
+CREATE INDEX status_reports_page ON status_reports (page_id, created_at);
+CREATE INDEX status_reports_incident ON status_reports (incident_id) WHERE incident_id IS NOT NULL;
+CREATE TABLE status_report_components (
+  report_id INTEGER NOT NULL REFERENCES status_reports(report_id) ON DELETE CASCADE,
+  component_id INTEGER NOT NULL REFERENCES status_components(component_id) ON DELETE CASCADE,
+  impact TEXT NOT NULL,
+  PRIMARY KEY (report_id, component_id)
+);
+CREATE TABLE status_report_updates (
+  update_id INTEGER PRIMARY KEY AUTOINCREMENT,
+  report_id INTEGER NOT NULL REFERENCES status_reports(report_id) ON DELETE CASCADE,
+  status TEXT NOT NULL,
+  message TEXT NOT NULL,
+  created_at INTEGER NOT NULL
+);
+CREATE INDEX status_report_updates_report ON status_report_updates (report_id, created_at);
+CREATE TABLE maintenance_windows (
+  window_id INTEGER PRIMARY KEY AUTOINCREMENT,
+  user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  title TEXT NOT NULL,
+  message TEXT NOT NULL DEFAULT '',
+  starts_at INTEGER NOT NULL,
+  ends_at INTEGER NOT NULL,
+  created_at INTEGER NOT NULL
+);
+CREATE INDEX maintenance_windows_user ON maintenance_windows (user_id, starts_at);
+CREATE INDEX maintenance_windows_ends ON maintenance_windows (ends_at);
+CREATE TABLE maintenance_endpoints (
+  window_id INTEGER NOT NULL REFERENCES maintenance_windows(window_id) ON DELETE CASCADE,
+  url_id INTEGER NOT NULL REFERENCES endpoints(url_id) ON DELETE CASCADE,
+  PRIMARY KEY (window_id, url_id)
+);
+CREATE INDEX maintenance_endpoints_url ON maintenance_endpoints (url_id);
+CREATE TABLE status_subscribers (
+  subscriber_id INTEGER PRIMARY KEY AUTOINCREMENT,
+  page_id INTEGER NOT NULL REFERENCES status_pages(page_id) ON DELETE CASCADE,
+  email TEXT NOT NULL,
+  token TEXT NOT NULL UNIQUE,
+  confirmed_at INTEGER,
+  expires_at INTEGER NOT NULL,
+  created_at INTEGER NOT NULL,
+  UNIQUE (page_id, email)
+);
+`,
+  },
+  {
+    // Issue 21: mail to status-page subscribers goes through its own durable outbox (retried with
+    // backoff, picked up again after a restart); maintenance notices are sent once per window and event.
+    id: 17,
+    name: 'status_mail',
+    sql: `
+CREATE TABLE status_mail_outbox (
+  mail_id INTEGER PRIMARY KEY AUTOINCREMENT,
+  page_id INTEGER REFERENCES status_pages(page_id) ON DELETE CASCADE,
+  to_email TEXT NOT NULL,
+  subject TEXT NOT NULL,
+  body TEXT NOT NULL,
+  unsubscribe_url TEXT,
+  idempotency_key TEXT NOT NULL UNIQUE,
+  status TEXT NOT NULL DEFAULT 'pending',
+  attempts INTEGER NOT NULL DEFAULT 0,
+  next_attempt_at INTEGER NOT NULL,
+  last_error TEXT,
+  created_at INTEGER NOT NULL,
+  sent_at INTEGER
+);
+CREATE INDEX status_mail_outbox_due ON status_mail_outbox (next_attempt_at) WHERE status = 'pending';
+CREATE TABLE status_maintenance_notices (
+  window_id INTEGER NOT NULL REFERENCES maintenance_windows(window_id) ON DELETE CASCADE,
+  event TEXT NOT NULL,
+  sent_at INTEGER NOT NULL,
+  PRIMARY KEY (window_id, event)
+);
+`,
+  },
+  {
+    // Check kinds beyond GET (issue 22): an endpoint's kind and check options as JSON (target,
+    // record type, resolver, request with secret header values sealed, assertions) in a table of
+    // their own; an endpoint without a row is an http GET as before. A plan's endpoint kinds
+    // (NULL: all; Free: http and heartbeat).
+    id: 18,
+    name: 'check_kinds',
+    sql: `
+CREATE TABLE endpoint_checks (
+  url_id INTEGER PRIMARY KEY REFERENCES endpoints(url_id) ON DELETE CASCADE,
+  kind TEXT NOT NULL,
+  config TEXT NOT NULL
+);
+ALTER TABLE packages ADD COLUMN monitor_kinds TEXT;
+UPDATE packages SET monitor_kinds = '["http","heartbeat"]' WHERE package_name = 'Free';
+`,
+  },
+  {
     // Issue 23: the workspace, not the user, owns everything. A workspace is an account row in
     // `users` (kind 'workspace', no password, cannot sign in) or, for the personal workspace, the
     // user's own row: the workspace id is the user_id its endpoints, thresholds, alert methods,

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import type { Dashboard, Endpoint, EndpointInput, Incident, Region } from '@upfleet/proto/rest';
+import type { Dashboard, Endpoint, EndpointInput, Incident, MaintenanceWindow, Region } from '@upfleet/proto/rest';
 import { useAuth, useServices } from '../app-context';
 import { StatusSummary } from '../components/dashboard/StatusSummary';
 import { useEndpointList } from '../components/dashboard/use-endpoint-list';
@@ -70,8 +70,20 @@ export function DashboardPage() {
     setParams(next, { replace: true });
   }, [setParams]);
 
+  // Endpoints in a maintenance window in progress (status pages, issue 21): their rows say so.
+  const [inMaintenance, setInMaintenance] = useState<Set<number>>(new Set());
+  const loadMaintenance = useCallback(async () => {
+    try {
+      const res = await api.get<MaintenanceWindow[]>('/api/users/maintenance-windows');
+      if (res.success) setInMaintenance(new Set((res.data ?? []).filter((w) => w.state === 'in_progress').flatMap((w) => w.endpoint_ids)));
+    } catch {
+      // the list still shows without maintenance marks
+    }
+  }, [api]);
+
   // Oldest open incident per endpoint: the row says since when it has been down.
   const loadIncidents = useCallback(async () => {
+    void loadMaintenance();
     try {
       const res = await api.get<Incident[]>('/api/users/incidents?status=open');
       if (!res.success) return;
@@ -81,7 +93,7 @@ export function DashboardPage() {
     } catch {
       // the list still shows without incident states
     }
-  }, [api]);
+  }, [api, loadMaintenance]);
 
   const loadDashboard = useCallback(async () => {
     try {
@@ -279,6 +291,7 @@ export function DashboardPage() {
             query={query}
             onQuery={setQuery}
             openIncidents={openIncidents}
+            inMaintenance={inMaintenance}
             onEdit={(ep) => setDialog({ kind: 'edit', endpoint: ep })}
             onThresholds={(ep) => setDialog({ kind: 'thresholds', endpoint: ep })}
             onGraphs={(ep) => setDialog({ kind: 'graphs', endpoint: ep })}

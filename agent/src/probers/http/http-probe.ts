@@ -14,6 +14,16 @@ export interface HttpProbeOptions extends ProbeOptions {
   maxRedirects?: number;
   maxBodyBytes?: number;
   userAgent?: string;
+  /** GET when absent */
+  method?: string;
+  /** extra request headers (a user-agent among them replaces the agent's) */
+  headers?: Array<{ name: string; value: string }>;
+  /** request body ('' or absent: none) */
+  body?: string;
+  /** false: the first answer is the final one, a 3xx included (default true) */
+  followRedirects?: boolean;
+  /** keep the final response's headers and up to this many body bytes (for assertions) */
+  keepBodyBytes?: number;
 }
 
 export interface HttpProbeResult {
@@ -28,12 +38,19 @@ export interface HttpProbeResult {
   final_url: string;
   body_bytes: number;
   body_truncated: boolean;
+  /** the final response's headers (lower-case names) and body text, when keepBodyBytes asked for them */
+  headers?: Record<string, string>;
+  body?: string;
+  /** https: days until the final server's certificate expires (for a cert_days_left assertion) */
+  cert_days_left?: number;
 }
 
 export const DEFAULT_MAX_REDIRECTS = 5;
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
 interface HopState {
+  /** the certificate's expiry of the last TLS handshake, ms */
+  certNotAfterMs?: number;
   phase: Exclude<ProbePhase, '' | 'timeout'>;
   socket?: net.Socket;
   client?: Client;
@@ -65,6 +82,8 @@ export async function probeHttp(url: string, opts: HttpProbeOptions): Promise<Ht
     return finish('http', `invalid URL: ${url}`);
   }
   const seen = new Set<string>([current.href]);
+  let method = opts.method ?? 'GET';
+  let body = opts.body || undefined;
   const hop: HopState = { phase: 'dns', readyAt: 0 };
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -77,12 +96,15 @@ export async function probeHttp(url: string, opts: HttpProbeOptions): Promise<Ht
       if (current.protocol !== 'http:' && current.protocol !== 'https:') {
         return finish('http', `unsupported scheme ${current.protocol}`);
       }
-      const out = await requestOnce(current, opts, hop, timings, maxBody);
+      const out = await requestOnce(current, { ...opts, method, body }, hop, timings, maxBody);
       result.status_code = out.status;
+      result.cert_days_left = hop.certNotAfterMs !== undefined && current.protocol === 'https:' ? round((hop.certNotAfterMs - Date.now()) / 86_400_000) : undefined;
+      if (out.headers) result.headers = out.headers;
+      if (out.text !== undefined) result.body = out.text;
       result.final_url = current.href;
       result.body_bytes = out.bodyBytes;
       result.body_truncated = out.truncated;
-      if (out.status >= 300 && out.status < 400 && out.location !== undefined) {
+      if (out.status >= 300 && out.status < 400 && out.location !== undefined && opts.followRedirects !== false) {
         let next: URL;
         try {
           next = new URL(out.location, current);
@@ -94,6 +116,11 @@ export async function probeHttp(url: string, opts: HttpProbeOptions): Promise<Ht
         seen.add(next.href);
         result.redirects++;
         current = next;
+        // 303, and 301/302 after a POST, continue as a GET without a body (as browsers and curl do)
+        if (out.status === 303 || ((out.status === 301 || out.status === 302) && method === 'POST')) {
+          method = method === 'HEAD' ? 'HEAD' : 'GET';
+          body = undefined;
+        }
         continue;
       }
       return out.status >= 400 ? finish('http', `HTTP ${out.status}`) : finish('', '');
@@ -107,7 +134,7 @@ export async function probeHttp(url: string, opts: HttpProbeOptions): Promise<Ht
   }
 }
 
-interface HopOutcome { status: number; location?: string; bodyBytes: number; truncated: boolean }
+interface HopOutcome { status: number; location?: string; bodyBytes: number; truncated: boolean; headers?: Record<string, string>; text?: string }
 
 // Made once: undici builds a new error (with a stack trace) for every destroy() without one.
 const DONE = new Error('probe finished');
@@ -129,12 +156,16 @@ function requestOnce(
     });
     hop.client = client;
     const out: HopOutcome = { status: 0, bodyBytes: 0, truncated: false };
+    const keep = opts.keepBodyBytes ?? 0;
+    const kept: Buffer[] = [];
+    let keptBytes = 0;
     let settled = false;
     const done = (err?: Error): void => {
       if (settled) return;
       settled = true;
       hop.client = undefined;
       client.destroy(DONE, noop);
+      if (keep > 0) out.text = Buffer.concat(kept).toString('utf8');
       if (err) reject(err);
       else resolve(out);
     };
@@ -142,8 +173,9 @@ function requestOnce(
       {
         origin: target.origin,
         path: target.pathname + target.search,
-        method: 'GET',
-        headers: { 'user-agent': opts.userAgent ?? 'Upfleet-Agent/0.1', accept: '*/*' },
+        method: opts.method ?? 'GET',
+        headers: requestHeaders(opts),
+        body: opts.body,
         // No 'Connection: close' (undici then makes an error object per request to close the
         // socket); the Client is destroyed right after the response, so no connection is reused.
       },
@@ -155,8 +187,17 @@ function requestOnce(
           out.status = statusCode;
           const loc = headers.location;
           out.location = Array.isArray(loc) ? loc[0] : loc;
+          if (keep > 0) {
+            out.headers = {};
+            for (const [k, v] of Object.entries(headers)) out.headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v ?? '');
+          }
         },
         onResponseData(c, chunk) {
+          if (keptBytes < keep) {
+            const part = chunk.subarray(0, keep - keptBytes);
+            kept.push(part);
+            keptBytes += part.length;
+          }
           out.bodyBytes += chunk.length;
           if (out.bodyBytes >= maxBody && !out.truncated) {
             out.truncated = true;
@@ -172,6 +213,13 @@ function requestOnce(
       },
     );
   });
+}
+
+/** The agent's headers, then the check's own (a name given by the check replaces the agent's). */
+function requestHeaders(opts: HttpProbeOptions): Record<string, string> {
+  const h: Record<string, string> = { 'user-agent': opts.userAgent ?? 'Upfleet-Agent/0.1', accept: '*/*' };
+  for (const { name, value } of opts.headers ?? []) h[name.toLowerCase()] = value;
+  return h;
 }
 
 /** Ends the hop in progress at once (timeout). */
@@ -226,6 +274,8 @@ function connect(
       });
       ts.once('secureConnect', () => {
         timings.tls_ms += performance.now() - t2;
+        const notAfter = Date.parse(ts.getPeerCertificate()?.valid_to ?? '');
+        hop.certNotAfterMs = Number.isFinite(notAfter) ? notAfter : undefined;
         hop.phase = 'http';
         hop.readyAt = performance.now();
         settle(null, ts);

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Command } from 'commander';
 import type { AlertThreshold, MonitorType, Region } from '@upfleet/proto/rest';
 import type { AlertThresholdItem } from '@upfleet/proto/schemas';
-import { createUserClient, type UserClient } from '../../api/user-client';
+import { createUserClient, type EndpointFields, type UserClient } from '../../api/user-client';
 import { resolveGlobals, type CliDeps } from '../../context';
 import { CliError } from '../../errors';
 import { formatList, type Column } from '../../formatters/table';
@@ -48,11 +48,15 @@ function thresholdItems(m: Monitor, types: MonitorType[], regions: Region[]): Al
   }));
 }
 
-const endpointFields = (m: Monitor) => ({
-  name: m.name, url: m.url, description: m.description, regions: m.regions,
+// The check came from the file through the same schema (and is parsed again when sent): cast to the body type.
+const endpointFields = (m: Monitor): EndpointFields => ({
+  name: m.name, description: m.description, regions: m.regions,
+  // issue 22: an http endpoint by its URL (and options), the other kinds by their target
+  ...((m.check?.kind ?? 'http') === 'http' ? { url: m.url } : {}),
+  ...(m.check ?? {}),
   ping_host: m.features.includes('ping_host'), cert_expiry: m.features.includes('cert_expiry'),
   response_code: m.features.includes('response_code'), response_time: m.features.includes('response_time'),
-});
+}) as EndpointFields;
 
 /** Carries out one change; a refusal names the monitor. */
 async function applyChange(client: UserClient, c: Change, types: MonitorType[], regions: Region[]): Promise<void> {
@@ -65,7 +69,7 @@ async function applyChange(client: UserClient, c: Change, types: MonitorType[], 
       if (m.alert_thresholds.length) await client.saveThresholds(saved.url_id, thresholdItems(m, types, regions));
     } else if (c.action === 'update' && m) {
       const id = c.url_id!;
-      if (c.fields.some((f) => ['url', 'description', 'regions', 'features'].includes(f))) await client.updateEndpoint(id, endpointFields(m));
+      if (c.fields.some((f) => ['url', 'description', 'regions', 'features', 'check'].includes(f))) await client.updateEndpoint(id, endpointFields(m));
       if (c.fields.includes('monitoring')) await client.setMonitoring(id, m.monitoring);
       if (c.fields.includes('alert_thresholds')) await client.saveThresholds(id, thresholdItems(m, types, regions));
     }

@@ -3,8 +3,8 @@
 // Pure functions: the command (index.ts) fetches, calls these, and applies the plan.
 import { parse, stringify } from 'yaml';
 import { planViolations } from '@upfleet/proto/plan';
-import { FEATURES, type AlertThreshold, type Dashboard, type Endpoint, type Feature, type Region, type ThresholdOperator } from '@upfleet/proto/rest';
-import { MonitorSpec, MonitorsFile } from '@upfleet/proto/schemas';
+import { FEATURES, type AlertThreshold, type Dashboard, type Endpoint, type EndpointCheck, type Feature, type Region, type ThresholdOperator } from '@upfleet/proto/rest';
+import { MonitorSpec, MonitorsFile, endpointCheck } from '@upfleet/proto/schemas';
 import { CliError, oneLine } from '../../errors';
 
 /** One monitor as the file says it, normalised the way the API stores it (so equal means unchanged). */
@@ -16,6 +16,8 @@ export interface Monitor {
   features: Feature[];
   monitoring: boolean;
   alert_thresholds: Threshold[];
+  /** Issue 22: kind, target, request, assertions... (absent: an http GET, as before). */
+  check?: EndpointCheck;
 }
 export interface Threshold { type: Feature; operator: ThresholdOperator; value: number; enabled: boolean; region: string | null }
 
@@ -25,7 +27,17 @@ export interface CurrentMonitor extends Monitor { url_id: number }
 export type Action = 'create' | 'update' | 'delete' | 'unchanged';
 export interface Change { action: Action; name: string; url_id: number | null; fields: string[]; monitor: Monitor | null }
 
-const FIELDS = ['url', 'description', 'regions', 'features', 'monitoring', 'alert_thresholds'] as const;
+const FIELDS = ['url', 'description', 'regions', 'features', 'monitoring', 'alert_thresholds', 'check'] as const;
+
+/** A check in the file's terms: only what differs from an http GET; secret header values left out (write-only). */
+function fileCheck(c: EndpointCheck | undefined): EndpointCheck | undefined {
+  if (!c || ((c.kind ?? 'http') === 'http' && !c.request && !c.assertions?.length)) return undefined;
+  const out: EndpointCheck = { kind: c.kind ?? 'http' };
+  for (const k of ['target', 'record_type', 'resolver'] as const) if (c[k] !== undefined) (out as Record<string, unknown>)[k] = c[k];
+  if (c.request) out.request = { ...c.request, headers: c.request.headers.map((h) => (h.secret ? { name: h.name, secret: true } : { name: h.name, value: h.value ?? '' })) };
+  if (c.assertions?.length) out.assertions = c.assertions.map((a) => ({ source: a.source, property: a.property ?? '', comparison: a.comparison, target: String(a.target) }));
+  return out;
+}
 type Field = (typeof FIELDS)[number];
 
 export const regionKey = (r: Pick<Region, 'region' | 'city'>) => `${r.region}-${r.city}`;
@@ -46,6 +58,7 @@ export function currentMonitors(endpoints: Endpoint[], thresholds: Map<number, A
     regions: e.regions,
     features: FEATURES.filter((f) => e[f]),
     monitoring: e.monitoring_enabled,
+    ...(fileCheck(e) ? { check: fileCheck(e) } : {}),
     alert_thresholds: sortThresholds(
       (thresholds.get(e.url_id) ?? [])
         .filter((t) => t.threshold_id > 0)
@@ -60,12 +73,20 @@ export function currentMonitors(endpoints: Endpoint[], thresholds: Map<number, A
   }));
 }
 
+/** A monitor's kind fields in the file: url for http, target (and record type, resolver) for the others. */
+function checkYaml(m: Monitor): Record<string, unknown> {
+  const c = fileCheck(m.check);
+  if (!c) return { url: m.url };
+  const { kind, ...rest } = c;
+  return kind === 'http' ? { url: m.url, ...rest } : { kind, ...rest };
+}
+
 /** The YAML that `monitors export` writes and `monitors apply` reads back unchanged. */
 export function toYaml(monitors: Monitor[], header: string): string {
   const doc = {
     monitors: monitors.map((m) => ({
       name: m.name,
-      url: m.url,
+      ...checkYaml(m),
       ...(m.description ? { description: m.description } : {}),
       regions: m.regions,
       features: m.features,
@@ -130,9 +151,12 @@ export function readMonitorsFile(file: string, text: string, regions: Region[]):
       if (thresholdKeys.has(k)) problem(`alert_thresholds[${j}]: Each monitor type and region may have one threshold`);
       thresholdKeys.add(k);
     });
+    const { url, check } = endpointCheck(m);
+    const kept = fileCheck(check);
     monitors.push({
       name: m.name,
-      url: m.url,
+      url,
+      ...(kept ? { check: { ...kept, ...(check.request ? { request: check.request } : {}) } } : {}),
       description: m.description,
       regions: m.regions.length === 0 && primary ? [regionKey(primary)] : m.regions,
       features: FEATURES.filter((f) => m.features.includes(f)),
@@ -152,6 +176,8 @@ function changedFields(want: Monitor, have: Monitor): Field[] {
     features: () => want.features.join() === have.features.join(),
     monitoring: () => want.monitoring === have.monitoring,
     alert_thresholds: () => JSON.stringify(want.alert_thresholds) === JSON.stringify(have.alert_thresholds),
+    // secret header values are write-only: a file's value is sent, never compared
+    check: () => JSON.stringify(fileCheck(want.check) ?? null) === JSON.stringify(fileCheck(have.check) ?? null),
   };
   return FIELDS.filter((f) => !same[f]());
 }
@@ -168,7 +194,7 @@ export function planChanges(file: string, wanted: Monitor[], current: CurrentMon
     }
     const have = matches[0];
     if (!have) {
-      const fields = FIELDS.filter((f) => f !== 'monitoring' || !want.monitoring).filter((f) => f !== 'description' || want.description).filter((f) => f !== 'alert_thresholds' || want.alert_thresholds.length);
+      const fields = FIELDS.filter((f) => f !== 'monitoring' || !want.monitoring).filter((f) => f !== 'description' || want.description).filter((f) => f !== 'alert_thresholds' || want.alert_thresholds.length).filter((f) => f !== 'check' || want.check);
       changes.push({ action: 'create', name: want.name, url_id: null, fields, monitor: want });
       continue;
     }
@@ -200,7 +226,7 @@ export function checkPlanLimits(file: string, changes: Change[], currentCount: n
   for (const c of changes) {
     if (!c.monitor || c.action === 'unchanged') continue;
     const features = Object.fromEntries(c.monitor.features.map((f) => [f, true]));
-    const refused = planViolations(plan, { features, regions: c.monitor.regions }, ctx)[0];
+    const refused = planViolations(plan, { features, regions: c.monitor.regions, kind: c.monitor.check?.kind ?? 'http' }, ctx)[0];
     if (refused) throw new CliError('invalid', `${file}: monitor "${c.name}": ${refused.subject}: ${refused.message}`);
   }
   const count = (a: Action) => changes.filter((c) => c.action === a).length;

@@ -29,10 +29,11 @@ export function roleNeeded(method: string, path: string): Role | null {
   return read ? null : 'editor';
 }
 
-/** The gate of the `/users` data router (mounted at /users, after inWorkspace). */
+/** The gate of the `/users/*` data routes (after inWorkspace). */
 export function workspaceRoleGate(): RequestHandler {
   return (req, _res, next) => {
-    const needed = roleNeeded(req.method, req.path);
+    // The path under /api/users, wherever the gate is mounted.
+    const needed = roleNeeded(req.method, req.originalUrl.split('?')[0].replace(/^\/api\/users/, ''));
     if (needed) requireRole(authOf(req).role ?? 'viewer', needed);
     next();
   };

@@ -1,13 +1,23 @@
 import { useState, type FormEvent } from 'react';
 import { featureAllowed, planViolations } from '@upfleet/proto/plan';
-import { FEATURES, FEATURE_LABELS, type Dashboard, type Endpoint, type EndpointInput, type Feature, type Region } from '@upfleet/proto/rest';
+import { FEATURES, FEATURE_LABELS, type Dashboard, type Endpoint, type EndpointCheck, type EndpointInput, type Feature, type Region } from '@upfleet/proto/rest';
+import { ENDPOINT_KIND_LABELS } from '@upfleet/proto/assertions';
+import { EndpointCreateBody, firstError } from '@upfleet/proto/schemas';
+import { CheckFields } from './EndpointCheckFields';
 import { Modal } from '../Modal';
 import { regionKey, regionLabel } from '../../lib/format';
 import { validateEndpointBasics } from '../../lib/validation';
 import { LockIcon } from '../Icons';
 import { Field } from '../Field';
 
-export type PlanLimits = Pick<Dashboard, 'package_name' | 'max_regions' | 'ping_host' | 'cert_expiry' | 'response_code' | 'response_time'> & Partial<Pick<Dashboard, 'multi_region'>>;
+export type PlanLimits = Pick<Dashboard, 'package_name' | 'max_regions' | 'ping_host' | 'cert_expiry' | 'response_code' | 'response_time'> & Partial<Pick<Dashboard, 'multi_region' | 'monitor_kinds'>>;
+
+/** An endpoint's check as the form edits it (issue 22); an http GET has only its kind. */
+function initialCheck(endpoint: Endpoint | null): EndpointCheck {
+  if (!endpoint) return { kind: 'http' };
+  const { kind, target, record_type, resolver, request, assertions } = endpoint;
+  return Object.fromEntries(Object.entries({ kind: kind ?? 'http', target, record_type, resolver, request, assertions }).filter(([, v]) => v !== undefined));
+}
 
 const PRIMARY_FALLBACK = 'EU-Germany';
 
@@ -64,6 +74,8 @@ export function EndpointFormModal({
   onClose(): void;
 }) {
   const [form, setForm] = useState<EndpointInput>(() => initialForm(endpoint, regions, plan));
+  const [check, setCheck] = useState<EndpointCheck>(() => initialCheck(endpoint));
+  const kind = check.kind ?? 'http';
   const [error, setError] = useState('');
   const [notice, setNotice] = useState('');
   const [busy, setBusy] = useState(false);
@@ -99,7 +111,9 @@ export function EndpointFormModal({
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const invalid = validateEndpointBasics(form.name, form.url);
+    // the whole body through the server's schema (kind rules, request, assertions); an http one as before
+    const body = { ...form, ...check, ...(kind === 'http' ? {} : { url: undefined }) };
+    const invalid = kind === 'http' && !check.request && !check.assertions?.length ? validateEndpointBasics(form.name, form.url) : firstError(EndpointCreateBody, body);
     if (invalid) {
       setError(invalid);
       return;
@@ -111,7 +125,7 @@ export function EndpointFormModal({
     }
     setError('');
     setBusy(true);
-    const ok = await onSubmit({ ...form, name: form.name.trim(), url: form.url.trim(), description: form.description?.trim() ?? '', regions: chosen });
+    const ok = await onSubmit({ ...form, ...check, name: form.name.trim(), url: kind === 'http' ? form.url.trim() : undefined, description: form.description?.trim() ?? '', regions: chosen } as EndpointInput);
     setBusy(false);
     if (ok) onClose();
   };
@@ -123,15 +137,19 @@ export function EndpointFormModal({
           <Field id="ep-name" label="Name">
             <input id="ep-name" value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} required placeholder="My website" />
           </Field>
-          <Field id="ep-url" label="URL">
-            <input id="ep-url" type="url" value={form.url} onChange={(e) => setForm({ ...form, url: e.target.value })} required placeholder="https://example.com" />
-          </Field>
+          {kind === 'http' && (
+            <Field id="ep-url" label="URL">
+              <input id="ep-url" type="url" value={form.url} onChange={(e) => setForm({ ...form, url: e.target.value })} required placeholder="https://example.com" />
+            </Field>
+          )}
         </div>
+        <CheckFields value={check} onChange={setCheck} allowedKinds={plan.monitor_kinds}
+          onKindRefused={(k) => setNotice(planViolations(limits, { kind: k })[0]?.message ?? `${ENDPOINT_KIND_LABELS[k]} checks are not in your plan`)} />
         <Field id="ep-description" label={<>Description <span className="optional">(optional)</span></>}>
           <textarea id="ep-description" rows={2} value={form.description} onChange={(e) => setForm({ ...form, description: e.target.value })} />
         </Field>
 
-        <fieldset className="fieldset">
+        {kind === 'http' && <fieldset className="fieldset">
           <legend>Monitoring Features</legend>
           <div className="option-grid">
             {FEATURES.map((f) => {
@@ -149,7 +167,7 @@ export function EndpointFormModal({
               );
             })}
           </div>
-        </fieldset>
+        </fieldset>}
 
         <fieldset className="fieldset">
           <legend>Regions</legend>

@@ -40,12 +40,14 @@ export const EndpointList = forwardRef<HTMLInputElement, {
   query: ListQuery;
   onQuery(q: Partial<ListQuery>): void;
   openIncidents: Map<number, Incident>;
+  /** Endpoints in a maintenance window in progress. */
+  inMaintenance?: Set<number>;
   onEdit: Act;
   onThresholds: Act;
   onGraphs: Act;
   onToggle: Act;
   onDelete: Act;
-}>(function EndpointList({ rows, matching, all, more, onShowMore, query, onQuery, openIncidents, onEdit, onThresholds, onGraphs, onToggle, onDelete }, searchRef) {
+}>(function EndpointList({ rows, matching, all, more, onShowMore, query, onQuery, openIncidents, inMaintenance, onEdit, onThresholds, onGraphs, onToggle, onDelete }, searchRef) {
   const now = useNow();
   // The box keeps what is typed (the URL follows it; a change of the URL from elsewhere comes back here).
   const [text, setText] = useState(query.q);
@@ -146,6 +148,9 @@ export const EndpointList = forwardRef<HTMLInputElement, {
                       <span className="badge badge-red" data-testid="down-badge" title={`${conditionLabel(incident.condition)}: ${incident.cause}`}>
                         {incident.condition === 'down' ? 'Down' : conditionLabel(incident.condition)} {sinceLabel(incident.opened_at)}
                       </span>
+                    )}
+                    {inMaintenance?.has(ep.url_id) && (
+                      <span className="badge badge-yellow" data-testid="maintenance-badge" title="In a maintenance window: no alerts, not counted in uptime">Maintenance</span>
                     )}
                     {ep.monitoring_enabled && (
                       <span className={`badge badge-${badge.tone}`} title="7-day uptime">{badge.text}</span>

@@ -1,13 +1,25 @@
 import { useEffect, useMemo, useRef } from 'react';
 import Chart from 'react-apexcharts';
 import type { ApexOptions } from 'apexcharts';
-import type { GraphSeries } from '@upfleet/proto/rest';
+import type { GraphFailure, GraphSeries } from '@upfleet/proto/rest';
 import { certBarPercent, certStatus, GRAPH_FUNCTION_LABELS, GRAPH_UNITS, regionKeyLabel, seriesStats, statusCodeClass, successShare } from '../../lib/format';
 import { wheelZoom, type TimeRange } from './range-refetch';
 
 const COLORS: Record<string, string> = { response_time: '#4f46e5', ping: '#0ea5e9', response_code: '#10b981', cert_expiry: '#f59e0b' };
 
-export function GraphCard({ series, view, onRange, incidents = [] }: { series: GraphSeries; view: TimeRange; onRange(range: TimeRange): void; incidents?: TimeRange[] }) {
+/** The failure reasons of a point: failures from its time up to the next point's (its bucket). */
+export function failuresAt(data: Array<[number, number]>, index: number, failures: GraphFailure[]): string[] {
+  const from = data[index]?.[0];
+  if (from === undefined) return [];
+  const to = data[index + 1]?.[0] ?? Infinity;
+  return [...new Set(failures.filter((f) => f.t >= from && f.t < to).map((f) => f.reason))];
+}
+
+export function GraphCard({ series, view, onRange, incidents = [], failures = [] }: {
+  series: GraphSeries; view: TimeRange; onRange(range: TimeRange): void; incidents?: TimeRange[];
+  /** this location's latest failed checks, newest first (issue 22): shown in the tooltip and as the last failure */
+  failures?: GraphFailure[];
+}) {
   const values = useMemo(() => series.data.map((p) => p[1]), [series]);
   // Response codes are whole numbers (a bucket mixing 200 and 503 still reads as a code, not 351.50).
   const isCode = series.function === 'response_code';
@@ -54,7 +66,17 @@ export function GraphCard({ series, view, onRange, incidents = [] }: { series: G
       grid: { borderColor: '#eef0f4', strokeDashArray: 4 },
       xaxis: { type: 'datetime', min: view.from, max: view.to, labels: { datetimeUTC: false } },
       yaxis: { labels: { formatter: (v: number) => `${Math.round(v)}${unit ? ` ${unit}` : ''}` }, min: series.function === 'cert_expiry' ? 0 : undefined },
-      tooltip: { x: { format: 'dd MMM HH:mm' }, y: { formatter: (v: number) => (series.function === 'response_code' ? String(Math.round(v)) : `${Math.round(v * 100) / 100}${unit ? ` ${unit}` : ''}`) } },
+      tooltip: {
+        x: { format: 'dd MMM HH:mm' },
+        // a point with failed checks says why ("status_code 503, expected equals 200")
+        y: {
+          formatter: (v: number, o?: { dataPointIndex?: number }) => {
+            const text = series.function === 'response_code' ? String(Math.round(v)) : `${Math.round(v * 100) / 100}${unit ? ` ${unit}` : ''}`;
+            const why = o?.dataPointIndex === undefined ? [] : failuresAt(series.data, o.dataPointIndex, failures);
+            return why.length ? `${text} · failed: ${why.join('; ')}` : text;
+          },
+        },
+      },
       // Incident periods shaded red behind the line.
       annotations: {
         xaxis: incidents.filter((p) => p.to >= view.from && p.from <= view.to).map((p) => ({
@@ -62,7 +84,7 @@ export function GraphCard({ series, view, onRange, incidents = [] }: { series: G
         })),
       },
     };
-  }, [series, view, unit, incidents]);
+  }, [series, view, unit, incidents, failures]);
 
   const chartSeries = useMemo(() => [{ name: GRAPH_FUNCTION_LABELS[series.function], data: series.data.map(([t, v]) => ({ x: t, y: v })) }], [series]);
   const codes = isCode ? values.map((v) => Math.round(v)) : [];
@@ -81,6 +103,11 @@ export function GraphCard({ series, view, onRange, incidents = [] }: { series: G
         )}
         {lastDays !== undefined && <span className={`badge badge-${certStatus(lastDays).tone}`}>{certStatus(lastDays).label}</span>}
       </header>
+      {failures[0] && (
+        <p className="last-failure" data-testid="last-failure">
+          Last failure {new Date(failures[0].t).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}: {failures[0].reason}
+        </p>
+      )}
       {stats ? (
         <dl className="stats-row">
           <div><dt>High</dt><dd>{stats.high}{unit && ` ${unit}`}</dd></div>

@@ -1,6 +1,6 @@
 // Full-screen graphs for one endpoint. Loaded lazily: it pulls in apexcharts.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { Endpoint, GraphFunction, GraphSeries, GraphsResponse, Incident } from '@upfleet/proto/rest';
+import type { Endpoint, GraphFailure, GraphFunction, GraphSeries, GraphsResponse, Incident } from '@upfleet/proto/rest';
 import { useServices } from '../../app-context';
 import { Modal } from '../Modal';
 import { Spinner } from '../Spinner';
@@ -51,6 +51,7 @@ export default function GraphsModal({ endpoint, onClose, now = () => Date.now() 
   const [custom, setCustom] = useState<TimeRange | null>(null);
   const [view, setView] = useState<TimeRange>(() => ({ from: now() - 3600_000, to: now() }));
   const [graphs, setGraphs] = useState<GraphSeries[] | null>(null);
+  const [failures, setFailures] = useState<GraphFailure[]>([]);
   const [loading, setLoading] = useState(true);
   const [updating, setUpdating] = useState(false);
   const [error, setError] = useState('');
@@ -86,6 +87,7 @@ export default function GraphsModal({ endpoint, onClose, now = () => Date.now() 
         if (!live) return;
         if (res.success) {
           setGraphs(res.data?.graphs ?? []);
+          setFailures(res.data?.failures ?? []);
           setError('');
         } else setError(res.error || 'Failed to fetch graph data');
       })
@@ -168,7 +170,7 @@ export default function GraphsModal({ endpoint, onClose, now = () => Date.now() 
         <div className="graphs-area">
           {(updating || loading) && <div className="updating-overlay" role="status">Updating...</div>}
           <div className="graph-grid">
-            {shown.map((g) => (<GraphCard key={g.itemId} series={g} view={view} onRange={onRange} incidents={periods} />))}
+            {shown.map((g) => (<GraphCard key={g.itemId} series={g} view={view} onRange={onRange} incidents={periods} failures={failures.filter((f) => f.location === g.location)} />))}
           </div>
         </div>
       )}

@@ -1,6 +1,8 @@
 // Original file: proto/upfleet/agent/v1/agent_service.proto
 
 import type { CheckKind as _upfleet_agent_v1_CheckKind, CheckKind__Output as _upfleet_agent_v1_CheckKind__Output } from '../../../upfleet/agent/v1/CheckKind';
+import type { HttpRequest as _upfleet_agent_v1_HttpRequest, HttpRequest__Output as _upfleet_agent_v1_HttpRequest__Output } from '../../../upfleet/agent/v1/HttpRequest';
+import type { Assertion as _upfleet_agent_v1_Assertion, Assertion__Output as _upfleet_agent_v1_Assertion__Output } from '../../../upfleet/agent/v1/Assertion';
 import type { Long } from '@grpc/proto-loader';
 
 export interface Assignment {
@@ -23,6 +25,23 @@ export interface Assignment {
    * loopback and link-local addresses for this check even when its own flag allows them.
    */
   'private_targets_denied'?: (boolean);
+  /**
+   * Fields 10-14 (issue 22); an older agent ignores them and runs its HTTP check as a GET.
+   */
+  'request'?: (_upfleet_agent_v1_HttpRequest | null);
+  'assertions'?: (_upfleet_agent_v1_Assertion)[];
+  /**
+   * tcp: host:port; dns: the name looked up
+   */
+  'target'?: (string);
+  /**
+   * dns: A AAAA CNAME MX TXT NS
+   */
+  'record_type'?: (string);
+  /**
+   * dns: ip or ip:port of the server asked; '' = the system's
+   */
+  'resolver'?: (string);
 }
 
 export interface Assignment__Output {
@@ -45,4 +64,21 @@ export interface Assignment__Output {
    * loopback and link-local addresses for this check even when its own flag allows them.
    */
   'private_targets_denied': (boolean);
+  /**
+   * Fields 10-14 (issue 22); an older agent ignores them and runs its HTTP check as a GET.
+   */
+  'request': (_upfleet_agent_v1_HttpRequest__Output | null);
+  'assertions': (_upfleet_agent_v1_Assertion__Output)[];
+  /**
+   * tcp: host:port; dns: the name looked up
+   */
+  'target': (string);
+  /**
+   * dns: A AAAA CNAME MX TXT NS
+   */
+  'record_type': (string);
+  /**
+   * dns: ip or ip:port of the server asked; '' = the system's
+   */
+  'resolver': (string);
 }

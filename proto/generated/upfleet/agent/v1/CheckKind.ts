@@ -14,6 +14,14 @@ export const CheckKind = {
    * ping_host
    */
   CHECK_KIND_PING: 'CHECK_KIND_PING',
+  /**
+   * a tcp endpoint: connect to target host:port
+   */
+  CHECK_KIND_TCP: 'CHECK_KIND_TCP',
+  /**
+   * a dns endpoint: look up target's record_type records
+   */
+  CHECK_KIND_DNS: 'CHECK_KIND_DNS',
 } as const;
 
 export type CheckKind =
@@ -34,5 +42,15 @@ export type CheckKind =
    */
   | 'CHECK_KIND_PING'
   | 3
+  /**
+   * a tcp endpoint: connect to target host:port
+   */
+  | 'CHECK_KIND_TCP'
+  | 4
+  /**
+   * a dns endpoint: look up target's record_type records
+   */
+  | 'CHECK_KIND_DNS'
+  | 5
 
 export type CheckKind__Output = typeof CheckKind[keyof typeof CheckKind]

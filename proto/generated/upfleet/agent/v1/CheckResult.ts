@@ -14,7 +14,7 @@ export interface CheckResult {
   'ts_ms'?: (number | string | Long);
   'ok'?: (boolean);
   /**
-   * '' when ok; else dns | connect | tls | http | timeout
+   * '' when ok; else dns | connect | tls | http | timeout | assertion (error: its reason)
    */
   'phase'?: (string);
   'error'?: (string);
@@ -57,7 +57,7 @@ export interface CheckResult__Output {
   'ts_ms': (number);
   'ok': (boolean);
   /**
-   * '' when ok; else dns | connect | tls | http | timeout
+   * '' when ok; else dns | connect | tls | http | timeout | assertion (error: its reason)
    */
   'phase': (string);
   'error': (string);

@@ -1,0 +1,421 @@
+// Status pages (issue 21): the owner side (pages, components, reports with updates, maintenance
+// windows, the plan's max_status_pages) and the public view (overall and component state, 90 daily
+// bars, reports, maintenance), cached per page and revalidated with an ETag.
+import crypto from 'node:crypto';
+import { planViolations } from '@upfleet/proto/plan';
+import {
+  COMPONENT_STATES, type ComponentState, type MaintenanceWindow, type Package, type PublicStatus, type PublicStatusDay, type ReportImpact, type StatusPage, type StatusReport,
+} from '@upfleet/proto/rest';
+import type { MaintenanceBody, StatusPageBody, StatusReportBody, StatusUpdateBody } from '@upfleet/proto/schemas';
+import { badRequest, conflict, forbidden, notFound } from '../errors';
+import { hashPassword, safeEqual, verifyPassword } from '../lib/crypto';
+import type { PageRow, StatusPagesRepo } from '../store/status-pages-repo';
+
+export const STATUS_DAYS = 90;
+const DAY_MS = 86_400_000;
+/** A rendered public view is reused this long (the answer says max-age=30), unless the page changes. */
+export const PUBLIC_VIEW_TTL_MS = 10_000;
+
+/** An endpoint's maintenance window, as the uptime query leaves it out. */
+export interface MaintenanceSpan { endpointId: number; startsAt: number; endsAt: number }
+
+/** Daily uptime of endpoints, from the results store's rollups. */
+export interface DailyUptimeSource {
+  /**
+   * Per endpoint: date (YYYY-MM-DD in the page's zone) → [checks counted, checks up]; days without
+   * counted checks are absent. Results taken during `maintenance` count neither for nor against.
+   */
+  dailyUptime(endpointIds: number[], fromMs: number, untilMs: number, offsetMinutes: number, maintenance?: MaintenanceSpan[]): Promise<Map<number, Map<string, [number, number]>>>;
+}
+
+/** 'UTC', 'UTC+2', 'UTC-5', 'UTC+5:30' → minutes east of UTC. */
+export function zoneOffsetMinutes(zone: string): number {
+  const m = /^UTC(?:([+-])(\d{1,2})(?::(\d{2}))?)?$/.exec(zone);
+  if (!m || !m[1]) return 0;
+  const minutes = Number(m[2]) * 60 + Number(m[3] ?? 0);
+  return m[1] === '-' ? -minutes : minutes;
+}
+
+/** The page-local date of an instant. */
+export const localDate = (ms: number, offsetMinutes: number) => new Date(ms + offsetMinutes * 60_000).toISOString().slice(0, 10);
+
+const rank = (s: ComponentState) => COMPONENT_STATES.indexOf(s);
+const worst = (a: ComponentState, b: ComponentState) => (rank(b) > rank(a) ? b : a);
+
+export interface StatusEvents {
+  /** A report was opened or got an update (subscribers' mail). */
+  reportChanged?(page: PageRow, report: StatusReport, kind: 'opened' | 'updated'): void;
+  /** A maintenance window was created or changed. */
+  windowChanged?(window: MaintenanceWindow): void;
+}
+
+export interface PublicView {
+  /** The JSON answer, encoded once per rendering. */
+  body: Buffer;
+  etag: string;
+  data: PublicStatus;
+  page: PageRow;
+}
+
+export function createStatusPageService(deps: {
+  repo: StatusPagesRepo;
+  planOf: (userId: number) => Package;
+  uptime?: DailyUptimeSource;
+  events?: StatusEvents;
+  /** Signs the cookie that opens a password-protected page (changes when its password does). */
+  cookieKey: Buffer;
+  now?: () => number;
+}) {
+  const { repo } = deps;
+  const now = deps.now ?? Date.now;
+
+  // Bumped on every change a public view shows (per page), so a cached view knows it is stale.
+  const versions = new Map<number, number>();
+  let globalVersion = 0;
+  const touch = (pageId?: number) => {
+    if (pageId === undefined) globalVersion++;
+    else versions.set(pageId, (versions.get(pageId) ?? 0) + 1);
+  };
+  const versionOf = (pageId: number) => `${globalVersion}.${versions.get(pageId) ?? 0}`;
+
+  function page(ownerId: number, pageId: number): PageRow {
+    const p = repo.ownedPage(ownerId, pageId);
+    if (!p) throw notFound('Status page not found');
+    return p;
+  }
+
+  function checkComponents(ownerId: number, body: StatusPageBody) {
+    for (const c of body.components) {
+      if (c.endpoint_id !== null && !repo.ownsEndpoint(ownerId, c.endpoint_id)) throw notFound('Endpoint not found');
+    }
+  }
+
+  function checkUnique(body: StatusPageBody, pageId: number | null) {
+    const bySlug = repo.bySlug(body.slug);
+    if (bySlug && bySlug.page_id !== pageId) throw conflict('This slug is already taken. Please choose another one.');
+    if (body.custom_domain) {
+      const byDomain = repo.byDomain(body.custom_domain);
+      if (byDomain && byDomain.page_id !== pageId) throw conflict('This custom domain is already used by another status page.');
+    }
+  }
+
+  const fields = (b: StatusPageBody) => ({
+    slug: b.slug, title: b.title, description: b.description, published: b.published, custom_domain: b.custom_domain, timezone: b.timezone, auto_reports: b.auto_reports,
+  });
+
+  function checkAffected(pageId: number, affected: Array<{ component_id: number }> | null) {
+    if (!affected) return;
+    const ids = new Set(repo.components(pageId).map((c) => c.component_id));
+    for (const a of affected) if (!ids.has(a.component_id)) throw badRequest(`Component ${a.component_id} is not on this status page`);
+  }
+
+  function reportOf(ownerId: number, pageId: number, reportId: number): StatusReport {
+    page(ownerId, pageId);
+    const r = repo.report(pageId, reportId);
+    if (!r) throw notFound('Report not found');
+    return r;
+  }
+
+  function checkWindowEndpoints(ownerId: number, ids: number[]) {
+    for (const id of ids) if (!repo.ownsEndpoint(ownerId, id)) throw notFound('Endpoint not found');
+  }
+
+  // ---- maintenance, in memory: alerting asks for every result it evaluates ----
+  /** Windows are looked back this far: results older than this are not asked about. */
+  const SPAN_LOOKBACK_MS = 2 * DAY_MS;
+  let spans: { version: number; at: number; byEndpoint: Map<number, Array<[number, number]>> } | null = null;
+  function spansNow(t: number) {
+    if (!spans || spans.version !== globalVersion || t - spans.at > 60_000) {
+      const byEndpoint = new Map<number, Array<[number, number]>>();
+      for (const [urlId, start, end] of repo.windowSpans(t - SPAN_LOOKBACK_MS)) {
+        const list = byEndpoint.get(urlId) ?? [];
+        list.push([start, end]);
+        byEndpoint.set(urlId, list);
+      }
+      spans = { version: globalVersion, at: t, byEndpoint };
+    }
+    return spans.byEndpoint;
+  }
+  function inMaintenance(urlId: number, at: number): boolean {
+    const list = spansNow(now()).get(urlId);
+    return list !== undefined && list.some(([s, e]) => at >= s && at < e);
+  }
+
+  // ---- auto reports: an alerting incident on a component's endpoint opens and resolves a report ----
+  function incidentOpened(i: { incident_id: number; url_id: number; condition: string }): void {
+    for (const p of repo.pagesShowingEndpoint(i.url_id)) {
+      touch(p.page_id);
+      if (p.auto_reports !== 1 || repo.openReportOfIncident(p.page_id, i.incident_id)) continue;
+      const ids = repo.componentsOfEndpoint(p.page_id, i.url_id);
+      const names = repo.components(p.page_id).filter((c) => ids.includes(c.component_id)).map((c) => c.name);
+      const down = i.condition === 'down';
+      const impact: ReportImpact = down ? 'major_outage' : 'degraded';
+      const what = names.join(', ') || 'A component';
+      const id = repo.createReport(p.page_id, {
+        title: down ? `${what} is down` : `${what}: degraded performance`,
+        status: 'investigating',
+        message: down ? `We are investigating an outage of ${what}.` : `We are investigating degraded performance of ${what}.`,
+        affected: ids.map((component_id) => ({ component_id, impact })),
+        incidentId: i.incident_id,
+      }, now());
+      deps.events?.reportChanged?.(p, repo.report(p.page_id, id)!, 'opened');
+    }
+  }
+  function incidentResolved(i: { incident_id: number; url_id: number }): void {
+    for (const p of repo.pagesShowingEndpoint(i.url_id)) {
+      touch(p.page_id);
+      const open = repo.openReportOfIncident(p.page_id, i.incident_id);
+      if (!open) continue;
+      repo.addUpdate(open.report_id, { status: 'resolved', message: 'This incident has been resolved.', affected: null }, now());
+      deps.events?.reportChanged?.(p, repo.report(p.page_id, open.report_id)!, 'updated');
+    }
+  }
+
+  // ---- public view ----
+  const cache = new Map<number, { version: string; at: number; view: Promise<PublicView> }>();
+
+  async function render(p: PageRow): Promise<PublicView> {
+    const t = now();
+    const offset = zoneOffsetMinutes(p.timezone);
+    const components = repo.components(p.page_id);
+    const urlIds = [...new Set(components.map((c) => c.endpoint_id).filter((id): id is number => id !== null))];
+    // The 90 days end with today (page-local); the first starts at local midnight 89 days earlier.
+    const today = localDate(t, offset);
+    const firstDayMs = Date.parse(`${today}T00:00:00Z`) - (STATUS_DAYS - 1) * DAY_MS - offset * 60_000;
+    const dates = Array.from({ length: STATUS_DAYS }, (_, i) => new Date(Date.parse(`${today}T00:00:00Z`) - (STATUS_DAYS - 1 - i) * DAY_MS).toISOString().slice(0, 10));
+
+    const maintenance = repo.spansFor(urlIds, firstDayMs).filter(([, s]) => s < t).map(([endpointId, startsAt, endsAt]) => ({ endpointId, startsAt, endsAt }));
+    const daily = deps.uptime && urlIds.length > 0 ? await deps.uptime.dailyUptime(urlIds, firstDayMs, t, offset, maintenance) : new Map<number, Map<string, [number, number]>>();
+    const incidents = repo.openIncidents(urlIds);
+    const windows = repo.windowsForEndpoints(urlIds, t, t + 30 * DAY_MS, t);
+    const reports = repo.reportsSince(p.page_id, firstDayMs);
+    const open = reports.filter((r) => r.resolved_at === null);
+
+    const reportsByComponentDay = new Map<string, Array<{ report_id: number; title: string }>>();
+    for (const r of reports) {
+      const from = localDate(Date.parse(r.created_at), offset);
+      const to = localDate(r.resolved_at ? Date.parse(r.resolved_at) : t, offset);
+      for (const a of r.affected) {
+        for (const d of dates) {
+          if (d < from || d > to) continue;
+          const key = `${a.component_id}|${d}`;
+          const list = reportsByComponentDay.get(key) ?? [];
+          list.push({ report_id: r.report_id, title: r.title });
+          reportsByComponentDay.set(key, list);
+        }
+      }
+    }
+
+    let overall: ComponentState = 'operational';
+    const out = components.map((c) => {
+      let status: ComponentState = 'operational';
+      for (const r of open) for (const a of r.affected) if (a.component_id === c.component_id) status = worst(status, a.impact as ReportImpact);
+      if (windows.some((w) => w.state === 'in_progress' && c.endpoint_id !== null && w.endpoint_ids.includes(c.endpoint_id))) status = worst(status, 'maintenance');
+      if (c.endpoint_id !== null) {
+        const mine = incidents.filter((i) => i.url_id === c.endpoint_id);
+        if (mine.some((i) => i.condition === 'down')) status = 'major_outage';
+        else if (mine.length > 0) status = worst(status, 'degraded');
+      }
+      overall = worst(overall, status);
+      const perDay = c.endpoint_id !== null ? daily.get(c.endpoint_id) : undefined;
+      let n = 0;
+      let ok = 0;
+      const days: PublicStatusDay[] = dates.map((date) => {
+        const d = perDay?.get(date);
+        if (d) {
+          n += d[0];
+          ok += d[1];
+        }
+        return { date, uptime: d && d[0] > 0 ? Math.round((d[1] * 10_000) / d[0]) / 100 : null, reports: reportsByComponentDay.get(`${c.component_id}|${date}`) ?? [] };
+      });
+      return { id: c.component_id, name: c.name, group: c.group, status, uptime_90d: n > 0 ? Math.round((ok * 10_000) / n) / 100 : null, days };
+    });
+
+    const byEndpoint = new Map<number, number[]>();
+    for (const c of components) if (c.endpoint_id !== null) byEndpoint.set(c.endpoint_id, [...(byEndpoint.get(c.endpoint_id) ?? []), c.component_id]);
+    const data: PublicStatus = {
+      page: { slug: p.slug, title: p.title, description: p.description, timezone: p.timezone },
+      overall,
+      components: out,
+      reports: reports.map(({ page_id: _p, incident_id: _i, ...r }) => r),
+      maintenance: windows
+        .filter((w) => w.state !== 'completed')
+        .map(({ endpoint_ids, ...w }) => ({ ...w, components: [...new Set(endpoint_ids.flatMap((id) => byEndpoint.get(id) ?? []))] })),
+      generated_at: new Date(t).toISOString(),
+    };
+    const body = Buffer.from(JSON.stringify({ success: true, data }));
+    return { body, data, page: p, etag: `W/"${crypto.createHash('sha1').update(body).digest('base64url')}"` };
+  }
+
+  function view(p: PageRow): Promise<PublicView> {
+    const version = versionOf(p.page_id);
+    const hit = cache.get(p.page_id);
+    if (hit && hit.version === version && now() - hit.at < PUBLIC_VIEW_TTL_MS) return hit.view;
+    if (cache.size > 10_000) cache.clear();
+    const v = render(p);
+    cache.set(p.page_id, { version, at: now(), view: v });
+    v.catch(() => cache.delete(p.page_id));
+    return v;
+  }
+
+  const cookieValue = (p: PageRow) => crypto.createHmac('sha256', deps.cookieKey).update(`${p.page_id}:${p.password_hash ?? ''}`).digest('base64url');
+
+  return {
+    // ---- pages ----
+    list: (ownerId: number): StatusPage[] => repo.pagesOf(ownerId).map(repo.toPage),
+    get: (ownerId: number, pageId: number): StatusPage => repo.toPage(page(ownerId, pageId)),
+    slugAvailable: (slug: string): boolean => !repo.bySlug(slug),
+    async create(ownerId: number, body: StatusPageBody): Promise<StatusPage> {
+      const v = planViolations(deps.planOf(ownerId), { statusPages: repo.countOf(ownerId) + 1 })[0];
+      if (v) throw forbidden(v.message);
+      checkComponents(ownerId, body);
+      checkUnique(body, null);
+      const hash = body.password ? await hashPassword(body.password) : null;
+      // Checked again after the await: another request may have taken the slug or the last page meanwhile.
+      const again = planViolations(deps.planOf(ownerId), { statusPages: repo.countOf(ownerId) + 1 })[0];
+      if (again) throw forbidden(again.message);
+      checkUnique(body, null);
+      const id = repo.createPage(ownerId, fields(body), hash, body.components);
+      return repo.toPage(page(ownerId, id));
+    },
+    async update(ownerId: number, pageId: number, body: StatusPageBody): Promise<StatusPage> {
+      page(ownerId, pageId);
+      checkComponents(ownerId, body);
+      checkUnique(body, pageId);
+      const existing = new Set(repo.components(pageId).map((c) => c.component_id));
+      for (const c of body.components) if (c.component_id !== null && !existing.has(c.component_id)) throw badRequest(`Component ${c.component_id} is not on this status page`);
+      const hash = body.password === undefined ? undefined : body.password ? await hashPassword(body.password) : null;
+      page(ownerId, pageId);
+      checkUnique(body, pageId);
+      repo.updatePage(ownerId, pageId, fields(body), hash, body.components);
+      touch(pageId);
+      return repo.toPage(page(ownerId, pageId));
+    },
+    remove(ownerId: number, pageId: number): { id: number } {
+      if (!repo.deletePage(ownerId, pageId)) throw notFound('Status page not found');
+      touch(pageId);
+      return { id: pageId };
+    },
+
+    // ---- reports ----
+    listReports(ownerId: number, pageId: number): StatusReport[] {
+      page(ownerId, pageId);
+      return repo.allReports(pageId);
+    },
+    createReport(ownerId: number, pageId: number, body: StatusReportBody): StatusReport {
+      const p = page(ownerId, pageId);
+      checkAffected(pageId, body.affected);
+      const id = repo.createReport(pageId, body, now());
+      touch(pageId);
+      const r = repo.report(pageId, id)!;
+      deps.events?.reportChanged?.(p, r, 'opened');
+      return r;
+    },
+    editReport(ownerId: number, pageId: number, reportId: number, title: string): StatusReport {
+      reportOf(ownerId, pageId, reportId);
+      repo.setReportTitle(pageId, reportId, title);
+      touch(pageId);
+      return repo.report(pageId, reportId)!;
+    },
+    removeReport(ownerId: number, pageId: number, reportId: number): { report_id: number } {
+      reportOf(ownerId, pageId, reportId);
+      repo.deleteReport(pageId, reportId);
+      touch(pageId);
+      return { report_id: reportId };
+    },
+    addUpdate(ownerId: number, pageId: number, reportId: number, body: StatusUpdateBody): StatusReport {
+      const p = page(ownerId, pageId);
+      reportOf(ownerId, pageId, reportId);
+      checkAffected(pageId, body.affected);
+      repo.addUpdate(reportId, body, now());
+      touch(pageId);
+      const r = repo.report(pageId, reportId)!;
+      deps.events?.reportChanged?.(p, r, 'updated');
+      return r;
+    },
+    editUpdate(ownerId: number, pageId: number, reportId: number, updateId: number, message: string): StatusReport {
+      reportOf(ownerId, pageId, reportId);
+      if (!repo.setUpdateMessage(reportId, updateId, message)) throw notFound('Update not found');
+      touch(pageId);
+      return repo.report(pageId, reportId)!;
+    },
+    removeUpdate(ownerId: number, pageId: number, reportId: number, updateId: number): StatusReport {
+      const r = reportOf(ownerId, pageId, reportId);
+      if (!repo.hasUpdate(reportId, updateId)) throw notFound('Update not found');
+      if (r.updates.length === 1) throw badRequest('A report keeps at least one update: delete the report instead');
+      repo.deleteUpdate(reportId, updateId, now());
+      touch(pageId);
+      return repo.report(pageId, reportId)!;
+    },
+
+    // ---- maintenance windows ----
+    listWindows: (ownerId: number): MaintenanceWindow[] => repo.windowsOf(ownerId, now()),
+    getWindow(ownerId: number, windowId: number): MaintenanceWindow {
+      const w = repo.ownedWindow(ownerId, windowId, now());
+      if (!w) throw notFound('Maintenance window not found');
+      return w;
+    },
+    createWindow(ownerId: number, body: MaintenanceBody): MaintenanceWindow {
+      checkWindowEndpoints(ownerId, body.endpoint_ids);
+      if (body.ends_at <= now()) throw badRequest('The end must be in the future');
+      const id = repo.createWindow(ownerId, body, now());
+      touch();
+      const w = repo.ownedWindow(ownerId, id, now())!;
+      deps.events?.windowChanged?.(w);
+      return w;
+    },
+    updateWindow(ownerId: number, windowId: number, body: MaintenanceBody): MaintenanceWindow {
+      if (!repo.ownedWindow(ownerId, windowId, now())) throw notFound('Maintenance window not found');
+      checkWindowEndpoints(ownerId, body.endpoint_ids);
+      repo.updateWindow(ownerId, windowId, body);
+      touch();
+      const w = repo.ownedWindow(ownerId, windowId, now())!;
+      deps.events?.windowChanged?.(w);
+      return w;
+    },
+    removeWindow(ownerId: number, windowId: number): { id: number } {
+      if (!repo.deleteWindow(ownerId, windowId)) throw notFound('Maintenance window not found');
+      touch();
+      return { id: windowId };
+    },
+    /** Whether an endpoint was in a maintenance window at `at` (alerting skips such results; from memory). */
+    inMaintenance,
+    /** Alerting's incident hooks: auto reports and fresh component states. */
+    incidentHooks: { opened: incidentOpened, resolved: incidentResolved },
+
+    // ---- public side ----
+    /** A published page by slug or custom domain; unpublished and unknown pages are the same 404. */
+    publicPage(by: { slug?: string; host?: string }): PageRow {
+      const p = by.slug !== undefined ? repo.bySlug(by.slug.toLowerCase()) : by.host ? repo.byDomain(by.host.toLowerCase()) : undefined;
+      if (!p || p.published !== 1) throw notFound('Status page not found');
+      return p;
+    },
+    /** An owned page's row (subscriber lists). */
+    ownedRow: page,
+    /** A page by slug, published or not (confirm and unsubscribe links keep working); 404 when unknown. */
+    subscriptionPage(slug: string): PageRow {
+      const p = repo.bySlug(slug.toLowerCase());
+      if (!p) throw notFound('Status page not found');
+      return p;
+    },
+    /** The published page whose custom domain is `host`, if any (requests to `/` on that host). */
+    customDomainPage(host: string): PageRow | undefined {
+      if (!host || host === 'localhost' || /^[\d.]+$|:/.test(host)) return undefined;
+      const p = repo.byDomain(host);
+      return p && p.published === 1 ? p : undefined;
+    },
+    /** Whether `password` opens a password-protected page (always true for an open page). */
+    async unlocks(p: PageRow, password: string | undefined): Promise<boolean> {
+      if (!p.password_hash) return true;
+      if (!password) return false;
+      return verifyPassword(password, p.password_hash);
+    },
+    cookieName: (p: PageRow) => `upfleet_status_${p.page_id}`,
+    cookieValue,
+    cookieOpens: (p: PageRow, value: string | undefined) => Boolean(value && p.password_hash && safeEqual(value, cookieValue(p))),
+    view,
+    /** Something a page shows changed outside this service (an incident opened or resolved). */
+    touch,
+  };
+}
+export type StatusPageService = ReturnType<typeof createStatusPageService>;

@@ -1,0 +1,235 @@
+// Status-page subscribers (issue 21): double opt-in (a token link valid 48 h), mail on a new report,
+// each update, and maintenance scheduled / started / completed, to confirmed addresses only. Every
+// mail carries a one-click unsubscribe link and List-Unsubscribe (+ List-Unsubscribe-Post, RFC 8058).
+// Mail goes through a durable SQLite outbox (status_mail_outbox): retried with backoff, picked up
+// again after a restart, never lost; an idempotency key per mail keeps a retry from sending twice.
+import crypto from 'node:crypto';
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { MaintenanceWindow, StatusReport } from '@upfleet/proto/rest';
+import { safeEqual, sha256 } from '../lib/crypto';
+import type { Logger } from '../logger';
+import type { StatusMailRepo } from '../store/status-mail-repo';
+import type { PageRow, StatusPagesRepo } from '../store/status-pages-repo';
+import type { RateLimiter } from './rate-limiter';
+
+export const CONFIRM_TTL_MS = 48 * 3600_000;
+export const SUBSCRIBE_ANSWER = 'If this address can subscribe, a confirmation email is on its way. Please click its link within 48 hours.';
+const MAX_ATTEMPTS = 8;
+const backoffMs = (attempts: number) => Math.min(3600_000, 5_000 * 2 ** attempts);
+
+export function createStatusSubscribers(deps: {
+  mail: StatusMailRepo;
+  pages: StatusPagesRepo;
+  limiter: RateLimiter;
+  smtp: { url: string | null; from: string | null };
+  /** The site's origin for links in mail (PUBLIC_URL, else where the server listens). */
+  publicUrl: () => string;
+  /** Signs unsubscribe tokens. */
+  key: Buffer;
+  logger: Logger;
+  now?: () => number;
+  pollMs?: number;
+}) {
+  const { mail, pages } = deps;
+  const now = deps.now ?? Date.now;
+  const log = deps.logger.child({ component: 'status-mail' });
+  const origin = () => deps.publicUrl().replace(/\/+$/, '');
+  const pageUrl = (p: PageRow) => `${origin()}/status/${p.slug}`;
+  const sign = (id: number) => crypto.createHmac('sha256', deps.key).update(`unsubscribe:${id}`).digest('base64url').slice(0, 32);
+  const unsubscribeUrl = (p: PageRow, subscriberId: number) => `${pageUrl(p)}/unsubscribe?token=${subscriberId}.${sign(subscriberId)}`;
+
+  let transport: Transporter | null = null;
+  let timer: NodeJS.Timeout | null = null;
+  let tickTimer: NodeJS.Timeout | null = null;
+  let running = false;
+  let sending: Promise<void> | null = null;
+
+  function toSubscribers(p: PageRow, key: string, subject: string, text: string): number {
+    let n = 0;
+    for (const s of mail.confirmedOf(p.page_id)) {
+      const unsub = unsubscribeUrl(p, s.subscriber_id);
+      const body = `${text}\n\nView the status page: ${pageUrl(p)}\n\nYou get this mail because you subscribed to ${p.title} status updates.\nUnsubscribe with one click: ${unsub}\n`;
+      if (mail.enqueue({ pageId: p.page_id, to: s.email, subject, body, unsubscribeUrl: unsub, key: `${key}-s${s.subscriber_id}` }, now())) n++;
+    }
+    if (n > 0) wake();
+    return n;
+  }
+
+  async function deliver(m: { to_email: string; subject: string; body: string; unsubscribe_url: string | null; idempotency_key: string }): Promise<{ ok: true } | { ok: false; final: boolean; error: string }> {
+    if (!deps.smtp.url || !deps.smtp.from) return { ok: false, final: false, error: 'Email is not configured on this server' };
+    transport ??= nodemailer.createTransport(deps.smtp.url, { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 } as never);
+    try {
+      await transport.sendMail({
+        from: deps.smtp.from,
+        to: m.to_email,
+        subject: m.subject,
+        text: m.body,
+        messageId: `<${m.idempotency_key}@upfleet>`,
+        headers: {
+          'X-Upfleet-Idempotency-Key': m.idempotency_key,
+          ...(m.unsubscribe_url ? { 'List-Unsubscribe': `<${m.unsubscribe_url}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } : {}),
+        },
+      });
+      return { ok: true };
+    } catch (err) {
+      const e = err as Error & { responseCode?: number; response?: string };
+      return { ok: false, final: typeof e.responseCode === 'number' && e.responseCode >= 500, error: `SMTP: ${e.response ?? e.message}` };
+    }
+  }
+
+  /** Sends what is due; one pass at a time. */
+  function drain(): Promise<void> {
+    sending ??= (async () => {
+      try {
+        for (;;) {
+          const due = mail.due(now(), 50);
+          if (due.length === 0) break;
+          for (const m of due) {
+            const r = await deliver(m);
+            if (r.ok) mail.markSent(m.mail_id, now());
+            else if (r.final || m.attempts + 1 >= MAX_ATTEMPTS) {
+              mail.markFailed(m.mail_id, r.error);
+              log.warn({ mailId: m.mail_id, error: r.error }, 'status mail failed for good');
+            } else mail.markRetry(m.mail_id, now() + backoffMs(m.attempts), r.error);
+          }
+        }
+      } catch (err) {
+        log.error({ err: (err as Error).message }, 'status mail pass failed');
+      } finally {
+        sending = null;
+        schedule();
+      }
+    })();
+    return sending;
+  }
+
+  function schedule() {
+    if (!running) return;
+    if (timer) clearTimeout(timer);
+    const next = mail.nextDue();
+    const wait = next === null ? (deps.pollMs ?? 30_000) : Math.max(0, Math.min(next - now(), deps.pollMs ?? 30_000));
+    timer = setTimeout(() => void drain(), wait);
+    timer.unref();
+  }
+
+  function wake() {
+    if (running) void Promise.resolve().then(drain);
+  }
+
+  const fmt = (iso: string) => `${iso.replace('T', ' ').slice(0, 16)} UTC`;
+
+  /** Maintenance started / completed notices, once per window and event, for pages showing its endpoints. */
+  function maintenanceTick(): void {
+    const t = now();
+    for (const [windowId, urlIds, startsAt, endsAt, title, message] of pages.recentWindows(t - 3600_000)) {
+      const event = t >= endsAt ? 'completed' : t >= startsAt ? 'started' : null;
+      if (!event || !mail.notice(windowId, event, t)) continue;
+      if (event === 'completed') mail.notice(windowId, 'started', t);
+      notifyMaintenance({ id: windowId, title, message, starts_at: new Date(startsAt).toISOString(), ends_at: new Date(endsAt).toISOString() }, urlIds, event);
+    }
+  }
+
+  function notifyMaintenance(w: Pick<MaintenanceWindow, 'id' | 'title' | 'message' | 'starts_at' | 'ends_at'>, urlIds: number[], event: 'scheduled' | 'started' | 'completed'): void {
+    const seen = new Set<number>();
+    for (const urlId of urlIds) {
+      for (const p of pages.pagesShowingEndpoint(urlId)) {
+        if (seen.has(p.page_id) || p.published !== 1) continue;
+        seen.add(p.page_id);
+        const verb = event === 'scheduled' ? 'Scheduled maintenance' : event === 'started' ? 'Maintenance started' : 'Maintenance completed';
+        toSubscribers(p, `maint-${w.id}-${event}`, `[${p.title}] ${verb}: ${w.title}`, `${verb}: ${w.title}\n${fmt(w.starts_at)} – ${fmt(w.ends_at)}${w.message ? `\n\n${w.message}` : ''}`);
+      }
+    }
+  }
+
+  return {
+    /**
+     * Subscribes `email` to a published page: the same answer whether or not it was subscribed. A new
+     * or unconfirmed address gets a confirmation mail; a confirmed one gets nothing.
+     */
+    subscribe(p: PageRow, email: string): { message: string } {
+      deps.limiter.consume('subscribe_email', email);
+      deps.limiter.consume('subscribe_page', String(p.page_id));
+      const t = now();
+      const token = crypto.randomBytes(24).toString('base64url');
+      const existing = mail.subscriber(p.page_id, email);
+      let id: number;
+      if (!existing) id = mail.insert(p.page_id, email, sha256(token), t + CONFIRM_TTL_MS, t);
+      else if (existing.confirmed_at === null) {
+        id = existing.subscriber_id;
+        mail.renew(id, sha256(token), t + CONFIRM_TTL_MS);
+      } else return { message: SUBSCRIBE_ANSWER };
+      mail.enqueue({
+        pageId: p.page_id, to: email, key: `confirm-${id}-${sha256(token).slice(0, 16)}`, unsubscribeUrl: null,
+        subject: `[${p.title}] Please confirm your subscription`,
+        body: `Please confirm that you want status updates from ${p.title}:\n${pageUrl(p)}/confirm?token=${token}\n\nThe link is valid for 48 hours. If you did not ask for this, ignore this mail: nothing will be sent to you.\n`,
+      }, t);
+      wake();
+      return { message: SUBSCRIBE_ANSWER };
+    },
+    /** Confirms a token of this page; false when unknown or expired. */
+    confirm(p: PageRow, token: string): boolean {
+      const s = mail.byToken(sha256(token));
+      if (!s || s.page_id !== p.page_id) return false;
+      if (s.confirmed_at !== null) return true;
+      if (s.expires_at < now()) return false;
+      return mail.confirm(s.subscriber_id, now());
+    },
+    /** One-click unsubscribe: `<id>.<signature>`; true also when already gone (the link keeps working). */
+    unsubscribe(p: PageRow, token: string): boolean {
+      const m = /^(\d{1,15})\.([A-Za-z0-9_-]{32})$/.exec(token);
+      if (!m || !safeEqual(m[2]!, sign(Number(m[1])))) return false;
+      mail.remove(p.page_id, Number(m[1]));
+      return true;
+    },
+    /** Owner side (the page is already the caller's). */
+    list: (p: PageRow) => {
+      const rows = mail.ofPage(p.page_id);
+      return {
+        count: rows.filter((r) => r.confirmed_at !== null).length,
+        subscribers: rows.map((r) => ({
+          id: r.subscriber_id, email: r.email, confirmed: r.confirmed_at !== null,
+          created_at: new Date(r.created_at).toISOString(), confirmed_at: r.confirmed_at === null ? null : new Date(r.confirmed_at).toISOString(),
+        })),
+      };
+    },
+    remove(p: PageRow, subscriberId: number): boolean {
+      return mail.remove(p.page_id, subscriberId);
+    },
+    /** A report opened or got an update: one mail per confirmed subscriber. */
+    reportChanged(p: PageRow, r: StatusReport, kind: 'opened' | 'updated'): void {
+      if (p.published !== 1) return;
+      const u = r.updates[0];
+      if (!u) return;
+      const label = kind === 'opened' ? 'New incident' : u.status === 'resolved' ? 'Resolved' : 'Update';
+      toSubscribers(p, `report-${r.report_id}-u${u.update_id}`, `[${p.title}] ${label}: ${r.title}`, `${r.title}\nStatus: ${u.status} (${fmt(u.created_at)})\n\n${u.message}`);
+    },
+    /** A window was scheduled (to start later): subscribers of pages showing its endpoints hear of it. */
+    windowScheduled(w: MaintenanceWindow): void {
+      if (w.state === 'scheduled' && mail.notice(w.id, 'scheduled', now())) notifyMaintenance(w, w.endpoint_ids, 'scheduled');
+    },
+    maintenanceTick,
+    /** Sends what is due now (tests). */
+    flush: () => drain(),
+    start(tickMs = 15_000) {
+      running = true;
+      schedule();
+      tickTimer = setInterval(() => {
+        try {
+          maintenanceTick();
+          mail.pruneUnconfirmed(now() - 7 * 86_400_000);
+        } catch (err) {
+          log.error({ err: (err as Error).message }, 'maintenance notices failed');
+        }
+      }, tickMs);
+      tickTimer.unref();
+    },
+    async stop() {
+      running = false;
+      if (timer) clearTimeout(timer);
+      if (tickTimer) clearInterval(tickTimer);
+      await sending;
+      transport?.close();
+    },
+  };
+}
+export type StatusSubscribers = ReturnType<typeof createStatusSubscribers>;
