@@ -70,6 +70,8 @@ describe('role × route matrix over two workspaces', () => {
   let mA = 0;
   let eB = 0;
   let mB = 0;
+  let pA = 0;
+  const pASlug = `team-a-${process.pid}`;
 
   beforeAll(async () => {
     for (const r of [...ROLES, 'stranger'] as const) {
@@ -81,6 +83,8 @@ describe('role × route matrix over two workspaces', () => {
     for (const r of ['admin', 'editor', 'viewer'] as const) await join(people.owner.token, A, people[r], r);
     eA = (await h.call('POST', '/api/users/endpoints', endpointBody('a'), people.owner.token, inWs(A))).body.data.url_id;
     mA = (await h.call('POST', '/api/users/alert-methods', methodBody, people.owner.token, inWs(A))).body.data.alert_method_id;
+    pA = (await h.call('POST', '/api/users/status-pages', { slug: pASlug, title: 'Team A status' }, people.owner.token, inWs(A))).body.data.id;
+    expect(pA).toBeGreaterThan(0);
     // B: the stranger's workspace, with data of its own
     B = await createWorkspace(people.stranger.token, 'Team B');
     await setWorkspacePlan(B, 'Pro');
@@ -93,7 +97,8 @@ describe('role × route matrix over two workspaces', () => {
     const get = async (p: string) => (await h.call('GET', p, undefined, token, inWs(ws))).body.data;
     const endpoints = await get('/api/users/endpoints-with-uptime');
     return {
-      endpoints, methods: await get('/api/users/alert-methods'), keys: await get('/api/users/api-keys'), notices: await get('/api/billing/notices'),
+      endpoints, methods: await get('/api/users/alert-methods'), pages: await get('/api/users/status-pages'), windows: await get('/api/users/maintenance-windows'),
+      reports: pA ? await get(`/api/users/status-pages/${pA}/reports`) : null, keys: await get('/api/users/api-keys'), notices: await get('/api/billing/notices'),
       thresholds: await Promise.all(endpoints.map((e: { url_id: number }) => get(`/api/users/endpoints/${e.url_id}/alert-thresholds`))),
     };
   }
@@ -101,6 +106,7 @@ describe('role × route matrix over two workspaces', () => {
   interface Case { method: string; path: () => string | Promise<string>; body?: () => unknown; role: Role }
   const fresh = {
     endpoint: async () => (await h.call('POST', '/api/users/endpoints', endpointBody(`x${Math.random()}`), people.owner.token, inWs(A))).body.data.url_id as number,
+    page: async () => (await h.call('POST', '/api/users/status-pages', { slug: `p-${Math.random().toString(36).slice(2, 10)}`, title: 'Doomed' }, people.owner.token, inWs(A))).body.data.id as number,
     key: async () => (await h.call('POST', '/api/users/api-keys', { name: 'k' }, people.owner.token, inWs(A))).body.data.id as number,
   };
   const CASES: Case[] = [
@@ -127,6 +133,14 @@ describe('role × route matrix over two workspaces', () => {
     { method: 'POST', path: () => '/api/users/api-keys', body: () => ({ name: 'matrix' }), role: 'admin' },
     { method: 'DELETE', path: async () => `/api/users/api-keys/${await fresh.key()}`, role: 'admin' },
     { method: 'GET', path: () => `/api/graphs/endpoint/${eA}?hours=1`, role: 'viewer' },
+    { method: 'GET', path: () => '/api/users/status-pages', role: 'viewer' },
+    { method: 'POST', path: () => '/api/users/status-pages', body: () => ({ slug: `s-${Math.random().toString(36).slice(2, 10)}`, title: 'New page' }), role: 'admin' },
+    { method: 'PUT', path: () => `/api/users/status-pages/${pA}`, body: () => ({ slug: pASlug, title: 'Team A status' }), role: 'admin' },
+    { method: 'DELETE', path: async () => `/api/users/status-pages/${await fresh.page()}`, role: 'admin' },
+    { method: 'GET', path: () => `/api/users/status-pages/${pA}/reports`, role: 'viewer' },
+    { method: 'POST', path: () => `/api/users/status-pages/${pA}/reports`, body: () => ({ title: 'Slow API', message: 'Looking into it' }), role: 'editor' },
+    { method: 'GET', path: () => '/api/users/maintenance-windows', role: 'viewer' },
+    { method: 'POST', path: () => '/api/users/maintenance-windows', body: () => ({ title: 'Upgrade', endpoint_ids: [eA], starts_at: new Date(Date.now() + 3600_000).toISOString(), ends_at: new Date(Date.now() + 7200_000).toISOString() }), role: 'editor' },
     { method: 'GET', path: () => '/api/billing/subscription', role: 'viewer' },
     { method: 'GET', path: () => '/api/billing/notices', role: 'viewer' },
     { method: 'POST', path: () => '/api/billing/create-checkout-session', body: () => ({ package_id: 2 }), role: 'owner' },
@@ -282,5 +296,23 @@ describe('members, API keys and the audit log', () => {
     expect(byAction.body.data.map((x: { action: string }) => x.action)).toEqual(['member.role_change', 'member.join']);
     expect((await h.call('GET', `/api/workspaces/${ws}/audit-log?limit=0`, undefined, owner.token)).status).toBe(400);
     expect((await h.call('GET', `/api/workspaces/${ws}/audit-log`, undefined, ed.token)).body.error).toBe(MESSAGES.roleNotAllowed('viewer'));
+  });
+});
+
+describe('audit actions of the status pages and maintenance windows', () => {
+  it('names them and keeps their target', async () => {
+    const owner = await h.signup();
+    const ws = await createWorkspace(owner.token, 'Pages');
+    await setWorkspacePlan(ws, 'Pro');
+    const e = (await h.call('POST', '/api/users/endpoints', endpointBody('pages'), owner.token, inWs(ws))).body.data.url_id;
+    const page = (await h.call('POST', '/api/users/status-pages', { slug: `pages-${process.pid}`, title: 'Pages' }, owner.token, inWs(ws))).body.data.id;
+    const report = await h.call('POST', `/api/users/status-pages/${page}/reports`, { title: 'Down', message: 'On it' }, owner.token, inWs(ws));
+    expect(report.status).toBe(201);
+    await h.call('POST', '/api/users/maintenance-windows', { title: 'Upgrade', endpoint_ids: [e], starts_at: new Date(Date.now() + 3600_000).toISOString(), ends_at: new Date(Date.now() + 7200_000).toISOString() }, owner.token, inWs(ws));
+    const log = (await h.call('GET', `/api/workspaces/${ws}/audit-log?limit=3`, undefined, owner.token)).body.data;
+    expect(log.map((x: { action: string; target_id: string }) => [x.action, x.target_id])).toEqual([
+      ['maintenance.create', expect.any(String)], ['status_report.create', expect.any(String)], ['status_page.create', String(page)],
+    ]);
+    expect(log[1].summary).toContain('title=Down');
   });
 });
