@@ -129,6 +129,8 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     test_send_user: { max: TEST_SENDS_PER_WINDOW, windowSeconds: 600, message: TEST_SEND_LIMITED },
     test_send_method: { max: TEST_SENDS_PER_WINDOW, windowSeconds: 600, message: TEST_SEND_LIMITED },
     verify_email_user: { max: 3, windowSeconds: 3600, message: 'Too many verification emails. Please try again later.' },
+    // issue 23: each invitation is a mail to an address the member chose
+    invitation_user: { max: 30, windowSeconds: 3600, message: 'Too many invitations. Please try again later.' },
     // Status pages: wrong page passwords per address and page, subscriptions per address and per page.
     status_password: { max: 10, windowSeconds: 600 },
     subscribe_email: { max: 3, windowSeconds: 3600, message: 'Too many subscription requests. Please try again later.' },

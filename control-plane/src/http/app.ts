@@ -124,7 +124,7 @@ export function createApp(deps: AppDeps): Express {
   api.use(statusPagePublicApi(deps));
   api.use(oidcRoutes({ oidc: deps.oidc ?? null, limiter: deps.limiter }));
   api.use(authRoutes(deps.auth, deps.tokens));
-  api.use(workspaceRoutes({ workspaces: deps.workspaces, repo: deps.workspacesRepo, tokens: deps.tokens }));
+  api.use(workspaceRoutes({ workspaces: deps.workspaces, repo: deps.workspacesRepo, tokens: deps.tokens, limiter: deps.limiter }));
   api.use(apiKeyRoutes(deps.apiKeys, deps.tokens, deps.workspaces));
   api.use(statusPageOwnerRoutes(deps));
   api.use(userRoutes({ ...deps, alerting: deps.alerting ?? null }));

@@ -316,3 +316,18 @@ describe('audit actions of the status pages and maintenance windows', () => {
     expect(log[1].summary).toContain('title=Down');
   });
 });
+
+describe('invitation limits', () => {
+  it('a member sends at most 30 invitations an hour, then 429 and nothing is made', async () => {
+    const owner = await h.signup();
+    const ws = await createWorkspace(owner.token, 'Big');
+    await setWorkspacePlan(ws, 'Business');
+    for (let i = 0; i < 30; i++) {
+      expect((await h.call('POST', `/api/workspaces/${ws}/invitations`, { email: `p${i}@example.com`, role: 'viewer' }, owner.token)).status).toBe(201);
+    }
+    const over = await h.call('POST', `/api/workspaces/${ws}/invitations`, { email: 'p30@example.com', role: 'viewer' }, owner.token);
+    expect(over.status).toBe(429);
+    expect(over.body).toEqual({ success: false, error: 'Too many invitations. Please try again later.' });
+    expect((await h.call('GET', `/api/workspaces/${ws}/invitations`, undefined, owner.token)).body.data).toHaveLength(30);
+  });
+});

@@ -4,12 +4,13 @@ import { Router } from 'express';
 import { AuditLogQuery, InvitationBody, MemberRoleBody, WorkspaceBody, WorkspaceDeleteBody } from '@upfleet/proto/schemas';
 import { badRequest, notFound } from '../../errors';
 import type { TokenService } from '../../services/tokens';
+import type { RateLimiter } from '../../services/rate-limiter';
 import { parseId, parseInput } from '../../services/validation';
 import { requireRole, WORKSPACE_NOT_FOUND, type WorkspaceService } from '../../services/workspaces';
 import type { WorkspacesRepo } from '../../store/workspaces-repo';
 import { authOf, requireUser } from '../middleware/auth';
 
-export function workspaceRoutes(deps: { workspaces: WorkspaceService; repo: WorkspacesRepo; tokens: TokenService }): Router {
+export function workspaceRoutes(deps: { workspaces: WorkspaceService; repo: WorkspacesRepo; tokens: TokenService; limiter: RateLimiter }): Router {
   const { workspaces: ws } = deps;
   const r = Router();
   r.use(['/workspaces', '/invitations'], requireUser(deps.tokens));
@@ -55,7 +56,9 @@ export function workspaceRoutes(deps: { workspaces: WorkspaceService; repo: Work
   r.post('/workspaces/:id/invitations', async (req, res) => {
     const id = wid(req.params.id);
     ws.roleIn(id, me(req));
-    res.status(201).json({ success: true, data: await ws.invite(me(req), id, parseInput(InvitationBody, req.body)) });
+    const body = parseInput(InvitationBody, req.body);
+    deps.limiter.consume('invitation_user', String(me(req))); // 30 mails an hour per member
+    res.status(201).json({ success: true, data: await ws.invite(me(req), id, body) });
   });
   r.delete('/workspaces/:id/invitations/:invId', (req, res) => {
     res.json({ success: true, data: ws.revokeInvitation(me(req), wid(req.params.id), parseId(req.params.invId, 'Invitation not found')) });
