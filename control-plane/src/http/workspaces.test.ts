@@ -331,3 +331,30 @@ describe('invitation limits', () => {
     expect((await h.call('GET', `/api/workspaces/${ws}/invitations`, undefined, owner.token)).body.data).toHaveLength(30);
   });
 });
+
+describe('the live event stream', () => {
+  it('is per workspace: a member hears the shared workspace\'s changes there, not in their personal stream, and a stranger gets 404', async () => {
+    const { openSse } = await import('../../../tests/helpers/sse');
+    const owner = await h.signup();
+    const member = await h.signup();
+    const stranger = await h.signup();
+    const ws = await createWorkspace(owner.token, 'Live');
+    await setWorkspacePlan(ws, 'Starter');
+    await join(owner.token, ws, { token: member.token, email: member.user.email }, 'viewer');
+    const shared = await openSse(`${h.cp.url}/api/users/events`, { authorization: `Bearer ${member.token}`, 'x-workspace-id': String(ws) });
+    const personal = await openSse(`${h.cp.url}/api/users/events`, { authorization: `Bearer ${member.token}` });
+    try {
+      expect(shared.status).toBe(200);
+      const e = (await h.call('POST', '/api/users/endpoints', endpointBody('live'), owner.token, inWs(ws))).body.data.url_id;
+      await h.call('DELETE', `/api/users/endpoints/${e}`, undefined, owner.token, inWs(ws));
+      const heard = await shared.next((x) => x.event === 'endpoint.changed' && (x.data as { url_id: number }).url_id === e, 10_000);
+      expect(heard).toBeTruthy();
+      expect(personal.events.filter((x) => x.event === 'endpoint.changed')).toEqual([]);
+      const refused = await fetch(`${h.cp.url}/api/users/events`, { headers: { authorization: `Bearer ${stranger.token}`, 'x-workspace-id': String(ws) } });
+      expect(refused.status).toBe(404);
+    } finally {
+      shared.close();
+      personal.close();
+    }
+  });
+});
