@@ -299,6 +299,11 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
         })
       : null,
     memberName: (id) => users.byId(id)?.username ?? `user ${id}`,
+    billingContact: (memberId, workspaceId) => {
+      const w = workspacesRepo.get(workspaceId);
+      const member = users.byId(memberId);
+      return w && !w.personal && member ? { email: member.email, name: w.name } : null;
+    },
     events,
     eventStreamMaxMs: config.accessTokenTtlSeconds * 1000,
     apiKeys: createApiKeyService({ keys: createApiKeysRepo(db), planOf: endpoints.planOf, perMinute: config.rateLimits.apiKeyPerMinute }),

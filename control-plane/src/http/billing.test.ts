@@ -444,3 +444,31 @@ describe('anonymous checkout rate limit (issue 17)', () => {
     }
   });
 });
+
+describe('a team workspace buys its own plan (issue 23)', () => {
+  it('the owner checks out for the workspace (customer: the owner\'s email, the workspace\'s name); the plan is the workspace\'s, not the owner\'s; others get 403', async () => {
+    const owner = await h.signup();
+    const ws = (await h.call('POST', '/api/workspaces', { name: 'Ops team' }, owner.token)).body.data.id as number;
+    const inWs = { 'x-workspace-id': String(ws) };
+    const r = await h.call('POST', '/api/billing/create-checkout-session', await checkoutBody('Pro'), owner.token, inWs);
+    expect(r.status).toBe(200);
+    const customer = [...stripe.customers.values()].at(-1)!;
+    expect(customer).toMatchObject({ email: owner.user.email, name: 'Ops team' });
+    const { session, subscription } = stripe.completeCheckout(lastSessionId());
+    expect((await stripe.deliver(h.cp.url, stripe.event('checkout.session.completed', session))).status).toBe(200);
+    expect((await stripe.deliver(h.cp.url, stripe.event('customer.subscription.created', subscription))).status).toBe(200);
+    expect((await h.call('GET', '/api/users/dashboard', undefined, owner.token, inWs)).body.data.package_name).toBe('Pro');
+    expect(await planOf(owner.token)).toBe('Free'); // the owner's personal workspace is unchanged
+    const card = await h.call('GET', '/api/billing/subscription', undefined, owner.token, inWs);
+    expect(card.body.data).toMatchObject({ package_name: 'Pro' });
+    expect((await h.call('GET', '/api/billing/subscription', undefined, owner.token)).status).toBe(404);
+    // an admin of the workspace sees the card without the portal, and cannot buy
+    const admin2 = await h.signup();
+    const inv = await h.call('POST', `/api/workspaces/${ws}/invitations`, { email: admin2.user.email, role: 'admin' }, owner.token);
+    const token = /\/invitations\/([A-Za-z0-9_-]+)$/.exec(inv.body.data.link)![1];
+    expect((await h.call('POST', `/api/invitations/${token}/accept`, undefined, admin2.token)).status).toBe(200);
+    expect((await h.call('GET', '/api/billing/subscription', undefined, admin2.token, inWs)).body.data).toMatchObject({ package_name: 'Pro', customer_portal_url: null });
+    const refused = await h.call('POST', '/api/billing/create-checkout-session', await checkoutBody('Starter'), admin2.token, inWs);
+    expect(refused.body).toEqual({ success: false, error: 'Your role in this workspace (admin) does not allow this action.' });
+  });
+});

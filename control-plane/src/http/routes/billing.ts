@@ -22,14 +22,18 @@ export function billingWebhookRoute(billing: BillingService): Router {
   return r;
 }
 
-export function billingRoutes(deps: { billing: BillingService; prices: PriceService; tokens: TokenService; adminToken: string; limiter?: RateLimiter; workspaces: WorkspaceService }): Router {
+export function billingRoutes(deps: { billing: BillingService; prices: PriceService; tokens: TokenService; adminToken: string; limiter?: RateLimiter; workspaces: WorkspaceService;
+  /** A team workspace's billing contact (the member buying, the workspace's name); null for a personal workspace. */
+  billingContact?: (memberId: number, workspaceId: number) => { email: string; name: string } | null }): Router {
   const { billing, prices } = deps;
   const r = Router();
   // The plan and subscription are the workspace's: the owner buys, every member sees the card.
   const signedIn = requireUser(deps.tokens);
   const scope = inWorkspace(deps.workspaces);
   r.post('/billing/create-checkout-session', signedIn, scope, needRole('owner'), async (req, res) => {
-    res.json({ success: true, data: await billing.createCheckout(authOf(req).userId, parseInput(CheckoutSessionBody, req.body)) });
+    const a = authOf(req);
+    const contact = deps.billingContact?.(a.memberId ?? a.userId, a.userId) ?? null;
+    res.json({ success: true, data: await billing.createCheckout(a.userId, parseInput(CheckoutSessionBody, req.body), contact) });
   });
   r.post('/public/create-checkout-session', async (req, res) => {
     deps.limiter?.consume('checkout_ip', clientKey(req.ip));

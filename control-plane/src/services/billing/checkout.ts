@@ -22,7 +22,8 @@ export function createCheckoutSessions(p: BillingProvider, sync: PlanSync) {
   }
 
   return {
-    async createCheckout(userId: number, body: CheckoutSessionBody): Promise<CheckoutSession> {
+    /** `contact`: for a team workspace, the Stripe customer's email and name (the owner buying, the workspace's name). */
+    async createCheckout(userId: number, body: CheckoutSessionBody, contact?: { email: string; name: string } | null): Promise<CheckoutSession> {
       const stripe = p.requireStripe();
       const pkg = checkedPackage(body);
       const user = deps.users.byId(userId);
@@ -38,7 +39,7 @@ export function createCheckoutSessions(p: BillingProvider, sync: PlanSync) {
       if (!customer) {
         const created = await p.call('create the customer', () =>
           stripe.customers.create(
-            { email: user.email, name: user.username, metadata: { user_id: String(userId) } },
+            { email: contact?.email ?? user.email, name: contact?.name ?? user.username, metadata: { user_id: String(userId) } },
             { idempotencyKey: `upfleet-customer-${userId}-${user.created_at}` },
           ));
         billing.linkCustomer(userId, created.id, now());
