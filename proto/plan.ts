@@ -111,7 +111,7 @@ export const PLAN_FIELDS = {
   },
   max_members: {
     gates: 'members of a workspace: an invitation beyond it (members plus pending invitations) is refused (403)',
-    sell: (p) => plural(p.max_members, 'team member'),
+    sell: (p) => (p.max_members ? plural(p.max_members, 'team member') : null),
     check: { phase: PHASE.members, subject: 'members', run: (plan, input) =>
         input.members !== undefined && plan.max_members !== undefined && input.members > plan.max_members ? MESSAGES.tooManyMembers(plan.max_members, plan.package_name) : null,
     },

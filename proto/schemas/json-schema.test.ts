@@ -14,6 +14,8 @@ describe('REST schemas as JSON Schema', () => {
       'SetPackagePriceBody', 'SignupBody', 'TwoFactorDisableBody', 'TwoFactorVerifyBody',
       // Status pages (issue 21)
       'MaintenanceBody', 'SlugQuery', 'StatusPageBody', 'StatusReportBody', 'StatusReportEditBody', 'StatusUpdateBody', 'StatusUpdateEditBody', 'SubscribeBody',
+      // Workspaces (issue 23)
+      'AuditLogQuery', 'InvitationBody', 'MemberRoleBody', 'WorkspaceBody', 'WorkspaceDeleteBody',
     ].sort());
   });
   it.each(bodies)('%s converts, named by its id', (name, schema) => {
