@@ -91,6 +91,11 @@ d(title, () => {
     await page.getByRole('heading', { name: 'Members of Acme' }).waitFor();
     await expect(page.getByTestId('member-row').allTextContents()).resolves.toEqual([expect.stringContaining('owner@example.com'), expect.stringContaining('alice@example.com')]);
     await expect(page.getByRole('button', { name: 'Send invitation' }).count()).resolves.toBe(0);
+    // status pages are an admin's: a viewer is not offered a new one
+    await page.getByRole('link', { name: 'Status pages' }).first().click();
+    await page.waitForURL(/\/status-pages$/);
+    await page.getByRole('heading', { name: 'Status pages', level: 1 }).waitFor();
+    await expect(page.getByRole('button', { name: 'New status page' }).count()).resolves.toBe(0);
   });
 
   it('the owner invites from the Members page, changes a role and reads the audit log', async () => {

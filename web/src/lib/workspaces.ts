@@ -14,15 +14,19 @@ export const roleAllows = (role: WorkspaceRole | null | undefined, needed: Works
 /** The pages' rule: offer an action unless the role is known and falls short (the server refuses anyway). */
 export const mayOffer = (role: WorkspaceRole | null, needed: WorkspaceRole) => role === null || roleAllows(role, needed);
 
+/** The last list per request helper: a page mounted after the navbar knows the role at once. */
+const lastList = new WeakMap<object, WorkspaceSummary[]>();
+
 export function useWorkspaces() {
   const { api, storage } = useServices();
   const signedIn = useAuth((s) => s.status === 'authenticated' && !!s.user);
-  const [list, setList] = useState<WorkspaceSummary[] | null>(null);
+  const [list, setList] = useState<WorkspaceSummary[] | null>(() => lastList.get(api) ?? null);
   const [version, setVersion] = useState(0);
   useEffect(() => {
     if (!signedIn) return;
     let live = true;
     void api.get<WorkspaceSummary[]>('/api/workspaces').then((res) => {
+      if (res.success) lastList.set(api, res.data);
       if (live && res.success) setList(res.data);
     }).catch(() => undefined);
     return () => {

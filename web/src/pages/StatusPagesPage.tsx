@@ -9,6 +9,7 @@ import { TIMEZONES } from '@upfleet/proto/schemas';
 import { useAuth, useServices } from '../app-context';
 import { Field } from '../components/Field';
 import { Spinner } from '../components/Spinner';
+import { mayOffer, useWorkspaces } from '../lib/workspaces';
 
 interface ComponentDraft { component_id: number | null; name: string; endpoint_id: number | null; group: string }
 interface PageDraft {
@@ -39,6 +40,7 @@ const isoToLocal = (iso: string, zone: string) => new Date(Date.parse(iso) + off
 
 export function StatusPagesPage() {
   const { api } = useServices();
+  const workspaceRole = useWorkspaces().role;
   const zone = useAuth((s) => s.user?.timezone ?? 'UTC');
   const [pages, setPages] = useState<StatusPage[] | null>(null);
   const [endpoints, setEndpoints] = useState<Endpoint[]>([]);
@@ -77,7 +79,7 @@ export function StatusPagesPage() {
           <h1>Status pages</h1>
           <p className="page-sub">Public pages that show your services' state, incident reports and maintenance.</p>
         </div>
-        <button type="button" className="btn btn-primary" onClick={() => setEditing('new')}>New status page</button>
+        {mayOffer(workspaceRole, 'admin') && <button type="button" className="btn btn-primary" onClick={() => setEditing('new')}>New status page</button>}
       </div>
       {error && <div className="alert alert-error" role="alert">{error}</div>}
       {editing && (
