@@ -106,7 +106,10 @@ export function createApp(deps: AppDeps): Express {
   api.get('/health', (_req, res) => {
     res.json({ success: true, data: { status: 'ok' } });
   });
-  api.use('/public', limitPerAddress(deps.publicPerMinute ?? 300));
+  // Per-address limit on the public API, except status-page reads: many readers share one address
+  // (an office behind NAT) at the worst moment, and those answers are cached renderings.
+  const publicLimit = limitPerAddress(deps.publicPerMinute ?? 300);
+  api.use('/public', (req, res, next) => ((req.method === 'GET' || req.method === 'HEAD') && req.path.startsWith('/status/') ? next() : publicLimit(req, res, next)));
   api.use(publicRoutes(deps.catalog));
   api.use(statusPagePublicApi(deps));
   api.use(authRoutes(deps.auth, deps.tokens));

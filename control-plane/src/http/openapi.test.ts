@@ -267,6 +267,8 @@ describe('public routes are limited per address', () => {
       expect(refused.body).toEqual({ success: false, error: 'Too many requests from this address. Please try again in a minute.' });
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
       expect((await small.call('GET', '/api/health')).status).toBe(200); // other routes are not counted
+      // status-page reads are not counted either (many readers behind one address): an unknown page is 404, not 429
+      expect((await small.call('GET', '/api/public/status/no-such-page')).status).toBe(404);
     } finally {
       await small.close();
     }
