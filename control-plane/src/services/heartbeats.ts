@@ -7,7 +7,7 @@
 // (heartbeats: last ping, job start, the deadline already counted as missed), so a restart finds a
 // miss that happened while it was away, and never counts the same miss twice.
 import crypto from 'node:crypto';
-import { Cron } from 'croner';
+import { nextDue, type HeartbeatSchedule } from '@upfleet/proto/heartbeat';
 import type { CheckResult } from '@upfleet/proto';
 import type { EndpointCheck } from '@upfleet/proto/rest';
 import { LIMITS_HEARTBEAT } from '@upfleet/proto/assertions';
@@ -22,34 +22,7 @@ export const HEARTBEAT_STATES = ['new', 'up', 'late', 'down', 'paused'] as const
 export type HeartbeatState = (typeof HEARTBEAT_STATES)[number];
 export type PingKind = 'success' | 'start' | 'fail';
 
-export interface HeartbeatSchedule { period_seconds?: number; cron?: string; timezone?: string; grace_seconds?: number }
-
-/** When the ping after one at `fromMs` is due: a period later, or the cron's next run after it. */
-export function nextDue(s: HeartbeatSchedule, fromMs: number): number | null {
-  if (s.period_seconds) return fromMs + s.period_seconds * 1000;
-  if (!s.cron) return null;
-  const next = new Cron(s.cron, { timezone: s.timezone ?? 'UTC', paused: true }).nextRun(new Date(fromMs));
-  return next ? next.getTime() : null;
-}
-
-/** The next `count` run times of a cron in its time zone (the form's preview); null when it does not parse. */
-export function nextRuns(cron: string, timezone: string, fromMs: number, count = 5): number[] | null {
-  try {
-    return new Cron(cron, { timezone, paused: true }).nextRuns(count, new Date(fromMs)).map((d) => d.getTime());
-  } catch {
-    return null;
-  }
-}
-
-/** Whether croner reads a five-field expression (the schema has counted the fields). */
-export function cronProblem(cron: string): string | null {
-  try {
-    new Cron(cron, { paused: true });
-    return null;
-  } catch (err) {
-    return `cron does not parse: ${(err as Error).message}`;
-  }
-}
+export { cronProblem, nextDue, nextRuns } from '@upfleet/proto/heartbeat';
 
 interface Row {
   url_id: number;
