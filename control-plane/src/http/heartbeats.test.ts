@@ -180,7 +180,7 @@ describe('heartbeat endpoints over the API', () => {
     expect((await h.call('GET', `/api/users/endpoints/${r.body.data.url_id}/pings`, undefined, token)).body.data).toHaveLength(100);
   });
 
-  it('a paused heartbeat is paused and does not go down', async () => {
+  it('a paused heartbeat is paused and does not go down; switched back on it is new until its next ping', async () => {
     const r = await create({ period_seconds: 60, grace_seconds: 0 });
     const id = r.body.data.url_id as number;
     await ping(r.body.data.ping_url);
@@ -188,6 +188,10 @@ describe('heartbeat endpoints over the API', () => {
     clock += 120_000;
     h.cp.tickHeartbeats();
     expect((await get(id)).heartbeat_state).toBe('paused');
+    expect(await incidents(id)).toHaveLength(0);
+    await h.call('PATCH', `/api/users/endpoints/${id}/toggle`, { monitoring_enabled: true }, token);
+    h.cp.tickHeartbeats();
+    expect((await get(id)).heartbeat_state).toBe('new'); // waits for its next ping
     expect(await incidents(id)).toHaveLength(0);
   });
 });

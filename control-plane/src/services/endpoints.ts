@@ -55,7 +55,7 @@ export function createEndpointService(deps: {
   /** Status, last check and recent checks per endpoint (absent: every endpoint pending or paused). */
   live?: Pick<LiveStateService, 'fields' | 'fieldsJson' | 'statusOf' | 'counts'>;
   /** Heartbeat endpoints' ping tokens (issue 22): made on save, shown as ping_url to the owner. */
-  heartbeats?: { ensure(urlId: number): void; pingUrl(urlId: number): string | null; state(urlId: number): SavedEndpoint['heartbeat_state'] | null };
+  heartbeats?: { ensure(urlId: number): void; resume(urlId: number): void; pingUrl(urlId: number): string | null; state(urlId: number): SavedEndpoint['heartbeat_state'] | null };
   now?: () => number;
 }) {
   const { endpoints, catalog } = deps;
@@ -324,6 +324,8 @@ export function createEndpointService(deps: {
         if (refused) throw badRequest(refused.message);
       }
       endpoints.toggle(userId, urlId, next);
+      // A heartbeat switched back on waits for its next ping (new): a miss while paused is no alert.
+      if (next && !e.monitoring_enabled && e.kind === 'heartbeat') deps.heartbeats?.resume(urlId);
       if (!next) deps.changes?.removed(urlId);
       changed(urlId);
       return { url_id: urlId, monitoring_enabled: next };

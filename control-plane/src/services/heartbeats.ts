@@ -73,6 +73,7 @@ export function createHeartbeats(deps: HeartbeatDeps) {
       JOIN endpoint_checks c ON c.url_id = h.url_id AND c.kind = 'heartbeat'
       WHERE e.monitoring_enabled = 1 AND h.last_ping_at IS NOT NULL AND h.down_for IS NULL`),
     save: db.prepare('UPDATE heartbeats SET state = @state, last_ping_at = @last_ping_at, started_at = @started_at, deadline_at = @deadline_at, down_for = @down_for, last_body = COALESCE(@last_body, last_body) WHERE url_id = @url_id'),
+    resume: db.prepare("UPDATE heartbeats SET state = 'new', last_ping_at = NULL, started_at = NULL, deadline_at = NULL, down_for = NULL WHERE url_id = ?"),
     log: db.prepare('INSERT INTO heartbeat_pings (url_id, at, kind, source, body, run_ms) VALUES (?, ?, ?, ?, ?, ?)'),
     prune: db.prepare(`DELETE FROM heartbeat_pings WHERE url_id = ? AND ping_id <= (SELECT ping_id FROM heartbeat_pings WHERE url_id = ? ORDER BY ping_id DESC LIMIT 1 OFFSET ${PING_LOG_SIZE})`),
     pings: db.prepare(`SELECT at, kind, source, body, run_ms FROM heartbeat_pings WHERE url_id = ? ORDER BY ping_id DESC LIMIT ${PING_LOG_SIZE}`),
@@ -133,6 +134,10 @@ export function createHeartbeats(deps: HeartbeatDeps) {
     ensure(urlId: number): void {
       const token = crypto.randomBytes(24).toString('base64url');
       q.insert.run(urlId, hashToken(token), deps.box.seal(token));
+    },
+    /** Monitoring switched back on: new again until the next ping (what was missed while paused is not counted). */
+    resume(urlId: number): void {
+      q.resume.run(urlId);
     },
     pingUrl(urlId: number): string | null {
       const sealed = q.sealed.get(urlId) as string | undefined;
