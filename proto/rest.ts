@@ -91,6 +91,15 @@ export interface EndpointCheck {
   resolver?: string;
   request?: HttpRequestOptions;
   assertions?: Assertion[];
+  /** heartbeat: expected every period_seconds, or on a five-field cron in timezone (IANA), then grace_seconds. */
+  period_seconds?: number;
+  cron?: string;
+  timezone?: string;
+  grace_seconds?: number;
+  /** heartbeat: where the job pings, `{PUBLIC_URL}/ping/{token}` (shown to its owner only). */
+  ping_url?: string;
+  /** heartbeat: new (until the first ping), up, late (past the expected time), down (past the grace, or a failure ping), paused. */
+  heartbeat_state?: 'new' | 'up' | 'late' | 'down' | 'paused';
 }
 
 export interface Endpoint extends Required<EndpointInput>, EndpointCheck, EndpointLive {

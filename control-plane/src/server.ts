@@ -53,6 +53,7 @@ import { createChangeHub } from './change-hub';
 import { cachedUptime } from './services/uptime-cache';
 import { createEventHub } from './services/events';
 import { createLiveState } from './services/live-state';
+import { createHeartbeats } from './services/heartbeats';
 import { regionKey, regionLabel } from './store/catalog-repo';
 import { startEmbeddedAgent, type EmbeddedAgent } from './embedded-agent';
 import { UPTIME_WINDOW_MS } from './checks';
@@ -69,6 +70,8 @@ export interface ControlPlane {
   close(): Promise<void>;
   /** Builds the agent executable for GET /downloads now (in the background) when it is missing. */
   prepareAgentDownload(): void;
+  /** Checks heartbeat deadlines now (what the timer does; tests with a fake clock call it); answers how many went down. */
+  tickHeartbeats(): number;
 }
 
 export interface ControlPlaneExtras {
@@ -81,6 +84,8 @@ export interface ControlPlaneExtras {
   pruneIntervalMs?: number;
   /** How often maintenance started/completed notices are looked for (default 15 s). */
   maintenanceTickMs?: number;
+  /** How often heartbeat deadlines are checked (default 5 s; also once at start). */
+  heartbeatTickMs?: number;
 }
 
 export async function startControlPlane(config: Config, logger: Logger, extras: ControlPlaneExtras = {}): Promise<ControlPlane> {
@@ -214,9 +219,18 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
   alerting.followChanges(changes);
   // The dashboard's live state forgets or re-reads an endpoint that changed (and tells its owner's streams).
   changes.endpoints.subscribe({ changed: (id) => id !== null && live.endpointChanged(id), removed: (id) => live.endpointChanged(id) });
+  // Heartbeat monitors (issue 22): pings are results (region push) and their misses open incidents.
+  const heartbeats = createHeartbeats({
+    db, box, logger, now: extras.now,
+    publicUrl: () => config.publicUrl ?? listeningUrl,
+    storeResults: results ? (batchId, rows) => results!.insertBatch(batchId, 'push', rows) : undefined,
+    onResults: (rows) => live.onResults(rows),
+    retentionDays: (urlId) => endpointsRepo.monitoredById(urlId)?.retention_days,
+    setDown: (urlId, down, cause, t) => alerting.heartbeat(urlId, down, cause, t),
+  });
   const endpoints = createEndpointService({
     endpoints: endpointsRepo, users, catalog, allowPrivateTargets: config.allowPrivateTargets, uptime: uptimeSource, live,
-    changes: changes.endpoints,
+    changes: changes.endpoints, heartbeats,
   });
   const admin = createAdminService({
     users, catalog, agents: agentsRepo, ownedCount: (id) => engine.ownedCount(id), publicUrl: config.publicUrl,
@@ -263,6 +277,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
   late.statusPages = statusPages;
   subscribers.start(extras.maintenanceTickMs);
   const app = createApp({
+    heartbeats,
     statusPages,
     subscribers,
     logger,
@@ -298,6 +313,8 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     s.once('error', reject);
   });
   const drain = trackInFlight(server);
+  // Deadlines are checked now (a ping missed while the control plane was away) and every few seconds.
+  const stopHeartbeats = heartbeats.start(extras.heartbeatTickMs);
   const httpPort = (server.address() as AddressInfo).port;
   const url = `http://${config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host}:${httpPort}`;
   listeningUrl = url;
@@ -349,11 +366,13 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     adminToken,
     db,
     httpServer: server,
+    tickHeartbeats: () => heartbeats.tick(),
     prepareAgentDownload() {
       agentArtifact().catch((err: unknown) => logger.warn({ err }, 'the agent executable could not be built; GET /downloads will try again'));
     },
     async close() {
       clearInterval(pruneTimer);
+      stopHeartbeats();
       events.close(); // open event streams would otherwise hold the drain below
       await drain(config.shutdownTimeoutSeconds * 1000);
       if (leaseTimer) clearInterval(leaseTimer);

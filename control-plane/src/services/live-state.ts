@@ -237,7 +237,8 @@ export function createLiveState(deps: {
         const st = states.get(urlId);
         const regions = new Set(JSON.parse(row[1]) as string[]);
         if (st) {
-          for (const key of Object.keys(st.regions)) if (!regions.has(key) && st.kind !== 'http') delete st.regions[key];
+          // a heartbeat's pings come from region push, never one of the endpoint's regions (issue 22)
+          for (const key of Object.keys(st.regions)) if (!regions.has(key) && key !== 'push' && st.kind !== 'http') delete st.regions[key];
           rendered.delete(urlId);
           jsonCache.delete(urlId);
         }
