@@ -140,7 +140,10 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     ? cachedUptime({
         uptime: (ids) => {
           const now = Date.now();
-          return results!.uptime(ids, { sinceMs: now - UPTIME_WINDOW_MS, untilMs: now, createdAtMs: endpointsRepo.createdAtMs(ids) });
+          const sinceMs = now - UPTIME_WINDOW_MS;
+          // Maintenance windows (issue 21) leave their results out; only endpoints with one pay for it.
+          const maintenance = late.statusPages?.spansFor(ids, sinceMs, now) ?? [];
+          return results!.uptime(ids, { sinceMs, untilMs: now, createdAtMs: endpointsRepo.createdAtMs(ids), maintenance });
         },
       })
     : undefined;
