@@ -12,7 +12,7 @@ export const matchesText = (e: Pick<Endpoint, 'name' | 'url'>, lower: string): b
   e.name.toLowerCase().includes(lower) || e.url.toLowerCase().includes(lower);
 
 /**
- * name (A→Z), status (down, degraded, pending, up, paused), uptime (lowest first), last_checked
+ * name (A→Z), status (down, degraded, maintenance, pending, up, paused), uptime (lowest first), last_checked
  * (longest ago first); desc reverses. Endpoints without an uptime or a check go last either way;
  * ties keep the oldest endpoint first. `liveOf` gives the live fields as of now.
  */

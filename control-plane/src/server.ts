@@ -169,15 +169,17 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
   const emailVerified = (userId: number) => !config.alerting.smtpUrl || users.byId(userId)?.email_verified === 1;
   // The dashboard's live side: per-endpoint state from stored results, and per-user event streams.
   const events = createEventHub();
+  // Status pages are made after endpoints (they need the plan); alerting and the live state, made first, reach them late.
+  const late: { statusPages: StatusPageService | null } = { statusPages: null };
   const live = createLiveState({
+    // An endpoint in a maintenance window in progress reads `maintenance` (issue 21).
+    inMaintenance: (urlId, at) => late.statusPages?.inMaintenance(urlId, at) ?? false,
     db, publish: (userId, type, data) => events.publish(userId, type, data),
     regionLabel: (key) => {
       const r = catalog.regionByKey(key);
       return r ? regionLabel(r) : key;
     },
   });
-  // Status pages are made after endpoints (they need the plan); alerting, made first, reaches them late.
-  const late: { statusPages: StatusPageService | null } = { statusPages: null };
   const alerting = createAlerting({
     inMaintenance: (urlId, ts) => late.statusPages?.inMaintenance(urlId, ts) ?? false,
     incidentHooks: {
