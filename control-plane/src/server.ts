@@ -267,6 +267,20 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
   });
   late.statusPages = statusPages;
   subscribers.start(extras.maintenanceTickMs);
+  // The dashboard's `maintenance` status is computed when read; open dashboards hear when it flips
+  // (a window starts, ends, or is created, moved or deleted) on the same tick.
+  let maintained = statusPages.inMaintenanceNow();
+  const maintenanceTimer = setInterval(() => {
+    try {
+      const next = statusPages.inMaintenanceNow();
+      for (const id of next) if (!maintained.has(id)) live.maintenanceChanged(id);
+      for (const id of maintained) if (!next.has(id)) live.maintenanceChanged(id);
+      maintained = next;
+    } catch {
+      // the database is closing: the next tick tries again
+    }
+  }, Math.min(extras.maintenanceTickMs ?? 5000, 5000));
+  maintenanceTimer.unref();
   const app = createApp({
     statusPages,
     subscribers,
@@ -369,6 +383,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
       await embedded?.stop();
       await grpcServer?.close();
       if (extras.results === undefined) await results?.close();
+      clearInterval(maintenanceTimer);
       live.close();
       db.close();
     },

@@ -253,6 +253,14 @@ export function createLiveState(deps: {
       if (userId) deps.publish?.(userId, 'endpoint.changed', { url_id: urlId, deleted: !row });
     },
 
+    /** A maintenance window of the endpoint started or ended (or was changed): its owner's dashboards re-read it. */
+    maintenanceChanged(urlId: number): void {
+      const userId = ownerOf(urlId);
+      if (!userId) return;
+      countsCache.delete(userId);
+      deps.publish?.(userId, 'endpoint.changed', { url_id: urlId, deleted: false });
+    },
+
     flush,
     close(): void {
       clearInterval(timer);

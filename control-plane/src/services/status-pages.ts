@@ -140,6 +140,13 @@ export function createStatusPageService(deps: {
     const list = spansNow(now()).get(urlId);
     return list !== undefined && list.some(([s, e]) => at >= s && at < e);
   }
+  /** Endpoints with a window in progress now (from memory). */
+  function inMaintenanceNow(): Set<number> {
+    const t = now();
+    const out = new Set<number>();
+    for (const [urlId, list] of spansNow(t)) if (list.some(([s, e]) => t >= s && t < e)) out.add(urlId);
+    return out;
+  }
   /** The windows of these endpoints that overlap [fromMs, untilMs] (from memory: an endpoint without one costs a map lookup). */
   function spansFor(urlIds: readonly number[], fromMs: number, untilMs: number): MaintenanceSpan[] {
     const byEndpoint = spansNow(now());
@@ -392,6 +399,7 @@ export function createStatusPageService(deps: {
     inMaintenance,
     /** Windows overlapping a range, for the 7-day uptime (results inside count neither for nor against). */
     spansFor,
+    inMaintenanceNow,
     /** Alerting's incident hooks: auto reports and fresh component states. */
     incidentHooks: { opened: incidentOpened, resolved: incidentResolved },
 
