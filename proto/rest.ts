@@ -108,7 +108,7 @@ export type SavedEndpoint = Omit<Endpoint, 'uptime_percentage' | keyof EndpointL
  * What the dashboard shows at a glance: pending before the first result, paused when monitoring is
  * off, maintenance while a maintenance window of the endpoint is in progress (issue 21).
  */
-export const ENDPOINT_STATUSES = ['down', 'degraded', 'maintenance', 'pending', 'up', 'paused'] as const;
+export const ENDPOINT_STATUSES = ['down', 'degraded', 'pending', 'up', 'paused', 'maintenance'] as const;
 export type EndpointStatus = (typeof ENDPOINT_STATUSES)[number];
 
 /** One check of the heartbeat bar: when (epoch ms), passed or not, response ms and HTTP code (null without). */
