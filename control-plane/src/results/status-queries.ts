@@ -4,7 +4,7 @@
 // outside every window come from the hour rollup; an hour a window touches comes from the minute
 // rollup, leaving out the minutes inside the window.
 import type { DailyUptimeSource, MaintenanceSpan } from '../services/status-pages';
-import { bucketInWindow, hourInWindow, windowParams } from './maintenance-sql';
+import { hourTouched, minutesOutsideWindows, windowParams } from './maintenance-sql';
 
 export interface RowReader {
   select<T>(sql: string, params?: Record<string, unknown>): Promise<T[]>;
@@ -25,14 +25,16 @@ export function dailyUptimeFrom(store: RowReader): DailyUptimeSource {
       const range = (unitSeconds: number) => `endpoint_id IN {ids:Array(UInt64)} AND kind = 'http'
            AND bucket >= toDateTime(intDiv({fromMs:Int64}, ${unitSeconds * 1000}) * ${unitSeconds}, 'UTC')
            AND bucket <= toDateTime(intDiv({untilMs:Int64}, 1000), 'UTC')`;
+      const hourly = `SELECT endpoint_id, ${day} AS d, sum(n) AS n, sum(ok2xx_n) AS ok FROM ${store.database}.check_results_1h WHERE ${range(3600)}`;
       const sql = spans.length === 0
-        ? `SELECT endpoint_id, ${day} AS d, sum(n) AS n, sum(ok2xx_n) AS ok FROM ${store.database}.check_results_1h WHERE ${range(3600)} GROUP BY endpoint_id, d`
+        ? `${hourly} GROUP BY endpoint_id, d`
         : `SELECT endpoint_id, d, sum(n) AS n, sum(ok) AS ok FROM (
-             SELECT endpoint_id, ${day} AS d, sum(n) AS n, sum(ok2xx_n) AS ok FROM ${store.database}.check_results_1h
-             WHERE ${range(3600)} AND NOT ${bucketInWindow(3600)} GROUP BY endpoint_id, d
+             ${hourly} AND NOT ${hourTouched('bucket')} GROUP BY endpoint_id, d
              UNION ALL
-             SELECT endpoint_id, ${day} AS d, sum(n) AS n, sum(ok2xx_n) AS ok FROM ${store.database}.check_results_1m
-             WHERE ${range(60)} AND ${hourInWindow} AND NOT ${bucketInWindow(60)}
+             SELECT endpoint_id, toString(toDate(toDateTime(s + {offset:Int32}, 'UTC'))) AS d, sum(n) AS n, sum(ok) AS ok FROM (${minutesOutsideWindows(
+               `SELECT endpoint_id, toUInt32(bucket) AS s, sum(n) AS n, sum(ok2xx_n) AS ok FROM ${store.database}.check_results_1m
+                WHERE ${range(60)} AND ${hourTouched('toStartOfHour(bucket)')} GROUP BY endpoint_id, s`,
+             )})
              GROUP BY endpoint_id, d
            ) GROUP BY endpoint_id, d`;
       const rows = await store.select<{ endpoint_id: number | string; d: string; n: number | string; ok: number | string }>(sql, {
