@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CheckResult } from '@upfleet/proto';
 import { startHarnessWithResults, type Harness } from '../testing/harness';
 import type { ClickHouseResultStore } from '../results/clickhouse-store';
+import { openSse } from '../../../tests/helpers/sse';
 
 let h: Harness & { store: ClickHouseResultStore };
 beforeAll(async () => {
@@ -129,6 +130,28 @@ describe('live status: maintenance while a window is in progress', () => {
     expect(await list(token, '?status=maintenance')).toEqual([]);
     expect((await statusCounts(token)).maintenance).toBeUndefined();
   });
+});
+
+describe('open dashboards hear when a window starts and ends', () => {
+  it('sends endpoint.changed for the endpoint when its window begins and again when it ends, with no result arriving', async () => {
+    const { token } = await h.signup();
+    const id = await endpoint(token, 'stream', Date.now() - HOUR);
+    const events = await openSse(`${h.cp.url}/api/users/events`, { authorization: `Bearer ${token}` });
+    try {
+      expect(events.status).toBe(200);
+      const created = Date.now();
+      const w = await h.call('POST', '/api/users/maintenance-windows', { title: 'Short', endpoint_ids: [id], starts_at: new Date(created - MIN).toISOString(), ends_at: new Date(created + 6000).toISOString() }, token);
+      expect(w.status).toBe(201);
+      const changed = (after: number) => events.next((e) => e.event === 'endpoint.changed' && e.data.url_id === id && e.at > after, 15_000);
+      const began = await changed(created);
+      expect((await row(token, id)).status).toBe('maintenance');
+      const ended = await changed(Math.max(began.at, created + 6000 - 1));
+      expect(ended.at).toBeGreaterThanOrEqual(created + 6000);
+      expect((await row(token, id)).status).toBe('pending');
+    } finally {
+      events.close();
+    }
+  }, 30_000);
 });
 
 /** Percent with two decimals, as the API rounds it. */
