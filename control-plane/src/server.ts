@@ -136,6 +136,8 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     results = createResultStore({ clickhouseUrl: config.clickhouseUrl, dataDir: config.dataDir, logger });
     await results.init();
   } else results = extras.results;
+  // Status pages are made after endpoints (they need the plan); uptime, alerting and the live state, made first, reach them late.
+  const late: { statusPages: StatusPageService | null } = { statusPages: null };
   const uptimeSource: UptimeSource | undefined = results
     ? cachedUptime({
         uptime: (ids) => {
@@ -145,7 +147,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
           const maintenance = late.statusPages?.spansFor(ids, sinceMs, now) ?? [];
           return results!.uptime(ids, { sinceMs, untilMs: now, createdAtMs: endpointsRepo.createdAtMs(ids), maintenance });
         },
-      })
+      }, undefined, undefined, () => late.statusPages?.windowsVersion() ?? 0)
     : undefined;
 
   const liveAgents = () => {
@@ -169,8 +171,6 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
   const emailVerified = (userId: number) => !config.alerting.smtpUrl || users.byId(userId)?.email_verified === 1;
   // The dashboard's live side: per-endpoint state from stored results, and per-user event streams.
   const events = createEventHub();
-  // Status pages are made after endpoints (they need the plan); alerting and the live state, made first, reach them late.
-  const late: { statusPages: StatusPageService | null } = { statusPages: null };
   const live = createLiveState({
     // An endpoint in a maintenance window in progress reads `maintenance` (issue 21).
     inMaintenance: (urlId, at) => late.statusPages?.inMaintenance(urlId, at) ?? false,

@@ -85,6 +85,7 @@ describe('7-day uptime leaves maintenance out', () => {
     for (let m = 0; m < 10; m++) for (const id of [inWindow, plain, trimmed]) rows.push(result(id, day + 12 * HOUR + m * MIN, m < 5 ? 200 : 503));
     for (let m = 0; m < 4; m++) for (const id of [inWindow, plain, trimmed]) rows.push(result(id, day - DAY + 9 * HOUR + m * MIN, 200));
     await h.store.insertBatch(`mu-${inWindow}`, 'agent-1', rows);
+    expect((await row(token, inWindow)).uptime_percentage).toBe(pct2(49, 74)); // before the window exists (and now cached)
     await windowAt(token, [inWindow], start, end);
 
     const got = await list(token);

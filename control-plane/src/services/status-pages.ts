@@ -400,6 +400,8 @@ export function createStatusPageService(deps: {
     /** Windows overlapping a range, for the 7-day uptime (results inside count neither for nor against). */
     spansFor,
     inMaintenanceNow,
+    /** Changes whenever a maintenance window is created, edited or deleted. */
+    windowsVersion: () => globalVersion,
     /** Alerting's incident hooks: auto reports and fresh component states. */
     incidentHooks: { opened: incidentOpened, resolved: incidentResolved },
 
