@@ -141,13 +141,18 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     results = createResultStore({ clickhouseUrl: config.clickhouseUrl, dataDir: config.dataDir, logger });
     await results.init();
   } else results = extras.results;
+  // Status pages are made after endpoints (they need the plan); uptime, alerting and the live state, made first, reach them late.
+  const late: { statusPages: StatusPageService | null } = { statusPages: null };
   const uptimeSource: UptimeSource | undefined = results
     ? cachedUptime({
         uptime: (ids) => {
           const now = Date.now();
-          return results!.uptime(ids, { sinceMs: now - UPTIME_WINDOW_MS, untilMs: now, createdAtMs: endpointsRepo.createdAtMs(ids) });
+          const sinceMs = now - UPTIME_WINDOW_MS;
+          // Maintenance windows (issue 21) leave their results out; only endpoints with one pay for it.
+          const maintenance = late.statusPages?.spansFor(ids, sinceMs, now) ?? [];
+          return results!.uptime(ids, { sinceMs, untilMs: now, createdAtMs: endpointsRepo.createdAtMs(ids), maintenance });
         },
-      })
+      }, undefined, undefined, () => late.statusPages?.windowsVersion() ?? 0)
     : undefined;
 
   const liveAgents = () => {
@@ -172,14 +177,14 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
   // The dashboard's live side: per-endpoint state from stored results, and per-user event streams.
   const events = createEventHub();
   const live = createLiveState({
+    // An endpoint in a maintenance window in progress reads `maintenance` (issue 21).
+    inMaintenance: (urlId, at) => late.statusPages?.inMaintenance(urlId, at) ?? false,
     db, publish: (userId, type, data) => events.publish(userId, type, data),
     regionLabel: (key) => {
       const r = catalog.regionByKey(key);
       return r ? regionLabel(r) : key;
     },
   });
-  // Status pages are made after endpoints (they need the plan); alerting, made first, reaches them late.
-  const late: { statusPages: StatusPageService | null } = { statusPages: null };
   const alerting = createAlerting({
     inMaintenance: (urlId, ts) => late.statusPages?.inMaintenance(urlId, ts) ?? false,
     incidentHooks: {
@@ -276,6 +281,20 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
   });
   late.statusPages = statusPages;
   subscribers.start(extras.maintenanceTickMs);
+  // The dashboard's `maintenance` status is computed when read; open dashboards hear when it flips
+  // (a window starts, ends, or is created, moved or deleted) on the same tick.
+  let maintained = statusPages.inMaintenanceNow();
+  const maintenanceTimer = setInterval(() => {
+    try {
+      const next = statusPages.inMaintenanceNow();
+      for (const id of next) if (!maintained.has(id)) live.maintenanceChanged(id);
+      for (const id of maintained) if (!next.has(id)) live.maintenanceChanged(id);
+      maintained = next;
+    } catch {
+      // the database is closing: the next tick tries again
+    }
+  }, Math.min(extras.maintenanceTickMs ?? 5000, 5000));
+  maintenanceTimer.unref();
   const app = createApp({
     heartbeats,
     statusPages,
@@ -383,6 +402,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
       await embedded?.stop();
       await grpcServer?.close();
       if (extras.results === undefined) await results?.close();
+      clearInterval(maintenanceTimer);
       live.close();
       db.close();
     },

@@ -95,7 +95,7 @@ export const EndpointResource = z
     monitoring_enabled: z.boolean(),
     uptime_percentage: z.number().nullable().meta({ description: '7-day uptime in percent; null without data' }),
     created_at: timestamp,
-    status: z.enum(ENDPOINT_STATUSES).meta({ description: 'pending before the first result; paused when monitoring is off; degraded when some regions fail' }),
+    status: z.enum(ENDPOINT_STATUSES).meta({ description: 'pending before the first result; paused when monitoring is off; degraded when some regions fail; maintenance while a maintenance window is in progress' }),
     last_checked_at: timestamp.nullable().meta({ description: 'When the last check ran; null before the first' }),
     last_response_ms: z.number().nullable().meta({ description: 'Response time of the last check in ms' }),
     last_status_code: z.number().int().nullable().meta({ description: 'HTTP status of the last check; null without a response' }),
@@ -136,7 +136,10 @@ export const DashboardResource = z
     max_endpoints: z.number().int(),
     multi_region: z.boolean(),
     ...featureFlags,
-    status_counts: z.object(Object.fromEntries(ENDPOINT_STATUSES.map((k) => [k, z.number().int()])) as Record<(typeof ENDPOINT_STATUSES)[number], z.ZodNumber>)
+    status_counts: z.object({
+      ...(Object.fromEntries(ENDPOINT_STATUSES.filter((k) => k !== 'maintenance').map((k) => [k, z.number().int()])) as Record<Exclude<(typeof ENDPOINT_STATUSES)[number], 'maintenance'>, z.ZodNumber>),
+      maintenance: z.number().int().optional().meta({ description: 'Present while some endpoint is in a maintenance window' }),
+    })
       .meta({ description: 'Endpoints per status (the summary on the dashboard)' }),
     monitor_kinds: z.array(z.enum(ENDPOINT_KINDS)).optional().meta({ description: 'Endpoint kinds the plan allows' }),
   })

@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { allowedFeatures, allowedKinds, planViolations } from '@upfleet/proto/plan';
-import { ENDPOINT_STATUSES, type Dashboard, type Endpoint, type EndpointInput, type EndpointStatus, type Package, type SavedEndpoint } from '@upfleet/proto/rest';
+import { emptyStatusCounts, type Dashboard, type Endpoint, type EndpointInput, type EndpointStatus, type Package, type SavedEndpoint, type StatusCounts } from '@upfleet/proto/rest';
 import type { EndpointCreateBody, EndpointToggleBody } from '@upfleet/proto/schemas';
 import { matchesText, sortEndpoints, type EndpointSortKey } from '@upfleet/proto/endpoint-list';
 import { badRequest, conflict, forbidden, notFound } from '../errors';
@@ -368,8 +368,8 @@ const NO_LIVE = (enabled: boolean) => ({
   status: (enabled ? 'pending' : 'paused') as EndpointStatus, last_checked_at: null, last_response_ms: null, last_status_code: null, last_error: null, recent: [],
 });
 
-function statusCountsWithoutLive(active: number, total: number): Record<EndpointStatus, number> {
-  const counts = Object.fromEntries(ENDPOINT_STATUSES.map((s) => [s, 0])) as Record<EndpointStatus, number>;
+function statusCountsWithoutLive(active: number, total: number): StatusCounts {
+  const counts = emptyStatusCounts();
   counts.pending = active;
   counts.paused = total - active;
   return counts;
