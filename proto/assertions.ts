@@ -5,8 +5,8 @@
 
 export const ENDPOINT_KINDS = ['http', 'tcp', 'dns', 'heartbeat'] as const;
 export type EndpointKind = (typeof ENDPOINT_KINDS)[number];
-/** The kinds an endpoint can be created with today (heartbeat is sold by plans but not built yet). */
-export const CREATABLE_KINDS = ['http', 'tcp', 'dns'] as const satisfies readonly EndpointKind[];
+/** The kinds an endpoint can be created with. */
+export const CREATABLE_KINDS = ['http', 'tcp', 'dns', 'heartbeat'] as const satisfies readonly EndpointKind[];
 export const ENDPOINT_KIND_LABELS: Readonly<Record<EndpointKind, string>> = {
   http: 'HTTP', tcp: 'TCP Port', dns: 'DNS', heartbeat: 'Heartbeat',
 };
@@ -26,6 +26,15 @@ export const NUMERIC_SOURCES: readonly AssertionSource[] = ['status_code', 'resp
 /** What a DNS check can assert on: its answer (the records, one per line). */
 export const DNS_SOURCES: readonly AssertionSource[] = ['answer'];
 export const DNS_COMPARISONS: readonly AssertionComparison[] = ['equals', 'not_equals', 'contains', 'not_contains'];
+
+/** A heartbeat's schedule bounds (issue 22): a period of 60 s to 31 days, a grace up to 31 days. */
+export const LIMITS_HEARTBEAT = {
+  periodSecondsMin: 60,
+  periodSecondsMax: 31 * 86400,
+  graceSecondsMax: 31 * 86400,
+  /** The last ping's body kept, in bytes. */
+  bodyBytes: 10 * 1024,
+} as const;
 
 export const LIMITS_CHECK = {
   requestBodyBytes: 64 * 1024,

@@ -1,18 +1,20 @@
 // How the endpoint list is searched and sorted: one rule for the server's ?q=/?sort= and the web
 // dashboard's own filtering of a list it holds whole. Browser-safe, pure.
-import { ENDPOINT_STATUSES, type Endpoint, type EndpointLive, type EndpointStatus } from './rest';
+import { type Endpoint, type EndpointLive, type EndpointStatus } from './rest';
 
 export const ENDPOINT_SORTS = ['name', 'status', 'uptime', 'last_checked'] as const;
 export type EndpointSortKey = (typeof ENDPOINT_SORTS)[number];
 
-const STATUS_RANK = Object.fromEntries(ENDPOINT_STATUSES.map((s, i) => [s, i])) as Record<EndpointStatus, number>;
+/** Sort order by status: maintenance (issue 21, listed last in ENDPOINT_STATUSES) ranks after the failing ones. */
+const STATUS_ORDER: readonly EndpointStatus[] = ['down', 'degraded', 'maintenance', 'pending', 'up', 'paused'];
+const STATUS_RANK = Object.fromEntries(STATUS_ORDER.map((s, i) => [s, i])) as Record<EndpointStatus, number>;
 
 /** Name or URL contains the text, case-insensitive (the text already lower-cased). */
 export const matchesText = (e: Pick<Endpoint, 'name' | 'url'>, lower: string): boolean =>
   e.name.toLowerCase().includes(lower) || e.url.toLowerCase().includes(lower);
 
 /**
- * name (A→Z), status (down, degraded, pending, up, paused), uptime (lowest first), last_checked
+ * name (A→Z), status (down, degraded, maintenance, pending, up, paused), uptime (lowest first), last_checked
  * (longest ago first); desc reverses. Endpoints without an uptime or a check go last either way;
  * ties keep the oldest endpoint first. `liveOf` gives the live fields as of now.
  */

@@ -93,6 +93,15 @@ export interface EndpointCheck {
   resolver?: string;
   request?: HttpRequestOptions;
   assertions?: Assertion[];
+  /** heartbeat: expected every period_seconds, or on a five-field cron in timezone (IANA), then grace_seconds. */
+  period_seconds?: number;
+  cron?: string;
+  timezone?: string;
+  grace_seconds?: number;
+  /** heartbeat: where the job pings, `{PUBLIC_URL}/ping/{token}` (shown to its owner only). */
+  ping_url?: string;
+  /** heartbeat: new (until the first ping), up, late (past the expected time), down (past the grace, or a failure ping), paused. */
+  heartbeat_state?: 'new' | 'up' | 'late' | 'down' | 'paused';
 }
 
 export interface Endpoint extends Required<EndpointInput>, EndpointCheck, EndpointLive {
@@ -106,8 +115,11 @@ export interface Endpoint extends Required<EndpointInput>, EndpointCheck, Endpoi
 /** An endpoint as stored (create/update answers): no uptime, no live state. */
 export type SavedEndpoint = Omit<Endpoint, 'uptime_percentage' | keyof EndpointLive>;
 
-/** What the dashboard shows at a glance: pending before the first result, paused when monitoring is off. */
-export const ENDPOINT_STATUSES = ['down', 'degraded', 'pending', 'up', 'paused'] as const;
+/**
+ * What the dashboard shows at a glance: pending before the first result, paused when monitoring is
+ * off, maintenance while a maintenance window of the endpoint is in progress (issue 21).
+ */
+export const ENDPOINT_STATUSES = ['down', 'degraded', 'pending', 'up', 'paused', 'maintenance'] as const;
 export type EndpointStatus = (typeof ENDPOINT_STATUSES)[number];
 
 /** One check of the heartbeat bar: when (epoch ms), passed or not, response ms and HTTP code (null without). */
@@ -131,7 +143,14 @@ export interface EndpointLive {
 }
 
 /** Endpoints per status, for the dashboard's summary (GET /api/users/dashboard `status_counts`). */
-export type StatusCounts = Record<EndpointStatus, number>;
+/** Endpoints per status; `maintenance` is present only while some endpoint is in a window. */
+export type StatusCounts = Record<Exclude<EndpointStatus, 'maintenance'>, number> & { maintenance?: number };
+/** Every status at 0, without `maintenance` (it appears when one is counted). */
+export const emptyStatusCounts = (): StatusCounts => ({ down: 0, degraded: 0, pending: 0, up: 0, paused: 0 });
+/** Count one endpoint of this status. */
+export function countStatus(counts: StatusCounts, s: EndpointStatus): void {
+  counts[s] = (counts[s] ?? 0) + 1;
+}
 
 export interface Dashboard {
   active_monitoring: number;

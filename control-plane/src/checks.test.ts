@@ -14,7 +14,7 @@ describe('check ids', () => {
   });
 
   it('refuses ids with an unknown kind, no region or a non-positive endpoint', () => {
-    for (const bad of ['42:dns:EU-Germany', '42:http:', '0:http:EU-Germany', 'x:http:EU-Germany', '42-http-EU-Germany']) {
+    for (const bad of ['42:smtp:EU-Germany', '42:http:', '0:http:EU-Germany', 'x:http:EU-Germany', '42-http-EU-Germany']) {
       expect(parseCheckId(bad), bad).toBeNull();
     }
   });

@@ -56,6 +56,7 @@ import { createChangeHub } from './change-hub';
 import { cachedUptime } from './services/uptime-cache';
 import { createEventHub } from './services/events';
 import { createLiveState } from './services/live-state';
+import { createHeartbeats } from './services/heartbeats';
 import { regionKey, regionLabel } from './store/catalog-repo';
 import { startEmbeddedAgent, type EmbeddedAgent } from './embedded-agent';
 import { UPTIME_WINDOW_MS } from './checks';
@@ -72,6 +73,8 @@ export interface ControlPlane {
   close(): Promise<void>;
   /** Builds the agent executable for GET /downloads now (in the background) when it is missing. */
   prepareAgentDownload(): void;
+  /** Checks heartbeat deadlines now (what the timer does; tests with a fake clock call it); answers how many went down. */
+  tickHeartbeats(): number;
 }
 
 export interface ControlPlaneExtras {
@@ -84,6 +87,8 @@ export interface ControlPlaneExtras {
   pruneIntervalMs?: number;
   /** How often maintenance started/completed notices are looked for (default 15 s). */
   maintenanceTickMs?: number;
+  /** How often heartbeat deadlines are checked (default 5 s; also once at start). */
+  heartbeatTickMs?: number;
 }
 
 export async function startControlPlane(config: Config, logger: Logger, extras: ControlPlaneExtras = {}): Promise<ControlPlane> {
@@ -141,13 +146,18 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     results = createResultStore({ clickhouseUrl: config.clickhouseUrl, dataDir: config.dataDir, logger });
     await results.init();
   } else results = extras.results;
+  // Status pages are made after endpoints (they need the plan); uptime, alerting and the live state, made first, reach them late.
+  const late: { statusPages: StatusPageService | null } = { statusPages: null };
   const uptimeSource: UptimeSource | undefined = results
     ? cachedUptime({
         uptime: (ids) => {
           const now = Date.now();
-          return results!.uptime(ids, { sinceMs: now - UPTIME_WINDOW_MS, untilMs: now, createdAtMs: endpointsRepo.createdAtMs(ids) });
+          const sinceMs = now - UPTIME_WINDOW_MS;
+          // Maintenance windows (issue 21) leave their results out; only endpoints with one pay for it.
+          const maintenance = late.statusPages?.spansFor(ids, sinceMs, now) ?? [];
+          return results!.uptime(ids, { sinceMs, untilMs: now, createdAtMs: endpointsRepo.createdAtMs(ids), maintenance });
         },
-      })
+      }, undefined, undefined, () => late.statusPages?.windowsVersion() ?? 0)
     : undefined;
 
   const liveAgents = () => {
@@ -172,14 +182,14 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
   // The dashboard's live side: per-endpoint state from stored results, and per-user event streams.
   const events = createEventHub();
   const live = createLiveState({
+    // An endpoint in a maintenance window in progress reads `maintenance` (issue 21).
+    inMaintenance: (urlId, at) => late.statusPages?.inMaintenance(urlId, at) ?? false,
     db, publish: (userId, type, data) => events.publish(userId, type, data),
     regionLabel: (key) => {
       const r = catalog.regionByKey(key);
       return r ? regionLabel(r) : key;
     },
   });
-  // Status pages are made after endpoints (they need the plan); alerting, made first, reaches them late.
-  const late: { statusPages: StatusPageService | null } = { statusPages: null };
   const alerting = createAlerting({
     inMaintenance: (urlId, ts) => late.statusPages?.inMaintenance(urlId, ts) ?? false,
     incidentHooks: {
@@ -219,9 +229,18 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
   alerting.followChanges(changes);
   // The dashboard's live state forgets or re-reads an endpoint that changed (and tells its owner's streams).
   changes.endpoints.subscribe({ changed: (id) => id !== null && live.endpointChanged(id), removed: (id) => live.endpointChanged(id) });
+  // Heartbeat monitors (issue 22): pings are results (region push) and their misses open incidents.
+  const heartbeats = createHeartbeats({
+    db, box, logger, now: extras.now,
+    publicUrl: () => config.publicUrl ?? listeningUrl,
+    storeResults: results ? (batchId, rows) => results!.insertBatch(batchId, 'push', rows) : undefined,
+    onResults: (rows) => live.onResults(rows),
+    retentionDays: (urlId) => endpointsRepo.monitoredById(urlId)?.retention_days,
+    setDown: (urlId, down, cause, t) => alerting.heartbeat(urlId, down, cause, t),
+  });
   const endpoints = createEndpointService({
     endpoints: endpointsRepo, users, catalog, allowPrivateTargets: config.allowPrivateTargets, uptime: uptimeSource, live,
-    changes: changes.endpoints,
+    changes: changes.endpoints, heartbeats,
   });
   const workspacesRepo = createWorkspacesRepo(db);
   const admin = createAdminService({
@@ -275,7 +294,22 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
   });
   late.statusPages = statusPages;
   subscribers.start(extras.maintenanceTickMs);
+  // The dashboard's `maintenance` status is computed when read; open dashboards hear when it flips
+  // (a window starts, ends, or is created, moved or deleted) on the same tick.
+  let maintained = statusPages.inMaintenanceNow();
+  const maintenanceTimer = setInterval(() => {
+    try {
+      const next = statusPages.inMaintenanceNow();
+      for (const id of next) if (!maintained.has(id)) live.maintenanceChanged(id);
+      for (const id of maintained) if (!next.has(id)) live.maintenanceChanged(id);
+      maintained = next;
+    } catch {
+      // the database is closing: the next tick tries again
+    }
+  }, Math.min(extras.maintenanceTickMs ?? 5000, 5000));
+  maintenanceTimer.unref();
   const app = createApp({
+    heartbeats,
     statusPages,
     subscribers,
     logger,
@@ -325,6 +359,8 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     s.once('error', reject);
   });
   const drain = trackInFlight(server);
+  // Deadlines are checked now (a ping missed while the control plane was away) and every few seconds.
+  const stopHeartbeats = heartbeats.start(extras.heartbeatTickMs);
   const httpPort = (server.address() as AddressInfo).port;
   const url = `http://${config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host}:${httpPort}`;
   listeningUrl = url;
@@ -376,11 +412,13 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     adminToken,
     db,
     httpServer: server,
+    tickHeartbeats: () => heartbeats.tick(),
     prepareAgentDownload() {
       agentArtifact().catch((err: unknown) => logger.warn({ err }, 'the agent executable could not be built; GET /downloads will try again'));
     },
     async close() {
       clearInterval(pruneTimer);
+      stopHeartbeats();
       events.close(); // open event streams would otherwise hold the drain below
       await drain(config.shutdownTimeoutSeconds * 1000);
       if (leaseTimer) clearInterval(leaseTimer);
@@ -391,6 +429,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
       await embedded?.stop();
       await grpcServer?.close();
       if (extras.results === undefined) await results?.close();
+      clearInterval(maintenanceTimer);
       live.close();
       db.close();
     },

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { ENDPOINT_STATUSES, FEATURES, type EndpointCheck, type EndpointStatus, type Feature } from '../rest';
 import {
-  ASSERTION_COMPARISONS, ASSERTION_SOURCES, CREATABLE_KINDS, DNS_RECORD_TYPES, FORBIDDEN_HEADERS, HTTP_METHODS, LIMITS_CHECK,
+  ASSERTION_COMPARISONS, ASSERTION_SOURCES, CREATABLE_KINDS, DNS_RECORD_TYPES, FORBIDDEN_HEADERS, HTTP_METHODS, LIMITS_CHECK, LIMITS_HEARTBEAT,
   assertionProblem, type Assertion, type EndpointKind,
 } from '../assertions';
 import { flag, optionalText, requiredText } from './common';
@@ -100,6 +100,20 @@ export function parseResolver(raw: string): { address: string; port: number } | 
   return { address: m[1]!.toLowerCase(), port };
 }
 
+const PERIOD_ERROR = 'period_seconds must be a whole number from 60 to 2678400 (31 days)';
+const GRACE_ERROR = 'grace_seconds must be a whole number from 0 to 2678400 (31 days)';
+/** An IANA time zone the runtime knows (Intl throws on an unknown one). */
+export function isTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return tz.length > 0;
+  } catch {
+    return false;
+  }
+}
+/** A heartbeat's grace when none is given. */
+export const DEFAULT_GRACE_SECONDS = 300;
+
 const TARGET_REQUIRED: Record<string, string> = { tcp: 'Target is required (host:port)', dns: 'Target is required (a domain name)' };
 
 /** The fields of an endpoint body; EndpointCreateBody adds the rules between them. */
@@ -115,17 +129,40 @@ export const EndpointFields = z.object({
   resolver: z.string({ error: 'Resolver must be text' }).trim().max(60, 'Resolver must be an IP address, optionally with :port').optional(),
   request: HttpRequestSpec.optional(),
   assertions: z.array(AssertionSpec, { error: 'assertions must be a list' }).max(LIMITS_CHECK.assertions, `At most ${LIMITS_CHECK.assertions} assertions`).optional(),
+  /** heartbeat: a period (60 s to 31 days) or a five-field cron with its timezone, and a grace. */
+  period_seconds: z.number({ error: PERIOD_ERROR }).int(PERIOD_ERROR).min(LIMITS_HEARTBEAT.periodSecondsMin, PERIOD_ERROR).max(LIMITS_HEARTBEAT.periodSecondsMax, PERIOD_ERROR).optional(),
+  cron: z.string({ error: 'cron must be text' }).trim().max(200, 'cron must be at most 200 characters long')
+    .refine((c) => c.split(/\s+/).length === 5, { message: 'cron must have five fields: minute hour day-of-month month day-of-week' }).optional(),
+  timezone: z.string({ error: 'timezone must be text' }).trim().max(64, 'timezone must be an IANA time zone such as Europe/Berlin')
+    .refine(isTimeZone, { message: 'timezone must be an IANA time zone such as Europe/Berlin' }).optional(),
+  grace_seconds: z.number({ error: GRACE_ERROR }).int(GRACE_ERROR).min(0, GRACE_ERROR).max(LIMITS_HEARTBEAT.graceSecondsMax, GRACE_ERROR).optional(),
   description: optionalText('Description', 1000),
   ...featureFlags,
   regions: RegionKeys,
 });
 
-type CheckFields = Pick<z.infer<typeof EndpointFields>, 'kind' | 'url' | 'target' | 'record_type' | 'resolver' | 'request' | 'assertions'>;
+type CheckFields = Pick<z.infer<typeof EndpointFields>, 'kind' | 'url' | 'target' | 'record_type' | 'resolver' | 'request' | 'assertions'
+  | 'period_seconds' | 'cron' | 'timezone' | 'grace_seconds'>;
+
+/** A heartbeat has no target: it needs a period or a cron (not both) and refuses the other kinds' fields. */
+function heartbeatRules(b: CheckFields, issue: (message: string, path: string) => void): void {
+  if (b.url !== undefined || b.target !== undefined || b.record_type !== undefined || b.resolver !== undefined || b.request !== undefined) {
+    issue('A heartbeat has no target: it is pinged at its ping URL', 'url');
+  }
+  if ((b.assertions?.length ?? 0) > 0) issue('A heartbeat has no assertions', 'assertions');
+  if (b.period_seconds === undefined && b.cron === undefined) issue('A heartbeat needs period_seconds or cron', 'period_seconds');
+  if (b.period_seconds !== undefined && b.cron !== undefined) issue('Give either period_seconds or cron, not both', 'cron');
+  if (b.timezone !== undefined && b.cron === undefined) issue('timezone goes with cron', 'timezone');
+}
 
 /** The rules between a body's check fields (what each kind needs and refuses); also the monitors file's. */
 export function checkKindRules(b: CheckFields, ctx: z.core.$RefinementCtx): void {
   const kind = b.kind ?? 'http';
   const issue = (message: string, path: string) => ctx.addIssue({ code: 'custom', message, path: [path] });
+  if (kind === 'heartbeat') return heartbeatRules(b, issue);
+  if (b.period_seconds !== undefined || b.cron !== undefined || b.timezone !== undefined || b.grace_seconds !== undefined) {
+    issue('period_seconds, cron, timezone and grace_seconds are for heartbeats', 'period_seconds');
+  }
   if (kind === 'http') {
     if (b.url === undefined) issue('URL is required', 'url');
     if (b.target !== undefined || b.record_type !== undefined || b.resolver !== undefined) issue('target, record_type and resolver are for tcp and dns checks', 'target');
@@ -150,6 +187,11 @@ export function checkKindRules(b: CheckFields, ctx: z.core.$RefinementCtx): void
 /** What a parsed body's check is, normalised as stored, and the URL it is stored under (tcp://host:port, dns://[resolver/]name/TYPE). */
 export function endpointCheck(b: CheckFields): { url: string; check: EndpointCheck & { kind: EndpointKind } } {
   const kind = b.kind ?? 'http';
+  if (kind === 'heartbeat') {
+    const schedule = b.cron !== undefined ? { cron: b.cron.split(/\s+/).join(' '), timezone: b.timezone ?? 'UTC' } : { period_seconds: b.period_seconds! };
+    // The stored URL is made unique by the service (heartbeat://<uuid>): a heartbeat has no target.
+    return { url: 'heartbeat://', check: { kind, ...schedule, grace_seconds: b.grace_seconds ?? DEFAULT_GRACE_SECONDS } };
+  }
   if (kind === 'tcp') {
     const hp = parseHostPort(b.target!)!;
     const target = `${hp.host}:${hp.port}`;

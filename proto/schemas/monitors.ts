@@ -28,6 +28,10 @@ export const MonitorSpec = z.strictObject({
   resolver: EndpointFields.shape.resolver,
   request: EndpointFields.shape.request,
   assertions: EndpointFields.shape.assertions,
+  period_seconds: EndpointFields.shape.period_seconds,
+  cron: EndpointFields.shape.cron,
+  timezone: EndpointFields.shape.timezone,
+  grace_seconds: EndpointFields.shape.grace_seconds,
   description: EndpointCreateBody.shape.description,
   /** Absent or empty: the primary region (as the API does). */
   regions: RegionKeys,

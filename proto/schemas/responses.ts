@@ -71,7 +71,7 @@ export const EndpointResource = z
     description: z.string(),
     regions: z.array(z.string()),
     ...featureFlags,
-    kind: z.enum(ENDPOINT_KINDS).optional().meta({ description: 'http (default), tcp, dns' }),
+    kind: z.enum(ENDPOINT_KINDS).optional().meta({ description: 'http (default), tcp, dns, heartbeat' }),
     target: z.string().optional().meta({ description: 'tcp: host:port; dns: the name looked up' }),
     record_type: z.enum(DNS_RECORD_TYPES).optional(),
     resolver: z.string().optional().meta({ description: "dns: the server asked (ip or ip:port); absent: the agent's system resolver" }),
@@ -87,10 +87,16 @@ export const EndpointResource = z
     assertions: z
       .array(z.object({ source: z.enum(ASSERTION_SOURCES), property: z.string(), comparison: z.enum(ASSERTION_COMPARISONS), target: z.string() }))
       .optional(),
+    period_seconds: z.number().int().optional().meta({ description: 'heartbeat: a ping is expected this often (60 s to 31 days)' }),
+    cron: z.string().optional().meta({ description: 'heartbeat: a ping is expected at each run of this five-field cron' }),
+    timezone: z.string().optional().meta({ description: "heartbeat: the cron's IANA time zone" }),
+    grace_seconds: z.number().int().optional().meta({ description: 'heartbeat: how long after the expected time it goes down' }),
+    ping_url: z.string().optional().meta({ description: 'heartbeat: {PUBLIC_URL}/ping/{token}; GET/HEAD/POST a success, /start a job start, /fail or /{exit_code} (1-255) a failure' }),
+    heartbeat_state: z.enum(['new', 'up', 'late', 'down', 'paused']).optional().meta({ description: 'heartbeat: new until the first ping, late past the expected time, down past the grace or on a failure ping' }),
     monitoring_enabled: z.boolean(),
     uptime_percentage: z.number().nullable().meta({ description: '7-day uptime in percent; null without data' }),
     created_at: timestamp,
-    status: z.enum(ENDPOINT_STATUSES).meta({ description: 'pending before the first result; paused when monitoring is off; degraded when some regions fail' }),
+    status: z.enum(ENDPOINT_STATUSES).meta({ description: 'pending before the first result; paused when monitoring is off; degraded when some regions fail; maintenance while a maintenance window is in progress' }),
     last_checked_at: timestamp.nullable().meta({ description: 'When the last check ran; null before the first' }),
     last_response_ms: z.number().nullable().meta({ description: 'Response time of the last check in ms' }),
     last_status_code: z.number().int().nullable().meta({ description: 'HTTP status of the last check; null without a response' }),
@@ -103,6 +109,17 @@ export const EndpointResource = z
 export const EndpointSavedResource = EndpointResource.omit({
   uptime_percentage: true, status: true, last_checked_at: true, last_response_ms: true, last_status_code: true, last_error: true, recent: true,
 }).meta({ id: 'EndpointSaved' });
+
+/** One entry of a heartbeat's ping log (GET /api/users/endpoints/:id/pings, the last 100, newest first). */
+export const PingLogResource = z
+  .object({
+    at: timestamp,
+    kind: z.enum(['success', 'start', 'fail']),
+    source: z.string().meta({ description: 'The address the ping came from' }),
+    body: z.string().meta({ description: 'The first 1,000 characters of the ping body' }),
+    run_ms: z.number().int().nullable().meta({ description: 'Run time since the job\'s /start ping; null without one' }),
+  })
+  .meta({ id: 'PingLogEntry' });
 
 export const EndpointToggleResult = z
   .object({ url_id: z.number().int(), monitoring_enabled: z.boolean() })
@@ -120,7 +137,10 @@ export const DashboardResource = z
     max_endpoints: z.number().int(),
     multi_region: z.boolean(),
     ...featureFlags,
-    status_counts: z.object(Object.fromEntries(ENDPOINT_STATUSES.map((k) => [k, z.number().int()])) as Record<(typeof ENDPOINT_STATUSES)[number], z.ZodNumber>)
+    status_counts: z.object({
+      ...(Object.fromEntries(ENDPOINT_STATUSES.filter((k) => k !== 'maintenance').map((k) => [k, z.number().int()])) as Record<Exclude<(typeof ENDPOINT_STATUSES)[number], 'maintenance'>, z.ZodNumber>),
+      maintenance: z.number().int().optional().meta({ description: 'Present while some endpoint is in a maintenance window' }),
+    })
       .meta({ description: 'Endpoints per status (the summary on the dashboard)' }),
     monitor_kinds: z.array(z.enum(ENDPOINT_KINDS)).optional().meta({ description: 'Endpoint kinds the plan allows' }),
   })

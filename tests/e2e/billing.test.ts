@@ -113,6 +113,9 @@ d(title, () => {
 
   it('anonymous checkout with an email, then signup with the checkout session: the new account is on Pro; the session cannot be claimed twice', async () => {
     const base = stack.baseUrl;
+    // The first test's dashboard tab is closed first: a signed-in tab left open (with its live event
+    // stream) would share the cleared storage with this one and sign it out to /login mid-test.
+    await page.goto('about:blank');
     const p = await browser.context.newPage(); // same profile: sign out by clearing the stored session
     p.setDefaultTimeout(30_000);
     await p.goto(`${base}/pricing`);

@@ -37,7 +37,8 @@ export function createAlertEvaluator(deps: EvaluatorDeps) {
   const log = deps.logger.child({ component: 'alert-evaluator' });
   const cache = createEndpointCache(deps);
   let announced: Array<[number, AlertEvent]> = [];
-  const decide = createConditionDecider(repo, cache, createIncidentBook(repo, log, (userId, event) => announced.push([userId, event]), deps.incidentHooks));
+  const book = createIncidentBook(repo, log, (userId, event) => announced.push([userId, event]), deps.incidentHooks);
+  const decide = createConditionDecider(repo, cache, book);
 
   function evaluate(results: readonly CheckResult[]): { changed: number; queued: number } {
     const pending: PendingWrites = { ops: [], regions: new Map(), conditions: new Map(), touched: new Set() };
@@ -122,8 +123,27 @@ export function createAlertEvaluator(deps: EvaluatorDeps) {
     });
   }
 
+  /**
+   * A heartbeat's verdict (issue 22): down opens the endpoint's down incident at once (one source:
+   * no confirmation count, no quorum), up resolves it. An open incident is never opened twice.
+   */
+  function pushed(urlId: number, down: boolean, cause: string, t: number): number {
+    const ctx = cache.context(urlId);
+    if (!ctx) return 0;
+    let queued = 0;
+    announced = [];
+    repo.transaction(() => {
+      queued = down ? book.open(ctx, DOWN, ['Push'], cause, false, t) : book.resolve(ctx, DOWN, t);
+    });
+    for (const [userId, event] of announced) deps.onIncidentEvent?.(userId, event);
+    announced = [];
+    if (queued > 0) deps.onQueued?.();
+    return queued;
+  }
+
   return {
     evaluate,
+    pushed,
     /** Endpoint, threshold or plan changed: re-read contexts (states stay). */
     invalidate(urlId?: number) {
       cache.forgetContext(urlId);

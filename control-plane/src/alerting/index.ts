@@ -108,6 +108,14 @@ export function createAlerting(deps: AlertingDeps) {
       }
     },
     evaluate: (results: readonly CheckResult[]) => evaluator.evaluate(results),
+    /** A heartbeat went down (opens its down incident) or came back (resolves it); never throws. */
+    heartbeat(urlId: number, down: boolean, cause: string, t: number): void {
+      try {
+        events.inc(evaluator.pushed(urlId, down, cause, t));
+      } catch (err) {
+        log.error({ urlId, err: (err as Error).message }, 'heartbeat incident not recorded');
+      }
+    },
     /** Endpoint edited, thresholds saved, plan changed: re-read what the evaluator caches. */
     invalidate: (urlId?: number) => evaluator.invalidate(urlId),
     /**

@@ -13,6 +13,9 @@ import type { BillingService } from '../services/billing';
 import type { PriceService } from '../services/billing-prices';
 import type { EndpointService } from '../services/endpoints';
 import type { GraphService } from '../services/graphs';
+import type { Heartbeats } from '../services/heartbeats';
+import { badRequest } from '../errors';
+import { heartbeatPingRoutes } from './routes/heartbeats';
 import type { RateLimiter } from '../services/rate-limiter';
 import type { StatusPageService } from '../services/status-pages';
 import type { StatusSubscribers } from '../services/status-subscribers';
@@ -78,6 +81,8 @@ export interface AppDeps {
   prices: PriceService;
   catalog: CatalogRepo;
   limiter: RateLimiter;
+  /** Heartbeat monitors' ping routes and ping log (issue 22); absent: not served. */
+  heartbeats?: Heartbeats | null;
   /** Public status pages (issue 21). */
   statusPages: StatusPageService;
   subscribers: StatusSubscribers;
@@ -108,6 +113,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(securityHeaders);
 
   app.use(billingWebhookRoute(deps.billing));
+  if (deps.heartbeats) app.use(heartbeatPingRoutes(deps.heartbeats));
   if (deps.agentArtifact) app.use(agentInstallRoutes({ artifact: deps.agentArtifact, publicUrl: deps.publicUrl ?? null, logger: deps.logger }));
   const api = express.Router();
   // An endpoint body may carry an HTTP check's request body (up to 64 kB, JSON-escaped): its own limit.
@@ -121,7 +127,10 @@ export function createApp(deps: AppDeps): Express {
     res.json({ success: true, data: { status: 'ok' } });
   });
   api.use(auditMutations({ workspaces: deps.workspacesRepo, memberName: deps.memberName }));
-  api.use('/public', limitPerAddress(deps.publicPerMinute ?? 300));
+  // Per-address limit on the public API, except status-page reads: many readers share one address
+  // (an office behind NAT) at the worst moment, and those answers are cached renderings.
+  const publicLimit = limitPerAddress(deps.publicPerMinute ?? 300);
+  api.use('/public', (req, res, next) => ((req.method === 'GET' || req.method === 'HEAD') && req.path.startsWith('/status/') ? next() : publicLimit(req, res, next)));
   api.use(publicRoutes(deps.catalog));
   api.use(statusPagePublicApi(deps));
   api.use(oidcRoutes({ oidc: deps.oidc ?? null, limiter: deps.limiter }));
@@ -135,6 +144,12 @@ export function createApp(deps: AppDeps): Express {
     const id = parseId(req.params.id, 'Endpoint not found');
     const query = parseInput(GraphQuery, req.query);
     res.json({ success: true, data: await deps.graphs.forEndpoint(authOf(req).userId, id, query) });
+  });
+  // A heartbeat's ping log: its last 100 pings, newest first (the owner's endpoint only).
+  api.get('/users/endpoints/:id/pings', requireUserOrKey(deps.tokens, deps.apiKeys), inWorkspace(deps.workspaces), (req, res) => {
+    const e = deps.endpoints.get(authOf(req).userId, parseId(req.params.id, 'Endpoint not found'));
+    if (e.kind !== 'heartbeat' || !deps.heartbeats) throw badRequest('Only a heartbeat endpoint has a ping log');
+    res.json({ success: true, data: deps.heartbeats.pings(e.url_id) });
   });
   api.use(adminRoutes(deps.admin, deps.adminToken, deps.results));
   // The public API's reference: the OpenAPI document and swagger-ui's static bundle (no CDN).

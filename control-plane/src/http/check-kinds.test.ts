@@ -83,7 +83,7 @@ describe('endpoint kinds over the API', () => {
     [{ name: 'x', kind: 'dns', target: 'not a name' }, 'Target must be a domain name'],
     [{ name: 'x', kind: 'dns', target: 'example.com', record_type: 'SOA' }, 'record_type must be one of A, AAAA, CNAME, MX, TXT, NS'],
     [{ name: 'x', kind: 'dns', target: 'example.com', resolver: 'dns.google' }, 'Resolver must be an IP address, optionally with :port'],
-    [{ name: 'x', kind: 'ftp', url: 'https://a.example.com' }, 'kind must be one of http, tcp, dns'],
+    [{ name: 'x', kind: 'ftp', url: 'https://a.example.com' }, 'kind must be one of http, tcp, dns, heartbeat'],
     [{ name: 'x', url: 'https://a.example.com', request: { method: 'TRACE' } }, 'method must be one of GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS'],
     [{ name: 'x', url: 'https://a.example.com', request: { body: 'x'.repeat(64 * 1024 + 1) } }, 'Request body must be at most 64 kB'],
     [{ name: 'x', url: 'https://a.example.com', request: { timeout_seconds: 61 } }, 'timeout_seconds must be a whole number from 1 to 60'],
@@ -172,7 +172,7 @@ describe('OpenAPI', () => {
   it('describes the kinds, the request and the assertions of an endpoint body and answer', async () => {
     const doc = (await h.call('GET', '/api/openapi.json')).body as { components: { schemas: Record<string, { properties: Record<string, any> }> } };
     const body = doc.components.schemas.EndpointCreateBody!.properties;
-    expect(body.kind.enum).toEqual(['http', 'tcp', 'dns']);
+    expect(body.kind.enum).toEqual(['http', 'tcp', 'dns', 'heartbeat']);
     expect(Object.keys(body.request.properties).sort()).toEqual(['body', 'follow_redirects', 'headers', 'method', 'timeout_seconds']);
     expect(body.request.properties.method.enum).toContain('PATCH');
     expect(body.assertions.items.properties.comparison.enum).toContain('matches');

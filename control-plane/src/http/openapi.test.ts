@@ -47,6 +47,8 @@ describe('GET /api/openapi.json', () => {
       'PUT /api/users/alert-methods/{alert_method_id}', 'PUT /api/users/endpoints/{url_id}', 'PUT /api/users/endpoints/{url_id}/alert-thresholds',
       'GET /api/users/alert-methods/{alert_method_id}/signing-secret', 'POST /api/users/alert-methods/{alert_method_id}/test',
       'GET /api/users/alert-methods/{alert_method_id}/deliveries', 'GET /api/users/incidents', 'POST /api/public/create-checkout-session',
+      // One endpoint and a heartbeat's ping log (issue 22)
+      'GET /api/users/endpoints/{url_id}', 'GET /api/users/endpoints/{url_id}/pings',
       // Status pages (issue 21)
       'GET /api/public/status/{slug}', 'GET /api/users/status-pages', 'POST /api/users/status-pages', 'GET /api/users/status-pages/slug-available',
       'GET /api/users/status-pages/{id}', 'PUT /api/users/status-pages/{id}', 'DELETE /api/users/status-pages/{id}',
@@ -150,6 +152,15 @@ describe('GET /api/openapi.json', () => {
     await call('PUT', '/api/users/endpoints/{url_id}', `/api/users/endpoints/${id}`, { ...body, name: 'Docs page' }, key);
     await call('PUT', '/api/users/endpoints/{url_id}', '/api/users/endpoints/987654', body, key); // 404
     await call('PATCH', '/api/users/endpoints/{url_id}/toggle', `/api/users/endpoints/${id}/toggle`, {}, key);
+    await call('GET', '/api/users/endpoints/{url_id}', `/api/users/endpoints/${id}`, undefined, key);
+    await call('GET', '/api/users/endpoints/{url_id}', '/api/users/endpoints/987654', undefined, key); // 404
+    const beat = await call('POST', '/api/users/endpoints', '/api/users/endpoints', { name: 'Nightly job', kind: 'heartbeat', cron: '0 3 * * *', timezone: 'Europe/Berlin' }, key);
+    expect((await fetch(`${beat.body.data.ping_url}/start`)).status).toBe(200);
+    expect((await fetch(beat.body.data.ping_url, { method: 'POST', body: 'done' })).status).toBe(200);
+    const pings = await call('GET', '/api/users/endpoints/{url_id}/pings', `/api/users/endpoints/${beat.body.data.url_id}/pings`, undefined, key);
+    expect(pings.body.data.map((p: { kind: string }) => p.kind)).toEqual(['success', 'start']);
+    await call('GET', '/api/users/endpoints/{url_id}/pings', `/api/users/endpoints/${id}/pings`, undefined, key); // 400: not a heartbeat
+    await call('DELETE', '/api/users/endpoints/{url_id}', `/api/users/endpoints/${beat.body.data.url_id}`, undefined, key);
     await call('GET', '/api/users/endpoints/{url_id}/alert-thresholds', `/api/users/endpoints/${id}/alert-thresholds`, undefined, key);
     await call('PUT', '/api/users/endpoints/{url_id}/alert-thresholds', `/api/users/endpoints/${id}/alert-thresholds`, {
       alert_thresholds: [{ monitor_type_id: 4, threshold_value: 800, threshold_operator: '>', is_enabled: true, region_id: 2 }],
@@ -267,6 +278,8 @@ describe('public routes are limited per address', () => {
       expect(refused.body).toEqual({ success: false, error: 'Too many requests from this address. Please try again in a minute.' });
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
       expect((await small.call('GET', '/api/health')).status).toBe(200); // other routes are not counted
+      // status-page reads are not counted either (many readers behind one address): an unknown page is 404, not 429
+      expect((await small.call('GET', '/api/public/status/no-such-page')).status).toBe(404);
     } finally {
       await small.close();
     }

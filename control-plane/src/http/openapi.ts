@@ -7,7 +7,7 @@ import {
   AlertMethodCreateBody, AlertMethodDeleted, AlertMethodResource, AlertMethodUpdateBody, AlertThresholdResource, AlertThresholdsBody,
   ApiKeyCreateBody, ApiKeyResource, CreatedApiKeyResource, DashboardResource, EndpointCreateBody, EndpointDeleted, EndpointResource,
   EndpointSavedResource, EndpointListQuery, EndpointToggleBody, EndpointToggleResult, EndpointUpdateBody, GraphQuery, GraphsResource, MonitorTypeResource,
-  PackageResource, RegionResource,
+  PackageResource, PingLogResource, RegionResource,
 } from '@upfleet/proto/schemas';
 import { STATUS_PAGE_ROUTES } from './openapi-status-pages';
 
@@ -56,6 +56,8 @@ export const API_ROUTES: ApiRoute[] = [
       + 'Send the `Last-Event-ID` header when reconnecting to get the events of the last 5 minutes you missed. At most 20 open streams per account (429 beyond).',
   },
   { method: 'post', path: '/api/users/endpoints', summary: 'Create an endpoint', tag: 'Endpoints', access: 'key', body: EndpointCreateBody, data: EndpointSavedResource, created: true, errors: [409], dryRun: true },
+  { method: 'get', path: '/api/users/endpoints/{url_id}', summary: 'One endpoint (a heartbeat\'s with its ping URL and state)', tag: 'Endpoints', access: 'key', data: EndpointSavedResource },
+  { method: 'get', path: '/api/users/endpoints/{url_id}/pings', summary: 'A heartbeat\'s ping log: its last 100 pings, newest first', tag: 'Endpoints', access: 'key', data: list(PingLogResource), errors: [400] },
   { method: 'put', path: '/api/users/endpoints/{url_id}', summary: 'Replace an endpoint', tag: 'Endpoints', access: 'key', body: EndpointUpdateBody, data: EndpointSavedResource, errors: [409], dryRun: true },
   { method: 'delete', path: '/api/users/endpoints/{url_id}', summary: 'Delete an endpoint', tag: 'Endpoints', access: 'key', data: EndpointDeleted },
   { method: 'patch', path: '/api/users/endpoints/{url_id}/toggle', summary: 'Turn monitoring on or off', tag: 'Endpoints', access: 'key', body: EndpointToggleBody, data: EndpointToggleResult },

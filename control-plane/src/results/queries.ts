@@ -4,6 +4,8 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import type { GraphFailure, GraphFunction, GraphSeries } from '@upfleet/proto/rest';
 import { GRAPH_FUNCTION_KIND } from '../checks';
 import type { GraphPlan, GraphSource } from './graph-plan';
+import type { MaintenanceSpan } from '../services/status-pages';
+import { hourTouched, minutesOutsideWindows, windowParams } from './maintenance-sql';
 import { SQL_2XX, SQL_CERT, SQL_TIMED } from './schema';
 
 /** A result that passed: ok, and for HTTP a 2xx (proto/outcome.ts isDownResult, in SQL). */
@@ -151,6 +153,8 @@ export interface UptimeWindow {
   untilMs: number;
   /** Each endpoint's creation time: its older rows are never counted (ids could once be reused). */
   createdAtMs?: Map<number, number>;
+  /** The endpoints' maintenance windows: results taken inside count neither for nor against (issue 21). */
+  maintenance?: readonly MaintenanceSpan[];
 }
 
 /** The kinds an endpoint's uptime counts (issue 22: a tcp or dns endpoint's checks, passed = ok). */
@@ -163,28 +167,56 @@ export async function queryUptime(client: ClickHouseClient, db: string, endpoint
   // Per endpoint: whole hours from the hour rollup; the part before the first whole hour from raw rows.
   const starts = endpointIds.map((id) => Math.trunc(Math.max(w.sinceMs, w.createdAtMs?.get(id) ?? 0)));
   const hours = starts.map((ms) => Math.ceil(ms / 3_600_000) * 3600);
-  const sql = `
-    SELECT endpoint_id, sum(n) AS n, sum(ok) AS ok FROM (
-      SELECT endpoint_id, count() AS n, countIf(if(kind = 'http', ${SQL_2XX}, ok = 1)) AS ok
-      FROM ${db}.check_results
-      WHERE endpoint_id IN {ids:Array(UInt64)} AND kind IN ${UPTIME_KINDS}
+  // Maintenance (the status pages' rule, maintenance-sql.ts): raw rows and hour buckets of the hours
+  // a window touches are left out, and those hours come back per minute without the window's
+  // minutes. Only endpoints with a window in the range read the minute rollup; without any window
+  // the query is the plain one.
+  const ids = new Set(endpointIds);
+  const spans = (w.maintenance ?? []).filter((m) => ids.has(m.endpointId) && m.endsAt > w.sinceMs && m.startsAt <= w.untilMs);
+  const has = spans.length > 0;
+  const firstHour = `toDateTime(transform(endpoint_id, {ids:Array(UInt64)}, {hours:Array(UInt32)}, toUInt32(4294967295)), 'UTC')`;
+  const rawWhere = `endpoint_id IN {ids:Array(UInt64)} AND kind IN ${UPTIME_KINDS}
         AND ts >= fromUnixTimestamp64Milli(transform(endpoint_id, {ids:Array(UInt64)}, {starts:Array(Int64)}, toInt64(0)))
         AND ts < toDateTime(transform(endpoint_id, {ids:Array(UInt64)}, {hours:Array(UInt32)}, toUInt32(0)), 'UTC')
         AND ts <= fromUnixTimestamp64Milli({untilMs:Int64})
         -- the same bounds as constants, so the primary key (endpoint_id, ts) skips the rest
-        AND ts >= fromUnixTimestamp64Milli({minStart:Int64}) AND ts < toDateTime({maxHour:UInt32}, 'UTC')
+        AND ts >= fromUnixTimestamp64Milli({minStart:Int64}) AND ts < toDateTime({maxHour:UInt32}, 'UTC')`;
+  const rawOk = `countIf(if(kind = 'http', ${SQL_2XX}, ok = 1))`;
+  const hourWhere = `endpoint_id IN {ids:Array(UInt64)} AND kind IN ${UPTIME_KINDS}
+        AND bucket >= ${firstHour}
+        AND bucket <= toDateTime(intDiv({untilMs:Int64}, 1000), 'UTC')`;
+  const rollupOk = `sum(if(kind = 'http', ok2xx_n, ok_n))`;
+  // The hours a window touches, per minute (raw rows before the first whole hour, else the minute rollup).
+  const touched = `
+      UNION ALL
+      SELECT endpoint_id, sum(n) AS n, sum(ok) AS ok FROM (${minutesOutsideWindows(
+        `SELECT endpoint_id, toUInt32(toStartOfMinute(ts)) AS s, count() AS n, ${rawOk} AS ok FROM ${db}.check_results
+         WHERE ${rawWhere} AND ${hourTouched('toStartOfHour(ts)')} GROUP BY endpoint_id, s`,
+      )}) GROUP BY endpoint_id
+      UNION ALL
+      SELECT endpoint_id, sum(n) AS n, sum(ok) AS ok FROM (${minutesOutsideWindows(
+        `SELECT endpoint_id, toUInt32(bucket) AS s, sum(n) AS n, ${rollupOk} AS ok FROM ${db}.check_results_1m
+         WHERE ${hourWhere.replace('endpoint_id IN {ids:Array(UInt64)}', 'endpoint_id IN {exIds:Array(UInt64)}')} AND ${hourTouched('toStartOfHour(bucket)')}
+         GROUP BY endpoint_id, s`,
+      )}) GROUP BY endpoint_id`;
+  const sql = `
+    SELECT endpoint_id, sum(n) AS n, sum(ok) AS ok FROM (
+      SELECT endpoint_id, count() AS n, ${rawOk} AS ok
+      FROM ${db}.check_results
+      WHERE ${rawWhere}${has ? ` AND NOT ${hourTouched('toStartOfHour(ts)')}` : ''}
       GROUP BY endpoint_id
       UNION ALL
-      SELECT endpoint_id, sum(n) AS n, sum(if(kind = 'http', ok2xx_n, ok_n)) AS ok
+      SELECT endpoint_id, sum(n) AS n, ${rollupOk} AS ok
       FROM ${db}.check_results_1h
-      WHERE endpoint_id IN {ids:Array(UInt64)} AND kind IN ${UPTIME_KINDS}
-        AND bucket >= toDateTime(transform(endpoint_id, {ids:Array(UInt64)}, {hours:Array(UInt32)}, toUInt32(4294967295)), 'UTC')
-        AND bucket <= toDateTime(intDiv({untilMs:Int64}, 1000), 'UTC')
-      GROUP BY endpoint_id
+      WHERE ${hourWhere}${has ? ` AND NOT ${hourTouched('bucket')}` : ''}
+      GROUP BY endpoint_id${has ? touched : ''}
     ) GROUP BY endpoint_id`;
   const rs = await client.query({
     query: sql,
-    query_params: { ids: endpointIds, starts, hours, untilMs: Math.trunc(w.untilMs), minStart: Math.min(...starts), maxHour: Math.max(...hours) },
+    query_params: {
+      ids: endpointIds, starts, hours, untilMs: Math.trunc(w.untilMs), minStart: Math.min(...starts), maxHour: Math.max(...hours),
+      ...(has ? windowParams(spans) : {}),
+    },
     format: 'JSONCompactEachRow',
   });
   for (const [id, n, ok] of (await rs.json()) as Array<[number | string, number | string, number | string]>) {

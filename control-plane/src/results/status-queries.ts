@@ -4,6 +4,7 @@
 // outside every window come from the hour rollup; an hour a window touches comes from the minute
 // rollup, leaving out the minutes inside the window.
 import type { DailyUptimeSource, MaintenanceSpan } from '../services/status-pages';
+import { hourTouched, minutesOutsideWindows, windowParams } from './maintenance-sql';
 
 export interface RowReader {
   select<T>(sql: string, params?: Record<string, unknown>): Promise<T[]>;
@@ -20,30 +21,24 @@ export function dailyUptimeFrom(store: RowReader): DailyUptimeSource {
       const out = new Map<number, Map<string, [number, number]>>();
       if (endpointIds.length === 0) return out;
       const spans = maintenance.filter((m) => endpointIds.includes(m.endpointId));
-      const exIds = spans.map((m) => m.endpointId);
-      const exFrom = spans.map((m) => Math.floor(m.startsAt / 1000));
-      const exTo = spans.map((m) => Math.ceil(m.endsAt / 1000));
       const day = `toString(toDate(toDateTime(toUInt32(bucket) + {offset:Int32}, 'UTC')))`;
-      // Bucket [b, b + len) overlaps a window of its endpoint.
-      const touches = (len: number) =>
-        `arrayExists((i, f, t) -> i = endpoint_id AND toUInt32(bucket) + ${len} > f AND toUInt32(bucket) < t, {exIds:Array(UInt64)}, {exFrom:Array(UInt32)}, {exTo:Array(UInt32)})`;
       const range = (unitSeconds: number) => `endpoint_id IN {ids:Array(UInt64)} AND kind = 'http'
            AND bucket >= toDateTime(intDiv({fromMs:Int64}, ${unitSeconds * 1000}) * ${unitSeconds}, 'UTC')
            AND bucket <= toDateTime(intDiv({untilMs:Int64}, 1000), 'UTC')`;
+      const hourly = `SELECT endpoint_id, ${day} AS d, sum(n) AS n, sum(ok2xx_n) AS ok FROM ${store.database}.check_results_1h WHERE ${range(3600)}`;
       const sql = spans.length === 0
-        ? `SELECT endpoint_id, ${day} AS d, sum(n) AS n, sum(ok2xx_n) AS ok FROM ${store.database}.check_results_1h WHERE ${range(3600)} GROUP BY endpoint_id, d`
+        ? `${hourly} GROUP BY endpoint_id, d`
         : `SELECT endpoint_id, d, sum(n) AS n, sum(ok) AS ok FROM (
-             SELECT endpoint_id, ${day} AS d, sum(n) AS n, sum(ok2xx_n) AS ok FROM ${store.database}.check_results_1h
-             WHERE ${range(3600)} AND NOT ${touches(3600)} GROUP BY endpoint_id, d
+             ${hourly} AND NOT ${hourTouched('bucket')} GROUP BY endpoint_id, d
              UNION ALL
-             SELECT endpoint_id, ${day} AS d, sum(n) AS n, sum(ok2xx_n) AS ok FROM ${store.database}.check_results_1m
-             WHERE ${range(60)} AND arrayExists((i, f, t) -> i = endpoint_id AND toUInt32(toStartOfHour(bucket)) + 3600 > f AND toUInt32(toStartOfHour(bucket)) < t,
-                 {exIds:Array(UInt64)}, {exFrom:Array(UInt32)}, {exTo:Array(UInt32)})
-               AND NOT ${touches(60)}
+             SELECT endpoint_id, toString(toDate(toDateTime(s + {offset:Int32}, 'UTC'))) AS d, sum(n) AS n, sum(ok) AS ok FROM (${minutesOutsideWindows(
+               `SELECT endpoint_id, toUInt32(bucket) AS s, sum(n) AS n, sum(ok2xx_n) AS ok FROM ${store.database}.check_results_1m
+                WHERE ${range(60)} AND ${hourTouched('toStartOfHour(bucket)')} GROUP BY endpoint_id, s`,
+             )})
              GROUP BY endpoint_id, d
            ) GROUP BY endpoint_id, d`;
       const rows = await store.select<{ endpoint_id: number | string; d: string; n: number | string; ok: number | string }>(sql, {
-        ids: endpointIds, fromMs: Math.trunc(fromMs), untilMs: Math.trunc(untilMs), offset: offsetMinutes * 60, exIds, exFrom, exTo,
+        ids: endpointIds, fromMs: Math.trunc(fromMs), untilMs: Math.trunc(untilMs), offset: offsetMinutes * 60, ...windowParams(spans),
       });
       for (const r of rows) {
         const id = Number(r.endpoint_id);

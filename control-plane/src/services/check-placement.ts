@@ -31,6 +31,8 @@ export function checksForEndpoint(e: MonitoredEndpoint, primary: string | null, 
       ...checkFields(kind, check),
     });
   };
+  // A heartbeat is pinged by its job: no agent checks it.
+  if (e.kind === 'heartbeat') return out;
   // tcp and dns endpoints: one check per region (the features are HTTP's), nothing else.
   if (e.kind === 'tcp' || e.kind === 'dns') {
     const kind = e.kind === 'tcp' ? 'CHECK_KIND_TCP' : 'CHECK_KIND_DNS';

@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { allowedFeatures, allowedKinds, planViolations } from '@upfleet/proto/plan';
-import { ENDPOINT_STATUSES, type Dashboard, type Endpoint, type EndpointInput, type EndpointStatus, type Package, type SavedEndpoint } from '@upfleet/proto/rest';
+import { emptyStatusCounts, type Dashboard, type Endpoint, type EndpointInput, type EndpointStatus, type Package, type SavedEndpoint, type StatusCounts } from '@upfleet/proto/rest';
 import type { EndpointCreateBody, EndpointToggleBody } from '@upfleet/proto/schemas';
 import { matchesText, sortEndpoints, type EndpointSortKey } from '@upfleet/proto/endpoint-list';
 import { badRequest, conflict, forbidden, notFound } from '../errors';
@@ -14,6 +14,7 @@ import type { CheckInput, EndpointsRepo } from '../store/endpoints-repo';
 import type { UsersRepo } from '../store/users-repo';
 import type { ChangeTopic } from '../change-hub';
 import type { LiveStateService } from './live-state';
+import { cronProblem } from './heartbeats';
 
 export interface UptimeSource {
   /** 7-day uptime per endpoint, percentage with two decimals; absent or null when no data. */
@@ -53,6 +54,8 @@ export function createEndpointService(deps: {
   changes?: Pick<ChangeTopic, 'changed' | 'removed'>;
   /** Status, last check and recent checks per endpoint (absent: every endpoint pending or paused). */
   live?: Pick<LiveStateService, 'fields' | 'fieldsJson' | 'statusOf' | 'counts'>;
+  /** Heartbeat endpoints' ping tokens (issue 22): made on save, shown as ping_url to the owner. */
+  heartbeats?: { ensure(urlId: number): void; resume(urlId: number): void; pingUrl(urlId: number): string | null; state(urlId: number): SavedEndpoint['heartbeat_state'] | null };
   now?: () => number;
 }) {
   const { endpoints, catalog } = deps;
@@ -70,7 +73,16 @@ export function createEndpointService(deps: {
    * private-target rule on every kind's host: URL host, tcp host, dns resolver.
    */
   function checkOf(body: EndpointCreateBody, userId: number, urlId: number): { url: string; check: CheckInput } {
-    const { url, check } = endpointCheck(body);
+    const made = endpointCheck(body);
+    const { check } = made;
+    let { url } = made;
+    if (check.kind === 'heartbeat') {
+      // No target: a stored URL of its own (kept across edits) keeps the uniqueness rule and the lists working.
+      const before = urlId ? endpoints.get(userId, urlId)?.url : undefined;
+      url = before?.startsWith('heartbeat://') ? before : `heartbeat://${crypto.randomUUID()}`;
+      const problem = check.cron ? cronProblem(check.cron) : null;
+      if (problem) throw badRequest(problem);
+    }
     if (!deps.allowPrivateTargets) {
       if (check.kind === 'tcp' && isPrivateHostname(parseHostPort(check.target!)!.host)) throw badRequest('Target must point to a public address');
       if (check.kind === 'dns' && check.resolver && isPrivateAddress(parseResolver(check.resolver)!.address)) throw badRequest('Resolver must be a public address');
@@ -99,6 +111,14 @@ export function createEndpointService(deps: {
     if (region) throw badRequest(region.message);
     const { name, description, ping_host, cert_expiry, response_code, response_time } = body;
     return { input: { name, url, description, ping_host, cert_expiry, response_code, response_time, regions }, check };
+  }
+
+  /** A heartbeat's answer carries its ping URL (its owner may see it again at any time). */
+  function withPingUrl(e: SavedEndpoint): SavedEndpoint {
+    if (e.kind !== 'heartbeat') return e;
+    const pingUrl = deps.heartbeats?.pingUrl(e.url_id);
+    const state = deps.heartbeats?.state(e.url_id);
+    return pingUrl ? { ...e, ping_url: pingUrl, ...(state ? { heartbeat_state: state } : {}) } : e;
   }
 
   async function withUptime(list: SavedEndpoint[]): Promise<Endpoint[]> {
@@ -259,7 +279,7 @@ export function createEndpointService(deps: {
     get(userId: number, urlId: number) {
       const e = endpoints.get(userId, urlId);
       if (!e) throw notFound('Endpoint not found');
-      return e;
+      return withPingUrl(e);
     },
 
     create(userId: number, body: EndpointCreateBody) {
@@ -269,8 +289,9 @@ export function createEndpointService(deps: {
       if (refused) throw badRequest(refused.message);
       if (endpoints.urlTaken(userId, input.url)) throw conflict('You are already monitoring this URL');
       const id = endpoints.insert(userId, crypto.randomUUID(), input, check);
+      if (check.kind === 'heartbeat') deps.heartbeats?.ensure(id);
       changed(id);
-      return endpoints.get(userId, id)!;
+      return withPingUrl(endpoints.get(userId, id)!);
     },
 
     /** A dry run of create (no urlId) or update: every check a save makes but the account's endpoint
@@ -287,8 +308,9 @@ export function createEndpointService(deps: {
       const { input, check } = applyPolicy(body, planOf(userId), userId, urlId);
       if (endpoints.urlTaken(userId, input.url, urlId)) throw conflict('You are already monitoring this URL');
       endpoints.update(userId, urlId, input, check);
+      if (check.kind === 'heartbeat') deps.heartbeats?.ensure(urlId);
       changed(urlId);
-      return endpoints.get(userId, urlId)!;
+      return withPingUrl(endpoints.get(userId, urlId)!);
     },
 
     toggle(userId: number, urlId: number, body: EndpointToggleBody) {
@@ -302,6 +324,8 @@ export function createEndpointService(deps: {
         if (refused) throw badRequest(refused.message);
       }
       endpoints.toggle(userId, urlId, next);
+      // A heartbeat switched back on waits for its next ping (new): a miss while paused is no alert.
+      if (next && !e.monitoring_enabled && e.kind === 'heartbeat') deps.heartbeats?.resume(urlId);
       if (!next) deps.changes?.removed(urlId);
       changed(urlId);
       return { url_id: urlId, monitoring_enabled: next };
@@ -344,8 +368,8 @@ const NO_LIVE = (enabled: boolean) => ({
   status: (enabled ? 'pending' : 'paused') as EndpointStatus, last_checked_at: null, last_response_ms: null, last_status_code: null, last_error: null, recent: [],
 });
 
-function statusCountsWithoutLive(active: number, total: number): Record<EndpointStatus, number> {
-  const counts = Object.fromEntries(ENDPOINT_STATUSES.map((s) => [s, 0])) as Record<EndpointStatus, number>;
+function statusCountsWithoutLive(active: number, total: number): StatusCounts {
+  const counts = emptyStatusCounts();
   counts.pending = active;
   counts.paused = total - active;
   return counts;

@@ -45,8 +45,9 @@ export function createGraphService(deps: {
       }
       if (toMs - fromMs > GRAPH_MAX_RANGE_MS) throw badRequest('The time range can be at most 400 days');
       const functions: GraphFunction[] = [];
-      // A tcp or dns endpoint (issue 22) has one figure: its connect or lookup time, as response time.
-      if (endpoint.kind === 'tcp' || endpoint.kind === 'dns') functions.push('response_time');
+      // A tcp or dns endpoint (issue 22) has one figure: its connect or lookup time, as response time;
+      // a heartbeat's is its job's run time (stored the same way, region push), with its failures.
+      if (endpoint.kind === 'tcp' || endpoint.kind === 'dns' || endpoint.kind === 'heartbeat') functions.push('response_time');
       else {
         if (endpoint.response_time) functions.push('response_time');
         if (endpoint.response_code) functions.push('response_code');

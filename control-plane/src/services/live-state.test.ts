@@ -69,4 +69,30 @@ describe('live state', () => {
     second.close();
     expect(fx.db.prepare('SELECT url_id FROM endpoint_live ORDER BY url_id').pluck().all()).toEqual([id]);
   });
+
+  it('reads maintenance while a window is in progress (rows, counts, result events) and its own status once it ends', () => {
+    fx = createAlertingFixture();
+    const id = fx.addEndpoint();
+    const other = fx.addEndpoint();
+    let windowEnds = Date.now() + 60_000;
+    const published: Array<{ type: string; data: any }> = [];
+    const live = createLiveState({
+      db: fx.db, regionLabel: label, publish: (_u, type, data) => published.push({ type, data }),
+      inMaintenance: (urlId, at) => urlId === id && at < windowEnds,
+    });
+    live.onResults([httpResult(id, Date.now() - 1000, { status_code: 503 }), httpResult(other, Date.now() - 1000)]);
+    expect(live.fields(id, true)).toMatchObject({ status: 'maintenance', last_status_code: 503, last_error: 'HTTP 503 from EU - Germany' });
+    expect(JSON.parse(`{${live.fieldsJson(id, true)}}`).status).toBe('maintenance');
+    expect(live.fields(id, false).status).toBe('paused'); // monitoring off wins
+    expect(live.counts(fx.userId)).toEqual({ down: 0, degraded: 0, maintenance: 1, pending: 0, up: 1, paused: 0 });
+    expect(published.map((p) => [p.data.url_id, p.data.status])).toEqual([[id, 'maintenance'], [other, 'up']]);
+    // The window ends: without a new result the endpoint reads its own status again, and its owner hears of it.
+    windowEnds = Date.now() - 1;
+    live.maintenanceChanged(id);
+    expect(published.at(-1)).toEqual({ type: 'endpoint.changed', data: { url_id: id, deleted: false } });
+    expect(live.fields(id, true).status).toBe('down');
+    expect(JSON.parse(`{${live.fieldsJson(id, true)}}`).status).toBe('down');
+    expect(live.counts(fx.userId)).toEqual({ down: 1, degraded: 0, pending: 0, up: 1, paused: 0 });
+    live.close();
+  });
 });

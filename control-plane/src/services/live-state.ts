@@ -4,7 +4,7 @@
 // Each stored result also becomes a `result` event for the endpoint's owner (services/events.ts).
 import type { CheckResult } from '@upfleet/proto';
 import { isDownResult } from '@upfleet/proto/outcome';
-import { ENDPOINT_STATUSES, type EndpointLive, type EndpointStatus, type RecentCheck, type StatusCounts } from '@upfleet/proto/rest';
+import { countStatus, emptyStatusCounts, type EndpointLive, type EndpointStatus, type RecentCheck, type StatusCounts } from '@upfleet/proto/rest';
 import { downCause } from '../alerting/conditions';
 import { kindName, type KindName } from '../checks';
 import type { Db } from '../store/db';
@@ -48,6 +48,11 @@ export function createLiveState(deps: {
   regionLabel(key: string): string;
   publish?: LiveEventPublisher;
   flushMs?: number;
+  /**
+   * Whether a maintenance window of the endpoint is in progress at `at` (issue 21): its status then
+   * reads `maintenance`, computed when read, so it changes when the window starts and ends.
+   */
+  inMaintenance?(urlId: number, at: number): boolean;
 }) {
   const { db } = deps;
   const q = {
@@ -109,7 +114,9 @@ export function createLiveState(deps: {
     };
   }
 
-  /** The live fields of one endpoint (paused when monitoring is off, keeping its last check). */
+  const maintained = (urlId: number): boolean => deps.inMaintenance?.(urlId, Date.now()) ?? false;
+
+  /** The live fields of one endpoint (paused when monitoring is off, keeping its last check; maintenance in a window). */
   function fields(urlId: number, monitoringEnabled: boolean): EndpointLive {
     let f = rendered.get(urlId);
     if (!f) {
@@ -117,7 +124,8 @@ export function createLiveState(deps: {
       f = st ? render(st) : PENDING;
       rendered.set(urlId, f);
     }
-    return monitoringEnabled ? f : { ...f, status: 'paused' };
+    if (!monitoringEnabled) return { ...f, status: 'paused' };
+    return maintained(urlId) ? { ...f, status: 'maintenance' } : f;
   }
 
   const statusOf = (urlId: number, monitoringEnabled: boolean): EndpointStatus => (monitoringEnabled ? fields(urlId, true).status : 'paused');
@@ -125,7 +133,7 @@ export function createLiveState(deps: {
   /** The live fields as JSON object members (`"status":…,"recent":[…]`), made once per change: a page of the list is assembled from strings. */
   const jsonCache = new Map<number, string>();
   function fieldsJson(urlId: number, monitoringEnabled: boolean): string {
-    if (!monitoringEnabled) return JSON.stringify(fields(urlId, false)).slice(1, -1);
+    if (!monitoringEnabled || maintained(urlId)) return JSON.stringify(fields(urlId, monitoringEnabled)).slice(1, -1);
     let j = jsonCache.get(urlId);
     if (j === undefined) {
       j = JSON.stringify(fields(urlId, true)).slice(1, -1);
@@ -168,7 +176,7 @@ export function createLiveState(deps: {
     dirty.add(urlId);
     const f = render(st);
     deps.publish?.(userId, 'result', {
-      url_id: urlId, status: f.status, last_checked_at: f.last_checked_at, last_response_ms: f.last_response_ms,
+      url_id: urlId, status: maintained(urlId) ? 'maintenance' : f.status, last_checked_at: f.last_checked_at, last_response_ms: f.last_response_ms,
       last_status_code: f.last_status_code, last_error: f.last_error, recent: check,
     });
   }
@@ -207,9 +215,9 @@ export function createLiveState(deps: {
     counts(userId: number): StatusCounts {
       const hit = countsCache.get(userId);
       if (hit && Date.now() - hit.at < COUNTS_TTL_MS) return hit.counts;
-      const counts = Object.fromEntries(ENDPOINT_STATUSES.map((s) => [s, 0])) as StatusCounts;
+      const counts = emptyStatusCounts();
       const rows = q.enabledOf.all(userId) as Array<[number, number]>;
-      for (const [id, enabled] of rows) counts[statusOf(id, enabled === 1)]++;
+      for (const [id, enabled] of rows) countStatus(counts, statusOf(id, enabled === 1));
       if (rows.length >= COUNTS_CACHE_MIN) {
         if (countsCache.size > 10_000) countsCache.clear();
         countsCache.set(userId, { at: Date.now(), counts });
@@ -237,12 +245,21 @@ export function createLiveState(deps: {
         const st = states.get(urlId);
         const regions = new Set(JSON.parse(row[1]) as string[]);
         if (st) {
-          for (const key of Object.keys(st.regions)) if (!regions.has(key) && st.kind !== 'http') delete st.regions[key];
+          // a heartbeat's pings come from region push, never one of the endpoint's regions (issue 22)
+          for (const key of Object.keys(st.regions)) if (!regions.has(key) && key !== 'push' && st.kind !== 'http') delete st.regions[key];
           rendered.delete(urlId);
           jsonCache.delete(urlId);
         }
       }
       if (userId) deps.publish?.(userId, 'endpoint.changed', { url_id: urlId, deleted: !row });
+    },
+
+    /** A maintenance window of the endpoint started or ended (or was changed): its owner's dashboards re-read it. */
+    maintenanceChanged(urlId: number): void {
+      const userId = ownerOf(urlId);
+      if (!userId) return;
+      countsCache.delete(userId);
+      deps.publish?.(userId, 'endpoint.changed', { url_id: urlId, deleted: false });
     },
 
     flush,

@@ -121,8 +121,8 @@ export function createStatusPageService(deps: {
   }
 
   // ---- maintenance, in memory: alerting asks for every result it evaluates ----
-  /** Windows are looked back this far: results older than this are not asked about. */
-  const SPAN_LOOKBACK_MS = 2 * DAY_MS;
+  /** Windows are looked back this far: results older than this are not asked about (the 7-day uptime is the longest look back). */
+  const SPAN_LOOKBACK_MS = 8 * DAY_MS;
   let spans: { version: number; at: number; byEndpoint: Map<number, Array<[number, number]>> } | null = null;
   function spansNow(t: number) {
     if (!spans || spans.version !== globalVersion || t - spans.at > 60_000) {
@@ -139,6 +139,23 @@ export function createStatusPageService(deps: {
   function inMaintenance(urlId: number, at: number): boolean {
     const list = spansNow(now()).get(urlId);
     return list !== undefined && list.some(([s, e]) => at >= s && at < e);
+  }
+  /** Endpoints with a window in progress now (from memory). */
+  function inMaintenanceNow(): Set<number> {
+    const t = now();
+    const out = new Set<number>();
+    for (const [urlId, list] of spansNow(t)) if (list.some(([s, e]) => t >= s && t < e)) out.add(urlId);
+    return out;
+  }
+  /** The windows of these endpoints that overlap [fromMs, untilMs] (from memory: an endpoint without one costs a map lookup). */
+  function spansFor(urlIds: readonly number[], fromMs: number, untilMs: number): MaintenanceSpan[] {
+    const byEndpoint = spansNow(now());
+    const out: MaintenanceSpan[] = [];
+    if (byEndpoint.size === 0) return out;
+    for (const endpointId of urlIds) {
+      for (const [startsAt, endsAt] of byEndpoint.get(endpointId) ?? []) if (endsAt > fromMs && startsAt <= untilMs) out.push({ endpointId, startsAt, endsAt });
+    }
+    return out;
   }
 
   // ---- auto reports: an alerting incident on a component's endpoint opens and resolves a report ----
@@ -380,6 +397,11 @@ export function createStatusPageService(deps: {
     },
     /** Whether an endpoint was in a maintenance window at `at` (alerting skips such results; from memory). */
     inMaintenance,
+    /** Windows overlapping a range, for the 7-day uptime (results inside count neither for nor against). */
+    spansFor,
+    inMaintenanceNow,
+    /** Changes whenever a maintenance window is created, edited or deleted. */
+    windowsVersion: () => globalVersion,
     /** Alerting's incident hooks: auto reports and fresh component states. */
     incidentHooks: { opened: incidentOpened, resolved: incidentResolved },
 

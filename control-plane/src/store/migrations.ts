@@ -581,4 +581,42 @@ CREATE TABLE user_identities (
 CREATE INDEX user_identities_user ON user_identities (user_id);
 `,
   },
+  {
+    // Heartbeat monitors (issue 22): the ping token (SHA-256 to look it up, sealed to show it to its
+    // owner again) and the schedule's state, which survives a restart: deadline_at is when the next
+    // ping is due; down_for is the deadline whose miss is already down (no second incident for it).
+    // Keyed by url_id only: ownership is the endpoint's.
+    id: 30,
+    name: 'heartbeats',
+    sql: `
+CREATE TABLE heartbeats (
+  url_id INTEGER PRIMARY KEY REFERENCES endpoints(url_id) ON DELETE CASCADE,
+  token_hash TEXT NOT NULL UNIQUE,
+  token_sealed TEXT NOT NULL,
+  state TEXT NOT NULL DEFAULT 'new',
+  last_ping_at INTEGER,
+  started_at INTEGER,
+  deadline_at INTEGER,
+  down_for INTEGER,
+  last_body TEXT
+);
+`,
+  },
+  {
+    // The ping log (issue 22): the last 100 pings of each heartbeat (time, kind, source address, body excerpt).
+    id: 31,
+    name: 'heartbeat_pings',
+    sql: `
+CREATE TABLE heartbeat_pings (
+  ping_id INTEGER PRIMARY KEY AUTOINCREMENT,
+  url_id INTEGER NOT NULL REFERENCES endpoints(url_id) ON DELETE CASCADE,
+  at INTEGER NOT NULL,
+  kind TEXT NOT NULL,
+  source TEXT NOT NULL,
+  body TEXT NOT NULL DEFAULT '',
+  run_ms INTEGER
+);
+CREATE INDEX heartbeat_pings_by_url ON heartbeat_pings (url_id, ping_id);
+`,
+  },
 ];

@@ -1,7 +1,7 @@
 // The dashboard list's pure rules: the query kept in the URL (q, status, sort), filtering and
 // sorting a list held whole (the same rule as the server's), and a `result` event applied to a row.
 import { matchesText, parseSort, sortEndpoints } from '@upfleet/proto/endpoint-list';
-import { ENDPOINT_STATUSES, type Endpoint, type EndpointStatus, type RecentCheck, type StatusCounts } from '@upfleet/proto/rest';
+import { countStatus, emptyStatusCounts, ENDPOINT_STATUSES, type Endpoint, type EndpointStatus, type RecentCheck, type StatusCounts } from '@upfleet/proto/rest';
 
 /** Bars in the heartbeat (the server keeps as many). */
 export const RECENT_SHOWN = 30;
@@ -38,8 +38,8 @@ export function filterAndSort(list: Endpoint[], q: ListQuery): Endpoint[] {
 }
 
 export function countStatuses(list: Endpoint[]): StatusCounts {
-  const c = Object.fromEntries(ENDPOINT_STATUSES.map((s) => [s, 0])) as StatusCounts;
-  for (const e of list) c[e.status]++;
+  const c = emptyStatusCounts();
+  for (const e of list) countStatus(c, e.status);
   return c;
 }
 

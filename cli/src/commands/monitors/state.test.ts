@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Dashboard, Region } from '@upfleet/proto/rest';
-import { checkPlanLimits, type Change } from './state';
+import type { Dashboard, Endpoint, Region } from '@upfleet/proto/rest';
+import { checkPlanLimits, currentMonitors, planChanges, readMonitorsFile, toYaml, type Change } from './state';
 
 const regions: Region[] = [
   { region_id: 1, region: 'EU', city: 'Germany', primary_region: true },
@@ -18,5 +18,31 @@ describe('checkPlanLimits (the monitors dry run) applies the server\'s plan rule
       'monitors.yaml: monitor "Shop": regions: Your Narrow plan monitors from the primary region EU - Germany only. Please upgrade to select more regions.',
     );
     expect(() => checkPlanLimits('monitors.yaml', [create(['EU-Germany'])], 0, plan, regions)).not.toThrow();
+  });
+});
+
+describe('monitors export/apply carry heartbeats (issue 22)', () => {
+  const regionsList: Region[] = [{ region_id: 1, region: 'EU', city: 'Germany', primary_region: true }];
+  const beat = (id: number, name: string, check: Record<string, unknown>) => ({
+    url_id: id, guid: `g${id}`, name, url: `heartbeat://${id}`, description: '', regions: ['EU-Germany'], ping_host: false, cert_expiry: false,
+    response_code: true, response_time: false, monitoring_enabled: true, uptime_percentage: null, created_at: '2026-01-01T00:00:00Z',
+    kind: 'heartbeat', ping_url: `https://x.example.com/ping/t${id}`, ...check,
+  }) as unknown as Endpoint;
+
+  it('exports period, cron, timezone and grace (never the ping URL); applying the export changes nothing; an edited cron is an update', () => {
+    const current = currentMonitors([beat(1, 'Backup', { period_seconds: 3600, grace_seconds: 300 }), beat(2, 'Nightly', { cron: '0 3 * * *', timezone: 'Europe/Berlin', grace_seconds: 600 })], new Map(), regionsList);
+    const yaml = toYaml(current, '');
+    expect(yaml).toContain('period_seconds: 3600');
+    expect(yaml).toContain('cron: 0 3 * * *');
+    expect(yaml).toContain('timezone: Europe/Berlin');
+    expect(yaml).not.toContain('ping');
+    const again = readMonitorsFile('m.yaml', yaml, regionsList);
+    expect(planChanges('m.yaml', again, current, false).map((c) => c.action)).toEqual(['unchanged', 'unchanged']);
+    const edited = readMonitorsFile('m.yaml', yaml.replace('0 3 * * *', '30 4 * * *'), regionsList);
+    expect(planChanges('m.yaml', edited, current, false).map((c) => [c.action, c.fields])).toEqual([['unchanged', []], ['update', ['check']]]);
+  });
+
+  it('refuses a heartbeat without a schedule, with the API\'s message', () => {
+    expect(() => readMonitorsFile('m.yaml', 'monitors:\n  - name: Job\n    kind: heartbeat\n', regionsList)).toThrow('A heartbeat needs period_seconds or cron');
   });
 });

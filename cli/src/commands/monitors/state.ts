@@ -33,7 +33,7 @@ const FIELDS = ['url', 'description', 'regions', 'features', 'monitoring', 'aler
 function fileCheck(c: EndpointCheck | undefined): EndpointCheck | undefined {
   if (!c || ((c.kind ?? 'http') === 'http' && !c.request && !c.assertions?.length)) return undefined;
   const out: EndpointCheck = { kind: c.kind ?? 'http' };
-  for (const k of ['target', 'record_type', 'resolver'] as const) if (c[k] !== undefined) (out as Record<string, unknown>)[k] = c[k];
+  for (const k of ['target', 'record_type', 'resolver', 'period_seconds', 'cron', 'timezone', 'grace_seconds'] as const) if (c[k] !== undefined) (out as Record<string, unknown>)[k] = c[k];
   if (c.request) out.request = { ...c.request, headers: c.request.headers.map((h) => (h.secret ? { name: h.name, secret: true } : { name: h.name, value: h.value ?? '' })) };
   if (c.assertions?.length) out.assertions = c.assertions.map((a) => ({ source: a.source, property: a.property ?? '', comparison: a.comparison, target: String(a.target) }));
   return out;
@@ -168,9 +168,12 @@ export function readMonitorsFile(file: string, text: string, regions: Region[]):
   return monitors;
 }
 
+const isHeartbeat = (m: Monitor) => m.check?.kind === 'heartbeat';
+
 function changedFields(want: Monitor, have: Monitor): Field[] {
   const same: Record<Field, () => boolean> = {
-    url: () => want.url === have.url,
+    // a heartbeat has no URL of its own (the server names it heartbeat://<id>)
+    url: () => want.url === have.url || (isHeartbeat(want) && isHeartbeat(have)),
     description: () => want.description === have.description,
     regions: () => [...want.regions].sort().join('\n') === [...have.regions].sort().join('\n'),
     features: () => want.features.join() === have.features.join(),
@@ -207,6 +210,7 @@ export function planChanges(file: string, wanted: Monitor[], current: CurrentMon
   // One endpoint per URL (the API's rule), checked on the account as it would end up.
   const urlOwner = new Map<string, string>(prune ? [] : others.map((c) => [c.url, c.name]));
   for (const want of wanted) {
+    if (isHeartbeat(want)) continue;
     const owner = urlOwner.get(want.url);
     if (owner !== undefined) {
       throw new CliError('invalid', `${file}: monitor "${want.name}": url: ${want.url} is also the URL of "${owner}" (one endpoint per URL)`);

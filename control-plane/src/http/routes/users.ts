@@ -92,6 +92,10 @@ export function userRoutes(deps: { endpoints: EndpointService; alerts: AlertServ
     }
     res.status(201).json({ success: true, data: endpoints.create(uid(req), body) });
   });
+  // One endpoint (a heartbeat's answer carries its ping URL and state, issue 22).
+  r.get('/users/endpoints/:id', (req, res) => {
+    res.json({ success: true, data: endpoints.get(uid(req), endpointId(req.params.id)) });
+  });
   r.put('/users/endpoints/:id', orDryRun, (req, res) => {
     const id = endpointId(req.params.id);
     const body = parseInput(EndpointUpdateBody, req.body);

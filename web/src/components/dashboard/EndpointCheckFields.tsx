@@ -9,11 +9,14 @@ import {
 import type { EndpointCheck, HttpRequestOptions } from '@upfleet/proto/rest';
 import { Field } from '../Field';
 import { LockIcon } from '../Icons';
+import { HeartbeatFields } from './HeartbeatFields';
 
 const DEFAULT_REQUEST: HttpRequestOptions = { method: 'GET', headers: [], body: '', follow_redirects: true };
 
-export function CheckFields({ value, onChange, allowedKinds, onKindRefused }: {
+export function CheckFields({ value, onChange, allowedKinds, onKindRefused, urlId }: {
   value: EndpointCheck;
+  /** The saved endpoint's id (a heartbeat shows its ping URL). */
+  urlId?: number;
   onChange(next: EndpointCheck): void;
   /** absent: every kind */
   allowedKinds?: EndpointKind[];
@@ -29,6 +32,7 @@ export function CheckFields({ value, onChange, allowedKinds, onKindRefused }: {
 
   const pickKind = (k: EndpointKind) => {
     if (allowedKinds && !allowedKinds.includes(k)) return onKindRefused(k);
+    if (k === 'heartbeat') return onChange({ kind: k, period_seconds: 3600, grace_seconds: 300 });
     onChange(k === 'http' ? { kind: k } : k === 'tcp' ? { kind: k, target: '' } : { kind: k, target: '', record_type: 'A' });
   };
 
@@ -49,7 +53,9 @@ export function CheckFields({ value, onChange, allowedKinds, onKindRefused }: {
         </div>
       </fieldset>
 
-      {kind !== 'http' && (
+      {kind === 'heartbeat' && <HeartbeatFields value={value} onChange={onChange} urlId={urlId} />}
+
+      {(kind === 'tcp' || kind === 'dns') && (
         <div className="form-grid">
           <Field id="ep-target" label={kind === 'tcp' ? 'Host and port' : 'Domain name'}>
             <input id="ep-target" value={value.target ?? ''} onChange={(e) => onChange({ ...value, target: e.target.value })} placeholder={kind === 'tcp' ? 'db.example.com:5432' : 'example.com'} />
@@ -105,7 +111,7 @@ export function CheckFields({ value, onChange, allowedKinds, onKindRefused }: {
         </details>
       )}
 
-      {kind !== 'tcp' && (
+      {kind !== 'tcp' && kind !== 'heartbeat' && (
         <fieldset className="fieldset">
           <legend>Assertions</legend>
           <p className="option-hint">{kind === 'dns' ? 'Checks on the answer (the records, one per line).' : 'Without assertions a check is up when the answer is 2xx or 3xx.'}</p>

@@ -15,8 +15,9 @@ export type PlanLimits = Pick<Dashboard, 'package_name' | 'max_regions' | 'ping_
 /** An endpoint's check as the form edits it (issue 22); an http GET has only its kind. */
 function initialCheck(endpoint: Endpoint | null): EndpointCheck {
   if (!endpoint) return { kind: 'http' };
-  const { kind, target, record_type, resolver, request, assertions } = endpoint;
-  return Object.fromEntries(Object.entries({ kind: kind ?? 'http', target, record_type, resolver, request, assertions }).filter(([, v]) => v !== undefined));
+  const { kind, target, record_type, resolver, request, assertions, period_seconds, cron, timezone, grace_seconds } = endpoint;
+  return Object.fromEntries(Object.entries({ kind: kind ?? 'http', target, record_type, resolver, request, assertions, period_seconds, cron, timezone, grace_seconds })
+    .filter(([, v]) => v !== undefined));
 }
 
 const PRIMARY_FALLBACK = 'EU-Germany';
@@ -143,7 +144,7 @@ export function EndpointFormModal({
             </Field>
           )}
         </div>
-        <CheckFields value={check} onChange={setCheck} allowedKinds={plan.monitor_kinds}
+        <CheckFields value={check} onChange={setCheck} allowedKinds={plan.monitor_kinds} urlId={endpoint?.url_id}
           onKindRefused={(k) => setNotice(planViolations(limits, { kind: k })[0]?.message ?? `${ENDPOINT_KIND_LABELS[k]} checks are not in your plan`)} />
         <Field id="ep-description" label={<>Description <span className="optional">(optional)</span></>}>
           <textarea id="ep-description" rows={2} value={form.description} onChange={(e) => setForm({ ...form, description: e.target.value })} />

@@ -149,7 +149,7 @@ export const EndpointList = forwardRef<HTMLInputElement, {
                         {incident.condition === 'down' ? 'Down' : conditionLabel(incident.condition)} {sinceLabel(incident.opened_at)}
                       </span>
                     )}
-                    {inMaintenance?.has(ep.url_id) && (
+                    {inMaintenance?.has(ep.url_id) && ep.status !== 'maintenance' && (
                       <span className="badge badge-yellow" data-testid="maintenance-badge" title="In a maintenance window: no alerts, not counted in uptime">Maintenance</span>
                     )}
                     {ep.monitoring_enabled && (

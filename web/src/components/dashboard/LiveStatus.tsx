@@ -2,7 +2,7 @@
 import type { EndpointStatus, RecentCheck } from '@upfleet/proto/rest';
 import { RECENT_SHOWN } from '../../lib/live-list';
 
-export const STATUS_LABELS: Record<EndpointStatus, string> = { up: 'Up', down: 'Down', degraded: 'Degraded', pending: 'Pending', paused: 'Paused' };
+export const STATUS_LABELS: Record<EndpointStatus, string> = { up: 'Up', down: 'Down', degraded: 'Degraded', maintenance: 'Maintenance', pending: 'Pending', paused: 'Paused' };
 
 export function StatusWord({ status }: { status: EndpointStatus }) {
   return (

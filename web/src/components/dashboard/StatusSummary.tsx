@@ -1,4 +1,4 @@
-// Up, down and paused counts on top of the dashboard (degraded and pending when there are any),
+// Up, down and paused counts on top of the dashboard (degraded, maintenance and pending when there are any),
 // each a filter: pressing one shows only those endpoints, pressing it again shows all.
 import { ENDPOINT_STATUSES, type EndpointStatus, type StatusCounts } from '@upfleet/proto/rest';
 import type { StreamState } from '../../lib/event-stream';
@@ -12,7 +12,7 @@ export function StatusSummary({ counts, selected, onSelect, stream }: {
   onSelect(status: EndpointStatus[]): void;
   stream: StreamState | null;
 }) {
-  const shown = ENDPOINT_STATUSES.filter((s) => ALWAYS.includes(s) || counts[s] > 0);
+  const shown = ENDPOINT_STATUSES.filter((s) => ALWAYS.includes(s) || (counts[s] ?? 0) > 0);
   return (
     <div className="status-summary" role="group" aria-label="Endpoints by status">
       {shown.map((s) => {
@@ -20,7 +20,7 @@ export function StatusSummary({ counts, selected, onSelect, stream }: {
         return (
           <button key={s} type="button" className={`summary-pill status-${s}${on ? ' is-on' : ''}`} aria-pressed={on} data-testid={`count-${s}`} onClick={() => onSelect(on ? [] : [s])}>
             <span className="status-dot" aria-hidden="true" />
-            <strong>{counts[s].toLocaleString('en-US')}</strong> {STATUS_LABELS[s]}
+            <strong>{(counts[s] ?? 0).toLocaleString('en-US')}</strong> {STATUS_LABELS[s]}
           </button>
         );
       })}

@@ -29,4 +29,19 @@ describe('dashboard and maintenance', () => {
     expect(screen.getAllByTestId('maintenance-badge')).toHaveLength(1);
     expect(badge.closest('[data-testid="endpoint-row"]')!.querySelector('h3')!.textContent).toBe('db');
   });
+
+  it("says Maintenance as the row's status word when the server reports it, without a second badge", async () => {
+    const api = scriptedApi({
+      'GET /api/users/dashboard': () => ok({ active_monitoring: 2, total_endpoints: 2, regions_count: 3, package_name: 'Pro', max_regions: 3, max_endpoints: 200, multi_region: true, ping_host: true, cert_expiry: true, response_code: true, response_time: true, status_counts: { down: 0, degraded: 0, maintenance: 1, pending: 0, up: 1, paused: 0 } }),
+      'GET /api/users/endpoints-with-uptime': () => ok([{ ...endpoint(1, 'db'), status: 'maintenance' }, endpoint(2, 'web')]),
+      'GET /api/public/regions': () => ok([]),
+      'GET /api/users/incidents': () => ok([]),
+      'GET /api/users/maintenance-windows': () => ok([window(1, [1], 'in_progress')]),
+    });
+    renderWith(<DashboardPage />, testServices(api));
+    const words = await screen.findAllByTestId('status-word');
+    expect(words.map((w) => w.textContent)).toEqual(['Maintenance', 'Up']);
+    expect(screen.queryByTestId('maintenance-badge')).toBeNull();
+    expect(await screen.findByTestId('count-maintenance')).toHaveTextContent('1 Maintenance');
+  });
 });

@@ -1,0 +1,67 @@
+// Issue 22 heartbeats in Debian's chromium against the real control plane: a Free account picks the
+// heartbeat kind, a cron with its time zone shows its next five runs, the heartbeat is created;
+// its edit form shows the ping URL with a copy button and curl/crontab examples, and a ping at that
+// URL turns the row up.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { startStack, type Stack } from '../helpers/start-stack';
+import { ensureWebBuild, hasChromium, launchBrowser, signUp } from './screenshots';
+
+const browserOk = hasChromium();
+const d = browserOk ? describe : describe.skip;
+const title = browserOk ? 'heartbeat form in chromium' : 'heartbeat form in chromium (skipped: /usr/bin/chromium is missing)';
+
+d(title, () => {
+  let stack: Stack;
+  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+  let page: Page;
+
+  beforeAll(async () => {
+    ensureWebBuild();
+    stack = await startStack();
+    browser = await launchBrowser();
+    page = await browser.context.newPage();
+    page.setDefaultTimeout(20_000);
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+  });
+
+  it('creates a cron heartbeat with its next runs, shows its ping URL, and a ping turns it up', async () => {
+    const base = stack.baseUrl;
+    await signUp(page, base, { username: 'beats', email: 'beats@example.com', password: 'correct-horse-1' });
+    await page.getByRole('button', { name: 'Add Endpoint' }).first().click();
+    let dialog = page.getByRole('dialog', { name: 'Add Endpoint' });
+    await dialog.getByRole('radio', { name: /Heartbeat/ }).click();
+    expect(await dialog.getByLabel('URL').count()).toBe(0);
+    await dialog.getByLabel('Name').fill('Nightly backup');
+    await dialog.getByRole('radio', { name: /Cron expression/ }).click();
+    await dialog.getByLabel(/^Cron \(/).fill('30 2 * * *');
+    await dialog.getByLabel('Time zone').fill('Europe/Berlin');
+    expect(await dialog.getByLabel('Next runs').getByRole('listitem').count()).toBe(5);
+    await dialog.getByLabel(/^Cron \(/).fill('30 2 * *');
+    await dialog.getByRole('button', { name: 'Add Endpoint' }).click();
+    await dialog.getByText('cron must have five fields: minute hour day-of-month month day-of-week').waitFor();
+    await dialog.getByLabel(/^Cron \(/).fill('30 2 * * *');
+    await dialog.getByRole('button', { name: 'Add Endpoint' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByRole('heading', { name: 'Nightly backup', exact: true }).waitFor();
+
+    await page.getByRole('button', { name: 'Edit Nightly backup' }).click();
+    dialog = page.getByRole('dialog', { name: 'Edit Endpoint' });
+    const pingUrl = dialog.getByLabel('Ping URL');
+    await pingUrl.waitFor();
+    const url = await pingUrl.inputValue();
+    expect(url).toMatch(new RegExp(`^${base}/ping/[A-Za-z0-9_-]{32}$`));
+    expect(await dialog.getByLabel('Time zone').inputValue()).toBe('Europe/Berlin');
+    await dialog.getByRole('button', { name: 'Copy' }).click();
+    await dialog.getByRole('button', { name: 'Copied' }).waitFor();
+    await dialog.getByText(`0 3 * * * /usr/local/bin/backup.sh && curl -fsS -m 10 --retry 5 ${url}`).waitFor();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+    expect((await fetch(url, { method: 'POST', body: 'backup done' })).status).toBe(200);
+    await page.reload();
+    await page.getByLabel('Nightly backup: Up').waitFor();
+  }, 180_000);
+});
