@@ -358,3 +358,20 @@ describe('the live event stream', () => {
     }
   });
 });
+
+describe('routes outside the /users router', () => {
+  it('a heartbeat ping log and graphs resolve the endpoint in the request\'s workspace', async () => {
+    const owner = await h.signup();
+    const member = await h.signup();
+    const ws = await createWorkspace(owner.token, 'Outside');
+    await setWorkspacePlan(ws, 'Starter');
+    await join(owner.token, ws, { token: member.token, email: member.user.email }, 'viewer');
+    const e = (await h.call('POST', '/api/users/endpoints', endpointBody('outside'), owner.token, inWs(ws))).body.data.url_id;
+    // found in the workspace (an http endpoint has no ping log: 400), not found in the personal one
+    const pings = await h.call('GET', `/api/users/endpoints/${e}/pings`, undefined, member.token, inWs(ws));
+    expect(pings.body).toEqual({ success: false, error: 'Only a heartbeat endpoint has a ping log' });
+    expect((await h.call('GET', `/api/users/endpoints/${e}/pings`, undefined, member.token)).status).toBe(404);
+    expect((await h.call('GET', `/api/graphs/endpoint/${e}?hours=1`, undefined, member.token)).status).toBe(404);
+    expect((await h.call('GET', `/api/graphs/endpoint/${e}?hours=1`, undefined, member.token, inWs(ws))).status).not.toBe(404);
+  });
+});
