@@ -31,7 +31,7 @@ d(title, () => {
     return (await res.json()) as { success: boolean; data: any };
   };
   const row = (name: string) => page.getByTestId('endpoint-row').filter({ has: page.getByRole('heading', { name, exact: true }) });
-  const rowCount = (n: number) => expect.poll(() => page.getByTestId('endpoint-row').count(), { timeout: 10_000 }).toBe(n);
+  const rowCount = (n: number) => expect.poll(() => page.getByTestId('endpoint-row').count(), { timeout: 30_000 }).toBe(n); // a loaded CI machine renders slowly
   const names = async () => page.getByTestId('endpoint-row').locator('h3').allTextContents();
 
   beforeAll(async () => {

@@ -77,6 +77,10 @@ export function createAssignmentEngine(deps: {
   const graceUntil = startedAt + (deps.startupGraceMs ?? 0);
   const releaseGraceMs = deps.releaseGraceMs ?? 30_000;
   const releaseMemoryMs = Math.max(releaseGraceMs, deps.releaseMemoryMs ?? RELEASE_MEMORY_MS);
+  // After a restart an agent applies its first snapshot here only once it has read it: a busy agent
+  // (a long backlog to send, a loaded machine) keeps running its saved one a little longer, so its
+  // former checks count up to this long after that snapshot (still only checks it held before).
+  const restartGraceMs = Math.max(releaseGraceMs, 30_000);
   let prunedAt = startedAt;
   let graceTimer: NodeJS.Timeout | null = null;
   /** Checks each agent held until recently: agent → check id → (assignment, when it was released). */
@@ -239,7 +243,7 @@ export function createAssignmentEngine(deps: {
       const r = released.get(agentId)?.get(checkId);
       if (r && (tsMs <= r.at + releaseGraceMs || t - r.at <= releaseGraceMs)) return r.a;
       const first = firstSnapshotAt.get(agentId);
-      if (registeredAt < startedAt && heldAtStart.get(checkId) === agentId && tsMs <= (first ?? t) + releaseGraceMs && t - (first ?? startedAt) <= releaseMemoryMs) {
+      if (registeredAt < startedAt && heldAtStart.get(checkId) === agentId && tsMs <= (first ?? t) + restartGraceMs && t - (first ?? startedAt) <= releaseMemoryMs) {
         if (!allChecks || t - allChecks.at > 1000) {
           const byId = new Map<string, Assignment>();
           const primary = primaryKey();
