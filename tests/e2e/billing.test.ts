@@ -3,7 +3,7 @@
 // subscription back to Free, with endpoints over the limit switched off and none deleted.
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startStack, type Stack } from '../helpers/start-stack';
 import { startFakeStripe, type FakeStripe } from '../helpers/fake-stripe';
@@ -113,10 +113,12 @@ d(title, () => {
 
   it('anonymous checkout with an email, then signup with the checkout session: the new account is on Pro; the session cannot be claimed twice', async () => {
     const base = stack.baseUrl;
-    // The first test's dashboard tab is closed first: a signed-in tab left open (with its live event
-    // stream) would share the cleared storage with this one and sign it out to /login mid-test.
+    // An anonymous visitor in a browser profile of their own: a signed-in tab of the first test (with
+    // its live event stream) sharing this profile's storage kept re-rendering or signing out this one.
     await page.goto('about:blank');
-    const p = await browser.context.newPage(); // same profile: sign out by clearing the stored session
+    const anonymous = await launchBrowser();
+    onTestFinished(() => anonymous.close());
+    const p = await anonymous.context.newPage();
     p.setDefaultTimeout(30_000);
     await p.goto(`${base}/pricing`);
     await p.evaluate('localStorage.clear()');
