@@ -209,6 +209,11 @@ describe('results buffered across a control-plane restart', () => {
       }
       t += 100_000;
       expect(after.assignedTo('agent-x', 'EU-Germany', otherCheck, registered, t - 36 * 3_600_000)).toBeNull();
+      // its backlog still counts once the endpoint was switched off (the results were made while it was on)
+      const servicesAfter = createEndpointService({ endpoints: createEndpointsRepo(db), users: createUsersRepo(db), catalog: createCatalogRepo(db), allowPrivateTargets: true });
+      servicesAfter.toggle(owner, mine.url_id, { monitoring_enabled: false });
+      t += 2_000;
+      expect(after.assignedTo('agent-a', 'EU-Germany', mineCheck, registered, t - 30 * 60_000)?.endpoint_id).toBe(mine.url_id);
       // a revoked agent's persisted checks are forgotten
       after.forget('agent-a');
       expect(after.assignedTo('agent-a', 'EU-Germany', mineCheck, registered, t - 30 * 60_000)).toBeNull();

@@ -247,7 +247,8 @@ export function createAssignmentEngine(deps: {
         if (!allChecks || t - allChecks.at > 1000) {
           const byId = new Map<string, Assignment>();
           const primary = primaryKey();
-          for (const e of deps.endpoints.listMonitored()) for (const a of checksForEndpoint(e, primary, denied)) byId.set(a.check_id, a);
+          // paused ones too: the backlog was made while they were monitored, and may arrive after a switch-off
+          for (const e of deps.endpoints.listWithPaused()) for (const a of checksForEndpoint(e, primary, denied)) byId.set(a.check_id, a);
           allChecks = { at: t, byId };
         }
         const a = allChecks.byId.get(checkId);

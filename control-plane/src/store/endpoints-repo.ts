@@ -125,6 +125,11 @@ export function createEndpointsRepo(db: Db, box?: SecretBox) {
       FROM endpoints e JOIN users u ON u.id = e.user_id JOIN packages p ON p.package_id = u.package_id
       LEFT JOIN endpoint_checks c ON c.url_id = e.url_id
       WHERE e.monitoring_enabled = 1`),
+    // every endpoint, monitored or paused: a restarted agent's backlog may be for one switched off since
+    withPaused: db.prepare(`SELECT e.url_id, e.url, e.regions, e.ping_host, e.cert_expiry, e.response_code, e.response_time,
+        c.kind, c.config AS check_config, p.check_frequency_seconds, p.retention_days
+      FROM endpoints e JOIN users u ON u.id = e.user_id JOIN packages p ON p.package_id = u.package_id
+      LEFT JOIN endpoint_checks c ON c.url_id = e.url_id`),
     monitoredById: db.prepare(`SELECT e.url_id, e.user_id, e.name, e.url, e.regions, e.ping_host, e.cert_expiry, e.response_code, e.response_time,
         c.kind, c.config AS check_config, p.check_frequency_seconds, p.retention_days
       FROM endpoints e JOIN users u ON u.id = e.user_id JOIN packages p ON p.package_id = u.package_id
@@ -224,6 +229,8 @@ export function createEndpointsRepo(db: Db, box?: SecretBox) {
     delete: (userId: number, urlId: number): boolean => changed(userId, q.delete.run(urlId, userId).changes === 1),
     /** All monitoring-enabled endpoints with their owner's plan (control-plane internal, not user-facing). */
     listMonitored: (): MonitoredEndpoint[] => (q.monitored.all() as Row[]).map(toMonitored),
+    /** Every endpoint as listMonitored gives it, paused ones too (results made before a switch-off still count). */
+    listWithPaused: (): MonitoredEndpoint[] => (q.withPaused.all() as Row[]).map(toMonitored),
     /** One monitoring-enabled endpoint with its owner and plan; undefined when deleted or paused (assignments, alerting). */
     monitoredById: (urlId: number): OwnedMonitoredEndpoint | undefined => {
       const r = q.monitoredById.get(urlId) as Row | undefined;
