@@ -225,6 +225,51 @@ describe('results buffered across a control-plane restart', () => {
   });
 });
 
+describe('held checks across a restart, by the agent\'s own account', () => {
+  it('keeps an agent\'s checks when another agent is given them while it is away and not told: its backlog counts after a restart', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'upfleet-engine-'));
+    const file = path.join(dir, 'upfleet.db');
+    let db = openDatabase(file);
+    seedDatabase(db);
+    try {
+      let t = Date.UTC(2026, 10, 23, 12);
+      let liveNow = new Set(['agent-b']);
+      const make = (d: typeof db) => createAssignmentEngine({
+        endpoints: createEndpointsRepo(d), catalog: createCatalogRepo(d), logger: pino({ level: 'silent' }),
+        liveAgents: () => new Map([['EU-Germany', liveNow]]), releaseGraceMs: 12_000, held: createHeldChecksRepo(d), now: () => t,
+      });
+      const users = createUsersRepo(db);
+      const owner = users.insert('u5', 'u5@example.com', 'x', 4);
+      const services = createEndpointService({ endpoints: createEndpointsRepo(db), users, catalog: createCatalogRepo(db), allowPrivateTargets: true });
+      const e = services.create(owner, EndpointCreateBody.parse({ name: 'e', url: 'https://example.com/b', regions: ['EU-Germany'], response_code: true }));
+      const before = make(db);
+      const stopB = before.watch({ agentId: 'agent-b', region: 'EU-Germany', send: () => undefined });
+      await new Promise((r) => setImmediate(r));
+      expect(before.ownedCount('agent-b')).toBe(1);
+      stopB(); // agent-b goes away and keeps checking on its saved snapshot
+      liveNow = new Set(['agent-a']);
+      before.watch({ agentId: 'agent-a', region: 'EU-Germany', send: () => undefined });
+      await new Promise((r) => setImmediate(r));
+      expect(before.ownedCount('agent-a')).toBe(1); // agent-a now has it too; agent-b was never told
+      before.close();
+      db.close();
+
+      t += 60_000;
+      db = openDatabase(file);
+      const after = make(db);
+      const check = `${e.url_id}:http:EU-Germany`;
+      const registered = t - 86_400_000;
+      expect(after.assignedTo('agent-b', 'EU-Germany', check, registered, t - 30_000)?.endpoint_id).toBe(e.url_id);
+      expect(after.assignedTo('agent-a', 'EU-Germany', check, registered, t - 30_000)?.endpoint_id).toBe(e.url_id);
+      expect(after.assignedTo('agent-x', 'EU-Germany', check, registered, t - 30_000)).toBeNull();
+      after.close();
+    } finally {
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('an agent connecting (issue 17)', () => {
   it('places only its region\'s checks, in one pass: the other regions\' watchers are not recomputed', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'upfleet-engine-'));

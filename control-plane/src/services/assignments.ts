@@ -55,7 +55,7 @@ export function createAssignmentEngine(deps: {
   releaseMemoryMs?: number;
   /** Where the engine keeps which agent each check was last given to, across restarts. */
   held?: {
-    load(): Map<string, string>;
+    load(): Map<string, Set<string>>;
     change(agentId: string, given: Iterable<string>, taken: Iterable<string>): void;
     replace(agentId: string, ids: Set<string>): void;
     forget(agentId: string): void;
@@ -88,8 +88,8 @@ export function createAssignmentEngine(deps: {
   let allChecks: { at: number; byId: Map<string, Assignment> } | null = null;
   /** When each agent got its first snapshot from this process. */
   const firstSnapshotAt = new Map<string, number>();
-  /** check id → the agent that held it when the previous process stopped (persisted). */
-  const heldAtStart = deps.held?.load() ?? new Map<string, string>();
+  /** check id → the agents that held it by their own account when the previous process stopped (persisted). */
+  const heldAtStart = deps.held?.load() ?? new Map<string, Set<string>>();
 
   const primaryKey = (): string | null => {
     const primaryRegion = deps.catalog.primaryRegion();
@@ -243,7 +243,7 @@ export function createAssignmentEngine(deps: {
       const r = released.get(agentId)?.get(checkId);
       if (r && (tsMs <= r.at + releaseGraceMs || t - r.at <= releaseGraceMs)) return r.a;
       const first = firstSnapshotAt.get(agentId);
-      if (registeredAt < startedAt && heldAtStart.get(checkId) === agentId && tsMs <= (first ?? t) + restartGraceMs && t - (first ?? startedAt) <= releaseMemoryMs) {
+      if (registeredAt < startedAt && heldAtStart.get(checkId)?.has(agentId) === true && tsMs <= (first ?? t) + restartGraceMs && t - (first ?? startedAt) <= releaseMemoryMs) {
         if (!allChecks || t - allChecks.at > 1000) {
           const byId = new Map<string, Assignment>();
           const primary = primaryKey();
@@ -308,7 +308,7 @@ export function createAssignmentEngine(deps: {
     /** A revoked agent holds nothing any more, not even recently. */
     forget(agentId: string): void {
       released.delete(agentId);
-      for (const [checkId, a] of heldAtStart) if (a === agentId) heldAtStart.delete(checkId);
+      for (const agents of heldAtStart.values()) agents.delete(agentId);
       deps.held?.forget(agentId);
     },
 

@@ -1,12 +1,14 @@
 import type { Db } from './db';
 
-// Which agent each check was last given to, kept across a control-plane restart: after a start,
-// an agent's buffered results count only for the checks it held before (never for its region's
-// other checks, which would let any registered agent write other customers' results).
+// Which checks each agent holds by its own account, kept across a control-plane restart: a row is
+// added when the agent is sent a check and removed only when that agent is sent an update without it,
+// so an agent that has not heard of a move yet (still in its reconnect backoff, running its saved
+// snapshot) keeps its rows. After a start, an agent's buffered results count only for these checks
+// (never for its region's other checks, which would let any registered agent write other customers' results).
 export function createHeldChecksRepo(db: Db) {
   const q = {
     all: db.prepare('SELECT check_id, agent_id FROM agent_held_checks'),
-    give: db.prepare('INSERT INTO agent_held_checks (check_id, agent_id) VALUES (?, ?) ON CONFLICT (check_id) DO UPDATE SET agent_id = excluded.agent_id'),
+    give: db.prepare('INSERT OR IGNORE INTO agent_held_checks (check_id, agent_id) VALUES (?, ?)'),
     take: db.prepare('DELETE FROM agent_held_checks WHERE check_id = ? AND agent_id = ?'),
     ofAgent: db.prepare('SELECT check_id FROM agent_held_checks WHERE agent_id = ?').pluck(),
     forget: db.prepare('DELETE FROM agent_held_checks WHERE agent_id = ?'),
@@ -16,13 +18,17 @@ export function createHeldChecksRepo(db: Db) {
     for (const id of given) q.give.run(id, agentId);
   });
   return {
-    /** check id → the agent that held it last */
-    load(): Map<string, string> {
-      const m = new Map<string, string>();
-      for (const r of q.all.all() as Array<{ check_id: string; agent_id: string }>) m.set(r.check_id, r.agent_id);
+    /** check id → the agents holding it by their own account */
+    load(): Map<string, Set<string>> {
+      const m = new Map<string, Set<string>>();
+      for (const r of q.all.all() as Array<{ check_id: string; agent_id: string }>) {
+        let agents = m.get(r.check_id);
+        if (!agents) m.set(r.check_id, (agents = new Set()));
+        agents.add(r.agent_id);
+      }
       return m;
     },
-    /** The agent was given `given` (taking them from whoever had them) and lost `taken`. */
+    /** The agent was sent `given` and told to drop `taken`. */
     change: (agentId: string, given: Iterable<string>, taken: Iterable<string>) => change(agentId, given, taken),
     /** The agent now holds exactly `ids`. */
     replace(agentId: string, ids: Set<string>): void {

@@ -331,7 +331,7 @@ CREATE INDEX api_keys_user ON api_keys (user_id);
     // buffered results only for checks it held (issue 17).
     id: 8,
     name: 'agent_held_checks',
-    sql: `CREATE TABLE agent_held_checks (check_id TEXT PRIMARY KEY, agent_id TEXT NOT NULL) WITHOUT ROWID;
+    sql: `CREATE TABLE agent_held_checks (check_id TEXT NOT NULL, agent_id TEXT NOT NULL, PRIMARY KEY (check_id, agent_id)) WITHOUT ROWID;
 CREATE INDEX agent_held_checks_agent ON agent_held_checks (agent_id);`,
   },
   {
