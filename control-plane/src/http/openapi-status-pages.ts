@@ -4,7 +4,7 @@ import {
   SubscribeBody, SubscribeResult, SubscriberList, MaintenanceBody, MaintenanceWindowResource, PublicStatusResource, SlugAvailability, SlugQuery, StatusPageBody, StatusPageDeleted, StatusPageResource,
   StatusReportBody, StatusReportDeleted, StatusReportEditBody, StatusReportResource, StatusUpdateBody, StatusUpdateEditBody,
 } from '@upfleet/proto/schemas';
-import type { ApiRoute } from './openapi';
+import type { ApiRoute } from './api-route';
 
 const list = (s: z.ZodType) => z.array(s);
 const tag = 'Status pages' as const;

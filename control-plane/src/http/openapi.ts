@@ -11,30 +11,8 @@ import {
 } from '@upfleet/proto/schemas';
 import { STATUS_PAGE_ROUTES } from './openapi-status-pages';
 
-type Access = 'public' | 'key' | 'session';
-type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
-
-export interface ApiRoute {
-  method: Method;
-  /** OpenAPI path, parameters in braces. */
-  path: string;
-  summary: string;
-  tag: 'Catalogue' | 'Billing' | 'Endpoints' | 'Alerts' | 'Graphs' | 'API keys' | 'Account' | 'Status pages';
-  access: Access;
-  body?: z.ZodType;
-  query?: z.ZodType;
-  /** The `data` of the success answer. */
-  data: z.ZodType;
-  created?: boolean;
-  /** Headers of the success answer besides the rate-limit ones (components/headers names). */
-  headers?: string[];
-  /** A Server-Sent Events stream: the success answer is text/event-stream, described by this text (data is unused). */
-  stream?: string;
-  /** Statuses besides 400 (with a body or query), 401/403/429 (signed-in routes), 429/500 (public routes) and 404 (path ids). */
-  errors?: number[];
-  /** Takes `?dry_run=1`: checked like a save, nothing saved, 200 { dry_run: true, endpoint }. */
-  dryRun?: boolean;
-}
+import type { ApiRoute } from './api-route';
+export type { ApiRoute } from './api-route';
 
 const list = (s: z.ZodType) => z.array(s);
 const deletedKey = z.object({ id: z.number().int() });
