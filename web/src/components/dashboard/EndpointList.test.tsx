@@ -1,10 +1,12 @@
 // A large account's dashboard: the list draws a page of rows at a time and can be filtered.
 import { describe, expect, it } from 'vitest';
-import { fireEvent, screen } from '@testing-library/react';
+import { useState } from 'react';
+import { act, fireEvent, render, screen } from '@testing-library/react';
 import type { Endpoint } from '@upfleet/proto/rest';
 import { DashboardPage } from '../../pages/DashboardPage';
 import { ok, renderWith, scriptedApi, testServices } from '../../test-utils';
-import { PAGE } from './EndpointList';
+import { EndpointList, PAGE } from './EndpointList';
+import type { ListQuery } from '../../lib/live-list';
 
 const endpoint = (url_id: number, name: string): Endpoint => ({
   url_id, guid: `g${url_id}`, name, url: `https://${name}.example.com/`, description: '', regions: ['EU-Germany'], ping_host: false,
@@ -50,5 +52,36 @@ describe('dashboard list of a large account', () => {
     expect(await screen.findAllByTestId('endpoint-row')).toHaveLength(2);
     expect(screen.queryByLabelText('Filter endpoints')).toBeNull();
     expect(screen.queryByRole('button', { name: /more/ })).toBeNull();
+  });
+});
+
+describe('the search box while the URL catches up', () => {
+  /** The page's URL as a router that answers a keystroke late: each onQuery waits in `queued`. */
+  function LaggingUrl({ queued, external }: { queued: string[]; external: { set?: (q: string) => void } }) {
+    const [q, setQ] = useState('');
+    external.set = setQ;
+    const query: ListQuery = { q, status: [], sort: 'status' };
+    const noop = () => undefined;
+    return (
+      <EndpointList rows={[]} matching={0} all={20} more={0} onShowMore={noop} query={query} onQuery={(p) => queued.push(p.q ?? '')}
+        openIncidents={new Map()} onEdit={noop} onThresholds={noop} onGraphs={noop} onToggle={noop} onDelete={noop} />
+    );
+  }
+
+  it('keeps what was typed when the URL of an earlier keystroke arrives late, and follows a change from elsewhere', () => {
+    const queued: string[] = [];
+    const external: { set?: (q: string) => void } = {};
+    render(<LaggingUrl queued={queued} external={external} />);
+    const box = screen.getByLabelText('Filter endpoints');
+    fireEvent.change(box, { target: { value: 'steady' } });
+    fireEvent.change(box, { target: { value: 'steady ' } });
+    act(() => external.set!(queued.shift()!)); // the URL says "steady" after the space was typed
+    expect(box).toHaveValue('steady ');
+    fireEvent.change(box, { target: { value: 'steady 0' } });
+    act(() => external.set!(queued.shift()!));
+    act(() => external.set!(queued.shift()!));
+    expect(box).toHaveValue('steady 0');
+    act(() => external.set!('blog')); // e.g. the back button
+    expect(box).toHaveValue('blog');
   });
 });

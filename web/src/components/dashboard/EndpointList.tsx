@@ -50,13 +50,25 @@ export const EndpointList = forwardRef<HTMLInputElement, {
 }>(function EndpointList({ rows, matching, all, more, onShowMore, query, onQuery, openIncidents, inMaintenance, onEdit, onThresholds, onGraphs, onToggle, onDelete }, searchRef) {
   const now = useNow();
   // The box keeps what is typed (the URL follows it; a change of the URL from elsewhere comes back here).
+  // The router may catch up a keystroke or more late, so a URL value this box sent earlier is not
+  // "from elsewhere": taking it back would drop what was typed since (typing "steady 0" fast gave
+  // "steady0" when the URL of "steady" arrived after the space).
   const [text, setText] = useState(query.q);
-  const sent = useRef(query.q);
+  const textNow = useRef(query.q);
+  const typed = useRef<string[]>([]);
   useEffect(() => {
-    if (query.q !== sent.current) {
-      sent.current = query.q;
-      setText(query.q);
+    if (query.q === textNow.current) {
+      typed.current = [];
+      return;
     }
+    const i = typed.current.indexOf(query.q);
+    if (i >= 0) {
+      typed.current.splice(0, i + 1);
+      return;
+    }
+    typed.current = [];
+    textNow.current = query.q;
+    setText(query.q);
   }, [query.q]);
 
   const onRowKey = (e: KeyboardEvent<HTMLLIElement>, ep: Endpoint) => {
@@ -90,7 +102,9 @@ export const EndpointList = forwardRef<HTMLInputElement, {
             value={text}
             onChange={(e) => {
               setText(e.target.value);
-              sent.current = e.target.value;
+              textNow.current = e.target.value;
+              typed.current.push(e.target.value);
+              if (typed.current.length > 100) typed.current.shift();
               onQuery({ q: e.target.value });
             }}
             onKeyDown={(e) => {

@@ -1,7 +1,7 @@
 // What a plan change did and why (a downgrade switches monitoring off, never deletes), and the
 // thank-you after a checkout. Back from Stripe the plan may change a moment later (the webhook),
 // so after ?checkout=success the notices are polled briefly and the dashboard reloads on news.
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import type { PlanChangeNotice } from '@upfleet/proto/rest';
 import { useServices } from '../../app-context';
@@ -15,6 +15,10 @@ export function PlanNotices({ onPlanChanged }: { onPlanChanged(): void }) {
   const checkoutDone = params.get('checkout') === 'success';
   const [notices, setNotices] = useState<PlanChangeNotice[]>([]);
   const [thanks, setThanks] = useState(checkoutDone);
+  // The page passes a new function each render: held in a ref, so a re-render (every live event,
+  // every keystroke in the search box) does not fetch the notices again.
+  const planChanged = useRef(onPlanChanged);
+  planChanged.current = onPlanChanged;
 
   const load = useCallback(async (): Promise<PlanChangeNotice[]> => {
     try {
@@ -39,7 +43,7 @@ export function PlanNotices({ onPlanChanged }: { onPlanChanged(): void }) {
       const poll = async () => {
         if (!live || ++tries > POLL_TRIES) return;
         const now = await load();
-        if (now.some((n) => !seen.has(n.id))) onPlanChanged();
+        if (now.some((n) => !seen.has(n.id))) planChanged.current();
         else timer = setTimeout(poll, POLL_MS);
       };
       timer = setTimeout(poll, POLL_MS);
@@ -48,7 +52,7 @@ export function PlanNotices({ onPlanChanged }: { onPlanChanged(): void }) {
       live = false;
       if (timer) clearTimeout(timer);
     };
-  }, [load, checkoutDone, onPlanChanged]);
+  }, [load, checkoutDone]);
 
   const dismiss = async (id: number) => {
     setNotices((list) => list.filter((n) => n.id !== id));

@@ -36,7 +36,7 @@ export function useEndpointList(api: ApiClient, query: ListQuery, totalEndpoints
       // Through the query path: every row's live fields as of now (the plain list of a large
       // account is a rendering up to 30 s old).
       const res = await api.get<Endpoint[]>(`${LIST}?sort=status`);
-      setWhole(res.success ? res.data ?? [] : []);
+      setWhole((x) => (res.success ? res.data ?? [] : x ?? [])); // a failed reload keeps the rows shown
       if (!res.success) console.error('load endpoints failed', res.status, res.error);
     } catch (err) {
       console.error('load endpoints failed', err);
