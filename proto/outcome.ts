@@ -1,6 +1,14 @@
-// The one "down" rule, shared by the control plane (incidents) and the agent (fast confirmation):
-// a check that failed (DNS, connect, TLS, timeout, refused) or, for HTTP, a final status outside
-// 2xx. Uptime counts the same way in ClickHouse (results/schema.ts SQL_2XX).
+// The one "down" rule, shared by the control plane (incidents, live state) and the agent (fast
+// confirmation): a check that failed (DNS, connect, TLS, timeout, refused, an assertion) or, for
+// HTTP, a final status outside 2xx that no assertion accepted. Uptime counts the same way in
+// ClickHouse (results/schema.ts SQL_HTTP_PASSED).
+
+/**
+ * The phase of an HTTP result whose status is outside 2xx but whose assertions all passed (a
+ * check that expects a 404 or a 503): it is up, by the user's own rule. A failing assertion is
+ * phase 'assertion' with ok false, whatever its status.
+ */
+export const PHASE_ASSERTED = 'asserted';
 
 /**
  * Consecutive results that confirm a change: a region is down after this many failures in a row
@@ -12,8 +20,11 @@ export const CONFIRM_FAILURES = 2;
 export interface ResultOutcomeFields {
   ok: boolean;
   status_code: number;
+  phase?: string;
 }
 
 export function isDownResult(r: ResultOutcomeFields): boolean {
-  return !r.ok || (r.status_code > 0 && (r.status_code < 200 || r.status_code > 299));
+  if (!r.ok) return true;
+  if (r.phase === PHASE_ASSERTED) return false;
+  return r.status_code > 0 && (r.status_code < 200 || r.status_code > 299);
 }

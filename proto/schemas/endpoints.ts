@@ -259,10 +259,10 @@ export const EndpointListQuery = z
       .refine((s) => parseSort(s) !== null, sortError)
       .transform((s) => parseSort(s)!)
       .optional()
-      .meta({ description: `${ENDPOINT_SORTS.join(' | ')}; - in front for descending. status puts down first; without sort, oldest endpoint first` }),
+      .meta({ description: `${ENDPOINT_SORTS.join(' | ')}; - in front for descending. status puts down first; without sort, a search or status filter answers down first (status), the plain list and its pages oldest endpoint first (as before)` }),
   })
   .meta({
     id: 'EndpointListQuery',
-    description: `GET /api/users/endpoints-with-uptime: optional search (q), status filter and sort, and paging (oldest endpoint first unless sorted). Without limit and offset the whole list is answered; with either, one page (limit defaults to ${ENDPOINT_PAGE_MAX}) and the X-Total-Count header gives the number of endpoints`,
+    description: `GET /api/users/endpoints-with-uptime: optional search (q), status filter and sort, and paging (a search or filter: down first unless sorted; the plain list: oldest endpoint first unless sorted). Without limit and offset the whole list is answered; with either, one page (limit defaults to ${ENDPOINT_PAGE_MAX}) and the X-Total-Count header gives the number of endpoints`,
   });
 export type EndpointListQuery = z.infer<typeof EndpointListQuery>;

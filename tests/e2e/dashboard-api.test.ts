@@ -106,6 +106,9 @@ describe('dashboard API: live fields, search, filters and events', () => {
     expect((await get(`${LIST}?status=paused`, alice)).body.data[0]).toMatchObject({ name: 'Gamma api', status: 'paused' });
 
     expect((await get(`${LIST}?sort=-name`, alice)).body.data.map((e: any) => e.name)).toEqual(['Gamma api', 'Beta blog', 'Alpha shop']);
+    // A search or filter without sort answers down first (the plain list keeps the oldest first).
+    expect((await get(`${LIST}?status=up,down`, alice)).body.data.map((e: any) => e.status)).toEqual(['down', 'up']);
+    expect((await get(`${LIST}?q=a`, alice)).body.data.map((e: any) => e.status)).toEqual(['down', 'up', 'paused']);
     expect((await get(`${LIST}?sort=status`, alice)).body.data.map((e: any) => e.status)).toEqual(['down', 'up', 'paused']);
     expect((await get(`${LIST}?sort=-status`, alice)).body.data.map((e: any) => e.status)).toEqual(['paused', 'up', 'down']);
     const checked = (await get(`${LIST}?sort=last_checked`, alice)).body.data.map((e: any) => e.last_checked_at);

@@ -6,10 +6,10 @@ import { GRAPH_FUNCTION_KIND } from '../checks';
 import type { GraphPlan, GraphSource } from './graph-plan';
 import type { MaintenanceSpan } from '../services/status-pages';
 import { hourTouched, minutesOutsideWindows, windowParams } from './maintenance-sql';
-import { SQL_2XX, SQL_CERT, SQL_TIMED } from './schema';
+import { SQL_HTTP_PASSED, SQL_CERT, SQL_TIMED } from './schema';
 
-/** A result that passed: ok, and for HTTP a 2xx (proto/outcome.ts isDownResult, in SQL). */
-const SQL_OK = '(ok = 1 AND (status_code = 0 OR (status_code >= 200 AND status_code < 300)))';
+/** A result that passed: ok, and for HTTP a 2xx or a status its assertions accepted (proto/outcome.ts isDownResult, in SQL). */
+const SQL_OK = "(ok = 1 AND (status_code = 0 OR phase = 'asserted' OR (status_code >= 200 AND status_code < 300)))";
 
 const TABLE: Record<GraphSource, string> = { raw: 'check_results', '1m': 'check_results_1m', '1h': 'check_results_1h' };
 
@@ -160,7 +160,7 @@ export interface UptimeWindow {
 /** The kinds an endpoint's uptime counts (issue 22: a tcp or dns endpoint's checks, passed = ok). */
 const UPTIME_KINDS = "('http', 'tcp', 'dns')";
 
-/** Share of 2xx among HTTP checks (of passed tcp / dns checks) within the window, in percent with two decimals; null without checks. */
+/** Share of passed HTTP checks (2xx, or accepted by their assertions; of passed tcp / dns checks) within the window, in percent with two decimals; null without checks. */
 export async function queryUptime(client: ClickHouseClient, db: string, endpointIds: number[], w: UptimeWindow): Promise<Map<number, number | null>> {
   const out = new Map<number, number | null>(endpointIds.map((id) => [id, null]));
   if (endpointIds.length === 0) return out;
@@ -181,7 +181,7 @@ export async function queryUptime(client: ClickHouseClient, db: string, endpoint
         AND ts <= fromUnixTimestamp64Milli({untilMs:Int64})
         -- the same bounds as constants, so the primary key (endpoint_id, ts) skips the rest
         AND ts >= fromUnixTimestamp64Milli({minStart:Int64}) AND ts < toDateTime({maxHour:UInt32}, 'UTC')`;
-  const rawOk = `countIf(if(kind = 'http', ${SQL_2XX}, ok = 1))`;
+  const rawOk = `countIf(if(kind = 'http', ${SQL_HTTP_PASSED}, ok = 1))`;
   const hourWhere = `endpoint_id IN {ids:Array(UInt64)} AND kind IN ${UPTIME_KINDS}
         AND bucket >= ${firstHour}
         AND bucket <= toDateTime(intDiv({untilMs:Int64}, 1000), 'UTC')`;

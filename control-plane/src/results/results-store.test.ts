@@ -7,6 +7,8 @@ import type { CheckKind, CheckResult } from '@upfleet/proto';
 import { clickhouseServerUnavailable, startClickHouseServer } from '../../../tests/helpers/clickhouse-server';
 import { createResultStore, type ClickHouseResultStore } from './clickhouse-store';
 import { planGraphQuery } from './graph-plan';
+import { rollupSelect, SQL_HTTP_PASSED } from './schema';
+import { dailyUptimeFrom } from './status-queries';
 
 const logger = pino({ level: 'silent' });
 const MIN = 60_000;
@@ -123,6 +125,48 @@ export function describeResultStore(name: string, makeStore: MakeStore | null, s
       await store.insertBatch(`tcp-up-${ep}`, 'a', [tcp(t0 - 30 * MIN, true), tcp(t0 + 10 * MIN, false), tcp(t0 + 70 * MIN, true), tcp(t0 + 80 * MIN, true)]);
       const up = await store.uptime([ep], { sinceMs: t0 - 40 * MIN, untilMs: NOW_HOUR, createdAtMs: new Map([[ep, t0 - 40 * MIN]]) });
       expect(up.get(ep)).toBe(75);
+    });
+
+    it('counts an HTTP check by its assertions: a failed assertion on a 200 is down, a 404 they accept is up (raw part and hour rollup, status page days)', async () => {
+      const ep = newEndpoint();
+      const t0 = NOW_HOUR - 3 * HOUR;
+      const failed = (ts: number) => result({ endpoint_id: ep, ts_ms: ts, status_code: 200, ok: false, phase: 'assertion', error: 'body does not contain "ok"' });
+      const accepted = (ts: number) => result({ endpoint_id: ep, ts_ms: ts, status_code: 404, ok: true, phase: 'asserted' });
+      // Before the first whole hour (raw): one of each; two whole hours (rollup): one failed, two accepted.
+      await store.insertBatch(`asserted-${ep}`, 'a', [failed(t0 - 30 * MIN), accepted(t0 - 20 * MIN), failed(t0 + 10 * MIN), accepted(t0 + 70 * MIN), accepted(t0 + 80 * MIN)]);
+      const up = await store.uptime([ep], { sinceMs: t0 - 40 * MIN, untilMs: NOW_HOUR, createdAtMs: new Map([[ep, t0 - 40 * MIN]]) });
+      expect(up.get(ep)).toBe(60);
+      // A status page's days (hour rollup): 3 of 5 passed; a tcp component counts its passed checks.
+      const tcpEp = newEndpoint();
+      const tcp = (ts: number, ok: boolean) => result({ endpoint_id: tcpEp, ts_ms: ts, check_id: `${tcpEp}:tcp:EU-Germany`, kind: 'CHECK_KIND_TCP', status_code: 0, ok, phase: ok ? '' : 'connect' });
+      await store.insertBatch(`asserted-tcp-${tcpEp}`, 'a', [tcp(t0 + 10 * MIN, true), tcp(t0 + 20 * MIN, false), tcp(t0 + 30 * MIN, true), tcp(t0 + 40 * MIN, true)]);
+      const days = await dailyUptimeFrom(store).dailyUptime([ep, tcpEp], t0 - 2 * HOUR, NOW_HOUR, 0);
+      const total = (id: number) => [...(days.get(id)?.values() ?? [])].reduce(([n, k], [a, b]) => [n + a, k + b], [0, 0]);
+      expect(total(ep)).toEqual([5, 3]);
+      expect(total(tcpEp)).toEqual([4, 3]);
+    });
+
+    it('brings rollup views made before schema step 3 (every 2xx counted up) to the assertion rule at start, once', async () => {
+      const db = store.database;
+      const views = async () => store.select<{ name: string; q: string }>(
+        `SELECT name, as_select AS q FROM system.tables WHERE database = {db:String} AND name LIKE 'check_results_1_\\_mv' ORDER BY name`, { db });
+      const now = await views();
+      expect(now.map((v) => v.q.includes("'asserted'"))).toEqual([true, true]);
+      const oldRule = "kind = 'http' AND status_code >= 200 AND status_code < 300";
+      for (const grain of ['1m', '1h'] as const) {
+        await store.command(`ALTER TABLE ${db}.check_results_${grain}_mv MODIFY QUERY ${rollupSelect(db, grain).replace(SQL_HTTP_PASSED.slice(1, -1), oldRule)}`);
+      }
+      const ep = newEndpoint();
+      const t0 = NOW_HOUR - 5 * HOUR;
+      const failedOn200 = result({ endpoint_id: ep, ts_ms: t0 + 5 * MIN, status_code: 200, ok: false, phase: 'assertion' });
+      await store.insertBatch(`step3-old-${ep}`, 'a', [failedOn200]);
+      const ok2xx = async () => Number((await store.select<{ n: string }>(
+        `SELECT sum(ok2xx_n) AS n FROM ${db}.check_results_1h WHERE endpoint_id = {ep:UInt64}`, { ep }))[0]!.n);
+      expect(await ok2xx()).toBe(1); // the old view's count
+      await store.init();
+      expect(await views()).toEqual(now);
+      await store.insertBatch(`step3-new-${ep}`, 'a', [{ ...failedOn200, ts_ms: t0 + 6 * MIN, result_id: `r-${ep}-new` }]);
+      expect(await ok2xx()).toBe(1); // the bucket written before keeps its count; the new row is not counted up
     });
 
     it('sorts points by time even when a batch arrives out of order', async () => {

@@ -22,7 +22,14 @@ export const DEDUP_WINDOW = 10_000;
  */
 export const SQL_TIMED = "((kind = 'http' AND status_code > 0) OR (kind != 'http' AND ok = 1))";
 export const SQL_CERT = "(kind = 'tls' AND (ok = 1 OR cert_not_after IS NOT NULL))";
-export const SQL_2XX = "(kind = 'http' AND status_code >= 200 AND status_code < 300)";
+/**
+ * - http passed: a 2xx, unless an assertion failed on it (phase 'assertion'), or another status
+ *   its assertions accepted (phase 'asserted', proto/outcome.ts). Before schema step 3 the rollups
+ *   counted every 2xx (step 3: rollupUpgradeStatements, deploy/clickhouse/upgrades/3-assertion-uptime.sql).
+ */
+export const SQL_HTTP_PASSED = "(kind = 'http' AND (phase = 'asserted' OR (phase != 'assertion' AND status_code >= 200 AND status_code < 300)))";
+/** What the views of schema step 3 carry (and older ones do not). */
+const STEP3_MARK = "'asserted'";
 
 export function assertDatabaseName(name: string): string {
   // Identifiers cannot be bound as query parameters in DDL, so the name is checked instead.
@@ -57,7 +64,7 @@ export type RollupGrain = '1m' | '1h';
 /** The rollup views' SELECT, reading `source` (the raw table; `check_results_local` on a cluster). */
 export function rollupSelect(db: string, grain: RollupGrain, source = 'check_results'): string {
   // The predicates without their outer parentheses: the text the cluster's upgrade files carry.
-  const [twoXx, timed, cert] = [SQL_2XX, SQL_TIMED, SQL_CERT].map((p) => p.slice(1, -1));
+  const [twoXx, timed, cert] = [SQL_HTTP_PASSED, SQL_TIMED, SQL_CERT].map((p) => p.slice(1, -1));
   const bucketExpr = grain === '1m' ? 'toStartOfMinute(ts)' : 'toStartOfHour(ts)';
   return `
     SELECT
@@ -77,19 +84,24 @@ export function rollupSelect(db: string, grain: RollupGrain, source = 'check_res
     GROUP BY endpoint_id, kind, region, retention_days, bucket`;
 }
 
+/** True when a rollup view's query predates schema step 3 (it counts every HTTP 2xx as passed). */
+export const viewBeforeStep3 = (viewQuery: string): boolean => viewQuery !== '' && !viewQuery.includes(STEP3_MARK);
+
 /**
- * Schema step 2 on a single node: rollup tables and views made before it computed total_q as a
- * quantileTDigest state. Adds total_p95, points the view at it, then drops total_q (the view no
- * longer writes it, so no insert ever misses a column). Idempotent; ResultStore.init() runs it on
- * MergeTree rollups only: a cluster's views and shard tables are altered ON CLUSTER by hand
- * (deploy/clickhouse/README.md, "Upgrading").
+ * Schema steps 2 and 3 on a single node. Step 2: rollup tables and views made before it computed
+ * total_q as a quantileTDigest state; adds total_p95, points the view at it, then drops total_q
+ * (the view no longer writes it, so no insert ever misses a column). Step 3: the view counts an
+ * HTTP check as passed by SQL_HTTP_PASSED (a failed assertion on a 2xx is down, a status the
+ * assertions accept is up); buckets written before keep their counts. Idempotent;
+ * ResultStore.init() runs it on MergeTree rollups only: a cluster's views and shard tables are
+ * altered ON CLUSTER by hand (deploy/clickhouse/README.md, "Upgrading").
  */
 export function rollupUpgradeStatements(database: string, grain: RollupGrain, viewQuery: string): string[] {
   const db = assertDatabaseName(database);
   const table = `${db}.check_results_${grain}`;
   return [
     `ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS ${P95_COLUMN} AFTER total_max`,
-    ...(viewQuery.includes('total_q') ? [`ALTER TABLE ${table}_mv MODIFY QUERY ${rollupSelect(db, grain)}`] : []),
+    ...(viewQuery.includes('total_q') || viewBeforeStep3(viewQuery) ? [`ALTER TABLE ${table}_mv MODIFY QUERY ${rollupSelect(db, grain)}`] : []),
     `ALTER TABLE ${table} DROP COLUMN IF EXISTS total_q`,
   ];
 }

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Assignment, AssertionSpec } from '@upfleet/proto';
 import { HTTP_METHODS } from '@upfleet/proto/assertions';
+import { isDownResult } from '@upfleet/proto/outcome';
 import { createHostResolver } from '../resolve';
 import type { ProberOptions } from '../prober';
 import { httpProber } from './index';
@@ -118,6 +119,20 @@ describe('http check assertions', () => {
     ];
     expect(await run(assignment('/json', { assertions: all }))).toMatchObject({ ok: true, phase: '', error: '', status_code: 200 });
     expect(await run(assignment('/unavailable', { assertions: [assertion('status_code', 'equals', '503')] }))).toMatchObject({ ok: true, status_code: 503 });
+  });
+
+  it('marks a status outside 2xx that the assertions accept as asserted, so it counts up everywhere; a 2xx they accept stays plain', async () => {
+    const down = (r: Awaited<ReturnType<typeof run>>) => isDownResult({ ok: r.ok ?? false, status_code: r.status_code ?? 0, phase: r.phase ?? '' });
+    const expected503 = await run(assignment('/unavailable', { assertions: [assertion('status_code', 'equals', '503')] }));
+    expect(expected503).toMatchObject({ ok: true, phase: 'asserted', error: '', status_code: 503 });
+    expect(down(expected503)).toBe(false);
+    const plain = await run(assignment('/json', { assertions: [assertion('status_code', 'equals', '200')] }));
+    expect(plain).toMatchObject({ ok: true, phase: '', status_code: 200 });
+    const failedOn200 = await run(assignment('/json', { assertions: [assertion('body', 'contains', 'missing')] }));
+    expect(failedOn200).toMatchObject({ ok: false, phase: 'assertion', status_code: 200 });
+    expect(down(failedOn200)).toBe(true);
+    // Without assertions a 503 is down, as before.
+    expect(down(await run(assignment('/unavailable')))).toBe(true);
   });
 
   it('the first failing assertion is the reason', async () => {

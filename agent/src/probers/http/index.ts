@@ -1,8 +1,11 @@
 // HTTP check (response code and response time): one request with a timing breakdown, made as the
 // assignment's request says (method, headers, body, redirects), then judged by its assertions.
 // Without assertions the rule is the old one (a final status below 400); with them, they decide
-// and the first that fails is the reason ("status_code 503, expected equals 200").
+// and the first that fails is the reason ("status_code 503, expected equals 200"). A status
+// outside 2xx that the assertions accept is marked PHASE_ASSERTED, so the control plane and
+// ClickHouse count it up (proto/outcome.ts).
 import { LIMITS_CHECK } from '@upfleet/proto/assertions';
+import { PHASE_ASSERTED } from '@upfleet/proto/outcome';
 import { firstFailedAssertion } from '../assertions';
 import type { Prober } from '../prober';
 import { probeHttp } from './http-probe';
@@ -27,7 +30,9 @@ export const httpProber: Prober = {
         status_code: p.status_code, response_time: p.timings.total_ms, body: p.body ?? '', headers: p.headers ?? {},
         ...(p.cert_days_left !== undefined ? { cert_days_left: p.cert_days_left } : {}),
       });
-      return reason ? { ...fields, ok: false, phase: 'assertion', error: reason } : { ...fields, ok: true, phase: '', error: '' };
+      if (reason) return { ...fields, ok: false, phase: 'assertion', error: reason };
+      const twoXx = p.status_code >= 200 && p.status_code < 300;
+      return { ...fields, ok: true, phase: twoXx ? '' : PHASE_ASSERTED, error: '' };
     }
     return fields;
   },

@@ -43,8 +43,11 @@ export function userRoutes(deps: { endpoints: EndpointService; alerts: AlertServ
     const q = parseInput(EndpointListQuery, req.query);
     const paged = q.limit !== undefined || q.offset !== undefined;
     if (q.q !== undefined || q.status !== undefined || q.sort !== undefined) {
-      // Without limit/offset every match is answered; X-Total-Count counts the matches.
-      const page = await endpoints.queryBody(uid(req), { ...q, limit: paged ? q.limit ?? ENDPOINT_PAGE_MAX : Number.MAX_SAFE_INTEGER, offset: q.offset ?? 0 });
+      // Without limit/offset every match is answered; X-Total-Count counts the matches. A search or
+      // filter without sort answers down first; the plain list (and its pages) keeps the oldest
+      // endpoint first, as clients of the SPEC's list rely on.
+      const sort = q.sort ?? { key: 'status' as const, desc: false };
+      const page = await endpoints.queryBody(uid(req), { ...q, sort, limit: paged ? q.limit ?? ENDPOINT_PAGE_MAX : Number.MAX_SAFE_INTEGER, offset: q.offset ?? 0 });
       res.set('X-Total-Count', String(page.total)).type('json').send(page.body);
       return;
     }
