@@ -16,12 +16,25 @@ import { startTestControlPlane } from '../agent/src/testing/test-control-plane';
 import { closedPort, startTargets } from '../tests/helpers/targets';
 
 const { values } = parseArgs({
-  options: { assignments: { type: 'string', default: '10000' }, seconds: { type: 'string', default: '30' }, only: { type: 'string' }, 'node-flags': { type: 'string', default: '' }, 'agent-args': { type: 'string', default: '' } },
+  options: { assignments: { type: 'string', default: '10000' }, seconds: { type: 'string', default: '30' }, only: { type: 'string' }, 'node-flags': { type: 'string', default: '' }, 'agent-args': { type: 'string', default: '' }, mappings: { type: 'boolean', default: false } },
 });
 const N = Number(values.assignments);
 const SECONDS = Number(values.seconds);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Resident MB per mapped file (anonymous mappings together), the 8 largest. */
+function residentByMapping(pid: number): Array<[string, number]> {
+  const by = new Map<string, number>();
+  let current = '[anonymous]';
+  for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
+    const head = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \d+\s*(.*)$/.exec(line);
+    if (head) current = head[1] || '[anonymous]';
+    const rss = /^Rss:\s+(\d+) kB/.exec(line);
+    if (rss) by.set(current, (by.get(current) ?? 0) + Number(rss[1]) / 1024);
+  }
+  return [...by].sort((a, b) => b[1] - a[1]).slice(0, 8);
+}
 
 function rssMb(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -84,6 +97,8 @@ async function measure(runtime: Runtime, nodeFlags: string[], agentArgs: string[
   }
   // what the RSS is made of: anonymous memory (heaps, malloc) vs pages of the executable file
   const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+  // --mappings: the resident memory of each mapped file (and anonymous memory), largest first.
+  const mappings = values.mappings ? residentByMapping(child.pid!) : [];
   const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) / 1024;
   const threads = /Threads:\s+(\d+)/.exec(status)?.[1];
   const checks = await metric(metricsPort, 'upfleet_agent_checks_total');
@@ -103,6 +118,7 @@ async function measure(runtime: Runtime, nodeFlags: string[], agentArgs: string[
   console.log(`  checks run ${checks} (failed ${failed}), results stored by the control plane ${cp.stored.size}, outbox depth ${depth}`);
   console.log(`  RSS anonymous ${kb('RssAnon').toFixed(0)} MB, file-backed ${kb('RssFile').toFixed(0)} MB, threads ${threads}`);
   console.log(`  V8 heap used ${heapUsed.toFixed(0)} MB of ${heapTotal.toFixed(0)} MB reserved, external ${external.toFixed(0)} MB`);
+  for (const [name, mb] of mappings) console.log(`    ${mb.toFixed(1).padStart(6)} MB  ${name}`);
   console.log(`  agent RSS after warm-up: ${samples[samples.length - 1]!.toFixed(0)} MB (avg ${avg.toFixed(0)} MB over ${SECONDS} s, peak ${peak.toFixed(0)} MB incl. warm-up)   goal < 120 MB`);
   await cp.close();
   await targets.close();

@@ -24,6 +24,7 @@ export { loadAgentConfig, parseAgentArgv, redactConfig, AgentConfigError, AGENT_
 export type { AgentConfig, AgentConfigOverrides, AgentTls } from './config';
 export type { LinkState, LinkStats } from './link/reconnect-loop';
 export { tuneAgentHeap } from './heap';
+import { relaxAgentHeap } from './heap';
 
 export const AGENT_VERSION = '0.1.0';
 
@@ -82,7 +83,10 @@ export async function startAgent(config: AgentConfig, logger?: Logger, opts: Sta
       local: localRunner(),
       makePool: () => makePool(Math.max(1, availableParallelism())),
       load: () => ({ duePerSecond: duePerSecond(), completed: scheduler.stats().completed }),
-      onStart: (u) => log.info({ eventLoopUtilization: Math.round(u * 100) / 100, threads: availableParallelism() }, 'main thread saturated; probes move to worker threads'),
+      onStart: (u) => {
+        const relaxed = relaxAgentHeap(); // throughput over memory from here on (agent/src/heap.ts)
+        log.info({ eventLoopUtilization: Math.round(u * 100) / 100, threads: availableParallelism(), heap: relaxed ? 'v8 defaults' : 'unchanged' }, 'main thread saturated; probes move to worker threads');
+      },
     });
   } else if (config.probeThreads > 0) pool = makePool(config.probeThreads);
   const runCheck = pool?.run ?? localRunner();

@@ -4,7 +4,7 @@
 // lookup time. A private resolver is refused at query time like any private target.
 import { promises as dnsp } from 'node:dns';
 import { performance } from 'node:perf_hooks';
-import { parseResolver } from '@upfleet/proto/schemas';
+import { parseResolver } from '@upfleet/proto/target-syntax';
 import { refusedTarget } from '../resolve';
 import { round, type ProbeOptions, type ProbePhase } from '../types';
 

@@ -3,7 +3,7 @@
 // is private (every address the name gives, the same rule as HTTP).
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { parseHostPort } from '@upfleet/proto/schemas';
+import { parseHostPort } from '@upfleet/proto/target-syntax';
 import { bareHost, refusedTarget } from '../resolve';
 import { describeNetError, round, type ProbeOptions, type ProbePhase } from '../types';
 
