@@ -271,6 +271,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     workspaces: workspacesRepo, users, planOf: endpoints.planOf, freePackageId: () => catalog.freePackage().package_id,
     endpointChanges: changes.endpoints, mailer: accountMailer, publicUrl: () => config.publicUrl ?? listeningUrl, logger, now: extras.now,
     emailVerified,
+    onAccessEnded: (workspaceId, memberId) => events.endStreams(workspaceId, memberId),
   });
   const auth = createAuthService({
     users, catalog, tokens, limiter, box, checkout: billing, logger, now: extras.now,

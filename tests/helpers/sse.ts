@@ -13,6 +13,8 @@ export interface SseStream {
   events: SseEvent[];
   /** Comment lines seen (heartbeats). */
   comments: number;
+  /** Resolves when the server ends the stream (or it is closed here). */
+  ended: Promise<void>;
   /** Resolves with the first event (already read or coming) that matches. */
   next(match: (e: SseEvent) => boolean, timeoutMs?: number): Promise<SseEvent>;
   close(): void;
@@ -23,7 +25,9 @@ export async function openSse(url: string, headers: Record<string, string>, onEv
   const res = await fetch(url, { headers: { accept: 'text/event-stream', ...headers }, signal: ctl.signal });
   const events: SseEvent[] = [];
   const waiters: Array<{ match: (e: SseEvent) => boolean; resolve: (e: SseEvent) => void }> = [];
+  let markEnded = (): void => undefined;
   const s: SseStream = {
+    ended: new Promise<void>((r) => (markEnded = r)),
     status: res.status,
     events,
     comments: 0,
@@ -37,7 +41,10 @@ export async function openSse(url: string, headers: Record<string, string>, onEv
     },
     close: () => ctl.abort(),
   };
-  if (res.status !== 200 || !res.body) return s;
+  if (res.status !== 200 || !res.body) {
+    markEnded();
+    return s;
+  }
   void (async () => {
     const decoder = new TextDecoder();
     let buf = '';
@@ -73,6 +80,7 @@ export async function openSse(url: string, headers: Record<string, string>, onEv
     } catch {
       // aborted
     }
+    markEnded();
   })();
   return s;
 }

@@ -359,6 +359,39 @@ describe('the live event stream', () => {
   });
 });
 
+describe('the live event stream of a member whose access ends', () => {
+  it('ends at once when the member is removed (their personal stream goes on), and every stream ends when the workspace is deleted', async () => {
+    const { openSse } = await import('../../../tests/helpers/sse');
+    const owner = await h.signup();
+    const member = await h.signup();
+    const ws = await createWorkspace(owner.token, 'Cut');
+    await setWorkspacePlan(ws, 'Starter');
+    await join(owner.token, ws, { token: member.token, email: member.user.email }, 'viewer');
+    const shared = await openSse(`${h.cp.url}/api/users/events`, { authorization: `Bearer ${member.token}`, 'x-workspace-id': String(ws) });
+    const personal = await openSse(`${h.cp.url}/api/users/events`, { authorization: `Bearer ${member.token}` });
+    const owners = await openSse(`${h.cp.url}/api/users/events`, { authorization: `Bearer ${owner.token}`, 'x-workspace-id': String(ws) });
+    try {
+      expect([shared.status, personal.status, owners.status]).toEqual([200, 200, 200]);
+      const within = (p: Promise<void>, ms: number) => Promise.race([p.then(() => 'ended'), new Promise((r) => setTimeout(() => r('open'), ms))]);
+      expect(await within(shared.ended, 300)).toBe('open');
+      expect((await h.call('DELETE', `/api/workspaces/${ws}/members/${member.user.id}`, undefined, owner.token)).status).toBe(200);
+      expect(await within(shared.ended, 5_000)).toBe('ended');
+      expect(await within(personal.ended, 300)).toBe('open');
+      expect(await within(owners.ended, 300)).toBe('open');
+      // What the workspace does next never reaches the removed member.
+      const e = (await h.call('POST', '/api/users/endpoints', endpointBody('after-removal'), owner.token, inWs(ws))).body.data.url_id;
+      await owners.next((x) => x.event === 'endpoint.changed' && (x.data as { url_id: number }).url_id === e, 10_000);
+      expect(shared.events.some((x) => (x.data as { url_id?: number }).url_id === e)).toBe(false);
+      expect((await h.call('DELETE', `/api/workspaces/${ws}`, { password: 'correct horse' }, owner.token)).status).toBe(200);
+      expect(await within(owners.ended, 5_000)).toBe('ended');
+    } finally {
+      shared.close();
+      personal.close();
+      owners.close();
+    }
+  });
+});
+
 describe('routes outside the /users router', () => {
   it('a heartbeat ping log and graphs resolve the endpoint in the request\'s workspace', async () => {
     const owner = await h.signup();

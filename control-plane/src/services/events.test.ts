@@ -40,6 +40,25 @@ describe('event hub', () => {
     expect([a1.ended, a2.ended, b.ended]).toEqual([true, true, true]);
   });
 
+  it('ends the streams of one reader of a workspace (a removed member), or of every reader (a deleted workspace), and nothing else', () => {
+    const hub = createEventHub();
+    const removed = sink();
+    const stays = sink();
+    const elsewhere = sink();
+    hub.subscribe(10, removed, null, 5);
+    hub.subscribe(10, stays, null, 6);
+    hub.subscribe(5, elsewhere, null, 5); // the removed member's own workspace
+    expect(hub.endStreams(10, 5)).toBe(1);
+    expect([removed.ended, stays.ended, elsewhere.ended]).toEqual([true, false, false]);
+    hub.publish(10, 'result', { url_id: 1 });
+    expect(removed.text).not.toContain('url_id');
+    expect(stays.text).toContain('"url_id":1');
+    expect(hub.streamsOf(10)).toBe(1);
+    expect(hub.endStreams(10, null)).toBe(1);
+    expect([stays.ended, elsewhere.ended]).toEqual([true, false]);
+    hub.close();
+  });
+
   it('replays what a stream missed after Last-Event-ID within 5 minutes, and says resync past that', () => {
     let t = 1_000_000;
     const hub = createEventHub({ now: () => t });

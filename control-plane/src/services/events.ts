@@ -31,6 +31,8 @@ interface Kept {
 
 interface UserStreams {
   sinks: Set<EventSink>;
+  /** Who reads each stream (the member acting in the workspace), when known. */
+  readers: Map<EventSink, number>;
   kept: Kept[];
   /** Index of the first kept event still wanted (the array is compacted now and then). */
   head: number;
@@ -47,7 +49,7 @@ export function createEventHub(opts: { now?: () => number; heartbeatMs?: number 
   const of = (userId: number): UserStreams => {
     let u = users.get(userId);
     if (!u) {
-      u = { sinks: new Set(), kept: [], head: 0, dropped: 0 };
+      u = { sinks: new Set(), readers: new Map(), kept: [], head: 0, dropped: 0 };
       users.set(userId, u);
     }
     return u;
@@ -67,6 +69,7 @@ export function createEventHub(opts: { now?: () => number; heartbeatMs?: number 
   function send(sink: EventSink, text: string, u: UserStreams) {
     if (sink.writableLength > EVENT_STREAM_MAX_BUFFER) {
       u.sinks.delete(sink);
+      u.readers.delete(sink);
       sink.end();
       return;
     }
@@ -101,7 +104,7 @@ export function createEventHub(opts: { now?: () => number; heartbeatMs?: number 
      * Opens a stream: first what the user missed after `lastEventId` (or a `resync` event when
      * that is older than what is kept), then live events. Returns the close.
      */
-    subscribe(userId: number, sink: EventSink, lastEventId: number | null): () => void {
+    subscribe(userId: number, sink: EventSink, lastEventId: number | null, readerId?: number): () => void {
       const u = of(userId);
       prune(u, now());
       sink.write('retry: 2000\n\n');
@@ -110,9 +113,26 @@ export function createEventHub(opts: { now?: () => number; heartbeatMs?: number 
         for (let i = u.head; i < u.kept.length; i++) if (u.kept[i]!.id > lastEventId) sink.write(u.kept[i]!.text);
       }
       u.sinks.add(sink);
+      if (readerId !== undefined) u.readers.set(sink, readerId);
       return () => {
         u.sinks.delete(sink);
+        u.readers.delete(sink);
       };
+    },
+
+    /** Ends the streams of one reader (readerId) or of everyone (null) on this user's (workspace's) events. */
+    endStreams(userId: number, readerId: number | null): number {
+      const u = users.get(userId);
+      if (!u) return 0;
+      let ended = 0;
+      for (const sink of [...u.sinks]) {
+        if (readerId !== null && u.readers.get(sink) !== readerId) continue;
+        u.sinks.delete(sink);
+        u.readers.delete(sink);
+        sink.end();
+        ended++;
+      }
+      return ended;
     },
 
     /** Ends every open stream (shutdown: in-flight requests are drained after this). */

@@ -40,6 +40,9 @@ export function createWorkspaceService(deps: {
   publicUrl: () => string;
   logger?: { warn(obj: object, msg: string): void };
   now?: () => number;
+  /** A member's access to a workspace ended (removed, left; memberId null: the workspace was
+   *  deleted): their open event streams there end at once instead of at the token's TTL. */
+  onAccessEnded?: (workspaceId: number, memberId: number | null) => void;
 }) {
   const { workspaces, users } = deps;
   const now = deps.now ?? Date.now;
@@ -116,6 +119,7 @@ export function createWorkspaceService(deps: {
       const endpointIds = workspaces.endpointIds(id);
       if (!workspaces.delete(id)) throw notFound(WORKSPACE_NOT_FOUND);
       for (const e of endpointIds) deps.endpointChanges.removed(e);
+      deps.onAccessEnded?.(id, null);
       return { id };
     },
 
@@ -151,6 +155,7 @@ export function createWorkspaceService(deps: {
       if (workspaces.get(id)!.personal && memberId === id) throw badRequest('You cannot leave your personal workspace');
       if (current === 'owner' && workspaces.ownerCount(id) <= 1) throw badRequest('A workspace must keep at least one owner');
       workspaces.removeMember(id, memberId);
+      deps.onAccessEnded?.(id, memberId);
       return { user_id: memberId };
     },
 

@@ -75,7 +75,7 @@ export function userRoutes(deps: { endpoints: EndpointService; alerts: AlertServ
     res.status(200).set({ 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache, no-transform', 'X-Accel-Buffering': 'no' });
     res.flushHeaders();
     req.socket.setNoDelay(true);
-    const close = deps.events.subscribe(userId, res, lastEventId);
+    const close = deps.events.subscribe(userId, res, lastEventId, authOf(req).memberId); // ends when that member's access here does
     // A stream lives as long as an access token: a signed-out or revoked session stops hearing
     // events within that time (the client reconnects with a fresh token and Last-Event-ID, losing nothing).
     const expiry = setTimeout(() => res.end(), deps.eventStreamMaxMs ?? 15 * 60_000);
