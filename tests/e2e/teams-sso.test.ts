@@ -81,6 +81,12 @@ d(title, () => {
     await page.getByRole('combobox', { name: 'Workspace' }).selectOption({ label: 'Acme · viewer' });
     await page.getByTestId('endpoint-row').filter({ hasText: 'Acme site' }).waitFor();
     await expect(page.getByRole('button', { name: 'Add Endpoint' }).count()).resolves.toBe(0);
+    // a viewer's row offers its graphs, not edit, thresholds, pause or delete
+    const acmeRow = page.getByTestId('endpoint-row').filter({ hasText: 'Acme site' });
+    await expect(acmeRow.getByRole('button', { name: 'View graphs for Acme site' }).count()).resolves.toBe(1);
+    for (const name of ['Edit Acme site', 'Alert thresholds for Acme site', 'Disable monitoring for Acme site', 'Delete Acme site']) {
+      await expect(acmeRow.getByRole('button', { name }).count()).resolves.toBe(0);
+    }
     await page.reload();
     await page.getByTestId('endpoint-row').filter({ hasText: 'Acme site' }).waitFor();
     await expect(page.getByRole('combobox', { name: 'Workspace' }).inputValue()).resolves.toBe(String(acme));

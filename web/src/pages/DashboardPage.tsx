@@ -277,8 +277,14 @@ export function DashboardPage() {
           <div className="empty-state">
             <span className="empty-icon"><ActivityIcon width={28} height={28} /></span>
             <h3>No endpoints yet</h3>
-            <p>Add your first website or API endpoint to start monitoring it.</p>
-            <button type="button" className="btn btn-primary" onClick={() => setDialog({ kind: 'add' })}>Add Your First Endpoint</button>
+            {mayOffer(workspaceRole, 'editor') ? (
+              <>
+                <p>Add your first website or API endpoint to start monitoring it.</p>
+                <button type="button" className="btn btn-primary" onClick={() => setDialog({ kind: 'add' })}>Add Your First Endpoint</button>
+              </>
+            ) : (
+              <p>An editor of this workspace adds its endpoints; you will see them here.</p>
+            )}
           </div>
         ) : (
           <EndpointList
@@ -292,11 +298,13 @@ export function DashboardPage() {
             onQuery={setQuery}
             openIncidents={openIncidents}
             inMaintenance={inMaintenance}
-            onEdit={(ep) => setDialog({ kind: 'edit', endpoint: ep })}
-            onThresholds={(ep) => setDialog({ kind: 'thresholds', endpoint: ep })}
             onGraphs={(ep) => setDialog({ kind: 'graphs', endpoint: ep })}
-            onToggle={(ep) => void toggle(ep)}
-            onDelete={(ep) => setDialog({ kind: 'delete', endpoint: ep })}
+            {...(mayOffer(workspaceRole, 'editor') ? {
+              onEdit: (ep: Endpoint) => setDialog({ kind: 'edit', endpoint: ep }),
+              onThresholds: (ep: Endpoint) => setDialog({ kind: 'thresholds', endpoint: ep }),
+              onToggle: (ep: Endpoint) => void toggle(ep),
+              onDelete: (ep: Endpoint) => setDialog({ kind: 'delete', endpoint: ep }),
+            } : {})}
           />
         )}
       </section>

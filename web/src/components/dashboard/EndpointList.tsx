@@ -42,11 +42,13 @@ export const EndpointList = forwardRef<HTMLInputElement, {
   openIncidents: Map<number, Incident>;
   /** Endpoints in a maintenance window in progress. */
   inMaintenance?: Set<number>;
-  onEdit: Act;
-  onThresholds: Act;
+  /** The changing actions: absent for a member who may not change endpoints (a viewer), whose rows
+   *  then offer the graphs only. */
+  onEdit?: Act;
+  onThresholds?: Act;
   onGraphs: Act;
-  onToggle: Act;
-  onDelete: Act;
+  onToggle?: Act;
+  onDelete?: Act;
 }>(function EndpointList({ rows, matching, all, more, onShowMore, query, onQuery, openIncidents, inMaintenance, onEdit, onThresholds, onGraphs, onToggle, onDelete }, searchRef) {
   const now = useNow();
   // The box keeps what is typed (the URL follows it; a change of the URL from elsewhere comes back here).
@@ -184,13 +186,15 @@ export const EndpointList = forwardRef<HTMLInputElement, {
                 </div>
               </div>
               <div className="row-actions">
-                <button type="button" className="icon-btn" aria-label={`Edit ${ep.name}`} title="Edit" onClick={() => onEdit(ep)}><EditIcon /></button>
-                <button type="button" className="icon-btn" aria-label={`Alert thresholds for ${ep.name}`} title="Alert thresholds" onClick={() => onThresholds(ep)}><BellIcon /></button>
+                {onEdit && <button type="button" className="icon-btn" aria-label={`Edit ${ep.name}`} title="Edit" onClick={() => onEdit(ep)}><EditIcon /></button>}
+                {onThresholds && <button type="button" className="icon-btn" aria-label={`Alert thresholds for ${ep.name}`} title="Alert thresholds" onClick={() => onThresholds(ep)}><BellIcon /></button>}
                 <button type="button" className="icon-btn" aria-label={`View graphs for ${ep.name}`} title="View graphs" onClick={() => onGraphs(ep)}><ChartIcon /></button>
-                <button type="button" className="icon-btn" aria-label={`${ep.monitoring_enabled ? 'Disable' : 'Enable'} monitoring for ${ep.name}`} title={ep.monitoring_enabled ? 'Disable monitoring' : 'Enable monitoring'} onClick={() => onToggle(ep)}>
-                  {ep.monitoring_enabled ? <PauseIcon /> : <PlayIcon />}
-                </button>
-                <button type="button" className="icon-btn danger" aria-label={`Delete ${ep.name}`} title="Delete" onClick={() => onDelete(ep)}><TrashIcon /></button>
+                {onToggle && (
+                  <button type="button" className="icon-btn" aria-label={`${ep.monitoring_enabled ? 'Disable' : 'Enable'} monitoring for ${ep.name}`} title={ep.monitoring_enabled ? 'Disable monitoring' : 'Enable monitoring'} onClick={() => onToggle(ep)}>
+                    {ep.monitoring_enabled ? <PauseIcon /> : <PlayIcon />}
+                  </button>
+                )}
+                {onDelete && <button type="button" className="icon-btn danger" aria-label={`Delete ${ep.name}`} title="Delete" onClick={() => onDelete(ep)}><TrashIcon /></button>}
               </div>
             </li>
           );
