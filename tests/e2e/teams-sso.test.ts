@@ -97,11 +97,24 @@ d(title, () => {
     await page.getByRole('heading', { name: 'Members of Acme' }).waitFor();
     await expect(page.getByTestId('member-row').allTextContents()).resolves.toEqual([expect.stringContaining('owner@example.com'), expect.stringContaining('alice@example.com')]);
     await expect(page.getByRole('button', { name: 'Send invitation' }).count()).resolves.toBe(0);
-    // status pages are an admin's: a viewer is not offered a new one
+    // status pages are an admin's: a viewer is not offered a new one, nor edit or delete of the owner's
+    const ws = { 'x-workspace-id': String(acme) };
+    expect((await api('POST', '/api/users/status-pages', { slug: 'acme-status', title: 'Acme status', components: [] }, ownerToken, ws)).status).toBe(201);
+    expect((await api('POST', '/api/users/alert-methods', { platform: 'webhook', platform_config: { webhook_url: 'https://hooks.example.com/acme' } }, ownerToken, ws)).status).toBe(201);
     await page.getByRole('link', { name: 'Status pages' }).first().click();
     await page.waitForURL(/\/status-pages$/);
     await page.getByRole('heading', { name: 'Status pages', level: 1 }).waitFor();
+    await page.getByText('Acme status').first().waitFor();
     await expect(page.getByRole('button', { name: 'New status page' }).count()).resolves.toBe(0);
+    await expect(page.getByRole('button', { name: 'Edit', exact: true }).count()).resolves.toBe(0);
+    await expect(page.getByRole('button', { name: 'Delete', exact: true }).count()).resolves.toBe(0);
+    // alert methods are an admin's too: the viewer sees the webhook, with no switch, edit, delete or test send
+    await page.getByRole('link', { name: 'Alert Settings' }).first().click();
+    await page.getByTestId('alert-method-row').first().waitFor();
+    for (const name of ['Edit Webhook alert method', 'Delete Webhook alert method', 'Send test']) {
+      await expect(page.getByRole('button', { name }).count()).resolves.toBe(0);
+    }
+    await expect(page.getByRole('checkbox', { name: /Webhook alerts/ }).count()).resolves.toBe(0);
   });
 
   it('the owner invites from the Members page, changes a role and reads the audit log', async () => {

@@ -114,7 +114,7 @@ export function AlertSettingsPage() {
         ) : (
           <ul className="method-list">
             {methods.map((m) => (
-              <AlertMethodItem key={m.alert_method_id} method={m} onToggle={() => void toggle(m)} onEdit={() => setEditing(m)} onDelete={() => setDeleting(m)} />
+              <AlertMethodItem key={m.alert_method_id} method={m} manage={mayOffer(workspaceRole, 'admin')} onToggle={() => void toggle(m)} onEdit={() => setEditing(m)} onDelete={() => setDeleting(m)} />
             ))}
           </ul>
         )}

@@ -109,9 +109,9 @@ export function StatusPagesPage() {
                   </div>
                   <div className="row-actions">
                     <a className="btn btn-sm btn-secondary" href={`/status/${p.slug}`} target="_blank" rel="noreferrer">Preview</a>
-                    <button type="button" className="btn btn-sm btn-secondary" onClick={() => setEditing(p)}>Edit</button>
+                    {mayOffer(workspaceRole, 'admin') && <button type="button" className="btn btn-sm btn-secondary" onClick={() => setEditing(p)}>Edit</button>}
                     <button type="button" className="btn btn-sm btn-secondary" onClick={() => setSelected(selected?.id === p.id ? null : p)}>Reports & subscribers</button>
-                    <button type="button" className="btn btn-sm btn-danger-outline" onClick={() => void remove(p)}>Delete</button>
+                    {mayOffer(workspaceRole, 'admin') && <button type="button" className="btn btn-sm btn-danger-outline" onClick={() => void remove(p)}>Delete</button>}
                   </div>
                 </div>
                 {selected?.id === p.id && <PageDetails page={p} />}

@@ -8,11 +8,13 @@ import { EditIcon, TrashIcon } from '../Icons';
 import { DeliveriesList } from './DeliveriesList';
 import { PLATFORM_LABELS, summary } from './platforms';
 
-export function AlertMethodItem({ method: m, onToggle, onEdit, onDelete }: {
+export function AlertMethodItem({ method: m, onToggle, onEdit, onDelete, manage = true }: {
   method: AlertMethod;
   onToggle(): void;
   onEdit(): void;
   onDelete(): void;
+  /** false for a member who may not change alert methods (below admin): no switch, edit, delete or test send. */
+  manage?: boolean;
 }) {
   const { api } = useServices();
   const [test, setTest] = useState<{ busy: boolean; ok?: boolean; text?: string }>();
@@ -60,19 +62,25 @@ export function AlertMethodItem({ method: m, onToggle, onEdit, onDelete }: {
         </div>
         <span className={`badge ${m.is_enabled ? 'badge-green' : 'badge-grey'}`}>{m.is_enabled ? 'Enabled' : 'Disabled'}</span>
         <div className="row-actions">
-          <label className="switch" title={m.is_enabled ? 'Disable' : 'Enable'}>
-            <input type="checkbox" checked={m.is_enabled} onChange={onToggle} aria-label={`${m.is_enabled ? 'Disable' : 'Enable'} ${label} alerts`} />
-            <span className="switch-track" aria-hidden="true" />
-          </label>
-          <button type="button" className="icon-btn" aria-label={`Edit ${label} alert method`} onClick={onEdit}><EditIcon /></button>
-          <button type="button" className="icon-btn danger" aria-label={`Delete ${label} alert method`} onClick={onDelete}><TrashIcon /></button>
+          {manage && (
+            <>
+              <label className="switch" title={m.is_enabled ? 'Disable' : 'Enable'}>
+                <input type="checkbox" checked={m.is_enabled} onChange={onToggle} aria-label={`${m.is_enabled ? 'Disable' : 'Enable'} ${label} alerts`} />
+                <span className="switch-track" aria-hidden="true" />
+              </label>
+              <button type="button" className="icon-btn" aria-label={`Edit ${label} alert method`} onClick={onEdit}><EditIcon /></button>
+              <button type="button" className="icon-btn danger" aria-label={`Delete ${label} alert method`} onClick={onDelete}><TrashIcon /></button>
+            </>
+          )}
         </div>
       </div>
       <div className="method-extra">
         <div className="row-actions">
-          <button type="button" className="btn btn-secondary btn-sm" disabled={test?.busy} onClick={() => void sendTest()}>
-            {test?.busy ? 'Sending...' : 'Send test'}
-          </button>
+          {manage && (
+            <button type="button" className="btn btn-secondary btn-sm" disabled={test?.busy} onClick={() => void sendTest()}>
+              {test?.busy ? 'Sending...' : 'Send test'}
+            </button>
+          )}
           <button type="button" className="btn btn-secondary btn-sm" aria-expanded={deliveries !== undefined} onClick={toggleDeliveries}>
             Deliveries
           </button>
