@@ -151,6 +151,15 @@ d(title, () => {
     ]);
     await ownerPage.goto(`${stack.baseUrl}/profile`);
     await expect(ownerPage.getByTestId('workspace-plan').textContent()).resolves.toBe('Workspace Acme is on the Starter plan.');
+    // the owner renames the workspace on the Members page: the heading and the switcher follow without a reload
+    await ownerPage.goto(`${stack.baseUrl}/members`);
+    await ownerPage.getByRole('heading', { name: 'Members of Acme' }).waitFor();
+    await ownerPage.getByLabel('Workspace name').fill('Acme Inc');
+    await ownerPage.getByRole('button', { name: 'Rename' }).click();
+    await ownerPage.getByText('The workspace is now called Acme Inc').waitFor();
+    await ownerPage.getByRole('heading', { name: 'Members of Acme Inc' }).waitFor();
+    await expect.poll(() => ownerPage.getByRole('combobox', { name: 'Workspace' }).locator('option').allTextContents()).toContain('Acme Inc · owner');
+    expect((await api('GET', '/api/workspaces', undefined, login.accessToken)).body.data.find((w: { id: number }) => w.id === acme).name).toBe('Acme Inc');
     await owner.close();
     // alice, now an editor, is offered Add Endpoint at once
     await page.goto(`${stack.baseUrl}/dashboard`);

@@ -14,6 +14,9 @@ export const roleAllows = (role: WorkspaceRole | null | undefined, needed: Works
 /** The pages' rule: offer an action unless the role is known and falls short (the server refuses anyway). */
 export const mayOffer = (role: WorkspaceRole | null, needed: WorkspaceRole) => role === null || roleAllows(role, needed);
 
+/** The window event that makes every useWorkspaces() read the list again. */
+const WORKSPACES_CHANGED = 'upfleet:workspaces-changed';
+
 /** The last list per request helper: a page mounted after the navbar knows the role at once. */
 const lastList = new WeakMap<object, WorkspaceSummary[]>();
 
@@ -33,6 +36,12 @@ export function useWorkspaces() {
       live = false;
     };
   }, [api, signedIn, version]);
+  // A change made on one page (a rename) reaches every user of the list (the navbar's switcher too).
+  useEffect(() => {
+    const again = () => setVersion((v) => v + 1);
+    window.addEventListener(WORKSPACES_CHANGED, again);
+    return () => window.removeEventListener(WORKSPACES_CHANGED, again);
+  }, []);
   const stored = storage?.getItem(WORKSPACE_STORAGE_KEY) ?? null;
   const current = list ? list.find((w) => String(w.id) === stored) ?? list.find((w) => w.personal) ?? list[0] ?? null : null;
   // A workspace one has left (or that was deleted) falls back to the personal one.
@@ -43,5 +52,5 @@ export function useWorkspaces() {
     storage?.setItem(WORKSPACE_STORAGE_KEY, String(id));
     window.location.reload(); // every page reloads its data for the chosen workspace
   }, [storage]);
-  return { list, current, role: current?.role ?? null, select, reload: () => setVersion((v) => v + 1) };
+  return { list, current, role: current?.role ?? null, select, reload: () => window.dispatchEvent(new Event(WORKSPACES_CHANGED)) };
 }

@@ -1,5 +1,5 @@
 // Members of the current workspace (issue 23): everyone sees who is in it; admins and owners invite
-// (email + role), change roles, remove members and revoke pending invitations.
+// (email + role), change roles, remove members, revoke pending invitations and rename the workspace.
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { useServices } from '../app-context';
 import { Field } from '../components/Field';
@@ -10,7 +10,8 @@ interface Invitation { id: number; email: string; role: WorkspaceRole; expires_a
 
 export function MembersPage() {
   const { api } = useServices();
-  const { current, role } = useWorkspaces();
+  const { current, role, reload: reloadWorkspaces } = useWorkspaces();
+  const [name, setName] = useState<string | null>(null); // null: the current name, untouched
   const [members, setMembers] = useState<Member[]>([]);
   const [invitations, setInvitations] = useState<Invitation[]>([]);
   const [email, setEmail] = useState('');
@@ -37,6 +38,16 @@ export function MembersPage() {
     void load();
   };
   const changeRole = async (m: Member, next: string) => report(await api.put(`/api/workspaces/${id}/members/${m.user_id}`, { role: next }), `${m.username} is now ${next}`);
+  const rename = async (e: FormEvent) => {
+    e.preventDefault();
+    const next = (name ?? current?.name ?? '').trim();
+    const res = await api.put(`/api/workspaces/${id}`, { name: next });
+    if (res.success) {
+      setName(null);
+      reloadWorkspaces();
+    }
+    report(res, `The workspace is now called ${next}`);
+  };
   const invite = async (e: FormEvent) => {
     e.preventDefault();
     const res = await api.post(`/api/workspaces/${id}/invitations`, { email: email.trim(), role: inviteRole });
@@ -74,6 +85,17 @@ export function MembersPage() {
           </tbody>
         </table>
       </section>
+      {canManage && (
+        <section className="card">
+          <h2>Workspace</h2>
+          <form onSubmit={rename} className="inline-form" noValidate>
+            <Field id="workspace-name" label="Workspace name">
+              <input id="workspace-name" value={name ?? current.name} maxLength={100} onChange={(e) => setName(e.target.value)} required />
+            </Field>
+            <button type="submit" className="btn btn-secondary" disabled={name === null || name.trim() === current.name}>Rename</button>
+          </form>
+        </section>
+      )}
       {canManage && (
         <section className="card">
           <h2>Invite someone</h2>
