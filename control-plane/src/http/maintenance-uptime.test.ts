@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CheckResult } from '@upfleet/proto';
 import { startHarnessWithResults, type Harness } from '../testing/harness';
+import { httpResult } from '../testing/alerting';
 import type { ClickHouseResultStore } from '../results/clickhouse-store';
 import { openSse } from '../../../tests/helpers/sse';
 
@@ -20,14 +21,11 @@ const DAY = 86_400_000;
 const HOUR = 3_600_000;
 const MIN = 60_000;
 const midnight = (ms: number) => Math.floor(ms / DAY) * DAY;
-function result(endpointId: number, tsMs: number, status: number): CheckResult {
-  return {
-    check_id: `${endpointId}:http:EU-Germany`, endpoint_id: endpointId, kind: 'CHECK_KIND_HTTP', region: 'EU-Germany', ts_ms: tsMs,
-    ok: status === 200, phase: status === 200 ? '' : 'http', error: status === 200 ? '' : `HTTP ${status}`, status_code: status, dns_ms: 1, connect_ms: 1,
-    tls_ms: 1, ttfb_ms: 5, total_ms: 40, cert_days_left: 0, cert_not_after_ms: 0, cert_issuer: '', cert_subject: '', ping_method: '', redirects: 0,
-    retention_days: 365, result_id: `r-${endpointId}-${tsMs}`,
-  };
-}
+/** An HTTP result with this status (and a fixed id, so a re-sent row is the same row). */
+const result = (endpointId: number, tsMs: number, status: number): CheckResult => httpResult(endpointId, tsMs, {
+  ok: status === 200, phase: status === 200 ? '' : 'http', error: status === 200 ? '' : `HTTP ${status}`, status_code: status,
+  tls_ms: 1, total_ms: 40, result_id: `r-${endpointId}-${tsMs}`,
+});
 
 /** An endpoint that exists since `createdAt` (backdated: uptime never counts results older than the endpoint). */
 async function endpoint(token: string, name: string, createdAt: number): Promise<number> {

@@ -348,7 +348,7 @@ describe('the live event stream', () => {
       const e = (await h.call('POST', '/api/users/endpoints', endpointBody('live'), owner.token, inWs(ws))).body.data.url_id;
       await h.call('DELETE', `/api/users/endpoints/${e}`, undefined, owner.token, inWs(ws));
       const heard = await shared.next((x) => x.event === 'endpoint.changed' && (x.data as { url_id: number }).url_id === e, 10_000);
-      expect(heard).toBeTruthy();
+      expect(heard).toMatchObject({ event: 'endpoint.changed', data: { url_id: e } });
       expect(personal.events.filter((x) => x.event === 'endpoint.changed')).toEqual([]);
       const refused = await fetch(`${h.cp.url}/api/users/events`, { headers: { authorization: `Bearer ${stranger.token}`, 'x-workspace-id': String(ws) } });
       expect(refused.status).toBe(404);

@@ -30,9 +30,8 @@ interface Kept {
 }
 
 interface UserStreams {
-  sinks: Set<EventSink>;
-  /** Who reads each stream (the member acting in the workspace), when known. */
-  readers: Map<EventSink, number>;
+  /** Each open stream, with who reads it (the member acting in the workspace; null when unknown). */
+  sinks: Map<EventSink, number | null>;
   kept: Kept[];
   /** Index of the first kept event still wanted (the array is compacted now and then). */
   head: number;
@@ -49,7 +48,7 @@ export function createEventHub(opts: { now?: () => number; heartbeatMs?: number 
   const of = (userId: number): UserStreams => {
     let u = users.get(userId);
     if (!u) {
-      u = { sinks: new Set(), readers: new Map(), kept: [], head: 0, dropped: 0 };
+      u = { sinks: new Map(), kept: [], head: 0, dropped: 0 };
       users.set(userId, u);
     }
     return u;
@@ -69,7 +68,6 @@ export function createEventHub(opts: { now?: () => number; heartbeatMs?: number 
   function send(sink: EventSink, text: string, u: UserStreams) {
     if (sink.writableLength > EVENT_STREAM_MAX_BUFFER) {
       u.sinks.delete(sink);
-      u.readers.delete(sink);
       sink.end();
       return;
     }
@@ -79,7 +77,7 @@ export function createEventHub(opts: { now?: () => number; heartbeatMs?: number 
   const heartbeat = setInterval(() => {
     const t = now();
     for (const u of users.values()) {
-      for (const sink of u.sinks) send(sink, ': heartbeat\n\n', u);
+      for (const sink of u.sinks.keys()) send(sink, ': heartbeat\n\n', u);
       prune(u, t);
     }
   }, opts.heartbeatMs ?? EVENT_HEARTBEAT_MS);
@@ -94,7 +92,7 @@ export function createEventHub(opts: { now?: () => number; heartbeatMs?: number 
       const u = of(userId);
       u.kept.push({ id, at: t, text });
       if (u.kept.length - u.head > EVENT_REPLAY_MAX) prune(u, t);
-      for (const sink of u.sinks) send(sink, text, u);
+      for (const sink of u.sinks.keys()) send(sink, text, u);
     },
 
     /** Streams open for this user (the route refuses more than EVENT_STREAMS_PER_USER). */
@@ -112,11 +110,9 @@ export function createEventHub(opts: { now?: () => number; heartbeatMs?: number 
         if (lastEventId < u.dropped || lastEventId < firstId - 1) sink.write('event: resync\ndata: {}\n\n');
         for (let i = u.head; i < u.kept.length; i++) if (u.kept[i]!.id > lastEventId) sink.write(u.kept[i]!.text);
       }
-      u.sinks.add(sink);
-      if (readerId !== undefined) u.readers.set(sink, readerId);
+      u.sinks.set(sink, readerId ?? null);
       return () => {
         u.sinks.delete(sink);
-        u.readers.delete(sink);
       };
     },
 
@@ -125,10 +121,9 @@ export function createEventHub(opts: { now?: () => number; heartbeatMs?: number 
       const u = users.get(userId);
       if (!u) return 0;
       let ended = 0;
-      for (const sink of [...u.sinks]) {
-        if (readerId !== null && u.readers.get(sink) !== readerId) continue;
+      for (const [sink, reader] of [...u.sinks]) {
+        if (readerId !== null && reader !== readerId) continue;
         u.sinks.delete(sink);
-        u.readers.delete(sink);
         sink.end();
         ended++;
       }
@@ -139,7 +134,7 @@ export function createEventHub(opts: { now?: () => number; heartbeatMs?: number 
     close(): void {
       clearInterval(heartbeat);
       for (const u of users.values()) {
-        for (const sink of u.sinks) sink.end();
+        for (const sink of u.sinks.keys()) sink.end();
         u.sinks.clear();
       }
     },
