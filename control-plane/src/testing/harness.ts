@@ -14,7 +14,8 @@ export interface Harness {
   /** Moves a user to a plan by name through the admin API (e.g. 'Pro' for api_access). */
   setPackage(email: string, packageName: string): Promise<void>;
   signup(name?: string): Promise<{ token: string; refreshToken: string; user: { id: number; email: string; username: string } }>;
-  restart(): Promise<void>;
+  /** Stops the control plane and starts it again on the same data; `whileDown` runs in between. */
+  restart(whileDown?: () => void): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -57,8 +58,9 @@ export async function startHarness(env: Record<string, string> = {}, extras: Con
       const r = await h.call('POST', '/api/admin/users/set-package', { email, package: packageName }, h.cp.adminToken);
       if (r.status !== 200) throw new Error(`set-package failed: ${JSON.stringify(r.body)}`);
     },
-    async restart() {
+    async restart(whileDown) {
       await h.cp.close();
+      whileDown?.();
       h.cp = await startControlPlane(loadConfig(fullEnv), logger, extras);
     },
     async close() {
