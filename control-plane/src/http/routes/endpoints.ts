@@ -10,6 +10,7 @@ import { LIST_GZIP_MIN_BYTES, type EndpointService } from '../../services/endpoi
 import type { Heartbeats } from '../../services/heartbeats';
 import type { RateLimiter } from '../../services/rate-limiter';
 import { parseId, parseInput } from '../../services/validation';
+import { roleAllows } from '../../services/workspaces';
 import { authOf } from '../middleware/auth';
 import { limitPerUser } from '../middleware/rate-limit';
 import { route, type RouteDecl } from '../route-table';
@@ -71,9 +72,10 @@ export function endpointRoutes(deps: { endpoints: EndpointService; alerts: Alert
       }
       res.status(201).json({ success: true, data: endpoints.create(uid(req), body) });
     }),
-    // One endpoint (a heartbeat's answer carries its ping URL and state).
+    // One endpoint (a heartbeat's answer carries its state, and its ping URL for editors and above).
     route('get', '/users/endpoints/:id', 'viewer', (req, res) => {
-      res.json({ success: true, data: endpoints.get(uid(req), endpointId(req.params.id)) });
+      const showPingUrl = roleAllows(authOf(req).role ?? 'viewer', 'editor');
+      res.json({ success: true, data: endpoints.get(uid(req), endpointId(req.params.id), { showPingUrl }) });
     }),
     route('put', '/users/endpoints/:id', { role: 'editor', action: 'endpoint.update' }, orDryRun, (req, res) => {
       const id = endpointId(req.params.id);
@@ -95,6 +97,9 @@ export function endpointRoutes(deps: { endpoints: EndpointService; alerts: Alert
     }),
     route('put', '/users/endpoints/:id/alert-thresholds', { role: 'editor', action: 'thresholds.update' }, mutation, (req, res) => {
       res.json({ success: true, data: alerts.saveThresholds(uid(req), endpointId(req.params.id), parseInput(AlertThresholdsBody, req.body)) });
+    }),
+    route('post', '/users/endpoints/:id/rotate-ping-url', { role: 'editor', action: 'endpoint.rotate_ping_url' }, mutation, (req, res) => {
+      res.json({ success: true, data: endpoints.rotatePingUrl(uid(req), endpointId(req.params.id)) });
     }),
     // A heartbeat's ping log: its last 100 pings, newest first.
     route('get', '/users/endpoints/:id/pings', 'viewer', (req, res) => {
