@@ -51,7 +51,12 @@ function gate(d: RouteDecl): DeclaredGate {
   const role = d.role;
   const fn = ((req, res, next) => {
     if (d.action) res.locals[ROUTE_ACTION] = d.action;
-    if (role !== 'member' && role !== 'account' && role !== 'public') requireRole(authOf(req)?.role ?? 'viewer', role);
+    if (role !== 'member' && role !== 'account' && role !== 'public') {
+      const held = authOf(req)?.role;
+      // Fails closed: a workspace route mounted without sign-in and inWorkspace is a wiring mistake.
+      if (!held) throw new Error(`${d.method.toUpperCase()} ${d.path} needs a role but the request has no workspace`);
+      requireRole(held, role);
+    }
     next();
   }) as DeclaredGate;
   fn.declaration = { method: d.method, path: d.path, role: d.role, action: d.action };
