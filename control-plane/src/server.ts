@@ -341,7 +341,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     },
     events,
     eventStreamMaxMs: config.accessTokenTtlSeconds * 1000,
-    apiKeys: createApiKeyService({ keys: createApiKeysRepo(db), planOf: endpoints.planOf, perMinute: config.rateLimits.apiKeyPerMinute }),
+    apiKeys: createApiKeyService({ keys: createApiKeysRepo(db), planOf: endpoints.planOf, perMinute: config.rateLimits.apiKeyPerMinute, onRevoked: (id) => events.endKeyStreams(id) }),
     graphs: createGraphService({ endpoints, source: results, metrics }),
     admin,
     billing,

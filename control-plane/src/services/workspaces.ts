@@ -139,6 +139,8 @@ export function createWorkspaceService(deps: {
         if (workspaces.get(id)!.personal && memberId === id) throw badRequest('The owner of a personal workspace stays its owner');
         if (workspaces.ownerCount(id) <= 1) throw badRequest('A workspace must keep at least one owner');
       }
+      // An invitation acts with its sender's authority: it goes when they may no longer invite.
+      if (!roleAllows(role, 'admin')) workspaces.dropInvitationsBy(id, memberId);
       workspaces.setRole(id, memberId, role);
       return { user_id: memberId, role, previous_role: current };
     },
@@ -187,6 +189,7 @@ export function createWorkspaceService(deps: {
       requireRole(roleIn(id, actorId), 'admin');
       return workspaces.pendingInvitations(id, now()).map((i) => ({
         id: i.id, email: i.email, role: i.role, created_at: new Date(i.created_at).toISOString(), expires_at: new Date(i.expires_at).toISOString(),
+        invited_by: i.invited_by === null ? null : users.byId(i.invited_by)?.email ?? null,
       }));
     },
 
@@ -201,6 +204,9 @@ export function createWorkspaceService(deps: {
       const inv = workspaces.invitationByHash(sha256(token));
       const at = now();
       if (!inv || inv.accepted_at !== null || inv.expires_at <= at) throw notFound(INVITATION_INVALID);
+      // The sender must still be allowed to invite (an invitation sent before a demotion is void too).
+      const sender = inv.invited_by === null ? null : workspaces.role(inv.workspace_id, inv.invited_by);
+      if (inv.invited_by !== null && (!sender || !roleAllows(sender, 'admin'))) throw notFound(INVITATION_INVALID);
       const user = users.byId(userId);
       if (!user || user.email.toLowerCase() !== inv.email.toLowerCase()) throw forbidden('This invitation was sent to another email address');
       if (!deps.emailVerified(userId)) throw forbidden('Please verify your email address before joining a workspace');

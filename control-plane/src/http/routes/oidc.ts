@@ -1,11 +1,12 @@
 // OpenID Connect sign-in routes (issue 23). GET /api/auth/oidc says whether the login page shows
 // the button; /start sends the browser to the provider with a state cookie; /callback signs the
 // person in and hands the web app its tokens in the URL fragment (never sent to a server or logged).
-import { Router, type Request } from 'express';
+import type { Router, Request } from 'express';
 import { clientKey } from '../../lib/net';
 import type { OidcService } from '../../services/oidc';
 import type { RateLimiter } from '../../services/rate-limiter';
 import { AppError } from '../../errors';
+import { strictRouter } from '../route-table';
 
 const STATE_COOKIE = 'upfleet_oidc_state';
 
@@ -18,7 +19,7 @@ function cookie(req: Request, name: string): string | null {
 }
 
 export function oidcRoutes(deps: { oidc: OidcService | null; limiter: RateLimiter }): Router {
-  const r = Router();
+  const r = strictRouter();
   r.get('/auth/oidc', (_req, res) => {
     res.json({ success: true, data: deps.oidc ? { enabled: true, button_label: deps.oidc.buttonLabel } : { enabled: false, button_label: null } });
   });
