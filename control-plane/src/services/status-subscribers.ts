@@ -78,29 +78,36 @@ export function createStatusSubscribers(deps: {
   }
 
   /** Sends what is due; one pass at a time. */
-  function drain(): Promise<void> {
-    sending ??= (async () => {
-      try {
-        for (;;) {
-          const due = mail.due(now(), 50);
-          if (due.length === 0) break;
-          for (const m of due) {
-            const r = await deliver(m);
-            if (r.ok) mail.markSent(m.mail_id, now());
-            else if (r.final || m.attempts + 1 >= MAX_ATTEMPTS) {
-              mail.markFailed(m.mail_id, r.error);
-              log.warn({ mailId: m.mail_id, error: r.error }, 'status mail failed for good');
-            } else mail.markRetry(m.mail_id, now() + backoffMs(m.attempts), r.error);
-          }
+  async function pass(): Promise<void> {
+    try {
+      for (;;) {
+        const due = mail.due(now(), 50);
+        if (due.length === 0) break;
+        for (const m of due) {
+          const r = await deliver(m);
+          if (r.ok) mail.markSent(m.mail_id, now());
+          else if (r.final || m.attempts + 1 >= MAX_ATTEMPTS) {
+            mail.markFailed(m.mail_id, r.error);
+            log.warn({ mailId: m.mail_id, error: r.error }, 'status mail failed for good');
+          } else mail.markRetry(m.mail_id, now() + backoffMs(m.attempts), r.error);
         }
-      } catch (err) {
-        log.error({ err: (err as Error).message }, 'status mail pass failed');
-      } finally {
-        sending = null;
-        schedule();
       }
-    })();
-    return sending;
+    } catch (err) {
+      log.error({ err: (err as Error).message }, 'status mail pass failed');
+    }
+  }
+
+  function drain(): Promise<void> {
+    if (sending) return sending;
+    // The guard is cleared in a callback that runs after the assignment: a pass with nothing due
+    // finishes synchronously, and clearing it inside the pass would leave a settled promise behind
+    // that every later drain returns without sending.
+    const current = pass().finally(() => {
+      if (sending === current) sending = null;
+      schedule();
+    });
+    sending = current;
+    return current;
   }
 
   function schedule() {
