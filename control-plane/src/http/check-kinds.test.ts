@@ -142,11 +142,11 @@ describe('endpoint kinds over the API', () => {
     const { loadMasterKey, deriveKey } = await import('../lib/secrets-files');
     const repo = createEndpointsRepo(h.cp.db, createSecretBox(deriveKey(loadMasterKey(h.dataDir, null), 'secrets-at-rest')));
     const [a] = checksForEndpoint(repo.monitoredById(id)!, 'EU-Germany');
-    expect(a!.request).toEqual({ method: 'GET', headers: [{ name: 'Authorization', value: 'Bearer s3cr3t-value' }], body: '', follow_redirects: true });
+    expect(a!.request).toEqual({ method: 'GET', headers: [{ name: 'Authorization', value: 'Bearer s3cr3t-value', secret: true }], body: '', follow_redirects: true });
 
     // a new secret value replaces the old one
     await h.call('PUT', `/api/users/endpoints/${id}`, { name: 'Secret 2', url: 'https://secret.example.com/', regions: ['EU-Germany'], request: { headers: [{ name: 'Authorization', value: 'Bearer new', secret: true }] } }, pro);
-    expect(checksForEndpoint(repo.monitoredById(id)!, 'EU-Germany')[0]!.request!.headers).toEqual([{ name: 'Authorization', value: 'Bearer new' }]);
+    expect(checksForEndpoint(repo.monitoredById(id)!, 'EU-Germany')[0]!.request!.headers).toEqual([{ name: 'Authorization', value: 'Bearer new', secret: true }]);
   });
 
   it('the assignment carries the kind, target, timeout and assertions; tcp and dns run one check per region', async () => {
