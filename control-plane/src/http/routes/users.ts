@@ -148,7 +148,7 @@ export function userRoutes(deps: { endpoints: EndpointService; alerts: AlertServ
   };
   r.post('/users/alert-methods/:id/test', async (req, res) => {
     alerting();
-    alerts.admitTestSend(uid(req), methodId(req.params.id));
+    alerts.admitTestSend(uid(req), methodId(req.params.id), authOf(req).memberId ?? uid(req));
     res.json({ success: true, data: await alerting().sendTest(uid(req), methodId(req.params.id)) });
   });
   r.get('/users/alert-methods/:id/deliveries', (req, res) => {
