@@ -132,6 +132,8 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     // issue 17: anonymous checkouts per address, test sends (a free relay otherwise), verification mails
     checkout_ip: { ...perWindow(rl.ipSignups), message: 'Too many checkouts from this address. Please try again later.' },
     test_send_user: { max: TEST_SENDS_PER_WINDOW, windowSeconds: 600, message: TEST_SEND_LIMITED },
+    // the same allowance per person across all their workspaces (a new workspace is not a new one)
+    test_send_person: { max: TEST_SENDS_PER_WINDOW, windowSeconds: 600, message: TEST_SEND_LIMITED },
     test_send_method: { max: TEST_SENDS_PER_WINDOW, windowSeconds: 600, message: TEST_SEND_LIMITED },
     verify_email_user: { max: 3, windowSeconds: 3600, message: 'Too many verification emails. Please try again later.' },
     // issue 23: each invitation is a mail to an address the member chose
@@ -178,7 +180,8 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
   const tls: GrpcTlsMaterial | null = results && !config.grpcTls.insecure ? loadOrCreateGrpcTls(config.dataDir, config.grpcTls) : null;
   const alertsRepo = createAlertsRepo(db);
   // Without SMTP every address counts as verified (issue 17).
-  const emailVerified = (userId: number) => !config.alerting.smtpUrl || users.byId(userId)?.email_verified === 1;
+  // A workspace's account is as verified as its first owner, so a new workspace is no way around it.
+  const emailVerified = (userId: number) => !config.alerting.smtpUrl || users.accountVerified(userId);
   // The dashboard's live side: per-endpoint state from stored results, and per-user event streams.
   const events = createEventHub();
   const live = createLiveState({
@@ -270,7 +273,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
   const workspaces = createWorkspaceService({
     workspaces: workspacesRepo, users, planOf: endpoints.planOf, freePackageId: () => catalog.freePackage().package_id,
     endpointChanges: changes.endpoints, mailer: accountMailer, publicUrl: () => config.publicUrl ?? listeningUrl, logger, now: extras.now,
-    emailVerified,
+    emailVerified, maxWorkspacesPerUser: config.maxWorkspacesPerUser,
     onAccessEnded: (workspaceId, memberId) => events.endStreams(workspaceId, memberId),
   });
   const auth = createAuthService({
