@@ -330,6 +330,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     oidc: config.oidc
       ? createOidcService({
           config: config.oidc, db, users, workspaces: workspacesRepo, issueTokens: (id) => tokens.issue(id),
+          revokeSessions: (id, reason) => tokens.revokeOthers(id, '', reason), verifySecondFactor: (id, code) => auth.verifySecondFactor(id, code),
           freePackageId: () => catalog.freePackage().package_id, publicUrl: () => config.publicUrl ?? listeningUrl, logger, now: extras.now,
         })
       : null,

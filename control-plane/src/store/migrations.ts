@@ -619,4 +619,23 @@ CREATE TABLE heartbeat_pings (
 CREATE INDEX heartbeat_pings_by_url ON heartbeat_pings (url_id, ping_id);
 `,
   },
+  {
+    // Single sign-on adds a person to OIDC_DEFAULT_WORKSPACE_ID once: a member an admin removed stays
+    // removed on the next sign-in. Joins made before this table are read back from the audit log.
+    id: 45,
+    name: 'sso_workspace_joins',
+    sql: `
+CREATE TABLE sso_workspace_joins (
+  workspace_id INTEGER NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  at INTEGER NOT NULL,
+  PRIMARY KEY (workspace_id, user_id)
+) WITHOUT ROWID;
+INSERT OR IGNORE INTO sso_workspace_joins (workspace_id, user_id, at)
+  SELECT a.workspace_id, CAST(a.target_id AS INTEGER), MIN(a.at) FROM audit_log a
+  WHERE a.action = 'member.join' AND a.summary LIKE 'via single sign-on%'
+    AND EXISTS (SELECT 1 FROM users u WHERE u.id = CAST(a.target_id AS INTEGER))
+  GROUP BY a.workspace_id, a.target_id;
+`,
+  },
 ];
