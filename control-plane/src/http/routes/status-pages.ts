@@ -17,6 +17,7 @@ import { authOf, inWorkspace, requireUserOrKey } from '../middleware/auth';
 import { workspaceRoleGate } from '../middleware/roles';
 import type { WorkspaceService } from '../../services/workspaces';
 import { limitPerUser } from '../middleware/rate-limit';
+import { clientKey } from '../../lib/net';
 import { renderAtom, renderNotice, renderPasswordForm, renderStatusPage } from '../../status-page/render';
 
 export const STATUS_PASSWORD_HEADER = 'x-status-password';
@@ -141,7 +142,7 @@ export async function unlocked(req: Request, sp: StatusPageService, limiter: Rat
   if (sp.cookieOpens(page, cookie(req, sp.cookieName(page)))) return true;
   const given = req.headers[STATUS_PASSWORD_HEADER];
   if (typeof given !== 'string' || !given) return false;
-  const attempt = limiter.consume('status_password', `${req.ip}|${page.page_id}`);
+  const attempt = limiter.consume('status_password', `${clientKey(req.ip)}|${page.page_id}`);
   const ok = await sp.unlocks(page, given);
   if (ok) limiter.undo(attempt);
   return ok;
@@ -216,7 +217,7 @@ export function statusPageSite(deps: { statusPages: StatusPageService; subscribe
 
   async function unlock(req: Request, res: Response, page: PageRow, base: string) {
     const password = typeof req.body?.password === 'string' ? req.body.password : '';
-    const attempt = deps.limiter.consume('status_password', `${req.ip}|${page.page_id}`);
+    const attempt = deps.limiter.consume('status_password', `${clientKey(req.ip)}|${page.page_id}`);
     if (!password || !(await sp.unlocks(page, password))) {
       res.status(401).set('Cache-Control', 'no-store').type('html').send(renderPasswordForm(page.title, base || '/', true));
       return;
@@ -241,7 +242,7 @@ export function statusPageSite(deps: { statusPages: StatusPageService; subscribe
     sendView(req, res, { etag: view.etag.replace(/"$/, '-atom"') }, 'application/atom+xml', () => renderAtom(view.data, `${pageUrl}/feed.atom`, pageUrl), page.password_hash !== null);
   });
   const notice = (res: Response, page: PageRow, base: string, status: number, heading: string, text: string) =>
-    res.status(status).set('Cache-Control', 'no-store').type('html').send(renderNotice(page.title, heading, text, base || '/'));
+    res.status(status).set('Cache-Control', 'no-store').type('html').send(renderNotice(page.published === 1 ? page.title : null, heading, text, base || '/'));
   async function subscribe(req: Request, res: Response, page: PageRow, base: string) {
     if (!(await unlocked(req, sp, deps.limiter, page))) return void res.redirect(303, base || '/');
     const { email } = parseInput(SubscribeBody, req.body);
@@ -252,7 +253,7 @@ export function statusPageSite(deps: { statusPages: StatusPageService; subscribe
   r.get('/status/:slug/confirm', (req, res) => {
     const page = sp.subscriptionPage(String(req.params.slug));
     const base = `/status/${page.slug}`;
-    if (deps.subscribers.confirm(page, token(req))) notice(res, page, base, 200, 'Subscription confirmed', `You will get an email when ${page.title} posts an incident or maintenance.`);
+    if (deps.subscribers.confirm(page, token(req))) notice(res, page, base, 200, 'Subscription confirmed', `You will get an email when ${page.published === 1 ? page.title : 'this status page'} posts an incident or maintenance.`);
     else notice(res, page, base, 400, 'This link is not valid', 'The confirmation link is unknown or older than 48 hours. Please subscribe again.');
   });
   // One click: the link in each mail (GET) and the List-Unsubscribe-Post form (POST, RFC 8058).
