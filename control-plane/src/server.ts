@@ -170,7 +170,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
   };
   const engine = createAssignmentEngine({
     endpoints: endpointsRepo, catalog, liveAgents, logger, startupGraceMs: 3000, metrics,
-    privateTargetsDenied: !config.allowPrivateTargets, releaseGraceMs: 2 * config.agentLeaseSeconds * 1000,
+    privateTargetsDenied: !config.allowPrivateTargets, defaultResolvers: config.dnsResolvers, releaseGraceMs: 2 * config.agentLeaseSeconds * 1000,
     held: createHeldChecksRepo(db),
   });
   const streams = createAgentStreams();
