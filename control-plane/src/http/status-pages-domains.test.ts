@@ -2,15 +2,29 @@
 // is one client), what an unpublished page's subscription links show, and custom domains (proved by
 // a DNS TXT record served from a real DNS server on loopback, a paid plan, the product's own host refused).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MESSAGES, type Package } from '@upfleet/proto/rest';
+import { pricingLines } from '@upfleet/proto/plan';
+import { DOMAIN_FIRST, OWN_HOST_DOMAIN } from '../services/status-pages';
+import { startDnsServer, type LocalDnsServer } from '../testing/dns-server';
 import { startHarness, type Harness } from '../testing/harness';
+import { rawGet } from '../testing/raw-http';
 
 let h: Harness;
+let dns: LocalDnsServer;
+let clock = Date.now();
 beforeAll(async () => {
-  h = await startHarness({ TRUST_PROXY: 'loopback' });
+  dns = await startDnsServer();
+  h = await startHarness(
+    { TRUST_PROXY: 'loopback', DNS_RESOLVERS: dns.address, PUBLIC_URL: 'https://app.upfleet.test' },
+    { results: null, now: () => clock, domainCheckTickMs: 200 },
+  );
 });
 afterAll(async () => {
   await h?.close();
+  await dns?.close();
 });
+const plan = async (name: string): Promise<Package> =>
+  ((await h.call('GET', '/api/public/packages')).body.data as Package[]).find((p) => p.package_name === name)!;
 
 let n = 0;
 const slug = () => `dom-${process.pid}-${++n}`;
@@ -49,5 +63,104 @@ describe('subscription links of an unpublished page', () => {
     // a published page keeps its title there
     const open = (await h.call('POST', '/api/users/status-pages', { slug: slug(), title: 'Open Project' }, token)).body.data;
     expect(await (await fetch(`${h.cp.url}/status/${open.slug}/unsubscribe?token=not-a-token`)).text()).toContain('Open Project');
+  });
+});
+
+describe('custom domains', () => {
+  const record = (domain: string) => `_upfleet-challenge.${domain}`;
+  const verify = (id: number, token: string) => h.call('POST', `/api/users/status-pages/${id}/verify-domain`, undefined, token);
+  const served = async (domain: string, title: string) => (await rawGet(h.cp.url, '/', domain)).body.includes(`<h1>${title}</h1>`);
+
+  it('needs a paid plan (403) and is never this server\'s host or one of its subdomains (400); nothing changes', async () => {
+    const free = await h.signup();
+    const refused = await h.call('POST', '/api/users/status-pages', { slug: slug(), title: 'Free', custom_domain: 'status.free-owner.example' }, free.token);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({ success: false, error: MESSAGES.customDomainsNotInPlan });
+    expect((await h.call('GET', '/api/users/status-pages', undefined, free.token)).body.data).toEqual([]);
+    expect(pricingLines({ ...(await plan('Free')) })).not.toContain('Custom domains for status pages');
+    expect(pricingLines({ ...(await plan('Starter')) })).toContain('Custom domains for status pages');
+
+    const { token } = await proUser();
+    for (const own of ['app.upfleet.test', 'APP.Upfleet.test', 'status.app.upfleet.test', 'a.b.app.upfleet.test']) {
+      const r = await h.call('POST', '/api/users/status-pages', { slug: slug(), title: 'Mine', custom_domain: own }, token);
+      expect(r.status, own).toBe(400);
+      expect(r.body).toEqual({ success: false, error: OWN_HOST_DOMAIN });
+    }
+    expect((await h.call('GET', '/api/users/status-pages', undefined, token)).body.data).toEqual([]);
+    const page = (await h.call('POST', '/api/users/status-pages', { slug: slug(), title: 'Mine' }, token)).body.data;
+    const put = await h.call('PUT', `/api/users/status-pages/${page.id}`, { slug: page.slug, title: 'Mine', custom_domain: 'app.upfleet.test' }, token);
+    expect(put.status).toBe(400);
+    expect((await h.call('GET', `/api/users/status-pages/${page.id}`, undefined, token)).body.data.custom_domain).toBeNull();
+    // a name that merely ends like the host is someone else's
+    expect((await h.call('PUT', `/api/users/status-pages/${page.id}`, { slug: page.slug, title: 'Mine', custom_domain: 'notapp.upfleet.test' }, token)).status).toBe(200);
+  });
+
+  it('serves a custom domain only once its TXT record holds the page\'s token; verify-domain answers whether it was found', async () => {
+    const { token } = await proUser();
+    const domain = `status-${n}.acme.example`;
+    const page = (await h.call('POST', '/api/users/status-pages', { slug: slug(), title: 'Acme Proof', custom_domain: domain }, token)).body.data;
+    expect(page).toMatchObject({ custom_domain: domain, custom_domain_verified: false });
+    expect(page.custom_domain_token).toMatch(/^[0-9a-f]{32}$/);
+    expect(await served(domain, 'Acme Proof')).toBe(false);
+
+    const missing = await verify(page.id, token);
+    expect(missing.status).toBe(200);
+    expect(missing.body.data).toEqual({ found: false, custom_domain: domain, custom_domain_verified: false, record_name: record(domain), record_value: page.custom_domain_token });
+    dns.txt.set(record(domain), ['someone-elses-token']);
+    expect((await verify(page.id, token)).body.data.found).toBe(false);
+    expect(await served(domain, 'Acme Proof')).toBe(false);
+
+    dns.txt.set(record(domain), ['someone-elses-token', page.custom_domain_token]);
+    expect((await verify(page.id, token)).body.data).toMatchObject({ found: true, custom_domain_verified: true });
+    expect(dns.queries).toContain(`${record(domain)}:TXT`);
+    expect((await h.call('GET', `/api/users/status-pages/${page.id}`, undefined, token)).body.data).toMatchObject({ custom_domain: domain, custom_domain_verified: true });
+    expect(await served(domain, 'Acme Proof')).toBe(true);
+
+    // Another name is a new claim: unproved, not served, until its own record is found.
+    const moved = `other-${n}.acme.example`;
+    const put = await h.call('PUT', `/api/users/status-pages/${page.id}`, { slug: page.slug, title: 'Acme Proof', custom_domain: moved }, token);
+    expect(put.body.data).toMatchObject({ custom_domain: moved, custom_domain_verified: false });
+    expect(await served(domain, 'Acme Proof')).toBe(false);
+    expect(await served(moved, 'Acme Proof')).toBe(false);
+  });
+
+  it('an unproved claim blocks nobody; the owner who proves the name takes it from every other page', async () => {
+    const squatter = await proUser();
+    const owner = await proUser();
+    const domain = `status-${n}.owner.example`;
+    const early = await h.call('POST', '/api/users/status-pages', { slug: slug(), title: 'Squatted', custom_domain: domain }, squatter.token);
+    expect(early.status).toBe(201);
+    const mine = await h.call('POST', '/api/users/status-pages', { slug: slug(), title: 'Real Owner', custom_domain: domain }, owner.token);
+    expect(mine.status).toBe(201);
+
+    dns.txt.set(record(domain), [mine.body.data.custom_domain_token]);
+    expect((await verify(early.body.data.id, squatter.token)).body.data).toMatchObject({ found: false, custom_domain_verified: false });
+    expect((await verify(mine.body.data.id, owner.token)).body.data).toMatchObject({ found: true, custom_domain_verified: true });
+    expect(await served(domain, 'Real Owner')).toBe(true);
+
+    // the squatter's claim is gone; the proved name is now taken
+    expect((await h.call('GET', `/api/users/status-pages/${early.body.data.id}`, undefined, squatter.token)).body.data).toMatchObject({ custom_domain: null, custom_domain_verified: false });
+    const again = await h.call('PUT', `/api/users/status-pages/${early.body.data.id}`, { slug: early.body.data.slug, title: 'Squatted', custom_domain: domain }, squatter.token);
+    expect(again.status).toBe(409);
+    const none = await verify(early.body.data.id, squatter.token);
+    expect(none.status).toBe(400);
+    expect(none.body).toEqual({ success: false, error: DOMAIN_FIRST });
+  });
+
+  it('checks proved domains again daily: a record that is gone stops the domain', async () => {
+    const { token } = await proUser();
+    const domain = `daily-${n}.acme.example`;
+    const page = (await h.call('POST', '/api/users/status-pages', { slug: slug(), title: 'Daily Proof', custom_domain: domain }, token)).body.data;
+    dns.txt.set(record(domain), [page.custom_domain_token]);
+    expect((await verify(page.id, token)).body.data.custom_domain_verified).toBe(true);
+    expect(await served(domain, 'Daily Proof')).toBe(true);
+    dns.txt.delete(record(domain));
+    // not yet a day: the timer leaves it alone
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await served(domain, 'Daily Proof')).toBe(true);
+    clock += 25 * 3_600_000;
+    const until = Date.now() + 15_000;
+    while ((await served(domain, 'Daily Proof')) && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+    expect(await served(domain, 'Daily Proof')).toBe(false);
   });
 });

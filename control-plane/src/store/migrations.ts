@@ -638,4 +638,22 @@ INSERT OR IGNORE INTO sso_workspace_joins (workspace_id, user_id, at)
   GROUP BY a.workspace_id, a.target_id;
 `,
   },
+  {
+    // Custom domains need proof and a paid plan. `custom_domain` (UNIQUE) becomes the verified name a
+    // page serves; `custom_domain_claim` is the name its owner asked for (claims of one name may be
+    // many), proved by a DNS TXT record `_upfleet-challenge.{claim}` = `custom_domain_token`. Names
+    // set before are claims again until proved (the daily check proves those whose record exists).
+    id: 46,
+    name: 'custom_domain_proof',
+    sql: `
+ALTER TABLE status_pages ADD COLUMN custom_domain_claim TEXT;
+ALTER TABLE status_pages ADD COLUMN custom_domain_token TEXT;
+ALTER TABLE status_pages ADD COLUMN custom_domain_checked_at INTEGER;
+UPDATE status_pages SET custom_domain_claim = custom_domain, custom_domain = NULL;
+UPDATE status_pages SET custom_domain_token = lower(hex(randomblob(16)));
+CREATE INDEX status_pages_claim ON status_pages (custom_domain_claim) WHERE custom_domain_claim IS NOT NULL;
+ALTER TABLE packages ADD COLUMN custom_domains INTEGER NOT NULL DEFAULT 0;
+UPDATE packages SET custom_domains = CASE WHEN price > 0 THEN 1 ELSE 0 END;
+`,
+  },
 ];

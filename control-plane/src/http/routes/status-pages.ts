@@ -54,6 +54,9 @@ export function statusPageOwnerRoutes(deps: { statusPages: StatusPageService; su
   r.delete('/users/status-pages/:id', mutation, (req, res) => {
     res.json({ success: true, data: sp.remove(uid(req), pageId(req.params.id)) });
   });
+  r.post('/users/status-pages/:id/verify-domain', mutation, async (req, res) => {
+    res.json({ success: true, data: await sp.verifyDomain(uid(req), pageId(req.params.id)) });
+  });
 
   r.get('/users/status-pages/:id/reports', (req, res) => {
     res.json({ success: true, data: sp.listReports(uid(req), pageId(req.params.id)) });
