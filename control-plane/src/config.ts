@@ -40,6 +40,8 @@ export interface Config {
   agentLeaseSeconds: number;
   stripe: { secretKey: string | null; webhookSecret: string | null; apiBase: string | null };
   publicUrl: string | null;
+  /** ALLOW_HTTP_INSTALL: /install-agent.sh may be served over plain HTTP to other machines (off: https or loopback only). */
+  allowHttpInstall: boolean;
   /** Alert channels: provider base URLs (tests point them at local servers), SMTP and Twilio. */
   alerting: {
     slackApiUrl: string;
@@ -185,6 +187,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       apiBase: stripeApiBase,
     },
     publicUrl: publicUrl && publicUrl.replace(/\/+$/, ''),
+    allowHttpInstall: bool('ALLOW_HTTP_INSTALL', false),
     oidc,
     alerting: {
       slackApiUrl: httpUrl('SLACK_API_URL', 'https://slack.com/api'),

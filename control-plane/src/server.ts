@@ -334,6 +334,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     publicPerMinute: config.rateLimits.publicPerMinute,
     agentArtifact,
     publicUrl: config.publicUrl,
+    allowHttpInstall: config.allowHttpInstall,
     auth,
     tokens,
     endpoints,

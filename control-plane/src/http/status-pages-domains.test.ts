@@ -115,6 +115,11 @@ describe('custom domains', () => {
     expect(dns.queries).toContain(`${record(domain)}:TXT`);
     expect((await h.call('GET', `/api/users/status-pages/${page.id}`, undefined, token)).body.data).toMatchObject({ custom_domain: domain, custom_domain_verified: true });
     expect(await served(domain, 'Acme Proof')).toBe(true);
+    // its feed links to the domain itself (https, as PUBLIC_URL is), whatever else a client says
+    const feed = await rawGet(h.cp.url, '/feed.atom', domain);
+    expect(feed.status).toBe(200);
+    expect(feed.body).toContain(`<link rel="self" href="https://${domain}/feed.atom"/>`);
+    expect(feed.body).toContain(`<link rel="alternate" href="https://${domain}"/>`);
 
     // Another name is a new claim: unproved, not served, until its own record is found.
     const moved = `other-${n}.acme.example`;
@@ -162,5 +167,36 @@ describe('custom domains', () => {
     const until = Date.now() + 15_000;
     while ((await served(domain, 'Daily Proof')) && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
     expect(await served(domain, 'Daily Proof')).toBe(false);
+  });
+});
+
+describe('Atom feed links without PUBLIC_URL', () => {
+  let bare: Harness;
+  beforeAll(async () => {
+    bare = await startHarness({});
+  });
+  afterAll(async () => {
+    await bare?.close();
+  });
+
+  it('come from the Host only when it is a valid host name, with Vary: Host; PUBLIC_URL (elsewhere) wins', async () => {
+    const u = await bare.signup();
+    const page = (await bare.call('POST', '/api/users/status-pages', { slug: slug(), title: 'Feed' }, u.token)).body.data;
+    for (const bad of ['evil.example"><script>', 'a b.example', 'x.example:99999']) {
+      const r = await rawGet(bare.cp.url, `/status/${page.slug}/feed.atom`, bad);
+      expect(r.status, bad).toBe(400);
+      expect(JSON.parse(r.body)).toEqual({ success: false, error: 'This request names no valid host.' });
+    }
+    const ok = await rawGet(bare.cp.url, `/status/${page.slug}/feed.atom`, 'status.example.org:8443');
+    expect(ok.status).toBe(200);
+    expect(ok.body).toContain(`<link rel="self" href="http://status.example.org:8443/status/${page.slug}/feed.atom"/>`);
+    expect(ok.headers.vary).toMatch(/\bHost\b/i);
+    // with PUBLIC_URL (the other server here) the Host is not read at all
+    const other = await proUser();
+    const onPublic = (await h.call('POST', '/api/users/status-pages', { slug: slug(), title: 'Feed' }, other.token)).body.data;
+    const viaPublic = await rawGet(h.cp.url, `/status/${onPublic.slug}/feed.atom`, 'evil.example');
+    expect(viaPublic.status).toBe(200);
+    expect(viaPublic.body).toContain(`<link rel="self" href="https://app.upfleet.test/status/${onPublic.slug}/feed.atom"/>`);
+    expect(viaPublic.body).not.toContain('evil.example');
   });
 });

@@ -18,6 +18,7 @@ import { workspaceRoleGate } from '../middleware/roles';
 import type { WorkspaceService } from '../../services/workspaces';
 import { limitPerUser } from '../middleware/rate-limit';
 import { clientKey } from '../../lib/net';
+import { publicOrigin } from '../origin';
 import { renderAtom, renderNotice, renderPasswordForm, renderStatusPage } from '../../status-page/render';
 
 export const STATUS_PASSWORD_HEADER = 'x-status-password';
@@ -207,7 +208,9 @@ export function statusPageSite(deps: { statusPages: StatusPageService; subscribe
     return b;
   };
   const hostOf = (req: Request) => (req.hostname ?? '').toLowerCase();
-  const originOf = (req: Request) => deps.publicUrl?.replace(/\/+$/, '') ?? `${req.protocol}://${req.get('host')}`;
+  const badHost = (res: Response) => res.status(400).json({ success: false, error: 'This request names no valid host.' });
+  /** A custom domain's own origin: its verified name (never the request's Host), https when PUBLIC_URL is. */
+  const domainOrigin = (req: Request, domain: string) => `${deps.publicUrl?.startsWith('https:') ? 'https' : req.protocol}://${domain}`;
 
   async function show(req: Request, res: Response, page: PageRow, base: string) {
     if (!(await unlocked(req, sp, deps.limiter, page))) {
@@ -240,8 +243,10 @@ export function statusPageSite(deps: { statusPages: StatusPageService; subscribe
       res.status(401).type('text').send('This status page is protected by a password');
       return;
     }
+    const origin = publicOrigin(req, res, deps.publicUrl);
+    if (!origin) return void badHost(res);
     const view = await sp.view(page);
-    const pageUrl = `${originOf(req)}/status/${page.slug}`;
+    const pageUrl = `${origin}/status/${page.slug}`;
     sendView(req, res, { etag: view.etag.replace(/"$/, '-atom"') }, 'application/atom+xml', () => renderAtom(view.data, `${pageUrl}/feed.atom`, pageUrl), page.password_hash !== null);
   });
   const notice = (res: Response, page: PageRow, base: string, status: number, heading: string, text: string) =>
@@ -294,7 +299,7 @@ export function statusPageSite(deps: { statusPages: StatusPageService; subscribe
       return;
     }
     const view = await sp.view(page);
-    const pageUrl = originOf(req);
+    const pageUrl = domainOrigin(req, page.custom_domain ?? '');
     sendView(req, res, { etag: view.etag.replace(/"$/, '-atom"') }, 'application/atom+xml', () => renderAtom(view.data, `${pageUrl}/feed.atom`, pageUrl), page.password_hash !== null);
   });
   return r;
