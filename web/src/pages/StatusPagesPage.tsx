@@ -129,7 +129,7 @@ export function StatusPagesPage() {
 }
 
 /** The TXT record that proves a saved custom domain, its state, and a button that checks it now. */
-function DomainProof({ page }: { page: StatusPage }) {
+export function DomainProof({ page }: { page: StatusPage }) {
   const { api } = useServices();
   const domain = page.custom_domain!;
   const [verified, setVerified] = useState(page.custom_domain_verified);
