@@ -23,6 +23,7 @@ beforeAll(async () => {
     victim: { email: 'victim@example.com', email_verified: true },
     grace: { email: 'grace@example.com', email_verified: true },
     heidi: { email: 'heidi@example.com', email_verified: true },
+    ivan: { email: 'ivan@example.com', email_verified: true },
   });
   smtp = await startSmtpReceiver();
   // Workspace 2 is the first one made on a fresh server (user 1 owns it).
@@ -105,6 +106,28 @@ describe('OIDC sign-in', () => {
     // the victim keeps signing in through the provider
     const again = tokensOf(await signInThroughProvider(`${h.cp.url}/api/auth/oidc/start`, 'victim'));
     expect((await h.call('GET', '/api/auth/validate-session', undefined, again.access)).body.data.id).toBe(squatter.body.data.user.id);
+  });
+
+  it('a taken-over account\'s personal workspace keeps none of the members or invitations the squatter made', async () => {
+    const squatter = await h.call('POST', '/api/auth/signup', { username: 'squatter2', email: 'ivan@example.com', password: 'squatters password' });
+    const ws = squatter.body.data.user.id; // the personal workspace
+    await h.setPackage('ivan@example.com', 'Pro'); // room for members
+    const invite = (email: string) => h.call('POST', `/api/workspaces/${ws}/invitations`, { email, role: 'admin' }, squatter.body.data.accessToken);
+    expect((await invite('carol@example.com')).status).toBe(201);
+    expect((await invite('someone@example.com')).status).toBe(201);
+    // carol (verified through SSO) is the squatter's accomplice and joins
+    const carol = tokensOf(await signInThroughProvider(`${h.cp.url}/api/auth/oidc/start`, 'carol'));
+    const mail = smtp.messages.filter((m) => m.to.includes('carol@example.com')).map((m) => m.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=')).join('\n');
+    const token = /\/invitations\/([A-Za-z0-9_-]{20,})/.exec(mail)?.[1];
+    expect(token, mail.slice(0, 300)).toBeTruthy();
+    expect((await h.call('POST', `/api/invitations/${token}/accept`, undefined, carol.access)).status).toBe(200);
+    expect((await h.call('GET', `/api/workspaces/${ws}/members`, undefined, carol.access)).status).toBe(200);
+
+    const victim = tokensOf(await signInThroughProvider(`${h.cp.url}/api/auth/oidc/start`, 'ivan'));
+    const members = (await h.call('GET', `/api/workspaces/${ws}/members`, undefined, victim.access)).body.data;
+    expect(members.map((m: { email?: string; username: string }) => m.username)).toEqual(['squatter2']);
+    expect((await h.call('GET', `/api/workspaces/${ws}/invitations`, undefined, victim.access)).body.data).toEqual([]);
+    expect((await h.call('GET', `/api/workspaces/${ws}/members`, undefined, carol.access)).status).toBe(404);
   });
 
   it('asks an account with two-factor for its code after the provider\'s sign-in, and signs in only with a right one', async () => {

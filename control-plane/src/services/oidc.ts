@@ -1,8 +1,9 @@
 // OpenID Connect sign-in for the whole server, through openid-client: the authorization code flow
 // with PKCE (S256), state and nonce. The first sign-in creates the account, or links an existing one
 // only when the provider says the email is verified. An existing account whose own address was never
-// verified here is taken over (its password, two-factor, sessions and API keys end): whoever signed
-// up with that address could not prove it. An account with two-factor still asks for its code.
+// verified here is taken over (its password, two-factor, sessions, API keys and the members it let
+// into its personal workspace end): whoever signed up with that address could not prove it. An
+// account with two-factor still asks for its code.
 // OIDC_DEFAULT_WORKSPACE_ID and OIDC_DEFAULT_ROLE make every SSO user a member of one workspace, once.
 import * as oidc from 'openid-client';
 import { LIMITS, MESSAGES } from '@upfleet/proto/rest';
@@ -59,6 +60,9 @@ export function createOidcService(deps: {
     dropVerifications: deps.db.prepare('DELETE FROM email_verifications WHERE user_id = ?'),
     dropApiKeys: deps.db.prepare('DELETE FROM api_keys WHERE created_by = ? OR user_id = ?'),
     dropIdentities: deps.db.prepare('DELETE FROM user_identities WHERE user_id = ?'),
+    // The personal workspace's id is the person's: whoever the squatter let in leaves with them.
+    dropGuests: deps.db.prepare('DELETE FROM workspace_members WHERE workspace_id = ? AND user_id != ?'),
+    dropInvitations: deps.db.prepare('DELETE FROM workspace_invitations WHERE workspace_id = ? AND accepted_at IS NULL'),
     joined: deps.db.prepare('SELECT 1 FROM sso_workspace_joins WHERE workspace_id = ? AND user_id = ?').pluck(),
     join: deps.db.prepare('INSERT OR IGNORE INTO sso_workspace_joins (workspace_id, user_id, at) VALUES (?, ?, ?)'),
   };
@@ -70,6 +74,8 @@ export function createOidcService(deps: {
     q.dropVerifications.run(userId);
     q.dropApiKeys.run(userId, userId);
     q.dropIdentities.run(userId);
+    q.dropGuests.run(userId, userId);
+    q.dropInvitations.run(userId);
   });
 
   /** The provider's metadata, fetched once (again after a failure). A plain-http issuer is for local tests and development. */
