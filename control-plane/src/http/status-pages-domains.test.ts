@@ -152,6 +152,38 @@ describe('custom domains', () => {
     expect(none.body).toEqual({ success: false, error: DOMAIN_FIRST });
   });
 
+  it('verify-domain is an admin\'s and stays in its workspace: editors and viewers get 403, another workspace\'s page 404', async () => {
+    const owner = await h.signup();
+    const ws = (await h.call('POST', '/api/workspaces', { name: 'Team domains' }, owner.token)).body.data.id as number;
+    const account = ((await h.call('GET', '/api/admin/workspaces', undefined, h.cp.adminToken)).body.data as Array<{ id: number; account_email: string }>).find((w) => w.id === ws)!;
+    await h.setPackage(account.account_email, 'Pro');
+    const inWs = { 'x-workspace-id': String(ws) };
+    const member = async (role: string) => {
+      const who = await h.signup();
+      const inv = await h.call('POST', `/api/workspaces/${ws}/invitations`, { email: who.user.email, role }, owner.token);
+      const token = /\/invitations\/([A-Za-z0-9_-]+)$/.exec(inv.body.data.link)![1];
+      expect((await h.call('POST', `/api/invitations/${token}/accept`, undefined, who.token)).status).toBe(200);
+      return who.token;
+    };
+    const domain = `team-${n}.acme.example`;
+    const page = (await h.call('POST', '/api/users/status-pages', { slug: slug(), title: 'Team Proof', custom_domain: domain }, owner.token, inWs)).body.data;
+    for (const role of ['viewer', 'editor']) {
+      const r = await h.call('POST', `/api/users/status-pages/${page.id}/verify-domain`, undefined, await member(role), inWs);
+      expect(r.status, role).toBe(403);
+      expect(r.body.success).toBe(false);
+    }
+    const outsider = await proUser();
+    const foreign = await verify(page.id, outsider.token);
+    expect(foreign.status).toBe(404);
+    expect(foreign.body).toEqual({ success: false, error: 'Status page not found' });
+    const admin = await member('admin');
+    const asAdmin = () => h.call('POST', `/api/users/status-pages/${page.id}/verify-domain`, undefined, admin, inWs);
+    expect((await asAdmin()).body.data).toMatchObject({ found: false, custom_domain_verified: false });
+    dns.txt.set(record(domain), [page.custom_domain_token]);
+    expect((await asAdmin()).body.data).toMatchObject({ found: true, custom_domain_verified: true });
+    expect(await served(domain, 'Team Proof')).toBe(true);
+  });
+
   it('checks proved domains again daily: a record that is gone stops the domain', async () => {
     const { token } = await proUser();
     const domain = `daily-${n}.acme.example`;
