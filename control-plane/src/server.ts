@@ -37,6 +37,7 @@ import { createEndpointsRepo } from './store/endpoints-repo';
 import { createRateLimitRepo } from './store/rate-limit-repo';
 import { seedDatabase } from './store/seed';
 import { createSessionsRepo } from './store/sessions-repo';
+import { openSql } from './store/sql/open';
 import { createUsersRepo } from './store/users-repo';
 import { createWorkspacesRepo } from './store/workspaces-repo';
 import { createWorkspaceService } from './services/workspaces';
@@ -95,8 +96,12 @@ export interface ControlPlaneExtras {
 
 export async function startControlPlane(config: Config, logger: Logger, extras: ControlPlaneExtras = {}): Promise<ControlPlane> {
   fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  // DATABASE_URL is experimental: its schema is migrated (a newer one stops the start), state stays in SQLite.
+  if (config.databaseUrl) await (await openSql({ dialect: 'postgres', url: config.databaseUrl })).close();
   const db = openDatabase(path.join(config.dataDir, 'upfleet.db'));
   seedDatabase(db);
+  // Kysely on the same SQLite handle: converted repos and the rest share one connection.
+  const sql = await openSql({ dialect: 'sqlite', database: db });
 
   const master = loadMasterKey(config.dataDir, config.secretKey);
   const box = createSecretBox(deriveKey(master, 'secrets-at-rest'));
@@ -107,17 +112,21 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
   const endpointsRepo = createEndpointsRepo(db, box);
   const agentsRepo = createAgentsRepo(db);
   const tokens = createTokenService({
-    sessions: createSessionsRepo(db),
+    sessions: createSessionsRepo(sql.db),
     signingKey: deriveKey(master, 'access-tokens'),
     accessTtlSeconds: config.accessTokenTtlSeconds,
     refreshTtlDays: config.refreshTokenTtlDays,
     reuseGraceSeconds: config.refreshReuseGraceSeconds,
   });
-  const pruneSessions = () => {
-    const pruned = tokens.prune();
-    if (pruned.sessions + pruned.tokens > 0) logger.info(pruned, 'pruned expired sessions');
+  const pruneSessions = async () => {
+    try {
+      const pruned = await tokens.prune();
+      if (pruned.sessions + pruned.tokens > 0) logger.info(pruned, 'pruned expired sessions');
+    } catch (err) {
+      logger.error({ err }, 'pruning sessions failed');
+    }
   };
-  pruneSessions();
+  await pruneSessions();
   const pruneTimer = setInterval(pruneSessions, extras.pruneIntervalMs ?? 3600_000);
   pruneTimer.unref();
   const rl = config.rateLimits;

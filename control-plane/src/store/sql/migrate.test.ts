@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness } from '../../testing/harness';
 import { postgresMissing, startPostgres, type PostgresServer } from '../../testing/postgres';
 import { openDatabase, type Db } from '../db';
 import { MIGRATIONS, type Migration } from '../migrations';
@@ -208,6 +209,30 @@ describe.skipIf(missing)(`Postgres migrations${missing ? ` (skipped: ${missing})
     await expect(openSql({ dialect: 'postgres', url })).rejects.toThrow(
       /^The database schema is newer than this Upfleet: migration 990 \(probe_notes\) is unknown to it\. Run the newer version, or restore the backup taken before the upgrade\.$/,
     );
+  });
+
+  it('with DATABASE_URL, a control plane migrates the Postgres schema and keeps serving from SQLite', async () => {
+    const url = await server.createDatabase();
+    const h = await startHarness({ DATABASE_URL: url });
+    try {
+      const { token } = await h.signup();
+      expect((await h.call('GET', '/api/auth/validate-session', undefined, token)).status).toBe(200);
+    } finally {
+      await h.close();
+    }
+    const db = kyselyOn(url);
+    try {
+      const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM schema_migrations`.execute(db);
+      expect(rows[0]!.n).toBe(MIGRATIONS.length);
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it('with DATABASE_URL on a newer schema, a control plane refuses to start with the one line', async () => {
+    const url = await server.createDatabase();
+    await (await openSqlWith(url, [...MIGRATIONS, LATER])).destroy();
+    await expect(startHarness({ DATABASE_URL: url })).rejects.toThrow(/^The database schema is newer than this Upfleet: migration 990 \(probe_notes\)/);
   });
 
   async function openSqlWith(url: string, migrations: Migration[]): Promise<Kysely<any>> {

@@ -1,7 +1,5 @@
 // The tables Kysely queries, typed by hand from the migrations (the same on SQLite and Postgres:
 // integers are numbers on both, booleans are 0/1). A repo converted to Kysely adds its tables here.
-import type { Generated } from 'kysely';
-
 export interface SessionsTable {
   id: string;
   user_id: number;
@@ -25,18 +23,8 @@ export interface SchemaMigrationsTable {
   applied_at: string;
 }
 
-/** Only what tests need to make a user a session belongs to; the users repo is not converted yet. */
-export interface UsersTable {
-  id: Generated<number>;
-  username: string;
-  email: string;
-  password_hash: string;
-  package_id: number;
-}
-
 export interface Schema {
   sessions: SessionsTable;
   refresh_tokens: RefreshTokensTable;
   schema_migrations: SchemaMigrationsTable;
-  users: UsersTable;
 }
