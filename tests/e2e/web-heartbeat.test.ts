@@ -46,7 +46,21 @@ d(title, () => {
     await dialog.getByLabel(/^Cron \(/).fill('30 2 * * *');
     await dialog.getByRole('button', { name: 'Add Endpoint' }).click();
     await dialog.waitFor({ state: 'detached' });
+    // At once: the ping URL and the lines for this cron, each with a copy button.
+    const created = page.getByRole('dialog', { name: 'Heartbeat created' });
+    const firstUrl = await created.getByLabel('Ping URL').inputValue();
+    expect(firstUrl).toMatch(new RegExp(`^${base}/ping/[A-Za-z0-9_-]{32}$`));
+    expect(await created.getByLabel('crontab line', { exact: true }).innerText()).toBe(`CRON_TZ=Europe/Berlin\n30 2 * * * /usr/local/bin/backup.sh && curl -fsS -m 10 --retry 5 ${firstUrl}`);
+    await created.getByRole('button', { name: 'Copy the crontab line' }).click();
+    await created.getByRole('button', { name: 'Copy the crontab line: copied' }).waitFor();
+    await created.getByRole('button', { name: 'Done' }).click();
+    await created.waitFor({ state: 'detached' });
     await page.getByRole('heading', { name: 'Nightly backup', exact: true }).waitFor();
+    // Before the first ping: its schedule instead of a heartbeat:// link, and no uptime yet.
+    const row = page.getByRole('listitem', { name: /^Nightly backup:/ });
+    expect(await row.locator('a[href^="heartbeat:"]').count()).toBe(0);
+    expect(await row.innerText()).not.toMatch(/heartbeat:\/\/|100\.00%/);
+    await row.getByText('Waiting for the first ping').waitFor();
 
     await page.getByRole('button', { name: 'Edit Nightly backup' }).click();
     dialog = page.getByRole('dialog', { name: 'Edit Endpoint' });
@@ -55,9 +69,11 @@ d(title, () => {
     const url = await pingUrl.inputValue();
     expect(url).toMatch(new RegExp(`^${base}/ping/[A-Za-z0-9_-]{32}$`));
     expect(await dialog.getByLabel('Time zone').inputValue()).toBe('Europe/Berlin');
-    await dialog.getByRole('button', { name: 'Copy' }).click();
-    await dialog.getByRole('button', { name: 'Copied' }).waitFor();
-    await dialog.getByText(`0 3 * * * /usr/local/bin/backup.sh && curl -fsS -m 10 --retry 5 ${url}`).waitFor();
+    expect(url).toBe(firstUrl);
+    await dialog.getByRole('button', { name: 'Copy', exact: true }).click();
+    await dialog.getByRole('button', { name: 'Copied', exact: true }).waitFor();
+    // The crontab line follows the heartbeat's own cron (it read "0 3 * * *" whatever the schedule).
+    await dialog.getByText(`30 2 * * * /usr/local/bin/backup.sh && curl -fsS -m 10 --retry 5 ${url}`).waitFor();
     await dialog.getByRole('button', { name: 'Cancel' }).click();
 
     expect((await fetch(url, { method: 'POST', body: 'backup done' })).status).toBe(200);

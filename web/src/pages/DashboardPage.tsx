@@ -1,6 +1,6 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import type { Dashboard, Endpoint, EndpointInput, Incident, MaintenanceWindow, Region } from '@upfleet/proto/rest';
+import type { Dashboard, Endpoint, EndpointInput, Incident, MaintenanceWindow, Region, SavedEndpoint } from '@upfleet/proto/rest';
 import { useAuth, useServices } from '../app-context';
 import { StatusSummary } from '../components/dashboard/StatusSummary';
 import { useEndpointList } from '../components/dashboard/use-endpoint-list';
@@ -191,12 +191,12 @@ export function DashboardPage() {
 
   const plan: PlanLimits = dashboard ? { ...DEFAULT_PLAN, ...dashboard, package_name: dashboard.package_name || 'Free', max_regions: dashboard.max_regions || 1 } : DEFAULT_PLAN;
 
-  const save = async (input: EndpointInput, endpoint?: Endpoint): Promise<boolean> => {
+  const save = async (input: EndpointInput, endpoint?: Endpoint): Promise<SavedEndpoint | boolean> => {
     try {
-      const res = endpoint ? await api.put(`/api/users/endpoints/${endpoint.url_id}`, input) : await api.post('/api/users/endpoints', input);
+      const res = endpoint ? await api.put<SavedEndpoint>(`/api/users/endpoints/${endpoint.url_id}`, input) : await api.post<SavedEndpoint>('/api/users/endpoints', input);
       if (res.success) {
         await load();
-        return true;
+        return res.data ?? true;
       }
       console.error(endpoint ? 'update endpoint failed' : 'add endpoint failed', { status: res.status, error: res.error });
     } catch (err) {
@@ -298,6 +298,7 @@ export function DashboardPage() {
             onQuery={setQuery}
             openIncidents={openIncidents}
             inMaintenance={inMaintenance}
+            timeZone={user?.timezone}
             onGraphs={(ep) => setDialog({ kind: 'graphs', endpoint: ep })}
             {...(mayOffer(workspaceRole, 'editor') ? {
               onEdit: (ep: Endpoint) => setDialog({ kind: 'edit', endpoint: ep }),
