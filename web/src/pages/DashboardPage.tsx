@@ -14,6 +14,7 @@ import { PlanNotices } from '../components/dashboard/PlanNotices';
 import { EndpointList } from '../components/dashboard/EndpointList';
 import { GlobeIcon, ActivityIcon, PlusIcon } from '../components/Icons';
 import { mayOffer, useWorkspaces } from '../lib/workspaces';
+import { NEW_ACCOUNT_STORAGE_KEY } from '../services';
 
 const GraphsModal = lazy(() => import('../components/graphs/GraphsModal'));
 
@@ -38,9 +39,14 @@ type Dialog =
 const LIVE_FLUSH_MS = 300;
 
 export function DashboardPage() {
-  const { api } = useServices();
+  const { api, storage } = useServices();
   const workspaceRole = useWorkspaces().role;
   const user = useAuth((s) => s.user);
+  // "Welcome back" is for a return: an account just made here is welcomed once.
+  const [firstVisit] = useState(() => user !== null && storage?.getItem(NEW_ACCOUNT_STORAGE_KEY) === String(user.id));
+  useEffect(() => {
+    if (firstVisit) storage?.removeItem(NEW_ACCOUNT_STORAGE_KEY);
+  }, [firstVisit, storage]);
   // undefined: not loaded yet; null: the dashboard call failed (the list still loads, whole).
   const [dashboard, setDashboard] = useState<Dashboard | null | undefined>(undefined);
   const [regions, setRegions] = useState<Region[]>([]);
@@ -233,12 +239,14 @@ export function DashboardPage() {
   const total = dashboard?.total_endpoints ?? list.all;
   const counts = list.counts ?? dashboard?.status_counts ?? null;
   const maxEndpoints = dashboard?.max_endpoints;
+  // The regions this plan checks from, not every region the service has.
+  const usableRegions = dashboard ? Math.min(dashboard.regions_count, Math.max(1, dashboard.max_regions || 1)) : 3;
 
   return (
     <div className="container page">
       <header className="dash-header">
         <div>
-          <h1>Welcome back, {user?.username}!</h1>
+          <h1>{firstVisit ? 'Welcome' : 'Welcome back'}, {user?.username}!</h1>
           <p className="page-sub">Here is how your endpoints are doing. You are on the <strong>{plan.package_name}</strong> plan.</p>
         </div>
       </header>
@@ -257,7 +265,7 @@ export function DashboardPage() {
           <span className="stat-icon stat-icon-alt"><GlobeIcon /></span>
           <div>
             <div className="stat-label">Regions</div>
-            <div className="stat-value">{dashboard?.regions_count ?? 3}</div>
+            <div className="stat-value">{usableRegions}{dashboard && usableRegions < dashboard.regions_count ? <span className="stat-of"> of {dashboard.regions_count}</span> : null}</div>
           </div>
         </div>
       </section>
