@@ -134,6 +134,7 @@ d(title, () => {
     const sp = await api('POST', '/api/users/status-pages', { slug: 'acme-shop', title: 'Acme', description: '', components: [{ name: 'Shop', endpoint_id: ep.url_id }] }, owner.accessToken, inAcme);
     await api('POST', `/api/users/status-pages/${sp.id}/reports`, { title: 'Slow checkout', status: 'investigating', message: 'Looking', affected: [] }, owner.accessToken, inAcme);
     await api('POST', '/api/users/maintenance-windows', { title: 'Upgrade', endpoint_ids: [ep.url_id], starts_at: new Date(Date.now() + 86_400_000).toISOString(), ends_at: new Date(Date.now() + 90_000_000).toISOString() }, owner.accessToken, inAcme);
+    await api('POST', '/api/users/alert-methods', { platform: 'email', platform_config: { email_address: 'ops@example.com' } }, owner.accessToken, inAcme);
     const viewer = await api('POST', '/api/auth/signup', { username: 'watcher', email: 'watcher@example.com', password });
     const link = (await api('POST', `/api/workspaces/${acme}/invitations`, { email: 'watcher@example.com', role: 'viewer' }, owner.accessToken)).link as string;
     await api('POST', `/api/invitations/${/\/invitations\/([A-Za-z0-9_-]+)$/.exec(link)![1]}/accept`, undefined, viewer.accessToken);
@@ -164,7 +165,9 @@ d(title, () => {
       expect(await offered()).toEqual([]);
 
       await v.goto(`${base}/alert-settings`);
-      await v.getByRole('heading', { level: 1 }).waitFor();
+      await v.getByTestId('alert-method-row').waitFor();
+      expect(await v.getByRole('button', { name: /Edit|Delete|Send test/ }).count()).toBe(0);
+      expect(await v.getByRole('checkbox').count()).toBe(0);
       expect(await v.locator('main form').count()).toBe(0);
       expect(await offered()).toEqual([]);
 
