@@ -70,6 +70,8 @@ d(title, () => {
     expect(url).toMatch(new RegExp(`^${base}/ping/[A-Za-z0-9_-]{32}$`));
     expect(await dialog.getByLabel('Time zone').inputValue()).toBe('Europe/Berlin');
     expect(url).toBe(firstUrl);
+    // The modal fits its content: the long ping URL and lines wrap, nothing scrolls sideways.
+    expect(await page.evaluate<number>("(() => { const b = document.querySelector('[role=dialog] .modal-body'); return b.scrollWidth - b.clientWidth; })()")).toBeLessThanOrEqual(0);
     await dialog.getByRole('button', { name: 'Copy', exact: true }).click();
     await dialog.getByRole('button', { name: 'Copied', exact: true }).waitFor();
     // The crontab line follows the heartbeat's own cron (it read "0 3 * * *" whatever the schedule).
