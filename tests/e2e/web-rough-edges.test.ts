@@ -176,6 +176,13 @@ d(title, () => {
       expect(await v.locator('main form').count()).toBe(0);
       expect(await offered()).toEqual([]);
 
+      // The audit log is an admin's: a deep link says so and makes no refused call.
+      const auditCalls = await failingCalls(v, async () => {
+        await v.goto(`${base}/audit-log`);
+        await v.getByText('The admins and the owner of this workspace read its audit log.').waitFor();
+      });
+      expect(auditCalls).toEqual([]);
+
       // The Profile's own forms are the viewer's (name, password, 2FA); the workspace's API keys are not.
       await v.goto(`${base}/profile`);
       await v.getByRole('heading', { name: 'API Keys' }).waitFor();
