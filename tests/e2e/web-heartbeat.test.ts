@@ -1,34 +1,20 @@
 // Issue 22 heartbeats in Debian's chromium against the real control plane: a Free account picks the
 // heartbeat kind, a cron with its time zone shows its next five runs, the heartbeat is created;
-// its edit form shows the ping URL with a copy button and curl/crontab examples, and a ping at that
-// URL turns the row up.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
-import { startStack, type Stack } from '../helpers/start-stack';
-import { ensureWebBuild, hasChromium, launchBrowser, signUp } from './screenshots';
+// its ping URL and the crontab line for its cron show at once and in its edit form (copy buttons),
+// its row waits for the first ping without a heartbeat:// link, and a ping turns the row up.
+import { describe, expect, it } from 'vitest';
+import { useBrowserStack } from '../helpers/browser-stack';
+import { hasChromium, signUp } from './screenshots';
 
 const browserOk = hasChromium();
 const d = browserOk ? describe : describe.skip;
 const title = browserOk ? 'heartbeat form in chromium' : 'heartbeat form in chromium (skipped: /usr/bin/chromium is missing)';
 
 d(title, () => {
-  let stack: Stack;
-  let browser: Awaited<ReturnType<typeof launchBrowser>>;
-  let page: Page;
-
-  beforeAll(async () => {
-    ensureWebBuild();
-    stack = await startStack();
-    browser = await launchBrowser();
-    page = await browser.context.newPage();
-    page.setDefaultTimeout(20_000);
-  }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-  });
+  const env = useBrowserStack();
 
   it('creates a cron heartbeat with its next runs, shows its ping URL, and a ping turns it up', async () => {
+    const { page, stack } = env;
     const base = stack.baseUrl;
     await signUp(page, base, { username: 'beats', email: 'beats@example.com', password: 'correct-horse-1' });
     await page.getByRole('button', { name: 'Add Endpoint' }).first().click();

@@ -3,10 +3,10 @@
 // back"), counts the regions its plan can use, and meets a navbar that fits at 1440 px, radio cards
 // with the radio beside its label, and a Profile that says one thing about its subscription and
 // makes no failing call.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { startStack, type Stack } from '../helpers/start-stack';
-import { ensureWebBuild, hasChromium, launchBrowser, signUp } from './screenshots';
+import { useBrowserStack } from '../helpers/browser-stack';
+import { hasChromium, launchBrowser, signUp } from './screenshots';
 
 const browserOk = hasChromium();
 const d = browserOk ? describe : describe.skip;
@@ -14,11 +14,9 @@ const title = browserOk ? 'rough edges in chromium' : 'rough edges in chromium (
 const password = 'correct-horse-1';
 
 d(title, () => {
-  let stack: Stack;
-  let browser: Awaited<ReturnType<typeof launchBrowser>>;
-  let page: Page;
+  const env = useBrowserStack();
   const api = async (method: string, p: string, body?: unknown, token?: string, headers: Record<string, string> = {}) => {
-    const res = await fetch(`${stack.baseUrl}${p}`, {
+    const res = await fetch(`${env.stack.baseUrl}${p}`, {
       method, headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
@@ -41,19 +39,8 @@ d(title, () => {
     return failed;
   };
 
-  beforeAll(async () => {
-    ensureWebBuild();
-    stack = await startStack();
-    browser = await launchBrowser();
-    page = await browser.context.newPage();
-    page.setDefaultTimeout(20_000);
-  }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-  });
-
   it('welcomes a new account once, counts the regions its plan can use, fits the navbar at 1440 px, and keeps radios by their labels', async () => {
+    const { page, stack } = env;
     const base = stack.baseUrl;
     await signUp(page, base, { username: 'averyveryverylongusername', email: 'newcomer@example.com', password });
     await page.getByRole('heading', { name: 'Welcome, averyveryverylongusername!' }).waitFor();
@@ -111,6 +98,7 @@ d(title, () => {
   });
 
   it('shows the Profile with one subscription state and no failing call on load', async () => {
+    const { page, stack } = env;
     const failed = await failingCalls(page, async () => {
       await page.goto(`${stack.baseUrl}/profile`);
       await page.getByText('No active subscription', { exact: true }).waitFor();
@@ -124,6 +112,7 @@ d(title, () => {
   });
 
   it('offers a viewer no form or button the server would refuse, on any page', async () => {
+    const { stack } = env;
     const base = stack.baseUrl;
     const owner = await api('POST', '/api/auth/signup', { username: 'acmeowner', email: 'acmeowner@example.com', password });
     const acme = (await api('POST', '/api/workspaces', { name: 'Acme' }, owner.accessToken)).id as number;

@@ -1,33 +1,19 @@
 // After sign-out, or with both stored tokens corrupt, a visit to /dashboard is a page that sends the
 // person to sign in: never the API's JSON. (Server side, a page load that fails answers HTML:
 // control-plane/src/http/web-pages.test.ts.)
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
-import { startStack, type Stack } from '../helpers/start-stack';
-import { ensureWebBuild, hasChromium, launchBrowser, signUp } from './screenshots';
+import { describe, expect, it } from 'vitest';
+import { useBrowserStack } from '../helpers/browser-stack';
+import { hasChromium, signUp } from './screenshots';
 
 const browserOk = hasChromium();
 const d = browserOk ? describe : describe.skip;
 const title = browserOk ? 'session end in chromium' : 'session end in chromium (skipped: /usr/bin/chromium is missing)';
 
 d(title, () => {
-  let stack: Stack;
-  let browser: Awaited<ReturnType<typeof launchBrowser>>;
-  let page: Page;
-
-  beforeAll(async () => {
-    ensureWebBuild();
-    stack = await startStack();
-    browser = await launchBrowser();
-    page = await browser.context.newPage();
-    page.setDefaultTimeout(20_000);
-  }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-  });
+  const env = useBrowserStack();
 
   async function visitDashboardLandsOnSignIn(base: string): Promise<void> {
+    const page = env.page;
     const res = await page.goto(`${base}/dashboard`);
     expect(res?.headers()['content-type']).toMatch(/^text\/html/);
     await page.waitForURL(`${base}/login`);
@@ -36,7 +22,8 @@ d(title, () => {
   }
 
   it('sends a signed-out visitor and one with corrupt stored tokens from /dashboard to sign in', async () => {
-    const base = stack.baseUrl;
+    const { page } = env;
+    const base = env.stack.baseUrl;
     await signUp(page, base, { username: 'leaver', email: 'leaver@example.com', password: 'correct-horse-1' });
     await page.getByRole('button', { name: 'leaver' }).click();
     await page.getByRole('menuitem', { name: 'Sign Out' }).click();
