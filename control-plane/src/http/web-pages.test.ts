@@ -40,11 +40,23 @@ describe('page routes', () => {
     expect((await fetch(`${h.cp.url}/dashboard`, { headers: PAGE })).status).toBe(200);
   });
 
-  it('answers an unknown status page with an HTML page, and the API with JSON as before', async () => {
+  it('answers an unknown status page and a bad subscribe form with HTML pages, and the API with JSON as before', async () => {
     const page = await fetch(`${h.cp.url}/status/no-such-page`, { headers: PAGE });
     expect(page.status).toBe(404);
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
     expect(await page.text()).toContain('<h1>Status page not found</h1>');
+
+    // The subscribe form without JavaScript: a bad address is a page saying so.
+    const { token, user } = await h.signup();
+    await h.setPackage(user.email, 'Pro');
+    const sp = await h.call('POST', '/api/users/status-pages', { slug: 'web-pages-acme', title: 'Acme', description: '', components: [] }, token);
+    expect(sp.status).toBe(201);
+    const form = await fetch(`${h.cp.url}/status/web-pages-acme/subscribe`, {
+      method: 'POST', headers: { ...PAGE, 'content-type': 'application/x-www-form-urlencoded' }, body: 'email=not-an-address',
+    });
+    expect(form.status).toBe(400);
+    expect(form.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await form.text()).toContain('Please go back and try again.');
 
     const api = await h.call('GET', '/api/public/status/no-such-page', undefined, undefined, PAGE);
     expect(api.status).toBe(404);

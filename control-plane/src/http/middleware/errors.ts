@@ -4,9 +4,9 @@ import { AppError, HTTP_STATUS } from '../../errors';
 import type { Logger } from '../../logger';
 import { escapeHtml } from '../../alerting/render';
 
-/** A browser's page load (not an API call): it must get a page it can show, never API JSON. */
+/** A browser's page load or form post (not an API call): it must get a page it can show, never API JSON. */
 export const wantsPage = (req: Request): boolean =>
-  !req.originalUrl.startsWith('/api/') && req.method === 'GET' && req.accepts(['json', 'html']) === 'html';
+  !req.originalUrl.startsWith('/api/') && req.accepts(['json', 'html']) === 'html';
 
 /** A small HTML page for a failed page load, with a way back into the app. */
 export function sendErrorPage(res: Response, status: number, heading: string, text: string): void {
@@ -46,10 +46,18 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
   };
 }
 
+const NOT_THERE = 'The address may be mistyped, or the page is no longer there.';
+const GO_BACK = 'Please go back and try again.';
+
 function pageError(err: unknown, req: Request, res: Response, logger: Logger): void {
-  if (err instanceof AppError) return sendErrorPage(res, HTTP_STATUS[err.code], err.message, 'The address may be mistyped, or the page is no longer there.');
+  if (err instanceof AppError) {
+    const status = HTTP_STATUS[err.code];
+    return sendErrorPage(res, status, err.message, status === 404 ? NOT_THERE : GO_BACK);
+  }
   const status = (err as { status?: number }).status;
-  if (typeof status === 'number' && status >= 400 && status < 500) return sendErrorPage(res, status, 'Page not found', 'The address may be mistyped, or the page is no longer there.');
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return status === 404 ? sendErrorPage(res, 404, 'Page not found', NOT_THERE) : sendErrorPage(res, status, 'Bad request', GO_BACK);
+  }
   const requestId = crypto.randomUUID();
   logger.error({ err, requestId, path: req.path, method: req.method }, 'unhandled error');
   sendErrorPage(res, 500, 'Something went wrong', `Please try again in a moment (request id ${requestId}).`);
