@@ -53,21 +53,30 @@ d(title, () => {
     expect(page.viewportSize()?.width).toBe(1440);
     const switcher = page.getByRole('combobox', { name: 'Workspace' });
     await switcher.waitFor();
-    const bar = await page.evaluate<{ height: number; overflow: number; linkHeights: number[]; switcher: { width: number; right: number } }>(`(() => {
+    const measure = () => page.evaluate<{ height: number; overflow: number; linkHeights: number[]; linksEnd: number; actionsStart: number; switcher: { width: number; right: number } }>(`(() => {
       const nav = document.querySelector('.navbar-inner');
+      const links = [...document.querySelectorAll('.nav-link')];
       const sel = document.querySelector('.workspace-switcher select').getBoundingClientRect();
       return {
         height: nav.getBoundingClientRect().height,
         overflow: nav.scrollWidth - nav.clientWidth,
-        linkHeights: [...document.querySelectorAll('.nav-link')].map((a) => a.getBoundingClientRect().height),
+        linkHeights: links.map((a) => a.getBoundingClientRect().height),
+        linksEnd: Math.max(...links.map((a) => a.getBoundingClientRect().right)),
+        actionsStart: document.querySelector('.nav-actions').getBoundingClientRect().left,
         switcher: { width: sel.width, right: sel.right },
       };
     })()`);
-    expect(bar.height).toBeLessThanOrEqual(64);
-    expect(bar.overflow).toBeLessThanOrEqual(0);
-    expect(Math.max(...bar.linkHeights)).toBeLessThan(40); // one line of text each
-    expect(bar.switcher.width).toBeGreaterThan(120); // "Personal (you) · owner", not just its arrow
-    expect(bar.switcher.right).toBeLessThanOrEqual(1440);
+    for (const width of [1440, 1200]) {
+      await page.setViewportSize({ width, height: 900 });
+      await expect.poll(async () => (await measure()).linksEnd <= (await measure()).actionsStart, { message: `links clear of the switcher at ${width} px` }).toBe(true);
+      const bar = await measure();
+      expect(bar.height).toBeLessThanOrEqual(64);
+      expect(bar.overflow).toBeLessThanOrEqual(0);
+      expect(Math.max(...bar.linkHeights)).toBeLessThan(40); // one line of text each
+      expect(bar.switcher.width).toBeGreaterThan(120); // "Personal (you) · owner", not just its arrow
+      expect(bar.switcher.right).toBeLessThanOrEqual(width);
+    }
+    await page.setViewportSize({ width: 1440, height: 900 });
     await page.screenshot({ path: `${stack.dataDir}/navbar-1440.png`, clip: { x: 0, y: 0, width: 1440, height: 80 } });
 
     // Check-type radio cards: the radio sits just before its label, with a plain focus ring.
