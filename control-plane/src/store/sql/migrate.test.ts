@@ -111,6 +111,24 @@ describe('SQLite migrations', () => {
     }
   });
 
+  it('migration 80 gives rate-limit events an id key, keeping each row with its old rowid', () => {
+    const s = tempSqlite(MIGRATIONS.filter((m) => m.id < 80));
+    s.db.prepare('INSERT INTO rate_limit_events (bucket, key, ts) VALUES (?, ?, ?)').run('login_ip', '10.0.0.1', 1000);
+    s.db.prepare('INSERT INTO rate_limit_events (bucket, key, ts) VALUES (?, ?, ?)').run('login_ip', '10.0.0.2', 2000);
+    s.db.prepare('DELETE FROM rate_limit_events WHERE ts = 1000').run();
+    s.db.prepare('INSERT INTO rate_limit_events (bucket, key, ts) VALUES (?, ?, ?)').run('signup_ip', '10.0.0.3', 3000);
+    const before = s.db.prepare('SELECT rowid AS id, bucket, key, ts FROM rate_limit_events ORDER BY rowid').all();
+    s.db.close();
+    const db = openDatabase(s.file);
+    try {
+      expect(db.prepare('SELECT id, bucket, key, ts FROM rate_limit_events ORDER BY id').all()).toEqual(before);
+      expect(db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'rate_limit_events'").pluck().all()).toEqual(['rate_limit_events_key']);
+    } finally {
+      db.close();
+      s.cleanup();
+    }
+  });
+
   it('are applied once when two processes open a new database at the same moment', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'upfleet-sql-'));
     const file = path.join(dir, 'upfleet.db');
@@ -174,6 +192,24 @@ describe.skipIf(missing)(`Postgres migrations${missing ? ` (skipped: ${missing})
     } finally {
       await db.destroy();
       s.cleanup();
+    }
+  });
+
+  it('give every person a personal workspace on Postgres too (the trigger of migration 20)', async () => {
+    const db = kyselyOn(await server.createDatabase());
+    try {
+      await migratePostgres(db);
+      await sql`INSERT INTO packages (package_id, package_name, price, max_endpoints, max_regions, check_frequency_seconds, retention_days, ssl_monitoring,
+        advanced_alerts, api_access, multi_region, ping_host, cert_expiry, response_code, response_time) VALUES (1, 'Free', 0, 10, 1, 300, 30, 0, 0, 0, 0, 0, 0, 1, 0)`.execute(db);
+      await sql`INSERT INTO users (username, email, password_hash, package_id) VALUES ('ann', 'ann@example.com', 'h', 1)`.execute(db);
+      await sql`INSERT INTO users (username, email, password_hash, package_id, kind) VALUES ('Acme', 'acme@workspace.invalid', '', 1, 'workspace')`.execute(db);
+      const { rows } = await sql`SELECT w.id::int AS id, w.name, w.personal::int AS personal, m.role FROM workspaces w
+        JOIN workspace_members m ON m.workspace_id = w.id JOIN users u ON u.id = w.id ORDER BY w.id`.execute(db);
+      expect(rows).toEqual([{ id: 1, name: 'Personal', personal: 1, role: 'owner' }]);
+      await expect(sql`INSERT INTO users (username, email, password_hash, package_id) VALUES ('ANN', 'x@example.com', 'h', 1)`.execute(db))
+        .rejects.toThrow(/users_username/);
+    } finally {
+      await db.destroy();
     }
   });
 
