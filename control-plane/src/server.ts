@@ -342,7 +342,15 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     events,
     eventStreamMaxMs: config.accessTokenTtlSeconds * 1000,
     apiKeys: createApiKeyService({ keys: createApiKeysRepo(db), planOf: endpoints.planOf, perMinute: config.rateLimits.apiKeyPerMinute }),
-    graphs: createGraphService({ endpoints, source: results, metrics }),
+    graphs: createGraphService({
+      endpoints, source: results, metrics,
+      // The same count as the badge (uptimeSource) over the graph's range, so the two never disagree.
+      uptime: results
+        ? async (id, fromMs, toMs) => (await results!.uptime([id], {
+          sinceMs: fromMs, untilMs: toMs, createdAtMs: endpointsRepo.createdAtMs([id]), maintenance: late.statusPages?.spansFor([id], fromMs, toMs) ?? [],
+        })).get(id) ?? null
+        : undefined,
+    }),
     admin,
     billing,
     prices: createPriceService({ stripe, catalog }),
