@@ -1,6 +1,6 @@
 // Display rules of SPEC sections 3, 8 and 9: currency symbols, badges, classes and dates.
 import { formatDuration } from '@upfleet/proto/duration';
-import { FEATURE_LABELS, type Currency, type Feature, type GraphFunction, type Region } from '@upfleet/proto/rest';
+import { FEATURE_LABELS, type CodeBucket, type CodeClass, type Currency, type Feature, type GraphFunction, type GraphSeries, type Region } from '@upfleet/proto/rest';
 
 const SYMBOLS: Record<string, string> = { EUR: '€', USD: '$', GBP: '£', JPY: '¥' };
 
@@ -28,6 +28,26 @@ export function statusCodeClass(code: number): { label: string; tone: Tone } {
   if (code >= 400 && code < 500) return { label: 'Client Error', tone: 'orange' };
   if (code >= 500 && code < 600) return { label: 'Server Error', tone: 'red' };
   return { label: 'No Response', tone: 'grey' };
+}
+
+/** The response-code chart's classes: label and colour, in stacking order. */
+export const CODE_CLASS_STYLE: Record<CodeClass, { label: string; color: string; tone: Tone }> = {
+  '2xx': { label: '2xx', color: '#10b981', tone: 'green' },
+  '3xx': { label: '3xx', color: '#f59e0b', tone: 'yellow' },
+  '4xx': { label: '4xx', color: '#f97316', tone: 'orange' },
+  '5xx': { label: '5xx', color: '#ef4444', tone: 'red' },
+  failed: { label: 'Failed', color: '#6b7280', tone: 'grey' },
+};
+
+/** A bucket's class counts from its codes, for an answer without `codes` (one check per point). */
+export function codeBuckets(series: Pick<GraphSeries, 'data' | 'codes'>): CodeBucket[] {
+  if (series.codes) return series.codes;
+  return series.data.map(([t, v]) => {
+    const code = Math.round(v);
+    const cls: CodeClass = code >= 200 && code < 300 ? '2xx' : code >= 300 && code < 400 ? '3xx' : code >= 400 && code < 500 ? '4xx' : code >= 500 ? '5xx' : 'failed';
+    const classes = { '2xx': 0, '3xx': 0, '4xx': 0, '5xx': 0, failed: 0, [cls]: 1 };
+    return { t, checks: 1, passed: cls === '2xx' ? 1 : 0, classes };
+  });
 }
 
 /** Share of 2xx among checks, one decimal. */
