@@ -476,5 +476,10 @@ export interface PublicStatus {
   reports: Array<Omit<StatusReport, 'page_id' | 'incident_id'>>;
   /** In progress and upcoming, limited to this page's endpoints. */
   maintenance: Array<Omit<MaintenanceWindow, 'endpoint_ids'> & { components: number[] }>;
+  /**
+   * Ongoing outages the monitoring found that no open report covers (one began before the page or
+   * its component existed, or the page makes no reports): the banner's state is always explained.
+   */
+  detected: Array<{ component_ids: number[]; impact: 'major_outage' | 'degraded'; title: string; since: string }>;
   generated_at: string;
 }

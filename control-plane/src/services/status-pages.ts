@@ -248,6 +248,18 @@ export function createStatusPageService(deps: {
       return { id: c.component_id, name: c.name, group: c.group, status, uptime_90d: n > 0 ? Math.round((ok * 10_000) / n) / 100 : null, days };
     });
 
+    // The banner counts open incidents; every one it counts is listed, by its report or, without
+    // one (it began before this page or its component existed, or auto reports are off), as detected.
+    const detected: PublicStatus['detected'] = [];
+    for (const i of incidents) {
+      const mine = components.filter((c) => c.endpoint_id === i.url_id);
+      const ids = mine.map((c) => c.component_id);
+      if (ids.length === 0 || open.some((r) => r.incident_id === i.incident_id || r.affected.some((a) => ids.includes(a.component_id)))) continue;
+      const what = mine.map((c) => c.name).join(', ');
+      const down = i.condition === 'down';
+      detected.push({ component_ids: ids, impact: down ? 'major_outage' : 'degraded', title: down ? `${what} is down` : `${what}: degraded performance`, since: new Date(i.opened_at).toISOString() });
+    }
+
     const byEndpoint = new Map<number, number[]>();
     for (const c of components) if (c.endpoint_id !== null) byEndpoint.set(c.endpoint_id, [...(byEndpoint.get(c.endpoint_id) ?? []), c.component_id]);
     const data: PublicStatus = {
@@ -258,6 +270,7 @@ export function createStatusPageService(deps: {
       maintenance: windows
         .filter((w) => w.state !== 'completed')
         .map(({ endpoint_ids, ...w }) => ({ ...w, components: [...new Set(endpoint_ids.flatMap((id) => byEndpoint.get(id) ?? []))] })),
+      detected,
       generated_at: new Date(t).toISOString(),
     };
     const body = Buffer.from(JSON.stringify({ success: true, data }));

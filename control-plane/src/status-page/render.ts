@@ -120,12 +120,20 @@ function Page(s: PublicStatus, o: RenderOptions): ReactNode {
     h('h1', null, s.page.title),
     s.page.description ? h('p', { className: 'desc' }, s.page.description) : null,
     h('div', { className: `banner s-${s.overall}`, id: 'overall', 'data-status': s.overall }, OVERALL_LABEL[s.overall]),
-    open.length > 0 ? h('section', null, h('h2', null, 'Current incidents'), open.map((r) => Report(r, names))) : null,
+    open.length + s.detected.length > 0
+      ? h('section', null, h('h2', null, 'Current incidents'),
+          s.detected.map((d) => h('div', { className: 'card report', key: `detected-${d.component_ids.join('-')}`, 'data-detected': d.component_ids.join(' ') },
+            h('strong', null, d.title), ' ', h('span', { className: `tag t-${d.impact}` }, STATE_LABEL[d.impact]),
+            h('div', { className: 'meta' }, 'Detected by monitoring since ', h('time', { dateTime: d.since }, fmtTime(d.since))))),
+          open.map((r) => Report(r, names)))
+      : null,
     inProgress.length > 0 ? h('section', null, h('h2', null, 'Maintenance in progress'), inProgress.map(windowCard)) : null,
     h('section', null, h('h2', null, 'Components'),
       groups.map((g, i) => h('div', { key: i, className: 'component-group' }, g.name ? h('div', { className: 'group' }, g.name) : null, g.items.map(Component)))),
     upcoming.length > 0 ? h('section', null, h('h2', null, 'Scheduled maintenance'), upcoming.map(windowCard)) : null,
-    h('section', null, h('h2', null, 'Past incidents (90 days)'), history.length > 0 ? history.map((r) => Report(r, names)) : h('p', { className: 'meta' }, 'No incidents reported in the last 90 days.')),
+    h('section', null, h('h2', null, 'Past incidents (90 days)'), history.length > 0
+      ? history.map((r) => Report(r, names))
+      : h('p', { className: 'meta' }, open.length + s.detected.length > 0 ? 'No resolved incidents in the last 90 days.' : 'No incidents reported in the last 90 days.')),
     o.subscribeAction
       ? h('section', null, h('h2', null, 'Get updates by email'),
           h('form', { className: 'inline', method: 'post', action: o.subscribeAction },
@@ -143,11 +151,11 @@ function document(title: string, body: ReactNode, extraHead = ''): string {
 }
 
 export function renderStatusPage(s: PublicStatus, o: RenderOptions): string {
-  return document(`${s.page.title} status`, Page(s, o), `<link rel="alternate" type="application/atom+xml" href="${escapeXml(o.feedUrl)}" title="${escapeXml(s.page.title)}">`);
+  return document(s.page.title, Page(s, o), `<link rel="alternate" type="application/atom+xml" href="${escapeXml(o.feedUrl)}" title="${escapeXml(s.page.title)}">`);
 }
 
 export function renderPasswordForm(title: string, action: string, wrong: boolean): string {
-  return document(`${title} status`,
+  return document(title,
     h('main', null, h('h1', null, title),
       h('p', { className: 'desc' }, 'This status page is protected by a password.'),
       wrong ? h('p', { className: 't-major_outage', role: 'alert' }, 'Wrong password. Please try again.') : null,
@@ -174,7 +182,7 @@ export function renderAtom(s: PublicStatus, selfUrl: string, pageUrl: string): s
   const updated = entries[0]?.updated ?? s.generated_at;
   return `<?xml version="1.0" encoding="utf-8"?>
 <feed xmlns="http://www.w3.org/2005/Atom">
-<title>${escapeXml(s.page.title)} status</title>
+<title>${escapeXml(s.page.title)}</title>
 <id>${escapeXml(pageUrl)}</id>
 <link rel="self" href="${escapeXml(selfUrl)}"/>
 <link rel="alternate" href="${escapeXml(pageUrl)}"/>
@@ -186,6 +194,6 @@ ${entries.map((e) => `<entry><id>${escapeXml(e.id)}</id><title>${escapeXml(e.tit
 
 /** A short page after a form or a mail link (subscribed, confirmed, unsubscribed). */
 export function renderNotice(title: string, heading: string, text: string, back: string): string {
-  return document(`${title} status`,
+  return document(title,
     h('main', null, h('h1', null, title), h('div', { className: 'card notice', role: 'status' }, h('strong', null, heading), h('p', null, text)), h('p', null, h('a', { href: back }, 'Back to the status page'))));
 }
