@@ -193,8 +193,14 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
   const alerting = createAlerting({
     inMaintenance: (urlId, ts) => late.statusPages?.inMaintenance(urlId, ts) ?? false,
     incidentHooks: {
-      opened: (i) => late.statusPages?.incidentHooks.opened(i),
-      resolved: (i) => late.statusPages?.incidentHooks.resolved(i),
+      opened: (i) => {
+        live.incidentChanged(i.url_id);
+        late.statusPages?.incidentHooks.opened(i);
+      },
+      resolved: (i) => {
+        live.incidentChanged(i.url_id);
+        late.statusPages?.incidentHooks.resolved(i);
+      },
     },
     emailVerified,
     repo: createAlertingRepo(db),
