@@ -350,6 +350,31 @@ describe('public status page', () => {
     expect(after.detected).toEqual([]);
   });
 
+  it("takes IANA zones (Nepal, Adelaide, Kiritimati) and 'UTC+2' aliases, refuses others, and shows the page's times in its zone", async () => {
+    const { token } = await proUser();
+    for (const zone of ['Asia/Kathmandu', 'Australia/Adelaide', 'Pacific/Kiritimati', 'UTC+2', 'UTC+5:30']) {
+      const r = await h.call('POST', '/api/users/status-pages', pageBody({ timezone: zone }), token);
+      expect(r.status, zone).toBe(201);
+      expect(r.body.data.timezone).toBe(zone);
+      await h.call('DELETE', `/api/users/status-pages/${r.body.data.id}`, undefined, token);
+    }
+    const before = (await pages(token)).length;
+    expect((await h.call('POST', '/api/users/status-pages', pageBody({ timezone: 'Mars/Olympus' }), token)).body).toEqual({ success: false, error: 'Please choose a timezone from the list' });
+    expect((await pages(token)).length).toBe(before);
+    const page = (await h.call('POST', '/api/users/status-pages', pageBody({ timezone: 'Asia/Kathmandu', components: [{ name: 'A' }] }), token)).body.data;
+    await h.call('POST', `/api/users/status-pages/${page.id}/reports`, { title: 'Slow', message: 'Looking', affected: [{ component_id: page.components[0].component_id, impact: 'degraded' }] }, token);
+    const d = (await h.call('GET', `/api/public/status/${page.slug}`)).body.data;
+    // Kathmandu is UTC+5:45: the page's last day and the update's time are Kathmandu's
+    const kathmandu = (ms: number) => new Date(ms + 345 * 60_000).toISOString();
+    expect(d.components[0].days.at(-1).date).toBe(kathmandu(Date.parse(d.generated_at)).slice(0, 10));
+    const html = await (await fetch(`${h.cp.url}/status/${page.slug}`)).text();
+    expect(html).toContain('Times in Asia/Kathmandu');
+    expect(html).toContain(kathmandu(Date.parse(d.reports[0].updates[0].created_at)).slice(0, 16).replace('T', ' '));
+    // the profile takes IANA names too
+    expect((await h.call('PUT', '/api/users/profile', { username: 'zoned', email: (await h.call('GET', '/api/users/profile', undefined, token)).body.data.email, timezone: 'America/New_York' }, token)).status).toBe(200);
+    expect((await h.call('GET', '/api/users/profile', undefined, token)).body.data.timezone).toBe('America/New_York');
+  });
+
   it('answers Cache-Control public, max-age=30 with an ETag, 304 on If-None-Match; a change gives a new ETag', async () => {
     const { token } = await proUser();
     const page = (await h.call('POST', '/api/users/status-pages', pageBody({ components: [{ name: 'A' }] }), token)).body.data;

@@ -140,7 +140,7 @@ export function describeResultStore(name: string, makeStore: MakeStore | null, s
       const tcpEp = newEndpoint();
       const tcp = (ts: number, ok: boolean) => result({ endpoint_id: tcpEp, ts_ms: ts, check_id: `${tcpEp}:tcp:EU-Germany`, kind: 'CHECK_KIND_TCP', status_code: 0, ok, phase: ok ? '' : 'connect' });
       await store.insertBatch(`asserted-tcp-${tcpEp}`, 'a', [tcp(t0 + 10 * MIN, true), tcp(t0 + 20 * MIN, false), tcp(t0 + 30 * MIN, true), tcp(t0 + 40 * MIN, true)]);
-      const days = await dailyUptimeFrom(store).dailyUptime([ep, tcpEp], t0 - 2 * HOUR, NOW_HOUR, 0);
+      const days = await dailyUptimeFrom(store).dailyUptime([ep, tcpEp], t0 - 2 * HOUR, NOW_HOUR, 'UTC');
       const total = (id: number) => [...(days.get(id)?.values() ?? [])].reduce(([n, k], [a, b]) => [n + a, k + b], [0, 0]);
       expect(total(ep)).toEqual([5, 3]);
       expect(total(tcpEp)).toEqual([4, 3]);
@@ -208,6 +208,21 @@ export function describeResultStore(name: string, makeStore: MakeStore | null, s
       expect(rollup!.codes).toEqual([{ t: t0, checks: 6, passed: 2, classes: { '2xx': 2, '3xx': 1, '4xx': 1, '5xx': 1, failed: 1 } }]);
       expect(rollup!.lastCode).toBe(301);
       expect(raw).toEqual(rollup);
+    });
+
+    it("cuts status-page days at midnight in the page's IANA zone, and at a 'UTC+2' alias's fixed offset", async () => {
+      const ep = newEndpoint();
+      // 23:30 UTC five days ago: the next day in Berlin (UTC+1 or +2) and for UTC+2, the same day in UTC and New York
+      const day = Math.floor((Date.now() - 5 * DAY) / DAY) * DAY;
+      const ts = day + 23 * HOUR + 30 * MIN;
+      await store.insertBatch(`zone-${ep}`, 'a', [result({ endpoint_id: ep, ts_ms: ts })]);
+      const dates = async (zone: string) => [...((await dailyUptimeFrom(store).dailyUptime([ep], day - DAY, Date.now(), zone)).get(ep)?.keys() ?? [])];
+      const iso = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+      expect(await dates('UTC')).toEqual([iso(day)]);
+      expect(await dates('America/New_York')).toEqual([iso(day)]);
+      expect(await dates('Europe/Berlin')).toEqual([iso(day + DAY)]);
+      expect(await dates('UTC+2')).toEqual([iso(day + DAY)]);
+      expect(await dates('UTC+5:30')).toEqual([iso(day + DAY)]);
     });
 
     it('sorts points by time even when a batch arrives out of order', async () => {

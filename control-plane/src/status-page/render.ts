@@ -3,6 +3,7 @@
 import { createElement as h, type ReactNode } from 'react';
 import { renderToString } from 'react-dom/server';
 import type { ComponentState, PublicStatus, PublicStatusComponent } from '@upfleet/proto/rest';
+import { toZonedLocal } from '@upfleet/proto/time-zone';
 
 export const STATE_LABEL: Record<ComponentState, string> = {
   operational: 'Operational',
@@ -42,7 +43,8 @@ footer{margin-top:40px;color:var(--muted);font-size:.85rem;text-align:center}
 @media (max-width:600px){.bars{height:28px;gap:1px}h1{font-size:1.4rem}}
 `;
 
-const fmtTime = (iso: string) => iso.replace('T', ' ').slice(0, 16) + ' UTC';
+/** An instant as the page's visitors read it: wall-clock time in the page's zone (DST included), the zone named once in the footer. */
+const fmtTime = (iso: string, zone: string) => toZonedLocal(Date.parse(iso), zone).replace('T', ' ');
 
 function barClass(uptime: number | null): string {
   if (uptime === null) return 'bar';
@@ -78,13 +80,13 @@ function Component(c: PublicStatusComponent): ReactNode {
   );
 }
 
-function Report(r: PublicStatus['reports'][number], names: Map<number, string>): ReactNode {
+function Report(r: PublicStatus['reports'][number], names: Map<number, string>, zone: string): ReactNode {
   return h(
     'div',
     { className: 'card report', key: r.report_id, 'data-report': r.report_id },
     h('strong', null, r.title), ' ', h('span', { className: 'tag' }, r.status),
     r.affected.length > 0 ? h('div', { className: 'meta' }, 'Affects: ', r.affected.map((a) => `${names.get(a.component_id) ?? 'component'} (${a.impact.replace('_', ' ')})`).join(', ')) : null,
-    r.updates.map((u) => h('div', { className: 'update', key: u.update_id }, h('strong', null, u.status), ' — ', u.message, h('br'), h('time', { dateTime: u.created_at }, fmtTime(u.created_at)))),
+    r.updates.map((u) => h('div', { className: 'update', key: u.update_id }, h('strong', null, u.status), ' — ', u.message, h('br'), h('time', { dateTime: u.created_at }, fmtTime(u.created_at, zone)))),
   );
 }
 
@@ -97,6 +99,7 @@ export interface RenderOptions {
 }
 
 function Page(s: PublicStatus, o: RenderOptions): ReactNode {
+  const zone = s.page.timezone || 'UTC';
   const names = new Map(s.components.map((c) => [c.id, c.name]));
   const open = s.reports.filter((r) => r.resolved_at === null);
   const history = s.reports.filter((r) => r.resolved_at !== null);
@@ -111,7 +114,7 @@ function Page(s: PublicStatus, o: RenderOptions): ReactNode {
   const windowCard = (m: PublicStatus['maintenance'][number]) =>
     h('div', { className: 'card maintenance', key: m.id, 'data-maintenance': m.id },
       h('strong', null, m.title), ' ', h('span', { className: 'tag' }, m.state.replace('_', ' ')),
-      h('div', { className: 'meta' }, `${fmtTime(m.starts_at)} – ${fmtTime(m.ends_at)}`, m.components.length ? ` · ${m.components.map((id) => names.get(id)).join(', ')}` : ''),
+      h('div', { className: 'meta' }, `${fmtTime(m.starts_at, zone)} – ${fmtTime(m.ends_at, zone)}`, m.components.length ? ` · ${m.components.map((id) => names.get(id)).join(', ')}` : ''),
       m.message ? h('p', null, m.message) : null);
   return h(
     'main',
@@ -124,15 +127,15 @@ function Page(s: PublicStatus, o: RenderOptions): ReactNode {
       ? h('section', null, h('h2', null, 'Current incidents'),
           s.detected.map((d) => h('div', { className: 'card report', key: `detected-${d.component_ids.join('-')}`, 'data-detected': d.component_ids.join(' ') },
             h('strong', null, d.title), ' ', h('span', { className: `tag t-${d.impact}` }, STATE_LABEL[d.impact]),
-            h('div', { className: 'meta' }, 'Detected by monitoring since ', h('time', { dateTime: d.since }, fmtTime(d.since))))),
-          open.map((r) => Report(r, names)))
+            h('div', { className: 'meta' }, 'Detected by monitoring since ', h('time', { dateTime: d.since }, fmtTime(d.since, zone))))),
+          open.map((r) => Report(r, names, zone)))
       : null,
     inProgress.length > 0 ? h('section', null, h('h2', null, 'Maintenance in progress'), inProgress.map(windowCard)) : null,
     h('section', null, h('h2', null, 'Components'),
       groups.map((g, i) => h('div', { key: i, className: 'component-group' }, g.name ? h('div', { className: 'group' }, g.name) : null, g.items.map(Component)))),
     upcoming.length > 0 ? h('section', null, h('h2', null, 'Scheduled maintenance'), upcoming.map(windowCard)) : null,
     h('section', null, h('h2', null, 'Past incidents (90 days)'), history.length > 0
-      ? history.map((r) => Report(r, names))
+      ? history.map((r) => Report(r, names, zone))
       : h('p', { className: 'meta' }, open.length + s.detected.length > 0 ? 'No resolved incidents in the last 90 days.' : 'No incidents reported in the last 90 days.')),
     o.subscribeAction
       ? h('section', null, h('h2', null, 'Get updates by email'),
@@ -140,7 +143,7 @@ function Page(s: PublicStatus, o: RenderOptions): ReactNode {
             h('input', { type: 'email', name: 'email', required: true, placeholder: 'you@example.com', 'aria-label': 'Email address' }),
             h('button', { type: 'submit' }, 'Subscribe')))
       : null,
-    h('footer', null, h('a', { href: o.feedUrl }, 'Atom feed'), ` · Times in UTC · Updated ${fmtTime(s.generated_at)} · Powered by Upfleet`),
+    h('footer', null, h('a', { href: o.feedUrl }, 'Atom feed'), ` · Times in ${zone} · Updated ${fmtTime(s.generated_at, zone)} · Powered by Upfleet`),
   );
 }
 
