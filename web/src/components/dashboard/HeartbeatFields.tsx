@@ -7,6 +7,7 @@ import type { Endpoint, EndpointCheck } from '@upfleet/proto/rest';
 import { useServices } from '../../app-context';
 import { copyText } from '../../lib/clipboard';
 import { Field } from '../Field';
+import { TimeZoneList } from '../TimeZoneSelect';
 
 export const userTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
@@ -40,7 +41,8 @@ export function HeartbeatFields({ value, onChange, urlId }: { value: EndpointChe
               <input id="hb-cron" value={value.cron} onChange={(e) => onChange({ ...value, cron: e.target.value })} placeholder="0 3 * * *" />
             </Field>
             <Field id="hb-timezone" label="Time zone">
-              <input id="hb-timezone" value={value.timezone ?? ''} onChange={(e) => onChange({ ...value, timezone: e.target.value })} placeholder="Europe/Berlin" />
+              <input id="hb-timezone" list="hb-timezones" value={value.timezone ?? ''} onChange={(e) => onChange({ ...value, timezone: e.target.value })} placeholder="Europe/Berlin" />
+              <TimeZoneList id="hb-timezones" />
             </Field>
           </>
         )}
