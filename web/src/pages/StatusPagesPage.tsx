@@ -10,6 +10,7 @@ import { TimeZoneSelect } from '../components/TimeZoneSelect';
 import { useAuth, useServices } from '../app-context';
 import { Field } from '../components/Field';
 import { Spinner } from '../components/Spinner';
+import { formatDateTime } from '../lib/format';
 import { mayOffer, useWorkspaces } from '../lib/workspaces';
 
 interface ComponentDraft { component_id: number | null; name: string; endpoint_id: number | null; group: string }
@@ -322,7 +323,7 @@ function ReportItem({ base, report, onChange }: { base: string; report: StatusRe
       <strong>{report.title}</strong> <span className="badge">{report.status}</span>
       <ul>
         {report.updates.map((u) => (
-          <li key={u.update_id}><strong>{u.status}</strong> — {u.message} <span className="muted small">{new Date(u.created_at).toLocaleString()}</span></li>
+          <li key={u.update_id}><strong>{u.status}</strong> — {u.message} <span className="muted small">{formatDateTime(u.created_at)}</span></li>
         ))}
       </ul>
       <form className="inline-form" onSubmit={(e) => void post(e)} aria-label={`Update ${report.title}`}>

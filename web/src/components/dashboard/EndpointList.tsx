@@ -6,7 +6,7 @@
 import { forwardRef, useEffect, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { ENDPOINT_STATUSES, type Endpoint, type EndpointStatus, type Incident } from '@upfleet/proto/rest';
 import { BellIcon, ChartIcon, EditIcon, TrashIcon } from '../Icons';
-import { conditionLabel, regionKeyLabel, sinceLabel, uptimeBadge } from '../../lib/format';
+import { conditionLabel, formatDateTime, regionKeyLabel, sinceLabel, uptimeBadge } from '../../lib/format';
 import { PAGE, type ListQuery } from '../../lib/live-list';
 import { checkedAgo, HeartbeatBars, STATUS_LABELS, StatusWord } from './LiveStatus';
 
@@ -176,7 +176,7 @@ export const EndpointList = forwardRef<HTMLInputElement, {
                   {ep.description && <p className="endpoint-desc">{ep.description}</p>}
                   <div className="endpoint-live">
                     {ep.last_response_ms !== null && <span className="live-ms" data-testid="last-ms">{ep.last_response_ms.toLocaleString('en-US')} ms</span>}
-                    <span className="muted" data-testid="checked-ago" title={ep.last_checked_at ? new Date(ep.last_checked_at).toLocaleString('en-GB') : undefined}>{checkedAgo(ep.last_checked_at, now)}</span>
+                    <span className="muted" data-testid="checked-ago" title={ep.last_checked_at ? formatDateTime(ep.last_checked_at) : undefined}>{checkedAgo(ep.last_checked_at, now)}</span>
                     {ep.status !== 'up' && ep.status !== 'paused' && ep.last_error && <span className="live-error" data-testid="last-error">{ep.last_error}</span>}
                   </div>
                   <HeartbeatBars recent={ep.recent} />

@@ -6,17 +6,19 @@ import { nextRuns } from '@upfleet/proto/heartbeat';
 import type { Endpoint, EndpointCheck } from '@upfleet/proto/rest';
 import { useServices } from '../../app-context';
 import { copyText } from '../../lib/clipboard';
+import { displayZone, formatDateTime } from '../../lib/format';
 import { Field } from '../Field';
 import { TimeZoneList } from '../TimeZoneSelect';
 
-export const userTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+/** A new cron's zone and the zone its runs are shown in: the user's (format.ts). */
+export const userTimeZone = displayZone;
 
 const numberOr = (raw: string) => (raw.trim() === '' ? undefined : Number(raw));
 
 export function HeartbeatFields({ value, onChange, urlId }: { value: EndpointCheck; onChange(next: EndpointCheck): void; urlId?: number }) {
   const usesCron = value.cron !== undefined;
   const runs = usesCron && value.cron!.trim().split(/\s+/).length === 5 ? nextRuns(value.cron!.trim(), value.timezone ?? 'UTC', Date.now()) : null;
-  const show = (t: number) => new Date(t).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  const show = (t: number) => formatDateTime(t);
   return (
     <fieldset className="fieldset">
       <legend>Schedule</legend>

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef } from 'react';
 import Chart from 'react-apexcharts';
 import type { ApexOptions } from 'apexcharts';
 import { CODE_CLASSES, type GraphFailure, type GraphSeries } from '@upfleet/proto/rest';
-import { certBarPercent, certStatus, CODE_CLASS_STYLE, codeBuckets, GRAPH_FUNCTION_LABELS, GRAPH_UNITS, regionKeyLabel, seriesStats, statusCodeClass, successShare } from '../../lib/format';
+import { certBarPercent, certStatus, CODE_CLASS_STYLE, codeBuckets, formatAxis, formatDateTime, formatTime, GRAPH_FUNCTION_LABELS, GRAPH_UNITS, regionKeyLabel, seriesStats, statusCodeClass, successShare } from '../../lib/format';
 import { wheelZoom, zoomAtData, type TimeRange } from './range-refetch';
 
 const COLORS: Record<string, string> = { response_time: '#4f46e5', ping: '#0ea5e9', response_code: '#10b981', cert_expiry: '#f59e0b' };
@@ -73,12 +73,12 @@ export function GraphCard({ series, view, onRange, incidents = [], failures = []
       dataLabels: { enabled: false },
       markers: { size: !isCode && series.data.length < 40 ? 3 : 0 },
       grid: { borderColor: '#eef0f4', strokeDashArray: 4 },
-      xaxis: { type: 'datetime', min: view.from, max: view.to, labels: { datetimeUTC: false } },
+      xaxis: { type: 'datetime', min: view.from, max: view.to, labels: { formatter: (v: string, ts?: number) => formatAxis(ts ?? Number(v), view.to - view.from) } },
       yaxis: isCode
         ? { labels: { formatter: (v: number) => String(Math.round(v)) }, min: 0, title: { text: 'checks' } }
         : { labels: { formatter: (v: number) => `${Math.round(v)}${unit ? ` ${unit}` : ''}` }, min: series.function === 'cert_expiry' ? 0 : undefined },
       tooltip: {
-        x: { format: 'dd MMM HH:mm' },
+        x: { formatter: (v: number) => formatDateTime(v) },
         // a point with failed checks says why ("status_code 503, expected equals 200")
         y: {
           formatter: (v: number, o?: { dataPointIndex?: number }) => {
@@ -123,7 +123,7 @@ export function GraphCard({ series, view, onRange, incidents = [], failures = []
       </header>
       {failures[0] && (
         <p className="last-failure" data-testid="last-failure">
-          Last failure {new Date(failures[0].t).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}: {failures[0].reason}
+          Last failure {formatTime(failures[0].t)}: {failures[0].reason}
         </p>
       )}
       {isCode && buckets.length > 0 && (

@@ -7,7 +7,7 @@ import { Spinner } from '../Spinner';
 import { RefreshIcon } from '../Icons';
 import { GraphCard } from './GraphCard';
 import { createRangeRefetcher, PRESETS, type TimeRange } from './range-refetch';
-import { conditionLabel, durationLabel, GRAPH_FUNCTION_LABELS, regionKeyLabel } from '../../lib/format';
+import { conditionLabel, durationLabel, formatDateTime, GRAPH_FUNCTION_LABELS, regionKeyLabel } from '../../lib/format';
 
 /** Incident periods as time ranges (an open one runs to now), for marking the graphs. */
 export function incidentPeriods(incidents: Incident[], now: number): TimeRange[] {
@@ -28,7 +28,7 @@ export function IncidentHistory({ incidents, now }: { incidents: Incident[]; now
               <div>
                 <div className="strong">{conditionLabel(i.condition)}: {i.cause}</div>
                 <div className="muted small">
-                  {new Date(i.opened_at).toLocaleString('en-GB')} · {i.resolved_at ? `lasted ${durationLabel(i.opened_at, i.resolved_at)}` : `ongoing for ${durationLabel(i.opened_at, null, now)}`}
+                  {formatDateTime(i.opened_at)} · {i.resolved_at ? `lasted ${durationLabel(i.opened_at, i.resolved_at)}` : `ongoing for ${durationLabel(i.opened_at, null, now)}`}
                   {i.regions.length > 0 && ` · ${i.regions.join(', ')}`}
                   {i.flapping && ' · flapping'}
                 </div>
