@@ -178,7 +178,7 @@ export const GRAPH_UNITS: Record<GraphFunction, string> = {
   cert_expiry: 'days',
 };
 
-/** UTC-12 .. UTC+14 with UTC+5:30 (SPEC section 9): the profile form's list is the one the server accepts. */
+/** The fixed offsets of before IANA names (UTC-12 .. UTC+14 with UTC+5:30), still accepted; pickers: components/TimeZoneSelect.tsx. */
 export { TIMEZONES } from '@upfleet/proto/schemas';
 
 /** 'since 14:05' for today (in the shown zone), 'since 23 Nov 14:05' before. */
