@@ -135,6 +135,10 @@ export function GraphCard({ series, view, onRange, incidents = [], failures = []
           ))}
         </dl>
       )}
+      {isCode && codes.length > 0 && (
+        // the worst answer in the range, as a code (never an average of codes)
+        <p className="muted small" data-testid="highest-code">Highest status: {Math.max(...codes) || 'no response'}</p>
+      )}
       {isCode ? (buckets.length === 0 && <p className="empty-text">No data available</p>) : stats ? (
         <dl className="stats-row">
           <div><dt>High</dt><dd>{stats.high}{unit && ` ${unit}`}</dd></div>

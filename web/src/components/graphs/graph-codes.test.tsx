@@ -33,6 +33,7 @@ describe('response-code card', () => {
     expect(['2xx', '3xx', '4xx', '5xx', 'failed'].map((c) => screen.getByTestId(`class-${c}`).textContent)).toEqual(['17', '1', '0', '1', '1']);
     expect(screen.getByTestId('last-code')).toHaveTextContent('200 Success');
     expect(screen.getByTestId('code-uptime')).toHaveTextContent('85.0% uptime');
+    expect(screen.getByTestId('highest-code')).toHaveTextContent('Highest status: 503');
     expect(screen.queryByText('Average')).toBeNull();
     expect(screen.queryByText('Low')).toBeNull();
     // the history chips carry each bucket's worst code: the failures are visible
