@@ -197,6 +197,8 @@ export const EndpointList = forwardRef<HTMLInputElement, {
                     <span className="switch-knob" aria-hidden="true" />
                   </button>
                 )}
+                {/* who may not switch it still sees its state (the sr-only image above names it) */}
+                {!onToggle && <span className={`switch is-static${ep.monitoring_enabled ? ' on' : ''}`} aria-hidden="true" title={ep.monitoring_enabled ? 'Monitoring on' : 'Monitoring paused'}><span className="switch-knob" /></span>}
                 {onDelete && <button type="button" className="icon-btn danger" aria-label={`Delete ${ep.name}`} title="Delete" onClick={() => onDelete(ep)}><TrashIcon /></button>}
               </div>
             </li>
