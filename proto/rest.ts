@@ -281,7 +281,7 @@ export interface GraphSeries {
   itemId: string;
   function: GraphFunction;
   location: string;
-  /** Response codes: a bucket with a failed check carries its worst failing status (0: no response), else its last status. */
+  /** Response codes: a bucket with a failed check carries its worst failing status (a 5xx, else 0 for no response, else the highest), else its last status. */
   data: Array<[number, number]>;
   /** Response codes only: per bucket (the times of `data`), the checks by status class. */
   codes?: CodeBucket[];

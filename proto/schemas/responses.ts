@@ -219,7 +219,7 @@ export const GraphsResource = z
         function: z.enum(['response_time', 'response_code', 'ping', 'cert_expiry']),
         location: z.string(),
         data: z.array(z.tuple([z.number(), z.number()])).meta({
-          description: '[millisecond timestamp, value] pairs; a response-code bucket with a failed check carries its worst failing status (0: no response), else its last status',
+          description: '[millisecond timestamp, value] pairs; a response-code bucket with a failed check carries its worst failing status (a 5xx, else 0 for no response, else the highest), else its last status',
         }),
         codes: z
           .array(z.object({

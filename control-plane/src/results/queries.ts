@@ -149,6 +149,7 @@ export async function queryGraphs(client: ClickHouseClient, db: string, endpoint
   };
   const want = new Set(functions);
   for (const [kind, region, , tRaw, timedRaw, totalSum, code, cert, ...counts] of rows) {
+    const failCode = Number(counts[7]);
     const t = Number(tRaw);
     const timed = Number(timedRaw);
     const avg = timed > 0 ? round2(totalSum / timed) : null;
@@ -156,8 +157,10 @@ export async function queryGraphs(client: ClickHouseClient, db: string, endpoint
       if (want.has('response_time') && avg !== null) push('response_time', region, t, avg);
       if (want.has('response_code')) {
         const bucket = codeBucket(t, counts);
-        // A bucket with a failure shows the failure, not the last status it happened to end on.
-        push('response_code', region, t, bucket.passed < bucket.checks ? Number(counts[7]) : Number(code));
+        // A bucket with a failure shows the failure, not the last status it happened to end on:
+        // a 5xx first, then no response (0), then the highest other failing status.
+        const worst = bucket.classes.failed > 0 && failCode < 500 ? 0 : failCode;
+        push('response_code', region, t, bucket.passed < bucket.checks ? worst : Number(code));
         const s = series.get(`response_code\u0000${region}`)!;
         (s.codes ??= []).push(bucket);
         s.lastCode = Number(code);
@@ -185,6 +188,7 @@ export async function queryGraphs(client: ClickHouseClient, db: string, endpoint
  */
 function codeBucket(t: number, counts: Count[]): CodeBucket {
   const [checks, passed, c2, c3, c4, c5, c0] = counts.slice(0, 7).map(Number) as [number, number, number, number, number, number, number];
+  // (counts[7], the worst failing status, is the bucket's value in the series)
   const classes = c2 + c3 + c4 + c5 + c0 > 0 || checks === 0
     ? { '2xx': c2, '3xx': c3, '4xx': c4, '5xx': c5, failed: c0 }
     : { '2xx': passed, '3xx': 0, '4xx': 0, '5xx': 0, failed: checks - passed };
