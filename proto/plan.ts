@@ -39,6 +39,8 @@ export interface PlanInput {
 /** Where the account's regions are: the primary one's key and label ('EU - Germany'). */
 export interface PlanContext {
   primaryRegion?: { key: string; label: string } | null;
+  /** Billing is on: a refusal may point at checkout instead of the operator. */
+  checkout?: boolean;
 }
 
 export type PlanField = Exclude<keyof Package, 'package_id'>;
@@ -112,8 +114,8 @@ export const PLAN_FIELDS = {
   max_members: {
     gates: 'members of a workspace: an invitation beyond it (members plus pending invitations) is refused (403)',
     sell: (p) => (p.max_members ? plural(p.max_members, 'team member') : null),
-    check: { phase: PHASE.members, subject: 'members', run: (plan, input) =>
-        input.members !== undefined && plan.max_members !== undefined && input.members > plan.max_members ? MESSAGES.tooManyMembers(plan.max_members, plan.package_name) : null,
+    check: { phase: PHASE.members, subject: 'members', run: (plan, input, ctx) =>
+        input.members !== undefined && plan.max_members !== undefined && input.members > plan.max_members ? MESSAGES.tooManyMembers(plan.max_members, plan.package_name, ctx.checkout) : null,
     },
   },
   check_frequency_seconds: {

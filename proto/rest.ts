@@ -309,8 +309,13 @@ export const MESSAGES = {
     `You can only select up to ${n} region(s) with your ${plan} plan. Please upgrade to select more regions.`,
   tooManyEndpoints: (n: number, plan: string) =>
     `You have reached the limit of ${n} endpoints for your ${plan} plan. Please upgrade to add more endpoints.`,
-  tooManyMembers: (n: number, plan: string) =>
-    `You have reached the limit of ${n} members for your ${plan} plan. Please upgrade to invite more members.`,
+  /** `checkout`: billing is on, so an owner can buy the upgrade; otherwise only the operator sets plans. */
+  tooManyMembers: (n: number, plan: string, checkout = false) =>
+    `You have reached the limit of ${n} members for your ${plan} plan. ` +
+    (checkout
+      ? 'To invite more members, an owner upgrades this workspace on the Pricing page.'
+      : 'To invite more members, ask the operator of this server to move this workspace to a plan with more members.'),
+  plansSetByOperator: 'Plans on this server are set by its operator. Ask them to move your workspace to another plan.',
   roleNotAllowed: (role: string) => `Your role in this workspace (${role}) does not allow this action.`,
   tooManyStatusPages: (n: number, plan: string) =>
     `You have reached the limit of ${n} status pages for your ${plan} plan. Please upgrade to add more status pages.`,

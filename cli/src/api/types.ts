@@ -30,6 +30,12 @@ export interface AdminWorkspace {
   created_at: string;
 }
 
+export interface WorkspacePackageChange {
+  id: number;
+  name: string;
+  package_name: string;
+}
+
 export interface UserPackageChange {
   id: number;
   email: string;

@@ -32,6 +32,8 @@ export function createWorkspaceService(deps: {
   users: UsersRepo;
   planOf: (workspaceId: number) => Package;
   freePackageId: () => number;
+  /** Billing is on: the members refusal points at checkout, not at the operator. */
+  billingEnabled?: () => boolean;
   /** Endpoints of a deleted workspace stop being monitored. */
   endpointChanges: ChangeTopic;
   mailer: InvitationMailer | null;
@@ -165,7 +167,7 @@ export function createWorkspaceService(deps: {
       if (workspaces.members(id).some((m) => m.email.toLowerCase() === email.toLowerCase())) throw conflict('This person is already a member of the workspace');
       const at = now();
       const plan = deps.planOf(id);
-      const over = planViolations(plan, { members: workspaces.memberCount(id) + workspaces.pendingCount(id, at) + 1 })[0];
+      const over = planViolations(plan, { members: workspaces.memberCount(id) + workspaces.pendingCount(id, at) + 1 }, { checkout: deps.billingEnabled?.() })[0];
       if (over) throw forbidden(over.message);
       const token = randomToken(32);
       const invId = workspaces.insertInvitation(id, email, body.role, sha256(token), actorId, at, at + INVITATION_TTL_MS);

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { Package, PlanChangeNotice } from '@upfleet/proto/rest';
+import { MESSAGES, type Package, type PlanChangeNotice } from '@upfleet/proto/rest';
 import { PricingPage } from './PricingPage';
 import { SignupPage } from './SignupPage';
 import { PlanNotices } from '../components/dashboard/PlanNotices';
@@ -51,6 +51,23 @@ describe('Pricing checkout', () => {
     expect(await screen.findByRole('button', { name: 'Current Plan' })).toBeDisabled();
     await userEvent.setup().click(screen.getByRole('button', { name: 'Choose Starter' }));
     expect(api.calls.filter((c) => c.method === 'POST')).toEqual([]);
+  });
+});
+
+describe('Pricing without billing', () => {
+  it('says plans are set by the operator and offers no checkout button that would do nothing', async () => {
+    const api = scriptedApi({
+      'GET /api/public/packages': () => ok(PACKAGES),
+      'GET /api/public/billing': () => ok({ enabled: false }),
+      'GET /api/users/dashboard': () => ok({ package_name: 'Free' }),
+    });
+    const services = testServices(api);
+    signIn(services);
+    renderWith(<PricingPage />, services, '/pricing');
+    expect(await screen.findByText(MESSAGES.plansSetByOperator)).toBeVisible();
+    expect(screen.queryByRole('button', { name: /^Choose / })).toBeNull();
+    expect(screen.getAllByText('Set by the operator of this server')).toHaveLength(2);
+    expect(screen.getByRole('link', { name: 'Go to Dashboard' })).toBeVisible();
   });
 });
 

@@ -35,6 +35,10 @@ export function billingRoutes(deps: { billing: BillingService; prices: PriceServ
     const contact = deps.billingContact?.(a.memberId ?? a.userId, a.userId) ?? null;
     res.json({ success: true, data: await billing.createCheckout(a.userId, parseInput(CheckoutSessionBody, req.body), contact) });
   });
+  // Whether plans can be bought here: without billing the pricing page says the operator sets them.
+  r.get('/public/billing', (_req, res) => {
+    res.json({ success: true, data: { enabled: billing.enabled() } });
+  });
   r.post('/public/create-checkout-session', async (req, res) => {
     deps.limiter?.consume('checkout_ip', clientKey(req.ip));
     res.json({ success: true, data: await billing.createPublicCheckout(parseInput(PublicCheckoutSessionBody, req.body)) });
