@@ -262,6 +262,28 @@ monitors:
     expect(await snapshot(a)).toEqual(before);
   });
 
+  it('lists every problem of a file, each on its own line, not only the first', async () => {
+    const before = await snapshot(a);
+    write('three.yaml', [
+      'monitors:',
+      '  - { name: Broken, url: "ftp://x.example.com" }',
+      '  - { name: Api, url: https://api.example.com/, regions: [Mars-Base] }',
+      '  - { name: api, url: https://other.example.com/ }',
+      '',
+    ].join('\n'));
+    const r = await upfleet(['monitors', 'apply', '-f', 'three.yaml', '--api-key', a.key]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe([
+      'upfleet: three.yaml: 3 problems (nothing was changed):',
+      '  three.yaml: monitor "Broken": url: URL must start with http:// or https://',
+      '  three.yaml: monitor "Api": regions: Unknown region: Mars-Base',
+      '  three.yaml: monitor "api": name: appears more than once in the file (monitors are matched by name)',
+      '',
+    ].join('\n'));
+    expect(r.stderr).not.toContain('more)');
+    expect(await snapshot(a)).toEqual(before);
+  });
+
   it('refuses a file beyond the plan with the SPEC message, before changing anything', async () => {
     expect((await h.call('POST', '/api/admin/regions', { region: 'SA', city: 'Santiago' }, h.cp.adminToken)).status).toBe(201);
     const before = await snapshot(a);

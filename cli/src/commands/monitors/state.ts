@@ -137,7 +137,8 @@ export function readMonitorsFile(file: string, text: string, regions: Region[]):
     const problem = (text: string) => problems.push(`${file}: ${label}: ${text}`);
     const r = MonitorSpec.safeParse(item);
     if (!r.success) {
-      problem(item && typeof item === 'object' ? issueText(r.error.issues[0] as Issue) : 'must be a mapping with at least name and url');
+      if (!item || typeof item !== 'object') problem('must be a mapping with at least name and url');
+      else for (const issue of r.error.issues) problem(issueText(issue as Issue));
       return;
     }
     const m = r.data;
@@ -164,7 +165,7 @@ export function readMonitorsFile(file: string, text: string, regions: Region[]):
       alert_thresholds: sortThresholds(m.alert_thresholds),
     });
   });
-  if (problems.length) throw new CliError('invalid', problems[0] + (problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''));
+  throwProblems(file, problems);
   return monitors;
 }
 
@@ -190,10 +191,12 @@ export function planChanges(file: string, wanted: Monitor[], current: CurrentMon
   const byName = new Map<string, CurrentMonitor[]>();
   for (const c of current) byName.set(c.name.toLowerCase(), [...(byName.get(c.name.toLowerCase()) ?? []), c]);
   const changes: Change[] = [];
+  const problems: string[] = [];
   for (const want of wanted) {
     const matches = byName.get(want.name.toLowerCase()) ?? [];
     if (matches.length > 1) {
-      throw new CliError('invalid', `${file}: monitor "${want.name}": name: ${matches.length} endpoints of the account are named "${want.name}"; rename all but one so the file can match it`);
+      problems.push(`${file}: monitor "${want.name}": name: ${matches.length} endpoints of the account are named "${want.name}"; rename all but one so the file can match it`);
+      continue;
     }
     const have = matches[0];
     if (!have) {
@@ -212,11 +215,10 @@ export function planChanges(file: string, wanted: Monitor[], current: CurrentMon
   for (const want of wanted) {
     if (isHeartbeat(want)) continue;
     const owner = urlOwner.get(want.url);
-    if (owner !== undefined) {
-      throw new CliError('invalid', `${file}: monitor "${want.name}": url: ${want.url} is also the URL of "${owner}" (one endpoint per URL)`);
-    }
-    urlOwner.set(want.url, want.name);
+    if (owner !== undefined) problems.push(`${file}: monitor "${want.name}": url: ${want.url} is also the URL of "${owner}" (one endpoint per URL)`);
+    else urlOwner.set(want.url, want.name);
   }
+  throwProblems(file, problems);
   return changes;
 }
 
@@ -227,17 +229,26 @@ export function planChanges(file: string, wanted: Monitor[], current: CurrentMon
 export function checkPlanLimits(file: string, changes: Change[], currentCount: number, plan: Dashboard, regions: Region[]): void {
   const primary = regions.find((r) => r.primary_region);
   const ctx = { primaryRegion: primary ? { key: regionKey(primary), label: `${primary.region} - ${primary.city}` } : null };
+  const problems: string[] = [];
   for (const c of changes) {
     if (!c.monitor || c.action === 'unchanged') continue;
     const features = Object.fromEntries(c.monitor.features.map((f) => [f, true]));
     const refused = planViolations(plan, { features, regions: c.monitor.regions, kind: c.monitor.check?.kind ?? 'http' }, ctx)[0];
-    if (refused) throw new CliError('invalid', `${file}: monitor "${c.name}": ${refused.subject}: ${refused.message}`);
+    if (refused) problems.push(`${file}: monitor "${c.name}": ${refused.subject}: ${refused.message}`);
   }
   const count = (a: Action) => changes.filter((c) => c.action === a).length;
   if (count('create') > 0) {
     const refused = planViolations(plan, { endpoints: currentCount - count('delete') + count('create') })[0];
-    if (refused) throw new CliError('invalid', `${file}: ${refused.message}`);
+    if (refused) problems.push(`${file}: ${refused.message}`);
   }
+  throwProblems(file, problems);
+}
+
+/** One problem is one line; several are each on a line of their own, so a file is fixed in one go. */
+export function throwProblems(file: string, problems: string[]): void {
+  if (problems.length === 0) return;
+  if (problems.length === 1) throw new CliError('invalid', problems[0]!);
+  throw new CliError('invalid', `${file}: ${problems.length} problems (nothing was changed):\n${problems.map((p) => `  ${p}`).join('\n')}`);
 }
 
 export function summarize(changes: Change[]): Record<Action, number> {
