@@ -42,8 +42,8 @@ export interface Package {
   stripe_price_id: string;
   /** Status pages an account may have (issue 21). */
   max_status_pages: number;
-  /** The endpoint kinds the plan allows (issue 22; absent: every kind). */
-  monitor_kinds?: EndpointKind[];
+  /** The endpoint kinds the plan allows (every kind listed when the plan allows all). */
+  monitor_kinds: EndpointKind[];
 }
 
 export interface Region {
@@ -105,6 +105,8 @@ export interface EndpointCheck {
 }
 
 export interface Endpoint extends Required<EndpointInput>, EndpointCheck, EndpointLive {
+  /** Always present in answers, `http` included. */
+  kind: EndpointKind;
   url_id: number;
   guid: string;
   monitoring_enabled: boolean;

@@ -45,7 +45,7 @@ export const PackageResource = z
     ...featureFlags,
     stripe_price_id: z.string(),
     max_status_pages: z.number().int(),
-    monitor_kinds: z.array(z.enum(ENDPOINT_KINDS)).optional().meta({ description: 'Endpoint kinds the plan allows (absent: all)' }),
+    monitor_kinds: z.array(z.enum(ENDPOINT_KINDS)).meta({ description: 'Endpoint kinds the plan allows' }),
   })
   .meta({ id: 'Package' });
 
@@ -71,7 +71,7 @@ export const EndpointResource = z
     description: z.string(),
     regions: z.array(z.string()),
     ...featureFlags,
-    kind: z.enum(ENDPOINT_KINDS).optional().meta({ description: 'http (default), tcp, dns, heartbeat' }),
+    kind: z.enum(ENDPOINT_KINDS).meta({ description: 'http, tcp, dns or heartbeat' }),
     target: z.string().optional().meta({ description: 'tcp: host:port; dns: the name looked up' }),
     record_type: z.enum(DNS_RECORD_TYPES).optional(),
     resolver: z.string().optional().meta({ description: "dns: the server asked (ip or ip:port); absent: the agent's system resolver" }),

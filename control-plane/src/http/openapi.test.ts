@@ -47,6 +47,7 @@ describe('GET /api/openapi.json', () => {
       'PUT /api/users/alert-methods/{alert_method_id}', 'PUT /api/users/endpoints/{url_id}', 'PUT /api/users/endpoints/{url_id}/alert-thresholds',
       'GET /api/users/alert-methods/{alert_method_id}/signing-secret', 'POST /api/users/alert-methods/{alert_method_id}/test',
       'GET /api/users/alert-methods/{alert_method_id}/deliveries', 'GET /api/users/incidents', 'POST /api/public/create-checkout-session',
+      'GET /api/public/billing',
       // One endpoint and a heartbeat's ping log (issue 22)
       'GET /api/users/endpoints/{url_id}', 'GET /api/users/endpoints/{url_id}/pings',
       // Status pages (issue 21)
@@ -138,6 +139,7 @@ describe('GET /api/openapi.json', () => {
 
     await call('GET', '/api/public/packages', '/api/public/packages');
     await call('GET', '/api/public/regions', '/api/public/regions');
+    expect((await call('GET', '/api/public/billing', '/api/public/billing')).body.data).toEqual({ enabled: false });
     await call('POST', '/api/public/create-checkout-session', '/api/public/create-checkout-session', {}); // 400
     await call('GET', '/api/users/regions', '/api/users/regions', undefined, key);
     await call('GET', '/api/users/monitor-types', '/api/users/monitor-types', undefined, key);

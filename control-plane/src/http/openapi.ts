@@ -21,6 +21,7 @@ const deletedKey = z.object({ id: z.number().int() });
 export const API_ROUTES: ApiRoute[] = [
   { method: 'get', path: '/api/public/packages', summary: 'List the plans', tag: 'Catalogue', access: 'public', data: list(PackageResource) },
   { method: 'get', path: '/api/public/regions', summary: 'List the monitoring regions', tag: 'Catalogue', access: 'public', data: list(RegionResource) },
+  { method: 'get', path: '/api/public/billing', summary: 'Whether plans can be bought on this server (without billing the operator sets them)', tag: 'Billing', access: 'public', data: z.object({ enabled: z.boolean() }) },
   { method: 'post', path: '/api/public/create-checkout-session', summary: 'Start a plan purchase for a new customer (Stripe Checkout)', tag: 'Billing', access: 'public', body: PublicCheckoutSessionBody, data: CheckoutSessionResource, errors: [503] },
   { method: 'get', path: '/api/users/regions', summary: 'List the monitoring regions', tag: 'Catalogue', access: 'key', data: list(RegionResource) },
   { method: 'get', path: '/api/users/monitor-types', summary: 'List the monitor types (features)', tag: 'Catalogue', access: 'key', data: list(MonitorTypeResource) },

@@ -287,7 +287,7 @@ export function createEndpointService(deps: {
       const { input, check } = applyPolicy(body, plan, userId);
       const refused = planViolations(plan, { endpoints: endpoints.count(userId) + 1 })[0];
       if (refused) throw badRequest(refused.message);
-      if (endpoints.urlTaken(userId, input.url)) throw conflict('You are already monitoring this URL');
+      if (endpoints.checkTaken(userId, input.url, check)) throw conflict('You are already monitoring this URL');
       const id = endpoints.insert(userId, crypto.randomUUID(), input, check);
       if (check.kind === 'heartbeat') deps.heartbeats?.ensure(id);
       changed(id);
@@ -298,15 +298,15 @@ export function createEndpointService(deps: {
      *  count (a file applied as a whole may delete first), and nothing written. */
     check(userId: number, body: EndpointCreateBody, urlId?: number): Required<EndpointInput> {
       if (urlId !== undefined && !endpoints.get(userId, urlId)) throw notFound('Endpoint not found');
-      const { input } = applyPolicy(body, planOf(userId), userId, urlId);
-      if (endpoints.urlTaken(userId, input.url, urlId)) throw conflict('You are already monitoring this URL');
+      const { input, check } = applyPolicy(body, planOf(userId), userId, urlId);
+      if (endpoints.checkTaken(userId, input.url, check, urlId)) throw conflict('You are already monitoring this URL');
       return input;
     },
 
     update(userId: number, urlId: number, body: EndpointCreateBody) {
       if (!endpoints.get(userId, urlId)) throw notFound('Endpoint not found');
       const { input, check } = applyPolicy(body, planOf(userId), userId, urlId);
-      if (endpoints.urlTaken(userId, input.url, urlId)) throw conflict('You are already monitoring this URL');
+      if (endpoints.checkTaken(userId, input.url, check, urlId)) throw conflict('You are already monitoring this URL');
       endpoints.update(userId, urlId, input, check);
       if (check.kind === 'heartbeat') deps.heartbeats?.ensure(urlId);
       changed(urlId);

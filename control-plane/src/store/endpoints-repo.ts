@@ -30,15 +30,34 @@ export type CheckInput = EndpointCheck & { kind: EndpointKind };
 const parseCheck = (text: unknown): StoredCheck => (typeof text === 'string' && text ? (JSON.parse(text) as StoredCheck) : {});
 
 /**
- * The API's view: secret header values are write-only. An endpoint without a check row (every
- * endpoint made before issue 22, and any plain http GET) answers exactly as before: no new keys.
+ * The API's view: secret header values are write-only. An endpoint without a check row (a plain
+ * http GET) says `kind: 'http'` too, so a client never has to know what an absent kind meant.
  */
-function checkView(kind: unknown, config: unknown): EndpointCheck {
-  if (kind === null || kind === undefined) return {};
+function checkView(kind: unknown, config: unknown): EndpointCheck & { kind: EndpointKind } {
+  if (kind === null || kind === undefined) return { kind: 'http' };
   const c = parseCheck(config);
-  const out: EndpointCheck = { kind: (kind as EndpointKind | undefined) ?? 'http', ...c } as EndpointCheck;
+  const out = { kind: kind as EndpointKind, ...c } as EndpointCheck & { kind: EndpointKind };
   if (c.request) out.request = { ...c.request, headers: c.request.headers.map((h) => (h.secret ? { name: h.name, secret: true } : { name: h.name, value: h.value ?? '' })) };
   return out;
+}
+
+/** A check's options in one canonical text: key order, header-name case and empty lists do not
+ *  count; a secret header counts by name (its value is sealed, and sealed differently each time). */
+function checkIdentity(kind: EndpointKind, check: StoredCheck | EndpointCheck): string {
+  const { kind: _k, ...rest } = check as EndpointCheck;
+  const c = { ...rest } as Record<string, unknown>;
+  const request = (check as StoredCheck).request;
+  if (request) {
+    c.request = { ...request, headers: request.headers.map((h) => (h.secret ? { name: h.name.toLowerCase(), secret: true } : { name: h.name.toLowerCase(), value: h.value ?? '' })) };
+  }
+  const canon = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(canon);
+    if (v && typeof v === 'object') {
+      return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined && !(Array.isArray(x) && x.length === 0)).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, x]) => [k, canon(x)]));
+    }
+    return v;
+  };
+  return JSON.stringify(canon({ ...c, kind }));
 }
 
 export const toEndpoint = (r: Row): SavedEndpoint => ({
@@ -136,7 +155,8 @@ export function createEndpointsRepo(db: Db, box?: SecretBox) {
       LEFT JOIN endpoint_checks c ON c.url_id = e.url_id
       WHERE e.url_id = ? AND e.monitoring_enabled = 1`),
     createdAt: db.prepare('SELECT url_id, created_at FROM endpoints WHERE url_id IN (SELECT value FROM json_each(?))').raw(true),
-    urlTaken: db.prepare('SELECT 1 FROM endpoints WHERE user_id = ? AND url = ? AND url_id != ?').pluck(),
+    sameUrl: db.prepare(`SELECT c.kind, c.config FROM endpoints e LEFT JOIN endpoint_checks c ON c.url_id = e.url_id
+      WHERE e.user_id = ? AND e.url = ? AND e.url_id != ?`),
     checkConfig: db.prepare('SELECT c.config FROM endpoint_checks c JOIN endpoints e ON e.url_id = c.url_id WHERE c.url_id = ? AND e.user_id = ?').pluck(),
     // endpoint_checks: only endpoints with a kind or options have a row (none: an http GET)
     putCheck: db.prepare(`INSERT INTO endpoint_checks (url_id, kind, config) VALUES (?, ?, ?)
@@ -204,7 +224,12 @@ export function createEndpointsRepo(db: Db, box?: SecretBox) {
       return r && toEndpoint(r);
     },
     count: (userId: number) => q.count.get(userId) as number,
-    urlTaken: (userId: number, url: string, exceptUrlId = 0) => q.urlTaken.get(userId, url, exceptUrlId) !== undefined,
+    /** Whether the user already has this very check (same target and the same method, headers,
+     *  assertions, ...): two different checks of one URL are two endpoints, a copy is not. */
+    checkTaken: (userId: number, url: string, check: CheckInput | undefined, exceptUrlId = 0): boolean => {
+      const wanted = checkIdentity(check?.kind ?? 'http', check ?? {});
+      return (q.sameUrl.all(userId, url, exceptUrlId) as Row[]).some((r) => checkIdentity((r.kind as EndpointKind | null) ?? 'http', parseCheck(r.config)) === wanted);
+    },
     countActive: (userId: number) => q.countActive.get(userId) as number,
     /** Names of the endpoint's secret headers (lower case): these may be sent without a value to keep it. */
     secretHeaderNames: (userId: number, urlId: number): Set<string> =>

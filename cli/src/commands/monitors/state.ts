@@ -210,13 +210,15 @@ export function planChanges(file: string, wanted: Monitor[], current: CurrentMon
   const wantedNames = new Set(wanted.map((w) => w.name.toLowerCase()));
   const others = current.filter((c) => !wantedNames.has(c.name.toLowerCase()));
   if (prune) for (const c of others) changes.push({ action: 'delete', name: c.name, url_id: c.url_id, fields: [], monitor: null });
-  // One endpoint per URL (the API's rule), checked on the account as it would end up.
-  const urlOwner = new Map<string, string>(prune ? [] : others.map((c) => [c.url, c.name]));
+  // One endpoint per check (the API's rule: the same URL with another method or assertion is
+  // another check), on the account as it would end up.
+  const sameCheck = (m: Monitor) => `${m.url} ${JSON.stringify(fileCheck(m.check) ?? null)}`;
+  const urlOwner = new Map<string, string>(prune ? [] : others.map((c) => [sameCheck(c), c.name]));
   for (const want of wanted) {
     if (isHeartbeat(want)) continue;
-    const owner = urlOwner.get(want.url);
+    const owner = urlOwner.get(sameCheck(want));
     if (owner !== undefined) problems.push(`${file}: monitor "${want.name}": url: ${want.url} is also the URL of "${owner}" (one endpoint per URL)`);
-    else urlOwner.set(want.url, want.name);
+    else urlOwner.set(sameCheck(want), want.name);
   }
   throwProblems(file, problems);
   return changes;
