@@ -107,6 +107,8 @@ export interface EndpointCheck {
 export interface Endpoint extends Required<EndpointInput>, EndpointCheck, EndpointLive {
   /** Always present in answers, `http` included. */
   kind: EndpointKind;
+  /** The endpoint's own check interval in seconds; absent: its plan's `check_frequency_seconds`. */
+  check_frequency_seconds?: number;
   url_id: number;
   guid: string;
   monitoring_enabled: boolean;
@@ -169,6 +171,8 @@ export interface Dashboard {
   status_counts: StatusCounts;
   /** The endpoint kinds the plan allows (issue 22). */
   monitor_kinds?: EndpointKind[];
+  /** The plan's shortest check interval in seconds: an endpoint may choose this or longer. */
+  check_frequency_seconds?: number;
 }
 
 export interface MonitorType {
@@ -318,6 +322,8 @@ export const MESSAGES = {
       ? 'To invite more members, an owner upgrades this workspace on the Pricing page.'
       : 'To invite more members, ask the operator of this server to move this workspace to a plan with more members.'),
   plansSetByOperator: 'Plans on this server are set by its operator. Ask them to move your workspace to another plan.',
+  intervalNotInPlan: (seconds: number, plan: string) =>
+    `Your ${plan} plan checks at most every ${seconds} seconds. Please upgrade for more frequent checks.`,
   roleNotAllowed: (role: string) => `Your role in this workspace (${role}) does not allow this action.`,
   tooManyStatusPages: (n: number, plan: string) =>
     `You have reached the limit of ${n} status pages for your ${plan} plan. Please upgrade to add more status pages.`,

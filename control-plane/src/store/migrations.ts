@@ -619,4 +619,11 @@ CREATE TABLE heartbeat_pings (
 CREATE INDEX heartbeat_pings_by_url ON heartbeat_pings (url_id, ping_id);
 `,
   },
+  {
+    // An endpoint's own check interval; NULL: its plan's. Never below the plan's (the monitored
+    // queries take the larger), so a downgrade slows it without rewriting rows.
+    id: 60,
+    name: 'endpoint_check_frequency',
+    sql: `ALTER TABLE endpoints ADD COLUMN check_frequency_seconds INTEGER;`,
+  },
 ];
