@@ -18,6 +18,8 @@ export interface Monitor {
   alert_thresholds: Threshold[];
   /** Issue 22: kind, target, request, assertions... (absent: an http GET, as before). */
   check?: EndpointCheck;
+  /** The endpoint's own check interval in seconds; absent or null: its plan's. */
+  check_frequency_seconds?: number | null;
 }
 export interface Threshold { type: Feature; operator: ThresholdOperator; value: number; enabled: boolean; region: string | null }
 
@@ -27,7 +29,7 @@ export interface CurrentMonitor extends Monitor { url_id: number }
 export type Action = 'create' | 'update' | 'delete' | 'unchanged';
 export interface Change { action: Action; name: string; url_id: number | null; fields: string[]; monitor: Monitor | null }
 
-const FIELDS = ['url', 'description', 'regions', 'features', 'monitoring', 'alert_thresholds', 'check'] as const;
+const FIELDS = ['url', 'description', 'regions', 'features', 'monitoring', 'alert_thresholds', 'check', 'check_frequency_seconds'] as const;
 
 /** A check in the file's terms: only what differs from an http GET; secret header values left out (write-only). */
 function fileCheck(c: EndpointCheck | undefined): EndpointCheck | undefined {
@@ -58,6 +60,7 @@ export function currentMonitors(endpoints: Endpoint[], thresholds: Map<number, A
     regions: e.regions,
     features: FEATURES.filter((f) => e[f]),
     monitoring: e.monitoring_enabled,
+    ...(e.check_frequency_seconds ? { check_frequency_seconds: e.check_frequency_seconds } : {}),
     ...(fileCheck(e) ? { check: fileCheck(e) } : {}),
     alert_thresholds: sortThresholds(
       (thresholds.get(e.url_id) ?? [])
@@ -88,6 +91,7 @@ export function toYaml(monitors: Monitor[], header: string): string {
       name: m.name,
       ...checkYaml(m),
       ...(m.description ? { description: m.description } : {}),
+      ...(m.check_frequency_seconds ? { check_frequency_seconds: m.check_frequency_seconds } : {}),
       regions: m.regions,
       features: m.features,
       monitoring: m.monitoring,
@@ -159,6 +163,7 @@ export function readMonitorsFile(file: string, text: string, regions: Region[]):
       url,
       ...(kept ? { check: { ...kept, ...(check.request ? { request: check.request } : {}) } } : {}),
       description: m.description,
+      ...(m.check_frequency_seconds ? { check_frequency_seconds: m.check_frequency_seconds } : {}),
       regions: m.regions.length === 0 && primary ? [regionKey(primary)] : m.regions,
       features: FEATURES.filter((f) => m.features.includes(f)),
       monitoring: m.monitoring,
@@ -176,6 +181,7 @@ function changedFields(want: Monitor, have: Monitor): Field[] {
     // a heartbeat has no URL of its own (the server names it heartbeat://<id>)
     url: () => want.url === have.url || (isHeartbeat(want) && isHeartbeat(have)),
     description: () => want.description === have.description,
+    check_frequency_seconds: () => (want.check_frequency_seconds ?? null) === (have.check_frequency_seconds ?? null),
     regions: () => [...want.regions].sort().join('\n') === [...have.regions].sort().join('\n'),
     features: () => want.features.join() === have.features.join(),
     monitoring: () => want.monitoring === have.monitoring,
@@ -200,7 +206,7 @@ export function planChanges(file: string, wanted: Monitor[], current: CurrentMon
     }
     const have = matches[0];
     if (!have) {
-      const fields = FIELDS.filter((f) => f !== 'monitoring' || !want.monitoring).filter((f) => f !== 'description' || want.description).filter((f) => f !== 'alert_thresholds' || want.alert_thresholds.length).filter((f) => f !== 'check' || want.check);
+      const fields = FIELDS.filter((f) => f !== 'monitoring' || !want.monitoring).filter((f) => f !== 'description' || want.description).filter((f) => f !== 'alert_thresholds' || want.alert_thresholds.length).filter((f) => f !== 'check' || want.check).filter((f) => f !== 'check_frequency_seconds' || (want.check_frequency_seconds ?? null) !== null);
       changes.push({ action: 'create', name: want.name, url_id: null, fields, monitor: want });
       continue;
     }
@@ -235,7 +241,8 @@ export function checkPlanLimits(file: string, changes: Change[], currentCount: n
   for (const c of changes) {
     if (!c.monitor || c.action === 'unchanged') continue;
     const features = Object.fromEntries(c.monitor.features.map((f) => [f, true]));
-    const refused = planViolations(plan, { features, regions: c.monitor.regions, kind: c.monitor.check?.kind ?? 'http' }, ctx)[0];
+    const interval = c.monitor.check_frequency_seconds ?? null;
+    const refused = planViolations(plan, { features, regions: c.monitor.regions, kind: c.monitor.check?.kind ?? 'http', ...(interval !== null ? { interval } : {}) }, ctx)[0];
     if (refused) problems.push(`${file}: monitor "${c.name}": ${refused.subject}: ${refused.message}`);
   }
   const count = (a: Action) => changes.filter((c) => c.action === a).length;
