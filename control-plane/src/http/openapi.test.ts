@@ -47,7 +47,7 @@ describe('GET /api/openapi.json', () => {
       'PUT /api/users/alert-methods/{alert_method_id}', 'PUT /api/users/endpoints/{url_id}', 'PUT /api/users/endpoints/{url_id}/alert-thresholds',
       'GET /api/users/alert-methods/{alert_method_id}/signing-secret', 'POST /api/users/alert-methods/{alert_method_id}/test',
       'GET /api/users/alert-methods/{alert_method_id}/deliveries', 'GET /api/users/incidents', 'POST /api/public/create-checkout-session',
-      'GET /api/public/billing',
+      'GET /api/public/billing', 'GET /api/public/invitations/{token}',
       // One endpoint and a heartbeat's ping log (issue 22)
       'GET /api/users/endpoints/{url_id}', 'GET /api/users/endpoints/{url_id}/pings',
       // Status pages (issue 21)
@@ -140,6 +140,7 @@ describe('GET /api/openapi.json', () => {
     await call('GET', '/api/public/packages', '/api/public/packages');
     await call('GET', '/api/public/regions', '/api/public/regions');
     expect((await call('GET', '/api/public/billing', '/api/public/billing')).body.data).toEqual({ enabled: false });
+    await call('GET', '/api/public/invitations/{token}', '/api/public/invitations/not-a-real-token-at-all-xx'); // 404
     await call('POST', '/api/public/create-checkout-session', '/api/public/create-checkout-session', {}); // 400
     await call('GET', '/api/users/regions', '/api/users/regions', undefined, key);
     await call('GET', '/api/users/monitor-types', '/api/users/monitor-types', undefined, key);
@@ -225,6 +226,12 @@ describe('GET /api/openapi.json', () => {
     await call('GET', '/api/users/incidents', `/api/users/incidents?endpoint_id=${id}`, undefined, key);
     await call('GET', '/api/users/incidents', '/api/users/incidents?status=sometimes', undefined, key); // 400
     await exerciseStatusPages(call, key, id);
+    const team = (await h.call('POST', '/api/workspaces', { name: 'Docs team' }, s.token)).body.data.id as number;
+    await h.setPackage((await h.call('GET', '/api/admin/workspaces', undefined, h.cp.adminToken)).body.data.find((w: { id: number }) => w.id === team).account_email, 'Pro');
+    const invitation = await h.call('POST', `/api/workspaces/${team}/invitations`, { email: 'reader@example.com', role: 'viewer' }, s.token);
+    const invToken = String(invitation.body.data.link).split('/').pop()!;
+    const shown = await call('GET', '/api/public/invitations/{token}', `/api/public/invitations/${invToken}`);
+    expect(shown.body.data).toMatchObject({ workspace_name: 'Docs team', role: 'viewer', email: 'reader@example.com' });
     await call('DELETE', '/api/users/endpoints/{url_id}', `/api/users/endpoints/${id}`, undefined, key);
     await call('DELETE', '/api/users/api-keys/{id}', `/api/users/api-keys/${created.body.data.id}`, undefined, s.token);
 

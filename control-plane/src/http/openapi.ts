@@ -22,6 +22,10 @@ export const API_ROUTES: ApiRoute[] = [
   { method: 'get', path: '/api/public/packages', summary: 'List the plans', tag: 'Catalogue', access: 'public', data: list(PackageResource) },
   { method: 'get', path: '/api/public/regions', summary: 'List the monitoring regions', tag: 'Catalogue', access: 'public', data: list(RegionResource) },
   { method: 'get', path: '/api/public/billing', summary: 'Whether plans can be bought on this server (without billing the operator sets them)', tag: 'Billing', access: 'public', data: z.object({ enabled: z.boolean() }) },
+  {
+    method: 'get', path: '/api/public/invitations/{token}', summary: 'An invitation as its link shows it (the token is the secret): workspace, inviter, role', tag: 'Catalogue', access: 'public',
+    data: z.object({ workspace_name: z.string(), inviter: z.string(), role: z.enum(['admin', 'editor', 'viewer']), email: z.string(), expires_at: z.string() }),
+  },
   { method: 'post', path: '/api/public/create-checkout-session', summary: 'Start a plan purchase for a new customer (Stripe Checkout)', tag: 'Billing', access: 'public', body: PublicCheckoutSessionBody, data: CheckoutSessionResource, errors: [503] },
   { method: 'get', path: '/api/users/regions', summary: 'List the monitoring regions', tag: 'Catalogue', access: 'key', data: list(RegionResource) },
   { method: 'get', path: '/api/users/monitor-types', summary: 'List the monitor types (features)', tag: 'Catalogue', access: 'key', data: list(MonitorTypeResource) },
@@ -92,7 +96,7 @@ export function buildOpenApi(opts: { version: string; rateLimitPerMinute: number
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of API_ROUTES) {
     const params: unknown[] = [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
-      name: m[1], in: 'path', required: true, schema: m[1] === 'slug' ? { type: 'string' } : { type: 'string', pattern: '^\\d{1,15}$' },
+      name: m[1], in: 'path', required: true, schema: m[1] === 'slug' || m[1] === 'token' ? { type: 'string' } : { type: 'string', pattern: '^\\d{1,15}$' },
     }));
     if (r.query) {
       const q = toSchema(r.query, 'input', defs);

@@ -198,14 +198,25 @@ export function createWorkspaceService(deps: {
       return { id: invId };
     },
 
-    /** Accepted by a signed-in person whose (verified) email is the invited one; once. */
+    /** What the join page shows to whoever holds the link: the workspace, who invited, the role. */
+    preview(token: string) {
+      const inv = workspaces.invitationByHash(sha256(token));
+      if (!inv || inv.accepted_at !== null || inv.expires_at <= now()) throw notFound(INVITATION_INVALID);
+      return {
+        workspace_name: workspaces.get(inv.workspace_id)?.name ?? '', inviter: (inv.invited_by !== null && users.byId(inv.invited_by)?.username) || 'A member',
+        role: inv.role, email: inv.email, expires_at: new Date(inv.expires_at).toISOString(),
+      };
+    },
+
+    /** Accepted by a signed-in person whose email is the invited one; once. The link was mailed
+     *  to that address, so opening it proves the address: an unconfirmed one is confirmed. */
     accept(userId: number, token: string) {
       const inv = workspaces.invitationByHash(sha256(token));
       const at = now();
       if (!inv || inv.accepted_at !== null || inv.expires_at <= at) throw notFound(INVITATION_INVALID);
       const user = users.byId(userId);
       if (!user || user.email.toLowerCase() !== inv.email.toLowerCase()) throw forbidden('This invitation was sent to another email address');
-      if (!deps.emailVerified(userId)) throw forbidden('Please verify your email address before joining a workspace');
+      if (!deps.emailVerified(userId)) users.setVerifiedEmail(userId, user.email);
       if (!workspaces.acceptInvitation(inv, userId, at)) throw notFound(INVITATION_INVALID);
       return { ...workspaceView(inv.workspace_id, roleIn(inv.workspace_id, userId)), invitation_id: inv.id };
     },

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { useServices } from '../app-context';
+import { useNextPage, withNext } from '../lib/next-page';
 import { validateSignup } from '../lib/validation';
 import { PasswordInput } from '../components/PasswordInput';
 import { CheckIcon } from '../components/Icons';
@@ -20,6 +21,7 @@ export function SignupPage() {
   const navigate = useNavigate();
   // Back from an anonymous checkout: the new account claims the paid subscription.
   const checkoutSession = useSearchParams()[0].get('checkout_session') ?? undefined;
+  const next = useNextPage();
   const [form, setForm] = useState({ username: '', email: '', password: '', confirmPassword: '' });
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
@@ -36,7 +38,7 @@ export function SignupPage() {
     setError('');
     const out = await actions.signup(form.username.trim(), form.email.trim(), form.password, checkoutSession);
     setBusy(false);
-    if (out.ok) navigate('/dashboard');
+    if (out.ok) navigate(next ?? '/dashboard');
     else setError(out.error);
   };
 
@@ -64,7 +66,7 @@ export function SignupPage() {
             {error && <div className="alert alert-error" role="alert">{error}</div>}
             <button type="submit" className="btn btn-primary btn-block" disabled={busy}>{busy ? 'Creating account...' : 'Create Account'}</button>
           </form>
-          <p className="auth-switch">Already have an account? <Link to="/login">Sign in</Link></p>
+          <p className="auth-switch">Already have an account? <Link to={withNext('/login', next)}>Sign in</Link></p>
         </div>
         <aside className="card plan-aside" aria-label="Free plan">
           <h2>The Free plan includes</h2>
