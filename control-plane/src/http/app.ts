@@ -153,7 +153,7 @@ export function createApp(deps: AppDeps): Express {
   });
   api.use(adminRoutes(deps.admin, deps.adminToken, deps.results));
   // The public API's reference: the OpenAPI document and swagger-ui's static bundle (no CDN).
-  const openApi = buildOpenApi({ version: PACKAGE_VERSION, rateLimitPerMinute: deps.apiKeys.perMinute });
+  const openApi = buildOpenApi({ version: PACKAGE_VERSION, rateLimitPerMinute: deps.apiKeys.perMinute, publicUrl: deps.publicUrl });
   api.get('/openapi.json', (_req, res) => {
     res.json(openApi);
   });
