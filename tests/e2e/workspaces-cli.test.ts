@@ -72,6 +72,11 @@ describe('workspaces in the CLI', () => {
     expect(out.stderr).toBe('');
     expect(out.code).toBe(0);
     expect(out.stdout).toBe(`Workspace ${ws} (Night shift) is now on the Starter package.\n`);
+    // the list names workspaces by id; the made-up address of a workspace's account row is not shown
+    const list = await upfleet(['workspace', 'list'], admin);
+    expect(list.stdout).toMatch(new RegExp(`^\\s*${ws}\\s+Night shift\\s+no\\s+Starter\\s`, 'm'));
+    expect(list.stdout).not.toContain('@workspaces.invalid');
+    expect(list.stdout).not.toContain('ACCOUNT');
     expect((await h.call('GET', `/api/workspaces/${ws}`, undefined, owner.token)).body.data.package_name).toBe('Starter');
     const invited = await h.call('POST', `/api/workspaces/${ws}/invitations`, { email: 'ann@example.com', role: 'viewer' }, owner.token);
     expect(invited.status).toBe(201);

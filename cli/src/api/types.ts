@@ -22,7 +22,7 @@ export interface AdminWorkspace {
   name: string;
   personal: boolean;
   package_name: string;
-  /** The address `upfleet user set-package --email` takes to move this workspace's plan. */
+  /** The workspace's account row (its plan's holder); operators move a plan by id (upfleet workspace set-package). */
   account_email: string;
   members: number;
   endpoints: number;

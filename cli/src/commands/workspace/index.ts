@@ -15,7 +15,6 @@ const WORKSPACE_COLUMNS: Column<AdminWorkspace>[] = [
   { header: 'MEMBERS', value: (w) => w.members, align: 'right' },
   { header: 'ENDPOINTS', value: (w) => w.endpoints, align: 'right' },
   { header: 'OWNER', value: (w) => w.owner_email ?? '' },
-  { header: 'ACCOUNT', value: (w) => w.account_email },
   { header: 'CREATED', value: (w) => formatDate(w.created_at) },
 ];
 
