@@ -342,6 +342,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
         })
       : null,
     memberName: (id) => users.byId(id)?.username ?? `user ${id}`,
+    defaultPackage: () => (catalog.packageByName(config.defaultPackage) ?? catalog.freePackage()).package_name,
     billingContact: (memberId, workspaceId) => {
       const w = workspacesRepo.get(workspaceId);
       const member = users.byId(memberId);

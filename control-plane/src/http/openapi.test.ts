@@ -164,7 +164,7 @@ describe('GET /api/openapi.json', () => {
 
     await call('GET', '/api/public/packages', '/api/public/packages');
     await call('GET', '/api/public/regions', '/api/public/regions');
-    expect((await call('GET', '/api/public/billing', '/api/public/billing')).body.data).toEqual({ enabled: false });
+    expect((await call('GET', '/api/public/billing', '/api/public/billing')).body.data).toEqual({ enabled: false, default_package: 'Free' });
     await call('GET', '/api/public/invitations/{token}', '/api/public/invitations/not-a-real-token-at-all-xx'); // 404
     await call('POST', '/api/public/create-checkout-session', '/api/public/create-checkout-session', {}); // 400
     await call('GET', '/api/users/regions', '/api/users/regions', undefined, key);

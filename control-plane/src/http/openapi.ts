@@ -22,7 +22,7 @@ const deletedKey = z.object({ id: z.number().int() });
 export const API_ROUTES: ApiRoute[] = [
   { method: 'get', path: '/api/public/packages', summary: 'List the plans', tag: 'Catalogue', access: 'public', data: list(PackageResource) },
   { method: 'get', path: '/api/public/regions', summary: 'List the monitoring regions', tag: 'Catalogue', access: 'public', data: list(RegionResource) },
-  { method: 'get', path: '/api/public/billing', summary: 'Whether plans can be bought on this server (without billing the operator sets them)', tag: 'Billing', access: 'public', data: z.object({ enabled: z.boolean() }) },
+  { method: 'get', path: '/api/public/billing', summary: 'Whether plans can be bought on this server (without billing the operator sets them)', tag: 'Billing', access: 'public', data: z.object({ enabled: z.boolean(), default_package: z.string().meta({ description: 'The plan a new account starts on (DEFAULT_PACKAGE)' }) }) },
   {
     method: 'get', path: '/api/public/invitations/{token}', summary: 'An invitation as its link shows it (the token is the secret): workspace, inviter, role', tag: 'Catalogue', access: 'public',
     data: z.object({ workspace_name: z.string(), inviter: z.string(), role: z.enum(['admin', 'editor', 'viewer']), email: z.string(), expires_at: z.string() }),

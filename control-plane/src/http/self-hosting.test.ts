@@ -24,8 +24,8 @@ describe('DEFAULT_PACKAGE', () => {
     expect(inv.status).toBe(201);
   });
 
-  it('tells the web app that billing is off, so the pricing page offers no checkout', async () => {
-    expect((await h.call('GET', '/api/public/billing')).body).toEqual({ success: true, data: { enabled: false } });
+  it('tells the web app that billing is off (the pricing page offers no checkout) and which plan a new account starts on', async () => {
+    expect((await h.call('GET', '/api/public/billing')).body).toEqual({ success: true, data: { enabled: false, default_package: 'Starter' } });
   });
 });
 
@@ -89,7 +89,7 @@ describe('with billing on', () => {
   });
 
   it('says so to the web app, and the refusal to invite points at upgrading the workspace', async () => {
-    expect((await h.call('GET', '/api/public/billing')).body.data).toEqual({ enabled: true });
+    expect((await h.call('GET', '/api/public/billing')).body.data).toEqual({ enabled: true, default_package: 'Free' });
     const s = await h.signup();
     const ws = (await h.call('POST', '/api/workspaces', { name: 'Paid team' }, s.token)).body.data.id as number;
     const refused = await h.call('POST', `/api/workspaces/${ws}/invitations`, { email: 'eve@example.com', role: 'viewer' }, s.token);

@@ -71,6 +71,27 @@ describe('Pricing without billing', () => {
   });
 });
 
+describe('Signup on a server with DEFAULT_PACKAGE', () => {
+  it('says which plan the account starts on and what it includes, instead of the Free list', async () => {
+    const api = scriptedApi({
+      'GET /api/public/billing': () => ok({ enabled: false, default_package: 'Starter' }),
+      'GET /api/public/packages': () => ok([...PACKAGES.slice(0, 1), { ...PACKAGES[1]!, max_endpoints: 50 }, PACKAGES[2]!]),
+    });
+    renderWith(<SignupPage />, testServices(api), '/signup');
+    expect(await screen.findByRole('heading', { name: 'Your account starts on the Starter plan' })).toBeVisible();
+    expect(screen.getByRole('complementary', { name: 'Starter plan' })).toHaveTextContent('50 endpoints');
+    expect(screen.queryByRole('heading', { name: 'The Free plan includes' })).toBeNull();
+  });
+
+  it('keeps the Free list when new accounts start on Free', async () => {
+    const api = scriptedApi({ 'GET /api/public/billing': () => ok({ enabled: true, default_package: 'Free' }) });
+    renderWith(<SignupPage />, testServices(api), '/signup');
+    expect(screen.getByRole('heading', { name: 'The Free plan includes' })).toBeVisible();
+    await waitFor(() => expect(api.calls.map((c) => c.path)).toContain('/api/public/billing'));
+    expect(api.calls.map((c) => c.path)).not.toContain('/api/public/packages');
+  });
+});
+
 describe('Signup after an anonymous checkout', () => {
   it('says the payment was received and passes checkout_session on to signup', async () => {
     const signup = vi.fn(async () => ({ ok: true as const }));
