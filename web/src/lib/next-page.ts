@@ -1,18 +1,18 @@
 // Where sign-in and sign-up go afterwards: the page that sent the person there (an invitation
 // link, a protected page), never another site.
-import { useLocation, useSearchParams } from 'react-router-dom';
+import { useSearchParams } from 'react-router-dom';
 
 /** A same-site path such as /invitations/abc; anything else (//evil.example, https://…) is null. */
 export function safeNext(raw: unknown): string | null {
   return typeof raw === 'string' && /^\/(?![/\\])/.test(raw) ? raw : null;
 }
 
-/** `?next=` first (it survives a reload and the switch between sign-in and sign-up), then the
- *  protected page's router state; null: the default (the dashboard). */
+/** `?next=` (it survives a reload and the switch between sign-in and sign-up); null: the
+ *  dashboard. Only a page that asks for it (the join page) sets it: after a sign-out the next
+ *  sign-in still starts on the dashboard. */
 export function useNextPage(): string | null {
   const [params] = useSearchParams();
-  const location = useLocation();
-  return safeNext(params.get('next')) ?? safeNext((location.state as { from?: unknown } | null)?.from);
+  return safeNext(params.get('next'));
 }
 
 /** `path` carrying the next page along (for the links between sign-in and sign-up). */
