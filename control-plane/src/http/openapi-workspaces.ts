@@ -15,7 +15,7 @@ const WorkspaceResource = z.object({
   package_name: z.string().meta({ description: 'The workspace\'s plan' }), created_at: z.string(),
 }).meta({ id: 'Workspace' });
 const MemberResource = z.object({ user_id: z.number().int(), username: z.string(), email: z.string(), role: z.enum(roles), created_at: z.string() }).meta({ id: 'WorkspaceMember' });
-const InvitationResource = z.object({ id: z.number().int(), email: z.string(), role: z.enum(roles), created_at: z.string(), expires_at: z.string() }).meta({ id: 'Invitation' });
+const InvitationResource = z.object({ id: z.number().int(), email: z.string(), role: z.enum(roles), created_at: z.string(), expires_at: z.string(), invited_by: z.string().nullable().meta({ description: 'The email of the admin who sent it' }) }).meta({ id: 'Invitation' });
 const CreatedInvitation = z.object({
   id: z.number().int(), email: z.string(), role: z.enum(roles), expires_at: z.string(),
   emailed: z.boolean().meta({ description: 'Mailed to the address (SMTP configured)' }),
