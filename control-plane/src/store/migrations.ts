@@ -664,6 +664,13 @@ UPDATE packages SET custom_domains = CASE WHEN price > 0 THEN 1 ELSE 0 END;
 `,
   },
   {
+    // An endpoint's own check interval; NULL: its plan's. Never below the plan's (the monitored
+    // queries take the larger), so a downgrade slows it without rewriting rows.
+    id: 60,
+    name: 'endpoint_check_frequency',
+    sql: `ALTER TABLE endpoints ADD COLUMN check_frequency_seconds INTEGER;`,
+  },
+  {
     // Postgres has no rowid: the key a counted attempt is taken back by becomes a column of its own
     // (SQLite keeps the same values: an INTEGER PRIMARY KEY is the rowid).
     id: 80,
