@@ -17,6 +17,7 @@ import type { Heartbeats } from '../services/heartbeats';
 import { heartbeatPingRoutes } from './routes/heartbeats';
 import type { RateLimiter } from '../services/rate-limiter';
 import type { StatusPageService } from '../services/status-pages';
+import type { MaintenanceService } from '../maintenance';
 import type { StatusSubscribers } from '../services/status-subscribers';
 import type { TokenService } from '../services/tokens';
 import type { WorkspaceService } from '../services/workspaces';
@@ -82,6 +83,8 @@ export interface AppDeps {
   heartbeats?: Heartbeats | null;
   /** Public status pages (issue 21). */
   statusPages: StatusPageService;
+  /** Maintenance windows (owner routes beside the status pages'). */
+  maintenance: MaintenanceService;
   subscribers: StatusSubscribers;
   adminToken: string;
   results: ResultCounter | null;

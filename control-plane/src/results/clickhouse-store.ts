@@ -10,6 +10,7 @@ import { planGraphQuery, type GraphSource } from './graph-plan';
 import { queryCount, queryFailures, queryGraphs, queryUptime, type GraphRange, type UptimeWindow } from './queries';
 import { INSERT_COLUMNS, PAYLOAD_FORMAT, encodeRows, type Payload } from './row-encoding';
 import { IngestLedger, MergedInserter, type InsertGroup } from './merged-inserts';
+import { dailyUptimeFrom, type DailyUptimeSource } from './status-queries';
 import { DEFAULT_DATABASE, MERGE_SETTINGS, RESULT_TABLES, assertDatabaseName, rollupUpgradeStatements, schemaStatements, viewBeforeStep3 } from './schema';
 
 /** The deduplication key of an agent's batch (agent ids are server-made UUIDs: no '/' in them). */
@@ -17,6 +18,7 @@ export const batchKey = (agentId: string, batchId: string): string => `${agentId
 
 export type { GraphSource } from './graph-plan';
 export type { UptimeWindow } from './queries';
+export type { DailyUptimeSource } from './status-queries';
 
 /** Daily partitions one insert may touch (see insertBatch). */
 export const MAX_PARTITIONS_PER_INSERT = 10;
@@ -39,6 +41,8 @@ export interface ResultStore {
   uptime(endpointIds: number[], window: UptimeWindow): Promise<Map<number, number | null>>;
   /** Exact number of stored check results (raw rows, or the rollups' counts). */
   countResults(opts?: { endpointId?: number; table?: GraphSource }): Promise<number>;
+  /** Status pages' daily bars (status-queries.ts). */
+  dailyUptime: DailyUptimeSource['dailyUptime'];
 }
 
 export interface ResultStoreOptions {
@@ -219,6 +223,10 @@ export class ClickHouseResultStore implements ResultStore {
 
   async countResults(opts: { endpointId?: number; table?: GraphSource } = {}): Promise<number> {
     return queryCount(this.client, this.db, opts);
+  }
+
+  dailyUptime(...args: Parameters<DailyUptimeSource['dailyUptime']>): ReturnType<DailyUptimeSource['dailyUptime']> {
+    return dailyUptimeFrom(this).dailyUptime(...args);
   }
 
   /** Runs a statement on the query connection (benchmarks seed data with INSERT ... SELECT). */

@@ -15,6 +15,7 @@ import type { UsersRepo } from '../store/users-repo';
 import type { ChangeTopic } from '../change-hub';
 import type { LiveStateService } from './live-state';
 import { cronProblem } from './heartbeats';
+import { planLookup } from './plan-of';
 
 export interface UptimeSource {
   /** 7-day uptime per endpoint, percentage with two decimals; absent or null when no data. */
@@ -61,11 +62,7 @@ export function createEndpointService(deps: {
   const { endpoints, catalog } = deps;
   const changed = (urlId: number) => deps.changes?.changed(urlId);
 
-  function planOf(userId: number): Package {
-    const user = deps.users.byId(userId);
-    if (!user) throw notFound('User not found');
-    return catalog.packageById(user.package_id) ?? catalog.freePackage();
-  }
+  const planOf = planLookup(deps.users, catalog);
 
   /**
    * The check an endpoint body asks for (issue 22), its stored URL (tcp://host:port, dns://name/TYPE

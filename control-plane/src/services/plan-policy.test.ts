@@ -24,6 +24,7 @@ import { createWorkspaceService } from './workspaces';
 import { createWorkspacesRepo } from '../store/workspaces-repo';
 import { createChangeHub } from '../change-hub';
 import { createStatusPageService } from './status-pages';
+import { createMaintenanceService } from '../maintenance';
 import { createStatusPagesRepo } from '../store/status-pages-repo';
 import { StatusPageBody } from '@upfleet/proto/schemas';
 
@@ -39,7 +40,8 @@ const workspaces = createWorkspaceService({
   workspaces: createWorkspacesRepo(db), users, planOf: endpoints.planOf, freePackageId: () => catalog.freePackage().package_id,
   endpointChanges: createChangeHub().endpoints, mailer: null, emailVerified: () => true, publicUrl: () => 'http://127.0.0.1',
 });
-const statusPages = createStatusPageService({ repo: createStatusPagesRepo(db), planOf: endpoints.planOf, cookieKey: Buffer.alloc(32) });
+const statusPagesRepo = createStatusPagesRepo(db);
+const statusPages = createStatusPageService({ repo: statusPagesRepo, maintenance: createMaintenanceService({ repo: statusPagesRepo }), planOf: endpoints.planOf, cookieKey: Buffer.alloc(32) });
 const planChanger = createPlanChanger({ users, catalog, endpoints: endpointsRepo, billing: createBillingRepo(db) });
 
 afterAll(() => {

@@ -1,0 +1,16 @@
+// Workspaces: members, roles and invitations.
+import type { EventHub } from '../services/events';
+import { createWorkspaceService } from '../services/workspaces';
+import type { Foundation } from './foundation';
+import type { Feature } from './lifecycle';
+
+export function createWorkspacesFeature(base: Foundation, deps: { events: EventHub }) {
+  const workspaces = createWorkspaceService({
+    workspaces: base.workspacesRepo, users: base.users, planOf: base.planOf, freePackageId: () => base.catalog.freePackage().package_id,
+    endpointChanges: base.changes.endpoints, mailer: base.accountMailer, publicUrl: base.publicUrl, logger: base.logger, now: base.now,
+    emailVerified: base.emailVerified,
+    // A member who leaves or is removed loses their open streams at once.
+    onAccessEnded: (workspaceId, memberId) => deps.events.endStreams(workspaceId, memberId),
+  });
+  return { name: 'workspaces', services: { workspaces } } satisfies Feature<unknown>;
+}
