@@ -312,6 +312,7 @@ export const MESSAGES = {
   tooManyMembers: (n: number, plan: string) =>
     `You have reached the limit of ${n} members for your ${plan} plan. Please upgrade to invite more members.`,
   roleNotAllowed: (role: string) => `Your role in this workspace (${role}) does not allow this action.`,
+  tooManyWorkspaces: (n: number) => `You can own at most ${n} workspaces besides your personal one. Please delete one to create another.`,
   tooManyStatusPages: (n: number, plan: string) =>
     `You have reached the limit of ${n} status pages for your ${plan} plan. Please upgrade to add more status pages.`,
   duplicatePlatform:

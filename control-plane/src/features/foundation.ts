@@ -60,8 +60,9 @@ export function createFoundation(config: Config, logger: Logger, opts: Foundatio
     // one hub: one endpoint's change recomputes that endpoint; a plan or region change, every one.
     changes: createChangeHub(),
     planOf: planLookup(users, catalog),
-    // Without SMTP every address counts as verified.
-    emailVerified: (userId: number) => !config.alerting.smtpUrl || users.byId(userId)?.email_verified === 1,
+    // Without SMTP every address counts as verified. A workspace's account is as verified as its
+    // first owner, so a new workspace is no way around it.
+    emailVerified: (userId: number) => !config.alerting.smtpUrl || users.accountVerified(userId),
     accountMailer: createAccountMailer({ smtpUrl: config.alerting.smtpUrl, from: config.alerting.smtpFrom }),
     publicUrl: () => config.publicUrl ?? listeningUrl,
     setListeningUrl: (url: string) => {

@@ -8,7 +8,7 @@ export function createWorkspacesFeature(base: Foundation, deps: { events: EventH
   const workspaces = createWorkspaceService({
     workspaces: base.workspacesRepo, users: base.users, planOf: base.planOf, freePackageId: () => base.catalog.freePackage().package_id,
     endpointChanges: base.changes.endpoints, mailer: base.accountMailer, publicUrl: base.publicUrl, logger: base.logger, now: base.now,
-    emailVerified: base.emailVerified,
+    emailVerified: base.emailVerified, maxWorkspacesPerUser: base.config.maxWorkspacesPerUser,
     // A member who leaves or is removed loses their open streams at once.
     onAccessEnded: (workspaceId, memberId) => deps.events.endStreams(workspaceId, memberId),
   });

@@ -55,7 +55,7 @@ function checkFields(kind: AssignedKind, c: EndpointCheck): Partial<Assignment> 
       const out: Partial<Assignment> = {};
       if (c.request) {
         const r = c.request;
-        out.request = { method: r.method, headers: r.headers.map((h) => ({ name: h.name, value: h.value ?? '' })), body: r.body, follow_redirects: r.follow_redirects };
+        out.request = { method: r.method, headers: r.headers.map((h) => ({ name: h.name, value: h.value ?? '', secret: h.secret === true })), body: r.body, follow_redirects: r.follow_redirects };
       }
       if (c.assertions?.length) out.assertions = c.assertions;
       return out;

@@ -4,7 +4,7 @@ import type { Config } from '../config';
 import type { RateLimitRepo } from '../store/rate-limit-repo';
 
 export type LimitBucket = 'login_ip' | 'signup_ip' | 'refresh_ip' | 'twofa_ip' | 'account_fail' | 'endpoint_mutation'
-  | 'checkout_ip' | 'test_send_user' | 'test_send_method' | 'verify_email_user'
+  | 'checkout_ip' | 'test_send_user' | 'test_send_person' | 'test_send_method' | 'verify_email_user'
   | 'status_password' | 'subscribe_email' | 'subscribe_page' | 'invitation_user';
 
 export interface LimitRule {
@@ -31,6 +31,8 @@ export function rateLimitRules(rl: Config['rateLimits']): Record<LimitBucket, Li
     // Anonymous checkouts per address, test sends and verification mails: each sends mail or costs money.
     checkout_ip: { ...perWindow(rl.ipSignups), message: 'Too many checkouts from this address. Please try again later.' },
     test_send_user: { max: TEST_SENDS_PER_WINDOW, windowSeconds: 600, message: TEST_SEND_LIMITED },
+    // the same allowance per person across all their workspaces (a new workspace is not a new one)
+    test_send_person: { max: TEST_SENDS_PER_WINDOW, windowSeconds: 600, message: TEST_SEND_LIMITED },
     test_send_method: { max: TEST_SENDS_PER_WINDOW, windowSeconds: 600, message: TEST_SEND_LIMITED },
     verify_email_user: { max: 3, windowSeconds: 3600, message: 'Too many verification emails. Please try again later.' },
     // Each invitation is a mail to an address the member chose.
