@@ -50,7 +50,24 @@ export interface PlanViolation {
   subject: 'kind' | 'features' | 'regions' | 'endpoints' | 'api' | 'status_pages' | 'members';
   /** The SPEC message shown to the user. */
   message: string;
+  /** The HTTP status the API answers it with (REFUSAL_STATUS). */
+  status: 400 | 403;
 }
+
+/**
+ * The status each refusal answers. What an endpoint body asks for (features, regions) and the
+ * endpoint count answer 400; what the account may not do at all (a kind, API keys, members, status
+ * pages) answers 403. Clients rely on these: a new subject picks one here.
+ */
+export const REFUSAL_STATUS = {
+  kind: 403,
+  features: 400,
+  regions: 400,
+  endpoints: 400,
+  api: 403,
+  status_pages: 403,
+  members: 403,
+} as const satisfies Record<PlanViolation['subject'], 400 | 403>;
 
 /**
  * Checks run in this order (the first violation is the one an API answers): features (in FEATURES
@@ -190,7 +207,7 @@ export function planViolations(plan: PlanLimits, input: PlanInput, ctx: PlanCont
   const out: PlanViolation[] = [];
   for (const { field, check } of CHECKS) {
     const message = check.run(plan, input, ctx);
-    if (message) out.push({ field, subject: check.subject, message });
+    if (message) out.push({ field, subject: check.subject, message, status: REFUSAL_STATUS[check.subject] });
   }
   return out;
 }

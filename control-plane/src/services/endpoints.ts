@@ -6,7 +6,7 @@ import { allowedFeatures, allowedKinds, planViolations } from '@upfleet/proto/pl
 import { emptyStatusCounts, type Dashboard, type Endpoint, type EndpointInput, type EndpointStatus, type Package, type SavedEndpoint, type StatusCounts } from '@upfleet/proto/rest';
 import type { EndpointCreateBody, EndpointToggleBody } from '@upfleet/proto/schemas';
 import { matchesText, sortEndpoints, type EndpointSortKey } from '@upfleet/proto/endpoint-list';
-import { badRequest, conflict, forbidden, notFound } from '../errors';
+import { badRequest, conflict, notFound, planRefused } from '../errors';
 import { isPrivateAddress, isPrivateHostname } from '@upfleet/proto/targets';
 import { endpointCheck, parseHostPort, parseResolver } from '@upfleet/proto/schemas';
 import { planContext, regionKey, type CatalogRepo } from '../store/catalog-repo';
@@ -96,16 +96,16 @@ export function createEndpointService(deps: {
   /** The plan's rules and the catalogue's regions, applied to a body its schema has already parsed. */
   function applyPolicy(body: EndpointCreateBody, plan: Package, userId: number, urlId = 0): { input: Required<EndpointInput>; check: CheckInput } {
     const kindRefused = planViolations(plan, { kind: body.kind ?? 'http' })[0];
-    if (kindRefused) throw forbidden(kindRefused.message);
+    if (kindRefused) throw planRefused(kindRefused);
     const { url, check } = checkOf(body, userId, urlId);
     const feature = planViolations(plan, { features: body })[0];
-    if (feature) throw badRequest(feature.message);
+    if (feature) throw planRefused(feature);
     const primary = catalog.primaryRegion();
     let regions = body.regions;
     for (const r of regions) if (!catalog.regionByKey(r)) throw badRequest(`Unknown region: ${r}`);
     if (regions.length === 0 && primary) regions = [regionKey(primary)];
     const region = planViolations(plan, { regions }, planContext(catalog))[0];
-    if (region) throw badRequest(region.message);
+    if (region) throw planRefused(region);
     const { name, description, ping_host, cert_expiry, response_code, response_time } = body;
     return { input: { name, url, description, ping_host, cert_expiry, response_code, response_time, regions }, check };
   }
@@ -294,7 +294,7 @@ export function createEndpointService(deps: {
       const plan = planOf(userId);
       const { input, check } = applyPolicy(body, plan, userId);
       const refused = planViolations(plan, { endpoints: endpoints.count(userId) + 1 })[0];
-      if (refused) throw badRequest(refused.message);
+      if (refused) throw planRefused(refused);
       if (endpoints.urlTaken(userId, input.url)) throw conflict('You are already monitoring this URL');
       const id = endpoints.insert(userId, crypto.randomUUID(), input, check);
       if (check.kind === 'heartbeat') deps.heartbeats?.ensure(id);
@@ -329,7 +329,7 @@ export function createEndpointService(deps: {
       if (next && !e.monitoring_enabled) {
         const plan = planOf(userId);
         const refused = planViolations(plan, { endpoints: endpoints.countActive(userId) + 1 })[0];
-        if (refused) throw badRequest(refused.message);
+        if (refused) throw planRefused(refused);
       }
       endpoints.toggle(userId, urlId, next);
       // A heartbeat switched back on waits for its next ping (new): a miss while paused is no alert.

@@ -7,7 +7,7 @@ import {
   COMPONENT_STATES, type ComponentState, type Package, type PublicStatus, type PublicStatusDay, type ReportImpact, type StatusPage, type StatusReport,
 } from '@upfleet/proto/rest';
 import type { StatusPageBody, StatusReportBody, StatusUpdateBody } from '@upfleet/proto/schemas';
-import { badRequest, conflict, forbidden, notFound } from '../errors';
+import { badRequest, conflict, notFound, planRefused } from '../errors';
 import { hashPassword, safeEqual, verifyPassword } from '../lib/crypto';
 import type { MaintenanceService } from '../maintenance';
 import type { DailyUptimeSource } from '../results/status-queries';
@@ -233,13 +233,13 @@ export function createStatusPageService(deps: {
     slugAvailable: (slug: string): boolean => !repo.bySlug(slug),
     async create(ownerId: number, body: StatusPageBody): Promise<StatusPage> {
       const v = planViolations(deps.planOf(ownerId), { statusPages: repo.countOf(ownerId) + 1 })[0];
-      if (v) throw forbidden(v.message);
+      if (v) throw planRefused(v);
       checkComponents(ownerId, body);
       checkUnique(body, null);
       const hash = body.password ? await hashPassword(body.password) : null;
       // Checked again after the await: another request may have taken the slug or the last page meanwhile.
       const again = planViolations(deps.planOf(ownerId), { statusPages: repo.countOf(ownerId) + 1 })[0];
-      if (again) throw forbidden(again.message);
+      if (again) throw planRefused(again);
       checkUnique(body, null);
       const id = repo.createPage(ownerId, fields(body), hash, body.components);
       return repo.toPage(page(ownerId, id));
