@@ -49,6 +49,8 @@ export interface ControlPlaneExtras {
   maintenanceTickMs?: number;
   /** How often heartbeat deadlines are checked (default 5 s; also once at start). */
   heartbeatTickMs?: number;
+  /** How often custom-domain claims due for their daily check are looked for (default hourly). */
+  domainCheckTickMs?: number;
 }
 
 export async function startControlPlane(config: Config, logger: Logger, extras: ControlPlaneExtras = {}): Promise<ControlPlane> {
@@ -57,7 +59,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
   const results = createResultsFeature(base, extras.results);
   const { results: store } = results.services;
   const agents = createAgentsFeature(base, store);
-  const statusPages = createStatusPagesFeature(base, store, { maintenanceTickMs: extras.maintenanceTickMs });
+  const statusPages = createStatusPagesFeature(base, store, { maintenanceTickMs: extras.maintenanceTickMs, domainCheckTickMs: extras.domainCheckTickMs });
   const { maintenance } = statusPages.services;
   const live = createLiveStateFeature(base, maintenance, { maintenanceTickMs: extras.maintenanceTickMs });
   const { events } = live.services;

@@ -33,6 +33,7 @@ export function createAccountsFeature(base: Foundation, deps: { billing: Billing
   const oidc = config.oidc
     ? createOidcService({
         config: config.oidc, db: base.db, users, workspaces: base.workspacesRepo, issueTokens: (id) => tokens.issue(id),
+        revokeSessions: (id, reason) => tokens.revokeOthers(id, '', reason), verifySecondFactor: (id, code) => auth.verifySecondFactor(id, code),
         freePackageId: () => catalog.freePackage().package_id, publicUrl: base.publicUrl, logger, now: base.now,
       })
     : null;

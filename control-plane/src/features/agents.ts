@@ -21,7 +21,7 @@ export function createAgentsFeature(base: Foundation, results: ResultStore | nul
   };
   const engine = createAssignmentEngine({
     endpoints: base.endpointsRepo, catalog: base.catalog, liveAgents, logger: base.logger, startupGraceMs: 3000, metrics: base.metrics,
-    privateTargetsDenied: !config.allowPrivateTargets, releaseGraceMs: 2 * config.agentLeaseSeconds * 1000,
+    privateTargetsDenied: !config.allowPrivateTargets, defaultResolvers: config.dnsResolvers, releaseGraceMs: 2 * config.agentLeaseSeconds * 1000,
     held: createHeldChecksRepo(base.db),
   });
   // One endpoint's change recomputes that endpoint's assignments; a plan or region change, every one.

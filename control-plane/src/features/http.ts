@@ -7,7 +7,7 @@ import { registerHttpMetrics } from '../lib/metrics';
 import type { Foundation } from './foundation';
 import type { Feature } from './lifecycle';
 
-type Shared = 'logger' | 'publicPerMinute' | 'publicUrl' | 'catalog' | 'limiter' | 'adminToken' | 'webDistDir' | 'trustProxy' | 'metrics' | 'eventStreamMaxMs' | 'workspacesRepo' | 'memberName' | 'billingContact';
+type Shared = 'logger' | 'publicPerMinute' | 'publicUrl' | 'allowHttpInstall' | 'catalog' | 'limiter' | 'adminToken' | 'webDistDir' | 'trustProxy' | 'metrics' | 'eventStreamMaxMs' | 'workspacesRepo' | 'memberName' | 'billingContact';
 
 export function createHttpFeature(base: Foundation, services: Omit<AppDeps, Shared> & { events: NonNullable<AppDeps['events']> }) {
   const { config, users, workspacesRepo } = base;
@@ -16,6 +16,7 @@ export function createHttpFeature(base: Foundation, services: Omit<AppDeps, Shar
     logger: base.logger,
     publicPerMinute: config.rateLimits.publicPerMinute,
     publicUrl: config.publicUrl,
+    allowHttpInstall: config.allowHttpInstall,
     workspacesRepo,
     memberName: (id) => users.byId(id)?.username ?? `user ${id}`,
     billingContact: (memberId, workspaceId) => {
