@@ -210,6 +210,19 @@ const CHECKS = TABLE.filter(([, p]) => p.check)
   .map(([field, p], i) => ({ field, check: p.check!, i }))
   .sort((a, b) => a.check.phase - b.check.phase || a.i - b.i);
 
+/**
+ * The Free plan's limits as SPEC section 9 sells them: what a client assumes before the account's
+ * own plan has loaded (the seed writes the same values into the catalogue).
+ */
+export const FREE_PLAN_DEFAULTS = {
+  package_name: 'Free',
+  max_regions: 1,
+  ping_host: false,
+  cert_expiry: false,
+  response_code: true,
+  response_time: false,
+} as const satisfies PlanLimits;
+
 /** Everything the plan refuses in the input, first the one an API answers; empty when allowed. */
 export function planViolations(plan: PlanLimits, input: PlanInput, ctx: PlanContext = {}): PlanViolation[] {
   const out: PlanViolation[] = [];

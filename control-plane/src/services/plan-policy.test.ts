@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PLAN_FIELDS, pricingLines } from '@upfleet/proto/plan';
+import { FREE_PLAN_DEFAULTS, PLAN_FIELDS, pricingLines } from '@upfleet/proto/plan';
 import { MESSAGES, type Package } from '@upfleet/proto/rest';
 import { PackageResource } from '@upfleet/proto/schemas';
 import { EndpointCreateBody } from '@upfleet/proto/schemas';
@@ -225,6 +225,10 @@ describe('every package field has one policy entry and is enforced where it says
   let columns: string[] = [];
   beforeAll(() => {
     columns = (db.prepare('PRAGMA table_info(packages)').all() as Array<{ name: string }>).map((c) => c.name).filter((c) => c !== 'sort_order');
+  });
+
+  it('the Free plan clients assume before the account loads is the seeded Free plan', () => {
+    expect(catalog.freePackage()).toMatchObject(FREE_PLAN_DEFAULTS);
   });
 
   it('the policy table, the REST Package and the packages table name the same fields', () => {
