@@ -6,7 +6,7 @@ import type { GraphFailure, GraphSeries } from '@upfleet/proto/rest';
 import type { Logger } from '../logger';
 import { AppError } from '../errors';
 import { openConnection, type Connection } from './connection';
-import { planGraphQuery, type GraphSource } from './graph-plan';
+import { planGraphQuery, type GraphPlan, type GraphSource } from './graph-plan';
 import { queryCount, queryFailures, queryGraphs, queryUptime, type GraphRange, type UptimeWindow } from './queries';
 import { INSERT_COLUMNS, PAYLOAD_FORMAT, encodeRows, type Payload } from './row-encoding';
 import { IngestLedger, MergedInserter, type InsertGroup } from './merged-inserts';
@@ -24,8 +24,10 @@ export type { DailyUptimeSource } from './status-queries';
 export const MAX_PARTITIONS_PER_INSERT = 10;
 
 export interface GraphQuery extends GraphRange {
-  /** Forces a source; the graph service passes the one its bucketSeconds was planned for. */
+  /** Forces a source (the step is planned for it). */
   source?: GraphSource;
+  /** The graph service's plan, whose step it answers as bucketSeconds: read as planned, not planned again. */
+  plan?: GraphPlan;
 }
 
 export interface ResultStore {
@@ -214,7 +216,7 @@ export class ClickHouseResultStore implements ResultStore {
   }
 
   async graphs(endpointId: number, q: GraphQuery): Promise<GraphSeries[]> {
-    return queryGraphs(this.client, this.db, endpointId, q, planGraphQuery(q.fromMs, q.toMs, this.now(), q.source));
+    return queryGraphs(this.client, this.db, endpointId, q, q.plan ?? planGraphQuery(q.fromMs, q.toMs, this.now(), q.source));
   }
 
   async uptime(endpointIds: number[], window: UptimeWindow): Promise<Map<number, number | null>> {
