@@ -8,6 +8,8 @@ import { createAuthStore, tokenStoreOf, type AuthStore, type StorageEvents } fro
 import { createSessionMonitor, type SessionMonitor, type SessionMonitorDeps } from './session/session-monitor';
 
 export const WORKSPACE_STORAGE_KEY = 'upfleetWorkspace';
+/** The id of an account made in this browser that has not seen its dashboard yet ("Welcome", not "Welcome back"). */
+export const NEW_ACCOUNT_STORAGE_KEY = 'upfleetNewAccount';
 
 type LoginOutcome = { ok: true } | { ok: false; requires2FA: boolean; error: string };
 
@@ -79,6 +81,7 @@ export function createServices(deps: ServicesDeps): AppServices {
         const res = await api.publicRequest<AuthResult>('POST', '/api/auth/signup', body);
         if (res.success) {
           auth.getState().setSession(res.data);
+          deps.storage.setItem(NEW_ACCOUNT_STORAGE_KEY, String(res.data.user.id));
           return { ok: true };
         }
         return { ok: false, error: res.error || 'Failed to create account' };

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import type { Dashboard, Endpoint, EndpointInput, Incident, MaintenanceWindow, Region } from '@upfleet/proto/rest';
+import type { Dashboard, Endpoint, EndpointInput, Incident, MaintenanceWindow, Region, SavedEndpoint } from '@upfleet/proto/rest';
 import { useAuth, useServices } from '../app-context';
 import { StatusSummary } from '../components/dashboard/StatusSummary';
 import { useEndpointList } from '../components/dashboard/use-endpoint-list';
@@ -14,6 +14,7 @@ import { PlanNotices } from '../components/dashboard/PlanNotices';
 import { EndpointList } from '../components/dashboard/EndpointList';
 import { GlobeIcon, ActivityIcon, PlusIcon } from '../components/Icons';
 import { mayOffer, useWorkspaces } from '../lib/workspaces';
+import { NEW_ACCOUNT_STORAGE_KEY } from '../services';
 import { FREE_PLAN_DEFAULTS } from '@upfleet/proto/plan';
 
 const GraphsModal = lazy(() => import('../components/graphs/GraphsModal'));
@@ -32,9 +33,14 @@ type Dialog =
 const LIVE_FLUSH_MS = 300;
 
 export function DashboardPage() {
-  const { api } = useServices();
+  const { api, storage } = useServices();
   const workspaceRole = useWorkspaces().role;
   const user = useAuth((s) => s.user);
+  // "Welcome back" is for a return: an account just made here is welcomed once.
+  const [firstVisit] = useState(() => user !== null && storage?.getItem(NEW_ACCOUNT_STORAGE_KEY) === String(user.id));
+  useEffect(() => {
+    if (firstVisit) storage?.removeItem(NEW_ACCOUNT_STORAGE_KEY);
+  }, [firstVisit, storage]);
   // undefined: not loaded yet; null: the dashboard call failed (the list still loads, whole).
   const [dashboard, setDashboard] = useState<Dashboard | null | undefined>(undefined);
   const [regions, setRegions] = useState<Region[]>([]);
@@ -185,12 +191,12 @@ export function DashboardPage() {
 
   const plan: PlanLimits = dashboard ? { ...DEFAULT_PLAN, ...dashboard, package_name: dashboard.package_name || FREE_PLAN_DEFAULTS.package_name, max_regions: dashboard.max_regions || FREE_PLAN_DEFAULTS.max_regions } : DEFAULT_PLAN;
 
-  const save = async (input: EndpointInput, endpoint?: Endpoint): Promise<boolean> => {
+  const save = async (input: EndpointInput, endpoint?: Endpoint): Promise<SavedEndpoint | boolean> => {
     try {
-      const res = endpoint ? await api.put(`/api/users/endpoints/${endpoint.url_id}`, input) : await api.post('/api/users/endpoints', input);
+      const res = endpoint ? await api.put<SavedEndpoint>(`/api/users/endpoints/${endpoint.url_id}`, input) : await api.post<SavedEndpoint>('/api/users/endpoints', input);
       if (res.success) {
         await load();
-        return true;
+        return res.data ?? true;
       }
       console.error(endpoint ? 'update endpoint failed' : 'add endpoint failed', { status: res.status, error: res.error });
     } catch (err) {
@@ -227,12 +233,14 @@ export function DashboardPage() {
   const total = dashboard?.total_endpoints ?? list.all;
   const counts = list.counts ?? dashboard?.status_counts ?? null;
   const maxEndpoints = dashboard?.max_endpoints;
+  // The regions this plan checks from, not every region the service has.
+  const usableRegions = dashboard ? Math.min(dashboard.regions_count, Math.max(1, dashboard.max_regions || 1)) : 3;
 
   return (
     <div className="container page">
       <header className="dash-header">
         <div>
-          <h1>Welcome back, {user?.username}!</h1>
+          <h1>{firstVisit ? 'Welcome' : 'Welcome back'}, {user?.username}!</h1>
           <p className="page-sub">Here is how your endpoints are doing. You are on the <strong>{plan.package_name}</strong> plan.</p>
         </div>
       </header>
@@ -251,7 +259,7 @@ export function DashboardPage() {
           <span className="stat-icon stat-icon-alt"><GlobeIcon /></span>
           <div>
             <div className="stat-label">Regions</div>
-            <div className="stat-value">{dashboard?.regions_count ?? 3}</div>
+            <div className="stat-value">{usableRegions}{dashboard && usableRegions < dashboard.regions_count ? <span className="stat-of"> of {dashboard.regions_count}</span> : null}</div>
           </div>
         </div>
       </section>
@@ -292,6 +300,7 @@ export function DashboardPage() {
             onQuery={setQuery}
             openIncidents={openIncidents}
             inMaintenance={inMaintenance}
+            timeZone={user?.timezone}
             onGraphs={(ep) => setDialog({ kind: 'graphs', endpoint: ep })}
             {...(mayOffer(workspaceRole, 'editor') ? {
               onEdit: (ep: Endpoint) => setDialog({ kind: 'edit', endpoint: ep }),

@@ -1,7 +1,7 @@
 // The dashboard's endpoint list: per row the live state (status dot and word, last response time,
 // "checked 12 s ago" ticking, the last failure's reason, 30 heartbeat bars), clicking a row opens
-// its graphs. From FILTER_FROM endpoints on it has search, a status filter and a sort (their values
-// live in the URL, owned by the page). Rows are drawn PAGE at a time with "Show more".
+// its graphs. It has search, a status filter and a sort (their values live in the URL, owned by the
+// page), down endpoints first by default. Rows are drawn PAGE at a time with "Show more".
 // Keyboard: arrow keys move between rows, Enter opens the focused row's graphs.
 import { forwardRef, useEffect, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { ENDPOINT_STATUSES, type Endpoint, type EndpointStatus, type Incident } from '@upfleet/proto/rest';
@@ -9,10 +9,12 @@ import { BellIcon, ChartIcon, CheckCircleIcon, EditIcon, PauseIcon, PlayIcon, Tr
 import { conditionLabel, regionKeyLabel, sinceLabel, uptimeBadge } from '../../lib/format';
 import { PAGE, type ListQuery } from '../../lib/live-list';
 import { checkedAgo, HeartbeatBars, STATUS_LABELS, StatusWord } from './LiveStatus';
+import { displayZone, graceLabel, heartbeatNote, scheduleLabel } from './heartbeat-text';
 
 export { PAGE };
-/** From this many endpoints on, the list has search, filter and sort. */
-export const FILTER_FROM = 10;
+/** From the first endpoint on the list has search, filter and sort: a tool that appears only at
+ *  ten endpoints is one people never learn about. */
+export const FILTER_FROM = 1;
 
 const SORTS: Array<[string, string]> = [
   ['status', 'Down first'], ['-status', 'Up first'], ['name', 'Name A–Z'], ['-name', 'Name Z–A'],
@@ -49,8 +51,11 @@ export const EndpointList = forwardRef<HTMLInputElement, {
   onGraphs: Act;
   onToggle?: Act;
   onDelete?: Act;
-}>(function EndpointList({ rows, matching, all, more, onShowMore, query, onQuery, openIncidents, inMaintenance, onEdit, onThresholds, onGraphs, onToggle, onDelete }, searchRef) {
+  /** The user's profile zone: heartbeat notes give their times in it. */
+  timeZone?: string;
+}>(function EndpointList({ rows, matching, all, more, onShowMore, query, onQuery, openIncidents, inMaintenance, onEdit, onThresholds, onGraphs, onToggle, onDelete, timeZone }, searchRef) {
   const now = useNow();
+  const zone = displayZone(timeZone);
   // The box keeps what is typed (the URL follows it; a change of the URL from elsewhere comes back here).
   // The router may catch up a keystroke or more late, so a URL value this box sent earlier is not
   // "from elsewhere": taking it back would drop what was typed since (typing "steady 0" fast gave
@@ -126,8 +131,8 @@ export const EndpointList = forwardRef<HTMLInputElement, {
           </select>
           <span className="muted" data-testid="list-count">
             {matching === all && !filtered
-              ? `${all.toLocaleString('en-US')} endpoints`
-              : `${matching.toLocaleString('en-US')} of ${all.toLocaleString('en-US')} endpoints`}
+              ? `${all.toLocaleString('en-US')} endpoint${all === 1 ? '' : 's'}`
+              : `${matching.toLocaleString('en-US')} of ${all.toLocaleString('en-US')} endpoint${all === 1 ? '' : 's'}`}
           </span>
         </div>
       )}
@@ -141,6 +146,7 @@ export const EndpointList = forwardRef<HTMLInputElement, {
           const badge = uptimeBadge(ep.uptime_percentage);
           const incident = ep.monitoring_enabled ? openIncidents.get(ep.url_id) : undefined;
           const down = ep.status === 'down' || Boolean(incident);
+          const beat = heartbeatNote(ep, now, zone);
           return (
             <li
               key={ep.url_id}
@@ -168,16 +174,23 @@ export const EndpointList = forwardRef<HTMLInputElement, {
                     {inMaintenance?.has(ep.url_id) && ep.status !== 'maintenance' && (
                       <span className="badge badge-yellow" data-testid="maintenance-badge" title="In a maintenance window: no alerts, not counted in uptime">Maintenance</span>
                     )}
-                    {ep.monitoring_enabled && (
+                    {beat?.kind === 'late' && <span className="badge badge-yellow" data-testid="late-badge" title="Past the expected time, within the grace">Late</span>}
+                    {ep.monitoring_enabled && beat?.kind !== 'new' && (
                       <span className={`badge badge-${badge.tone}`} title="7-day uptime">{badge.text}</span>
                     )}
                   </div>
-                  <a href={ep.url} className="endpoint-url" target="_blank" rel="noreferrer noopener">{ep.url}</a>
+                  {ep.kind === 'heartbeat'
+                    ? <span className="endpoint-url" data-testid="heartbeat-schedule">Heartbeat, {scheduleLabel(ep)}, {graceLabel(ep)}</span>
+                    : /^https?:\/\//i.test(ep.url)
+                      ? <a href={ep.url} className="endpoint-url" target="_blank" rel="noreferrer noopener">{ep.url}</a>
+                      : <span className="endpoint-url">{ep.url}</span>}
                   {ep.description && <p className="endpoint-desc">{ep.description}</p>}
                   <div className="endpoint-live">
                     {ep.last_response_ms !== null && <span className="live-ms" data-testid="last-ms">{ep.last_response_ms.toLocaleString('en-US')} ms</span>}
                     <span className="muted" data-testid="checked-ago" title={ep.last_checked_at ? new Date(ep.last_checked_at).toLocaleString('en-GB') : undefined}>{checkedAgo(ep.last_checked_at, now)}</span>
-                    {ep.status !== 'up' && ep.status !== 'paused' && ep.last_error && <span className="live-error" data-testid="last-error">{ep.last_error}</span>}
+                    {beat
+                      ? <span className={beat.kind === 'missed' ? 'live-error' : 'muted'} data-testid="heartbeat-note">{beat.text}</span>
+                      : ep.status !== 'up' && ep.status !== 'paused' && ep.last_error && <span className="live-error" data-testid="last-error">{ep.last_error}</span>}
                   </div>
                   <HeartbeatBars recent={ep.recent} />
                   <div className="chips">
