@@ -1,4 +1,6 @@
 // Endpoints: the plan's rules (features, regions, count; decided in @upfleet/proto/plan) are enforced here, on the server.
+// Over 350 lines on purpose: every verb (create, update, toggle, list) goes through the same
+// applyPolicy/checkOf and the same cached list JSON; split per verb, those would be passed around.
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
