@@ -63,7 +63,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
   const { maintenance } = statusPages.services;
   const live = createLiveStateFeature(base, maintenance, { maintenanceTickMs: extras.maintenanceTickMs });
   const { events } = live.services;
-  const alerting = createAlertingFeature(base, { maintenance, statusPages: statusPages.services.statusPages, events });
+  const alerting = createAlertingFeature(base, { maintenance, statusPages: statusPages.services.statusPages, events, live: live.services.live });
   const monitoring = createMonitoringFeature(base, { results: store, maintenance, live: live.services.live, alerting: alerting.services.alerting }, { heartbeatTickMs: extras.heartbeatTickMs });
   const workspaces = createWorkspacesFeature(base, { events });
   const billing = createBillingFeature(base);

@@ -4,6 +4,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { AuthResult, User } from '@upfleet/proto/rest';
 import { MESSAGES } from '@upfleet/proto/rest';
 import { createApiClient, AuthenticationError, type ApiClient } from './api/client';
+import { setDisplayZone } from './lib/format';
 import { createAuthStore, tokenStoreOf, type AuthStore, type StorageEvents } from './stores/auth-store';
 import { createSessionMonitor, type SessionMonitor, type SessionMonitorDeps } from './session/session-monitor';
 
@@ -45,6 +46,9 @@ interface ServicesDeps {
 
 export function createServices(deps: ServicesDeps): AppServices {
   const auth = createAuthStore(deps.storage, deps.storageEvents);
+  // Dates on screen are shown in the user's profile zone once the user is known (lib/format.ts).
+  setDisplayZone(auth.getState().user?.timezone);
+  auth.subscribe((s) => setDisplayZone(s.user?.timezone));
   const goLogin = (): void => {
     auth.getState().clear();
     deps.navigate('/login');

@@ -7,17 +7,27 @@ import { createAlertService } from '../alerting/settings';
 import { createAlertsRepo } from '../alerting/settings-repo';
 import type { MaintenanceService } from '../maintenance';
 import type { EventHub } from '../services/events';
+import type { LiveStateService } from '../services/live-state';
 import type { StatusPageService } from '../services/status-pages';
 import type { Foundation } from './foundation';
 import type { Feature } from './lifecycle';
 
-export function createAlertingFeature(base: Foundation, deps: { maintenance: MaintenanceService; statusPages: StatusPageService; events: EventHub }) {
+export function createAlertingFeature(base: Foundation, deps: { maintenance: MaintenanceService; statusPages: StatusPageService; events: EventHub; live: LiveStateService }) {
   const { config } = base;
   const alertsRepo = createAlertsRepo(base.db);
   const alerting = createAlerting({
     inMaintenance: (urlId, ts) => deps.maintenance.inMaintenance(urlId, ts),
-    // Auto reports on status pages, and fresh component states.
-    incidentHooks: deps.statusPages.incidentHooks,
+    // The dashboard row's state, auto reports on status pages, and fresh component states.
+    incidentHooks: {
+      opened: (i) => {
+        deps.live.incidentChanged(i.url_id);
+        deps.statusPages.incidentHooks.opened(i);
+      },
+      resolved: (i) => {
+        deps.live.incidentChanged(i.url_id);
+        deps.statusPages.incidentHooks.resolved(i);
+      },
+    },
     emailVerified: base.emailVerified,
     repo: createAlertingRepo(base.db),
     alerts: alertsRepo,

@@ -41,7 +41,15 @@ export function createMonitoringFeature(
     endpoints: endpointsRepo, users: base.users, catalog: base.catalog, allowPrivateTargets: base.config.allowPrivateTargets, uptime, live,
     changes: base.changes.endpoints, heartbeats,
   });
-  const graphs = createGraphService({ endpoints, source: results, metrics: base.metrics });
+  const graphs = createGraphService({
+    endpoints, source: results, metrics: base.metrics,
+    // The same count as the badge (uptime above) over the graph's range, so the two never disagree.
+    uptime: results
+      ? async (id, fromMs, toMs) => (await results.uptime([id], {
+        sinceMs: fromMs, untilMs: toMs, createdAtMs: endpointsRepo.createdAtMs([id]), maintenance: maintenance.spansFor([id], fromMs, toMs),
+      })).get(id) ?? null
+      : undefined,
+  });
   let stopHeartbeats: (() => void) | null = null;
   return {
     name: 'monitoring',

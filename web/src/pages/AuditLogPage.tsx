@@ -2,6 +2,7 @@
 // member, action, target, summary and client address, newest first, filtered by member and action.
 import { useEffect, useState } from 'react';
 import { useServices } from '../app-context';
+import { formatDateTime } from '../lib/format';
 import { roleAllows, useWorkspaces } from '../lib/workspaces';
 
 interface Entry { id: number; at: string; member_id: number | null; member_name: string; action: string; target_id: string | null; summary: string; client_address: string }
@@ -77,7 +78,7 @@ export function AuditLogPage() {
         <tbody>
           {entries.map((e) => (
             <tr key={e.id} data-testid="audit-row">
-              <td>{new Date(e.at).toLocaleString()}</td><td>{e.member_name}</td><td>{e.action}</td><td>{e.target_id ?? ''}</td><td>{e.summary}</td><td>{e.client_address}</td>
+              <td>{formatDateTime(e.at)}</td><td>{e.member_name}</td><td>{e.action}</td><td>{e.target_id ?? ''}</td><td>{e.summary}</td><td>{e.client_address}</td>
             </tr>
           ))}
         </tbody>

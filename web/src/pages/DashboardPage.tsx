@@ -31,6 +31,8 @@ type Dialog =
 
 /** Live results are folded into the list at most this often (one render for many events). */
 const LIVE_FLUSH_MS = 300;
+/** After a row changes state, its uptime badge is re-read once the server's 10 s uptime cache has passed. */
+export const UPTIME_REFRESH_MS = 11_000;
 
 export function DashboardPage() {
   const { api, storage } = useServices();
@@ -135,20 +137,31 @@ export function DashboardPage() {
 
   // Live: results change rows and bars, other events reload what they touch. Counts come from the
   // list itself when it is held whole, else from the dashboard, re-read at most every 3 s.
-  const liveRefs = useRef({ apply: list.apply, reloadList, loadDashboard, loadIncidents, serverCounts: list.counts === null });
-  liveRefs.current = { apply: list.apply, reloadList, loadDashboard, loadIncidents, serverCounts: list.counts === null };
+  const liveRefs = useRef({ apply: list.apply, reloadList, loadDashboard, loadIncidents, serverCounts: list.counts === null, rows: list.rows });
+  liveRefs.current = { apply: list.apply, reloadList, loadDashboard, loadIncidents, serverCounts: list.counts === null, rows: list.rows };
   useEffect(() => {
     let pending: ResultEvent[] = [];
     let flushTimer: ReturnType<typeof setTimeout> | null = null;
     let countsTimer: ReturnType<typeof setTimeout> | null = null;
     let reloadTimer: ReturnType<typeof setTimeout> | null = null;
+    let uptimeTimer: ReturnType<typeof setTimeout> | null = null;
+    // Results carry the state but not the 7-day uptime: a row that turns up or down would keep a
+    // stale badge (0.00 % on an up row) until the next reload, so a change of state schedules one.
+    const lastStatus = new Map<number, string>();
     const later = (timer: ReturnType<typeof setTimeout> | null, ms: number, fn: () => void) => timer ?? setTimeout(fn, ms);
     const close = connectEvents(api, {
       state: setStream,
       event: ({ type, data }) => {
         const r = liveRefs.current;
         if (type === 'result') {
-          pending.push(data as ResultEvent);
+          const e = data as ResultEvent;
+          const before = lastStatus.get(e.url_id) ?? r.rows?.find((x) => x.url_id === e.url_id)?.status;
+          lastStatus.set(e.url_id, e.status);
+          if (before !== undefined && before !== e.status) uptimeTimer = later(uptimeTimer, UPTIME_REFRESH_MS, () => {
+            uptimeTimer = null;
+            void liveRefs.current.reloadList();
+          });
+          pending.push(e);
           flushTimer = later(flushTimer, LIVE_FLUSH_MS, () => {
             flushTimer = null;
             liveRefs.current.apply(pending);
@@ -171,7 +184,7 @@ export function DashboardPage() {
     });
     return () => {
       close();
-      [flushTimer, countsTimer, reloadTimer].forEach((t) => t && clearTimeout(t));
+      [flushTimer, countsTimer, reloadTimer, uptimeTimer].forEach((t) => t && clearTimeout(t));
     };
   }, [api]);
 

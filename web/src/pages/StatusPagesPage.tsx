@@ -5,10 +5,12 @@ import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import {
   REPORT_IMPACTS, REPORT_STATUSES, type DomainVerification, type Endpoint, type MaintenanceWindow, type ReportImpact, type ReportStatus, type StatusPage, type StatusReport,
 } from '@upfleet/proto/rest';
-import { TIMEZONES } from '@upfleet/proto/schemas';
+import { fromZonedLocal, toZonedLocal } from '@upfleet/proto/time-zone';
+import { TimeZoneSelect } from '../components/TimeZoneSelect';
 import { useAuth, useServices } from '../app-context';
 import { Field } from '../components/Field';
 import { Spinner } from '../components/Spinner';
+import { formatDateTime } from '../lib/format';
 import { mayOffer, useWorkspaces } from '../lib/workspaces';
 
 interface ComponentDraft { component_id: number | null; name: string; endpoint_id: number | null; group: string }
@@ -27,16 +29,9 @@ const draftOf = (p: StatusPage): PageDraft => ({
   components: p.components.map((c) => ({ component_id: c.component_id, name: c.name, endpoint_id: c.endpoint_id, group: c.group ?? '' })),
 });
 
-/** 'UTC+5:30' → minutes east of UTC. */
-function offsetMinutes(zone: string): number {
-  const m = /^UTC(?:([+-])(\d{1,2})(?::(\d{2}))?)?$/.exec(zone);
-  if (!m || !m[1]) return 0;
-  const v = Number(m[2]) * 60 + Number(m[3] ?? 0);
-  return m[1] === '-' ? -v : v;
-}
-/** A datetime-local value read in the user's zone → ISO (UTC), and back. */
-const localToIso = (value: string, zone: string) => new Date(Date.parse(`${value}:00Z`) - offsetMinutes(zone) * 60_000).toISOString();
-const isoToLocal = (iso: string, zone: string) => new Date(Date.parse(iso) + offsetMinutes(zone) * 60_000).toISOString().slice(0, 16);
+/** A datetime-local value read in the user's zone → ISO (UTC), and back (DST included). */
+const localToIso = (value: string, zone: string) => new Date(fromZonedLocal(value, zone)).toISOString();
+const isoToLocal = (iso: string, zone: string) => toZonedLocal(Date.parse(iso), zone);
 
 export function StatusPagesPage() {
   const { api } = useServices();
@@ -222,9 +217,7 @@ function PageEditor({ page, endpoints, zone, onDone }: { page: StatusPage | null
         </Field>
         <Field id="sp-desc" label="Description"><input id="sp-desc" value={d.description} onChange={(e) => set('description', e.target.value)} /></Field>
         <Field id="sp-tz" label="Timezone of the daily bars">
-          <select id="sp-tz" value={d.timezone} onChange={(e) => set('timezone', e.target.value)}>
-            {TIMEZONES.map((z) => <option key={z} value={z}>{z}</option>)}
-          </select>
+          <TimeZoneSelect id="sp-tz" value={d.timezone} onChange={(z) => set('timezone', z)} />
         </Field>
         <Field id="sp-domain" label="Custom domain (optional)" hint="Paid plans. Saved, it shows the DNS record that proves it is yours.">
           <input id="sp-domain" value={d.custom_domain} placeholder="status.example.com" onChange={(e) => set('custom_domain', e.target.value)} />
@@ -376,7 +369,7 @@ function ReportItem({ base, report, onChange, canEdit }: { base: string; report:
       <strong>{report.title}</strong> <span className="badge">{report.status}</span>
       <ul>
         {report.updates.map((u) => (
-          <li key={u.update_id}><strong>{u.status}</strong> — {u.message} <span className="muted small">{new Date(u.created_at).toLocaleString()}</span></li>
+          <li key={u.update_id}><strong>{u.status}</strong> — {u.message} <span className="muted small">{formatDateTime(u.created_at)}</span></li>
         ))}
       </ul>
       {canEdit && <form className="inline-form" onSubmit={(e) => void post(e)} aria-label={`Update ${report.title}`}>

@@ -5,8 +5,8 @@
 // Keyboard: arrow keys move between rows, Enter opens the focused row's graphs.
 import { forwardRef, useEffect, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { ENDPOINT_STATUSES, type Endpoint, type EndpointStatus, type Incident } from '@upfleet/proto/rest';
-import { BellIcon, ChartIcon, CheckCircleIcon, EditIcon, PauseIcon, PlayIcon, TrashIcon, XCircleIcon } from '../Icons';
-import { conditionLabel, regionKeyLabel, sinceLabel, uptimeBadge } from '../../lib/format';
+import { BellIcon, ChartIcon, EditIcon, TrashIcon } from '../Icons';
+import { conditionLabel, formatDateTime, regionKeyLabel, sinceLabel, uptimeBadge } from '../../lib/format';
 import { PAGE, type ListQuery } from '../../lib/live-list';
 import { checkedAgo, HeartbeatBars, STATUS_LABELS, StatusWord } from './LiveStatus';
 import { displayZone, graceLabel, heartbeatNote, scheduleLabel } from './heartbeat-text';
@@ -144,13 +144,14 @@ export const EndpointList = forwardRef<HTMLInputElement, {
       <ul className="endpoint-list" aria-label="Endpoints">
         {rows.map((ep) => {
           const badge = uptimeBadge(ep.uptime_percentage);
+          // One state per row: the server's status (checks, open incidents, maintenance, paused)
+          // sets the word, the colour and the filter; the incident only adds since when.
           const incident = ep.monitoring_enabled ? openIncidents.get(ep.url_id) : undefined;
-          const down = ep.status === 'down' || Boolean(incident);
           const beat = heartbeatNote(ep, now, zone);
           return (
             <li
               key={ep.url_id}
-              className={`endpoint-row is-${ep.status}${down ? ' is-down' : ''}`}
+              className={`endpoint-row is-${ep.status}`}
               data-testid="endpoint-row"
               data-status={ep.status}
               tabIndex={0}
@@ -159,15 +160,14 @@ export const EndpointList = forwardRef<HTMLInputElement, {
               onClick={(e) => onRowClick(e, ep)}
             >
               <div className="endpoint-main">
-                <span className={`monitor-icon ${ep.monitoring_enabled ? 'on' : 'off'}`} role="img" aria-label={ep.monitoring_enabled ? 'Monitoring enabled' : 'Monitoring disabled'}>
-                  {ep.monitoring_enabled ? <CheckCircleIcon /> : <XCircleIcon />}
-                </span>
+                {/* the state for screen readers; the switch among the actions shows it (a green check read as "up") */}
+                <span className="sr-only" role="img" aria-label={ep.monitoring_enabled ? 'Monitoring enabled' : 'Monitoring disabled'} />
                 <div className="endpoint-text">
                   <div className="endpoint-title">
                     <StatusWord status={ep.status} />
                     <h3>{ep.name}</h3>
                     {incident && (
-                      <span className="badge badge-red" data-testid="down-badge" title={`${conditionLabel(incident.condition)}: ${incident.cause}`}>
+                      <span className={`badge ${incident.condition === 'down' ? 'badge-red' : 'badge-yellow'}`} data-testid="down-badge" title={`${conditionLabel(incident.condition)}: ${incident.cause}`}>
                         {incident.condition === 'down' ? 'Down' : conditionLabel(incident.condition)} {sinceLabel(incident.opened_at)}
                       </span>
                     )}
@@ -187,7 +187,7 @@ export const EndpointList = forwardRef<HTMLInputElement, {
                   {ep.description && <p className="endpoint-desc">{ep.description}</p>}
                   <div className="endpoint-live">
                     {ep.last_response_ms !== null && <span className="live-ms" data-testid="last-ms">{ep.last_response_ms.toLocaleString('en-US')} ms</span>}
-                    <span className="muted" data-testid="checked-ago" title={ep.last_checked_at ? new Date(ep.last_checked_at).toLocaleString('en-GB') : undefined}>{checkedAgo(ep.last_checked_at, now)}</span>
+                    <span className="muted" data-testid="checked-ago" title={ep.last_checked_at ? formatDateTime(ep.last_checked_at) : undefined}>{checkedAgo(ep.last_checked_at, now)}</span>
                     {beat
                       ? <span className={beat.kind === 'missed' ? 'live-error' : 'muted'} data-testid="heartbeat-note">{beat.text}</span>
                       : ep.status !== 'up' && ep.status !== 'paused' && ep.last_error && <span className="live-error" data-testid="last-error">{ep.last_error}</span>}
@@ -203,10 +203,15 @@ export const EndpointList = forwardRef<HTMLInputElement, {
                 {onThresholds && <button type="button" className="icon-btn" aria-label={`Alert thresholds for ${ep.name}`} title="Alert thresholds" onClick={() => onThresholds(ep)}><BellIcon /></button>}
                 <button type="button" className="icon-btn" aria-label={`View graphs for ${ep.name}`} title="View graphs" onClick={() => onGraphs(ep)}><ChartIcon /></button>
                 {onToggle && (
-                  <button type="button" className="icon-btn" aria-label={`${ep.monitoring_enabled ? 'Disable' : 'Enable'} monitoring for ${ep.name}`} title={ep.monitoring_enabled ? 'Disable monitoring' : 'Enable monitoring'} onClick={() => onToggle(ep)}>
-                    {ep.monitoring_enabled ? <PauseIcon /> : <PlayIcon />}
+                  <button
+                    type="button" role="switch" aria-checked={ep.monitoring_enabled} className={`switch${ep.monitoring_enabled ? ' on' : ''}`}
+                    aria-label={`${ep.monitoring_enabled ? 'Disable' : 'Enable'} monitoring for ${ep.name}`} title={ep.monitoring_enabled ? 'Monitoring on: click to pause' : 'Monitoring paused: click to resume'} onClick={() => onToggle(ep)}
+                  >
+                    <span className="switch-knob" aria-hidden="true" />
                   </button>
                 )}
+                {/* who may not switch it still sees its state (the sr-only image above names it) */}
+                {!onToggle && <span className={`switch is-static${ep.monitoring_enabled ? ' on' : ''}`} aria-hidden="true" title={ep.monitoring_enabled ? 'Monitoring on' : 'Monitoring paused'}><span className="switch-knob" /></span>}
                 {onDelete && <button type="button" className="icon-btn danger" aria-label={`Delete ${ep.name}`} title="Delete" onClick={() => onDelete(ep)}><TrashIcon /></button>}
               </div>
             </li>

@@ -7,17 +7,20 @@ import { nextRuns, type HeartbeatSchedule } from '@upfleet/proto/heartbeat';
 import type { Endpoint, EndpointCheck } from '@upfleet/proto/rest';
 import { useServices } from '../../app-context';
 import { copyText } from '../../lib/clipboard';
+import { displayZone, formatDateTime } from '../../lib/format';
 import { Field } from '../Field';
 import { crontabLines, curlLine, scheduleLabel } from './heartbeat-text';
+import { TimeZoneList } from '../TimeZoneSelect';
 
-export const userTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+/** A new cron's zone and the zone its runs are shown in: the user's (format.ts). */
+export const userTimeZone = displayZone;
 
 const numberOr = (raw: string) => (raw.trim() === '' ? undefined : Number(raw));
 
 export function HeartbeatFields({ value, onChange, urlId }: { value: EndpointCheck; onChange(next: EndpointCheck): void; urlId?: number }) {
   const usesCron = value.cron !== undefined;
   const runs = usesCron && value.cron!.trim().split(/\s+/).length === 5 ? nextRuns(value.cron!.trim(), value.timezone ?? 'UTC', Date.now()) : null;
-  const show = (t: number) => new Date(t).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  const show = (t: number) => formatDateTime(t);
   return (
     <fieldset className="fieldset">
       <legend>Schedule</legend>
@@ -42,7 +45,8 @@ export function HeartbeatFields({ value, onChange, urlId }: { value: EndpointChe
               <input id="hb-cron" value={value.cron} onChange={(e) => onChange({ ...value, cron: e.target.value })} placeholder="0 3 * * *" />
             </Field>
             <Field id="hb-timezone" label="Time zone">
-              <input id="hb-timezone" value={value.timezone ?? ''} onChange={(e) => onChange({ ...value, timezone: e.target.value })} placeholder="Europe/Berlin" />
+              <input id="hb-timezone" list="hb-timezones" value={value.timezone ?? ''} onChange={(e) => onChange({ ...value, timezone: e.target.value })} placeholder="Europe/Berlin" />
+              <TimeZoneList id="hb-timezones" />
             </Field>
           </>
         )}
