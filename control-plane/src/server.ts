@@ -65,8 +65,8 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
   const { events } = live.services;
   const alerting = createAlertingFeature(base, { maintenance, statusPages: statusPages.services.statusPages, events, live: live.services.live });
   const monitoring = createMonitoringFeature(base, { results: store, maintenance, live: live.services.live, alerting: alerting.services.alerting }, { heartbeatTickMs: extras.heartbeatTickMs });
-  const workspaces = createWorkspacesFeature(base, { events });
   const billing = createBillingFeature(base);
+  const workspaces = createWorkspacesFeature(base, { events, billing: billing.services.billing });
   const accounts = createAccountsFeature(base, { billing: billing.services.billing, events }, { pruneIntervalMs: extras.pruneIntervalMs });
   const ingest = createIngestFeature(base, { results: store, agents: agents.services, live: live.services.live, alerting: alerting.services.alerting });
   const downloads = createAgentDownloadsFeature(base);
@@ -75,7 +75,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     events, admin: agents.services.admin, agentArtifact: downloads.services.agentArtifact, results: store,
   });
 
-  const stop = await startInOrder([foundation, results, agents, statusPages, live, alerting, monitoring, workspaces, billing, accounts, downloads, ingest, http]);
+  const stop = await startInOrder([foundation, results, agents, statusPages, live, alerting, monitoring, billing, workspaces, accounts, downloads, ingest, http]);
   const { port, url } = http.services.address();
   return {
     httpPort: port,

@@ -26,7 +26,7 @@ export function createAccountsFeature(base: Foundation, deps: { billing: Billing
   };
   const prune = every(opts.pruneIntervalMs ?? 3600_000, pruneSessions);
   const auth = createAuthService({
-    users, catalog, tokens, limiter: base.limiter, box: base.box, checkout: deps.billing, logger, now: base.now,
+    users, catalog, tokens, limiter: base.limiter, box: base.box, checkout: deps.billing, logger, now: base.now, defaultPackageId: base.defaultPackageId,
     mailer: base.accountMailer,
     publicUrl: base.publicUrl,
   });
@@ -34,7 +34,7 @@ export function createAccountsFeature(base: Foundation, deps: { billing: Billing
     ? createOidcService({
         config: config.oidc, db: base.db, users, workspaces: base.workspacesRepo, issueTokens: (id) => tokens.issue(id),
         revokeSessions: (id, reason) => tokens.revokeOthers(id, '', reason), verifySecondFactor: (id, code) => auth.verifySecondFactor(id, code),
-        freePackageId: () => catalog.freePackage().package_id, publicUrl: base.publicUrl, logger, now: base.now,
+        freePackageId: base.defaultPackageId, publicUrl: base.publicUrl, logger, now: base.now,
       })
     : null;
   const apiKeys = createApiKeyService({

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Registry } from 'prom-client';
-import type { Config } from '../config';
+import { ConfigError, type Config } from '../config';
 import type { Logger } from '../logger';
 import { createChangeHub } from '../change-hub';
 import { createSecretBox, randomToken } from '../lib/crypto';
@@ -35,6 +35,14 @@ export function createFoundation(config: Config, logger: Logger, opts: Foundatio
   const users = createUsersRepo(db);
   const catalog = createCatalogRepo(db);
   const box = createSecretBox(deriveKey(master, 'secrets-at-rest'));
+  // Checked once the packages exist (seeded, or renamed by an operator): a typo must not put
+  // every new account on some other plan.
+  if (!catalog.packageByName(config.defaultPackage)) {
+    const names = catalog.listPackages().map((p) => p.package_name).join(', ');
+    db.close();
+    throw new ConfigError(`DEFAULT_PACKAGE names no package (got '${config.defaultPackage}'); packages: ${names}`);
+  }
+  const defaultPackage = () => catalog.packageByName(config.defaultPackage) ?? catalog.freePackage();
   // One registry per control plane; each part registers its own metrics on it.
   const metrics = new Registry();
   // PUBLIC_URL, else the address the HTTP server listens on (known once it does: links made before are for mail sent later).
@@ -60,6 +68,9 @@ export function createFoundation(config: Config, logger: Logger, opts: Foundatio
     // one hub: one endpoint's change recomputes that endpoint; a plan or region change, every one.
     changes: createChangeHub(),
     planOf: planLookup(users, catalog),
+    /** The package a new account or workspace starts on (DEFAULT_PACKAGE). */
+    defaultPackageId: () => defaultPackage().package_id,
+    defaultPackageName: () => defaultPackage().package_name,
     // Without SMTP every address counts as verified. A workspace's account is as verified as its
     // first owner, so a new workspace is no way around it.
     emailVerified: (userId: number) => !config.alerting.smtpUrl || users.accountVerified(userId),

@@ -7,7 +7,7 @@ import { registerHttpMetrics } from '../lib/metrics';
 import type { Foundation } from './foundation';
 import type { Feature } from './lifecycle';
 
-type Shared = 'logger' | 'publicPerMinute' | 'publicUrl' | 'allowHttpInstall' | 'catalog' | 'limiter' | 'adminToken' | 'webDistDir' | 'trustProxy' | 'metrics' | 'eventStreamMaxMs' | 'workspacesRepo' | 'memberName' | 'billingContact';
+type Shared = 'defaultPackage' | 'logger' | 'publicPerMinute' | 'publicUrl' | 'allowHttpInstall' | 'catalog' | 'limiter' | 'adminToken' | 'webDistDir' | 'trustProxy' | 'metrics' | 'eventStreamMaxMs' | 'workspacesRepo' | 'memberName' | 'billingContact';
 
 export function createHttpFeature(base: Foundation, services: Omit<AppDeps, Shared> & { events: NonNullable<AppDeps['events']> }) {
   const { config, users, workspacesRepo } = base;
@@ -19,6 +19,7 @@ export function createHttpFeature(base: Foundation, services: Omit<AppDeps, Shar
     allowHttpInstall: config.allowHttpInstall,
     workspacesRepo,
     memberName: (id) => users.byId(id)?.username ?? `user ${id}`,
+    defaultPackage: base.defaultPackageName,
     billingContact: (memberId, workspaceId) => {
       const w = workspacesRepo.get(workspaceId);
       const member = users.byId(memberId);
