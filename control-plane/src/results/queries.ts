@@ -4,7 +4,7 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import type { CodeBucket, GraphFailure, GraphFunction, GraphSeries } from '@upfleet/proto/rest';
 import { GRAPH_FUNCTION_KIND } from '../checks';
 import type { GraphPlan, GraphSource } from './graph-plan';
-import type { MaintenanceSpan } from '../services/status-pages';
+import type { MaintenanceSpan } from '../maintenance';
 import { hourTouched, minutesOutsideWindows, windowParams } from './maintenance-sql';
 import { SQL_CODE_CLASSES, SQL_HTTP_FAILED, SQL_HTTP_PASSED, SQL_CERT, SQL_TIMED } from './schema';
 
