@@ -14,7 +14,6 @@ import type { PriceService } from '../services/billing-prices';
 import type { EndpointService } from '../services/endpoints';
 import type { GraphService } from '../services/graphs';
 import type { Heartbeats } from '../services/heartbeats';
-import { badRequest } from '../errors';
 import { heartbeatPingRoutes } from './routes/heartbeats';
 import type { RateLimiter } from '../services/rate-limiter';
 import type { StatusPageService } from '../services/status-pages';
@@ -22,9 +21,7 @@ import type { StatusSubscribers } from '../services/status-subscribers';
 import type { TokenService } from '../services/tokens';
 import type { WorkspaceService } from '../services/workspaces';
 import type { CatalogRepo } from '../store/catalog-repo';
-import { GraphQuery } from '@upfleet/proto/schemas';
-import { parseId, parseInput } from '../services/validation';
-import { authOf, inWorkspace, requireAdmin, requireUserOrKey } from './middleware/auth';
+import { requireAdmin } from './middleware/auth';
 import { errorHandler, notFoundApi } from './middleware/errors';
 import { limitPerAddress } from './middleware/rate-limit';
 import { agentInstallRoutes, type AgentArtifactSource } from './agent-install/routes';
@@ -69,6 +66,8 @@ export interface AppDeps {
   agentArtifact?: AgentArtifactSource;
   /** PUBLIC_URL: the address /install-agent.sh downloads from (else the request's own). */
   publicUrl?: string | null;
+  /** ALLOW_HTTP_INSTALL: the install script may be served over plain HTTP beyond this machine. */
+  allowHttpInstall?: boolean;
   /** Incidents, deliveries and test sends; null when the control plane runs without a results store. */
   alerting?: Alerting | null;
   /** Per-user live events (GET /api/users/events). */
@@ -96,6 +95,8 @@ export interface AppDeps {
 
 export function createApp(deps: AppDeps): Express {
   const app = express();
+  app.set('case sensitive routing', true);
+  app.set('strict routing', true);
   app.disable('x-powered-by');
   app.set('trust proxy', deps.trustProxy ?? false);
   const log = deps.logger.child({ component: 'http' });
@@ -114,8 +115,10 @@ export function createApp(deps: AppDeps): Express {
 
   app.use(billingWebhookRoute(deps.billing));
   if (deps.heartbeats) app.use(heartbeatPingRoutes(deps.heartbeats));
-  if (deps.agentArtifact) app.use(agentInstallRoutes({ artifact: deps.agentArtifact, publicUrl: deps.publicUrl ?? null, logger: deps.logger }));
-  const api = express.Router();
+  if (deps.agentArtifact) app.use(agentInstallRoutes({ artifact: deps.agentArtifact, publicUrl: deps.publicUrl ?? null, allowHttp: deps.allowHttpInstall, logger: deps.logger }));
+  // Strict: a role and an audit action are decided by the route a URL matches, so a URL spelled
+  // otherwise (upper case, a trailing slash) must match no route at all.
+  const api = express.Router({ caseSensitive: true, strict: true });
   // An endpoint body may carry an HTTP check's request body (up to 64 kB, JSON-escaped): its own limit.
   api.use('/users/endpoints', express.json({ limit: '512kb' }));
   api.use(express.json({ limit: '64kb' }));
@@ -140,17 +143,6 @@ export function createApp(deps: AppDeps): Express {
   api.use(statusPageOwnerRoutes(deps));
   api.use(userRoutes({ ...deps, alerting: deps.alerting ?? null }));
   api.use(billingRoutes({ billing: deps.billing, prices: deps.prices, tokens: deps.tokens, adminToken: deps.adminToken, limiter: deps.limiter, workspaces: deps.workspaces, billingContact: deps.billingContact }));
-  api.get('/graphs/endpoint/:id', requireUserOrKey(deps.tokens, deps.apiKeys), inWorkspace(deps.workspaces), async (req, res) => {
-    const id = parseId(req.params.id, 'Endpoint not found');
-    const query = parseInput(GraphQuery, req.query);
-    res.json({ success: true, data: await deps.graphs.forEndpoint(authOf(req).userId, id, query) });
-  });
-  // A heartbeat's ping log: its last 100 pings, newest first (the owner's endpoint only).
-  api.get('/users/endpoints/:id/pings', requireUserOrKey(deps.tokens, deps.apiKeys), inWorkspace(deps.workspaces), (req, res) => {
-    const e = deps.endpoints.get(authOf(req).userId, parseId(req.params.id, 'Endpoint not found'));
-    if (e.kind !== 'heartbeat' || !deps.heartbeats) throw badRequest('Only a heartbeat endpoint has a ping log');
-    res.json({ success: true, data: deps.heartbeats.pings(e.url_id) });
-  });
   api.use(adminRoutes(deps.admin, deps.adminToken, deps.results));
   // The public API's reference: the OpenAPI document and swagger-ui's static bundle (no CDN).
   const openApi = buildOpenApi({ version: PACKAGE_VERSION, rateLimitPerMinute: deps.apiKeys.perMinute });

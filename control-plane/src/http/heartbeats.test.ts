@@ -195,3 +195,50 @@ describe('heartbeat endpoints over the API', () => {
     expect(await incidents(id)).toHaveLength(0);
   });
 });
+
+describe('the ping URL is a write credential', () => {
+  it('a viewer never sees it; an editor rotates it (the old URL answers 404 at once), a viewer may not', async () => {
+    const owner = await h.signup();
+    const ws = (await h.call('POST', '/api/workspaces', { name: 'Cron team' }, owner.token)).body.data.id as number;
+    const list = (await h.call('GET', '/api/admin/workspaces', undefined, h.cp.adminToken)).body.data as Array<{ id: number; account_email: string }>;
+    await h.setPackage(list.find((w) => w.id === ws)!.account_email, 'Pro');
+    const inWs = { 'x-workspace-id': String(ws) };
+    const members = {} as Record<'editor' | 'viewer', string>;
+    for (const role of ['editor', 'viewer'] as const) {
+      const m = await h.signup();
+      const inv = await h.call('POST', `/api/workspaces/${ws}/invitations`, { email: m.user.email, role }, owner.token);
+      expect((await h.call('POST', `/api/invitations/${/\/invitations\/([A-Za-z0-9_-]+)$/.exec(inv.body.data.link)![1]}/accept`, undefined, m.token)).status).toBe(200);
+      members[role] = m.token;
+    }
+    const made = await h.call('POST', '/api/users/endpoints', { name: 'Backup', kind: 'heartbeat', period_seconds: 3600 }, members.editor, inWs);
+    expect(made.status).toBe(201);
+    const id = made.body.data.url_id as number;
+    const first = made.body.data.ping_url as string;
+    expect(first).toMatch(/\/ping\/[A-Za-z0-9_-]{20,}$/);
+
+    const seen = await h.call('GET', `/api/users/endpoints/${id}`, undefined, members.viewer, inWs);
+    expect(seen.status).toBe(200);
+    expect(seen.body.data).toMatchObject({ url_id: id, kind: 'heartbeat', heartbeat_state: 'new' });
+    expect(seen.body.data).not.toHaveProperty('ping_url');
+    expect(JSON.stringify(seen.body)).not.toContain(first.split('/ping/')[1]);
+    expect((await h.call('GET', `/api/users/endpoints/${id}`, undefined, members.editor, inWs)).body.data.ping_url).toBe(first);
+
+    const refused = await h.call('POST', `/api/users/endpoints/${id}/rotate-ping-url`, undefined, members.viewer, inWs);
+    expect(refused.status).toBe(403);
+    expect((await ping(first)).status).toBe(200);
+    const rotated = await h.call('POST', `/api/users/endpoints/${id}/rotate-ping-url`, undefined, members.editor, inWs);
+    expect(rotated.status).toBe(200);
+    const second = rotated.body.data.ping_url as string;
+    expect(second).toMatch(/\/ping\/[A-Za-z0-9_-]{20,}$/);
+    expect(second).not.toBe(first);
+    expect((await ping(first)).status).toBe(404);
+    expect((await ping(second)).status).toBe(200);
+    expect((await h.call('GET', `/api/users/endpoints/${id}`, undefined, owner.token, inWs)).body.data.ping_url).toBe(second);
+    // only a heartbeat has one; the rotation is in the audit log
+    const web = await h.call('POST', '/api/users/endpoints', { name: 'Web', url: 'https://example.com/', regions: ['EU-Germany'], response_code: true }, members.editor, inWs);
+    expect((await h.call('POST', `/api/users/endpoints/${web.body.data.url_id}/rotate-ping-url`, undefined, members.editor, inWs)).status).toBe(400);
+    const log = (await h.call('GET', `/api/workspaces/${ws}/audit-log?action=endpoint.rotate_ping_url`, undefined, owner.token)).body.data;
+    expect(log).toEqual([expect.objectContaining({ action: 'endpoint.rotate_ping_url', target_id: String(id) })]);
+    expect(JSON.stringify(log)).not.toContain(second.split('/ping/')[1]);
+  });
+});

@@ -48,7 +48,7 @@ describe('GET /api/openapi.json', () => {
       'GET /api/users/alert-methods/{alert_method_id}/signing-secret', 'POST /api/users/alert-methods/{alert_method_id}/test',
       'GET /api/users/alert-methods/{alert_method_id}/deliveries', 'GET /api/users/incidents', 'POST /api/public/create-checkout-session',
       // One endpoint and a heartbeat's ping log (issue 22)
-      'GET /api/users/endpoints/{url_id}', 'GET /api/users/endpoints/{url_id}/pings',
+      'GET /api/users/endpoints/{url_id}', 'GET /api/users/endpoints/{url_id}/pings', 'POST /api/users/endpoints/{url_id}/rotate-ping-url',
       // Status pages (issue 21)
       'GET /api/public/status/{slug}', 'GET /api/users/status-pages', 'POST /api/users/status-pages', 'GET /api/users/status-pages/slug-available',
       'GET /api/users/status-pages/{id}', 'PUT /api/users/status-pages/{id}', 'DELETE /api/users/status-pages/{id}',
@@ -58,6 +58,7 @@ describe('GET /api/openapi.json', () => {
       'GET /api/users/maintenance-windows', 'POST /api/users/maintenance-windows', 'GET /api/users/maintenance-windows/{id}',
       'PUT /api/users/maintenance-windows/{id}', 'DELETE /api/users/maintenance-windows/{id}',
       'POST /api/public/status/{slug}/subscribe', 'GET /api/users/status-pages/{id}/subscribers', 'DELETE /api/users/status-pages/{id}/subscribers/{subscriber_id}',
+      'POST /api/users/status-pages/{id}/verify-domain',
     ].sort());
     const keyed = doc.paths['/api/users/endpoints']!.post!;
     expect(keyed.security).toEqual([{ apiKey: [] }, { session: [] }]);
@@ -160,6 +161,8 @@ describe('GET /api/openapi.json', () => {
     const pings = await call('GET', '/api/users/endpoints/{url_id}/pings', `/api/users/endpoints/${beat.body.data.url_id}/pings`, undefined, key);
     expect(pings.body.data.map((p: { kind: string }) => p.kind)).toEqual(['success', 'start']);
     await call('GET', '/api/users/endpoints/{url_id}/pings', `/api/users/endpoints/${id}/pings`, undefined, key); // 400: not a heartbeat
+    await call('POST', '/api/users/endpoints/{url_id}/rotate-ping-url', `/api/users/endpoints/${beat.body.data.url_id}/rotate-ping-url`, undefined, key);
+    await call('POST', '/api/users/endpoints/{url_id}/rotate-ping-url', `/api/users/endpoints/${id}/rotate-ping-url`, undefined, key); // 400: not a heartbeat
     await call('DELETE', '/api/users/endpoints/{url_id}', `/api/users/endpoints/${beat.body.data.url_id}`, undefined, key);
     await call('GET', '/api/users/endpoints/{url_id}/alert-thresholds', `/api/users/endpoints/${id}/alert-thresholds`, undefined, key);
     await call('PUT', '/api/users/endpoints/{url_id}/alert-thresholds', `/api/users/endpoints/${id}/alert-thresholds`, {

@@ -31,10 +31,11 @@ export const API_ROUTES: ApiRoute[] = [
     stream: 'Server-Sent Events, one `id:` per event. `result`: { url_id, status, last_checked_at, last_response_ms, last_status_code, last_error, recent: { at, ok, ms, code } }; '
       + '`incident.opened` / `incident.resolved`: { url_id, type, occurred_at, incident, endpoint }; `endpoint.changed`: { url_id, deleted }; '
       + '`resync`: the events after your Last-Event-ID are no longer kept (reload the list). A `: heartbeat` comment every 15 s. '
-      + 'Send the `Last-Event-ID` header when reconnecting to get the events of the last 5 minutes you missed. At most 20 open streams per account (429 beyond).',
+      + 'Send the `Last-Event-ID` header when reconnecting to get the events of the last 5 minutes you missed. At most 20 open streams per person over all workspaces, and 20 per API key; one more closes the oldest.',
   },
   { method: 'post', path: '/api/users/endpoints', summary: 'Create an endpoint', tag: 'Endpoints', access: 'key', body: EndpointCreateBody, data: EndpointSavedResource, created: true, errors: [409], dryRun: true },
-  { method: 'get', path: '/api/users/endpoints/{url_id}', summary: 'One endpoint (a heartbeat\'s with its ping URL and state)', tag: 'Endpoints', access: 'key', data: EndpointSavedResource },
+  { method: 'get', path: '/api/users/endpoints/{url_id}', summary: 'One endpoint (a heartbeat\'s with its state, and its ping URL for editors and above)', tag: 'Endpoints', access: 'key', data: EndpointSavedResource },
+  { method: 'post', path: '/api/users/endpoints/{url_id}/rotate-ping-url', summary: 'A heartbeat\'s new ping URL (editors and above); the old one answers 404 from now on', tag: 'Endpoints', access: 'key', data: EndpointSavedResource, errors: [400] },
   { method: 'get', path: '/api/users/endpoints/{url_id}/pings', summary: 'A heartbeat\'s ping log: its last 100 pings, newest first', tag: 'Endpoints', access: 'key', data: list(PingLogResource), errors: [400] },
   { method: 'put', path: '/api/users/endpoints/{url_id}', summary: 'Replace an endpoint', tag: 'Endpoints', access: 'key', body: EndpointUpdateBody, data: EndpointSavedResource, errors: [409], dryRun: true },
   { method: 'delete', path: '/api/users/endpoints/{url_id}', summary: 'Delete an endpoint', tag: 'Endpoints', access: 'key', data: EndpointDeleted },

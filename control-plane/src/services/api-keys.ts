@@ -32,6 +32,8 @@ export function createApiKeyService(deps: {
   planOf: (userId: number) => Package;
   perMinute: number;
   now?: () => number;
+  /** A key was revoked: what it holds open (live-event streams) ends now, not at its next request. */
+  onRevoked?: (keyId: number) => void;
 }) {
   const now = deps.now ?? Date.now;
   // Fixed one-minute windows per key, in memory: a restart gives every key a fresh minute.
@@ -76,6 +78,7 @@ export function createApiKeyService(deps: {
 
     revoke(userId: number, id: number) {
       if (!deps.keys.delete(userId, id)) throw notFound('API key not found');
+      deps.onRevoked?.(id);
       return { id };
     },
 

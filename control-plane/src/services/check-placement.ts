@@ -11,7 +11,7 @@ import type { MonitoredEndpoint } from '../store/endpoints-repo';
  * The checks one endpoint needs: response_code and cert_expiry only from the primary region.
  * Here the SQLite row's `url_id` becomes the proto's `endpoint_id` (see docs/architecture.md).
  */
-export function checksForEndpoint(e: MonitoredEndpoint, primary: string | null, privateTargetsDenied = false): Assignment[] {
+export function checksForEndpoint(e: MonitoredEndpoint, primary: string | null, privateTargetsDenied = false, defaultResolvers: string[] = []): Assignment[] {
   const out: Assignment[] = [];
   const endpointId = e.url_id;
   const check = e.check ?? {};
@@ -29,6 +29,8 @@ export function checksForEndpoint(e: MonitoredEndpoint, primary: string | null, 
       retention_days: e.retention_days,
       private_targets_denied: privateTargetsDenied,
       ...checkFields(kind, check),
+      // A DNS check naming no resolver asks the operator's public ones, not the agent's private resolver.
+      ...(kind === 'CHECK_KIND_DNS' && privateTargetsDenied && !check.resolver && defaultResolvers.length ? { default_resolvers: defaultResolvers } : {}),
     });
   };
   // A heartbeat is pinged by its job: no agent checks it.
@@ -55,7 +57,7 @@ function checkFields(kind: AssignedKind, c: EndpointCheck): Partial<Assignment> 
       const out: Partial<Assignment> = {};
       if (c.request) {
         const r = c.request;
-        out.request = { method: r.method, headers: r.headers.map((h) => ({ name: h.name, value: h.value ?? '' })), body: r.body, follow_redirects: r.follow_redirects };
+        out.request = { method: r.method, headers: r.headers.map((h) => ({ name: h.name, value: h.value ?? '', secret: h.secret === true })), body: r.body, follow_redirects: r.follow_redirects };
       }
       if (c.assertions?.length) out.assertions = c.assertions;
       return out;

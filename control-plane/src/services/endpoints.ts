@@ -55,7 +55,7 @@ export function createEndpointService(deps: {
   /** Status, last check and recent checks per endpoint (absent: every endpoint pending or paused). */
   live?: Pick<LiveStateService, 'fields' | 'fieldsJson' | 'statusOf' | 'counts'>;
   /** Heartbeat endpoints' ping tokens (issue 22): made on save, shown as ping_url to the owner. */
-  heartbeats?: { ensure(urlId: number): void; resume(urlId: number): void; pingUrl(urlId: number): string | null; state(urlId: number): SavedEndpoint['heartbeat_state'] | null };
+  heartbeats?: { ensure(urlId: number): void; rotate(urlId: number): boolean; resume(urlId: number): void; pingUrl(urlId: number): string | null; state(urlId: number): SavedEndpoint['heartbeat_state'] | null };
   now?: () => number;
 }) {
   const { endpoints, catalog } = deps;
@@ -113,12 +113,15 @@ export function createEndpointService(deps: {
     return { input: { name, url, description, ping_host, cert_expiry, response_code, response_time, regions }, check };
   }
 
-  /** A heartbeat's answer carries its ping URL (its owner may see it again at any time). */
-  function withPingUrl(e: SavedEndpoint): SavedEndpoint {
+  /**
+   * A heartbeat's answer carries its ping URL (those who may edit it see it again at any time). The
+   * URL records results, a write credential: `showPingUrl` false (a viewer) leaves it out.
+   */
+  function withPingUrl(e: SavedEndpoint, showPingUrl = true): SavedEndpoint {
     if (e.kind !== 'heartbeat') return e;
     const pingUrl = deps.heartbeats?.pingUrl(e.url_id);
     const state = deps.heartbeats?.state(e.url_id);
-    return pingUrl ? { ...e, ping_url: pingUrl, ...(state ? { heartbeat_state: state } : {}) } : e;
+    return pingUrl ? { ...e, ...(showPingUrl ? { ping_url: pingUrl } : {}), ...(state ? { heartbeat_state: state } : {}) } : e;
   }
 
   async function withUptime(list: SavedEndpoint[]): Promise<Endpoint[]> {
@@ -276,10 +279,18 @@ export function createEndpointService(deps: {
       return { body: `{"success":true,"data":[${page.map(freshJson).join(',')}]}`, total: rows.length };
     },
 
-    get(userId: number, urlId: number) {
+    get(userId: number, urlId: number, opts: { showPingUrl: boolean } = { showPingUrl: true }) {
       const e = endpoints.get(userId, urlId);
       if (!e) throw notFound('Endpoint not found');
-      return withPingUrl(e);
+      return withPingUrl(e, opts.showPingUrl);
+    },
+
+    /** A heartbeat's new ping URL; the old one stops working at once. */
+    rotatePingUrl(userId: number, urlId: number) {
+      const e = endpoints.get(userId, urlId);
+      if (!e) throw notFound('Endpoint not found');
+      if (e.kind !== 'heartbeat' || !deps.heartbeats?.rotate(urlId)) throw badRequest('Only a heartbeat endpoint has a ping URL');
+      return withPingUrl(endpoints.get(userId, urlId)!);
     },
 
     create(userId: number, body: EndpointCreateBody) {

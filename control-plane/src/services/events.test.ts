@@ -1,7 +1,7 @@
 // The per-user event hub: who hears what, the 5-minute replay window with its resync, heartbeats,
 // and a client too slow to read.
 import { describe, expect, it } from 'vitest';
-import { createEventHub, EVENT_REPLAY_MS, EVENT_STREAM_MAX_BUFFER, type EventSink } from './events';
+import { createEventHub, EVENT_REPLAY_MS, EVENT_STREAM_MAX_BUFFER, EVENT_STREAMS_PER_USER, type EventSink } from './events';
 
 function sink(): EventSink & { text: string; ended: boolean; backlog: number } {
   return {
@@ -104,6 +104,38 @@ describe('event hub', () => {
     hub.publish(1, 'result', { n: 1 });
     expect(stuck.ended).toBe(true);
     expect(quick.ended).toBe(false);
+    expect(hub.streamsOf(1)).toBe(1);
+    hub.close();
+  });
+
+  it('counts streams per person over every workspace and closes the oldest past the cap; others keep theirs', () => {
+    const hub = createEventHub();
+    const person: ReturnType<typeof sink>[] = [];
+    for (let i = 0; i < EVENT_STREAMS_PER_USER; i++) hub.subscribe(100 + (i % 4), (person[i] = sink()), null, 7);
+    const other = sink();
+    hub.subscribe(100, other, null, 8); // another member of a workspace the person fills
+    expect(other.ended).toBe(false);
+    const next = sink();
+    hub.subscribe(103, next, null, 7);
+    expect(person.map((s) => s.ended)).toEqual(person.map((_s, i) => i === 0));
+    expect([next.ended, other.ended]).toEqual([false, false]);
+    hub.publish(100, 'result', { url_id: 1 });
+    expect(person[0]!.text).not.toContain('url_id');
+    expect(person[4]!.text).toContain('"url_id":1');
+    expect(hub.streamsOf(100) + hub.streamsOf(101) + hub.streamsOf(102) + hub.streamsOf(103)).toBe(EVENT_STREAMS_PER_USER + 1);
+    hub.close();
+  });
+
+  it('counts an API key\'s streams apart from its maker\'s, and ends them all when the key is revoked', () => {
+    const hub = createEventHub();
+    const keyed = [sink(), sink()];
+    const session = sink();
+    hub.subscribe(1, keyed[0]!, null, 7, 55);
+    hub.subscribe(2, keyed[1]!, null, 7, 55);
+    hub.subscribe(1, session, null, 7);
+    expect(hub.endKeyStreams(55)).toBe(2);
+    expect([keyed[0]!.ended, keyed[1]!.ended, session.ended]).toEqual([true, true, false]);
+    expect(hub.endKeyStreams(55)).toBe(0);
     expect(hub.streamsOf(1)).toBe(1);
     hub.close();
   });

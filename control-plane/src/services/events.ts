@@ -11,7 +11,10 @@ export const EVENT_REPLAY_MS = 5 * 60_000;
 export const EVENT_REPLAY_MAX = 200_000;
 /** A comment line this often keeps proxies and the client's reconnect timer from closing an idle stream. */
 export const EVENT_HEARTBEAT_MS = 15_000;
-/** Open streams per user; more answer 429. */
+/**
+ * Open streams per person (over every workspace) and per API key; one more closes the holder's
+ * oldest. Counted per holder, not per workspace, so the lowest role cannot lock the others out.
+ */
 export const EVENT_STREAMS_PER_USER = 20;
 /** A stream whose client reads slower than this much unsent data is closed (it reconnects and resumes). */
 export const EVENT_STREAM_MAX_BUFFER = 4 * 1024 * 1024;
@@ -29,9 +32,16 @@ interface Kept {
   text: string;
 }
 
+/** Who opened a stream: the member acting in the workspace (null when unknown). */
+interface Reader {
+  member: number | null;
+  /** What the cap counts by: the API key used, else the person, else the workspace. */
+  holder: string;
+}
+
 interface UserStreams {
-  /** Each open stream, with who reads it (the member acting in the workspace; null when unknown). */
-  sinks: Map<EventSink, number | null>;
+  /** Each open stream with its reader. */
+  sinks: Map<EventSink, Reader>;
   kept: Kept[];
   /** Index of the first kept event still wanted (the array is compacted now and then). */
   head: number;
@@ -42,6 +52,8 @@ interface UserStreams {
 export function createEventHub(opts: { now?: () => number; heartbeatMs?: number } = {}) {
   const now = opts.now ?? Date.now;
   const users = new Map<number, UserStreams>();
+  /** Each holder's open streams, oldest first, with the workspace each reads. */
+  const held = new Map<string, Array<{ sink: EventSink; u: UserStreams }>>();
   let seq = now() * 1000; // ids keep growing across restarts (ms × 1000 + a counter)
   const firstId = seq + 1; // an id before this was given by an earlier process: its events are gone
 
@@ -65,10 +77,23 @@ export function createEventHub(opts: { now?: () => number; heartbeatMs?: number 
     }
   }
 
+  /** Forgets a stream (idempotent: the response's close comes after an end() here); ends it when asked. */
+  function drop(sink: EventSink, u: UserStreams, end: boolean) {
+    const reader = u.sinks.get(sink);
+    if (!reader) return;
+    u.sinks.delete(sink);
+    const list = held.get(reader.holder);
+    if (list) {
+      const i = list.findIndex((x) => x.sink === sink);
+      if (i >= 0) list.splice(i, 1);
+      if (list.length === 0) held.delete(reader.holder);
+    }
+    if (end) sink.end();
+  }
+
   function send(sink: EventSink, text: string, u: UserStreams) {
     if (sink.writableLength > EVENT_STREAM_MAX_BUFFER) {
-      u.sinks.delete(sink);
-      sink.end();
+      drop(sink, u, true);
       return;
     }
     sink.write(text);
@@ -95,25 +120,34 @@ export function createEventHub(opts: { now?: () => number; heartbeatMs?: number 
       for (const sink of u.sinks.keys()) send(sink, text, u);
     },
 
-    /** Streams open for this user (the route refuses more than EVENT_STREAMS_PER_USER). */
+    /** Streams open on this user's (workspace's) events. */
     streamsOf: (userId: number) => users.get(userId)?.sinks.size ?? 0,
 
     /**
      * Opens a stream: first what the user missed after `lastEventId` (or a `resync` event when
-     * that is older than what is kept), then live events. Returns the close.
+     * that is older than what is kept), then live events. `readerId` is the person acting,
+     * `apiKeyId` the key they used; past EVENT_STREAMS_PER_USER for that key (or person), the
+     * oldest of theirs is closed. Returns the close.
      */
-    subscribe(userId: number, sink: EventSink, lastEventId: number | null, readerId?: number): () => void {
+    subscribe(userId: number, sink: EventSink, lastEventId: number | null, readerId?: number, apiKeyId?: number): () => void {
       const u = of(userId);
+      const holder = apiKeyId !== undefined ? `key:${apiKeyId}` : readerId !== undefined ? `member:${readerId}` : `workspace:${userId}`;
+      const mine = held.get(holder) ?? [];
+      while (mine.length >= EVENT_STREAMS_PER_USER) {
+        const oldest = mine[0]!;
+        drop(oldest.sink, oldest.u, true);
+        if (mine[0] === oldest) mine.shift(); // dropped elsewhere already
+      }
       prune(u, now());
       sink.write('retry: 2000\n\n');
       if (lastEventId !== null) {
         if (lastEventId < u.dropped || lastEventId < firstId - 1) sink.write('event: resync\ndata: {}\n\n');
         for (let i = u.head; i < u.kept.length; i++) if (u.kept[i]!.id > lastEventId) sink.write(u.kept[i]!.text);
       }
-      u.sinks.set(sink, readerId ?? null);
-      return () => {
-        u.sinks.delete(sink);
-      };
+      u.sinks.set(sink, { member: readerId ?? null, holder });
+      mine.push({ sink, u });
+      held.set(holder, mine);
+      return () => drop(sink, u, false);
     },
 
     /** Ends the streams of one reader (readerId) or of everyone (null) on this user's (workspace's) events. */
@@ -122,12 +156,18 @@ export function createEventHub(opts: { now?: () => number; heartbeatMs?: number 
       if (!u) return 0;
       let ended = 0;
       for (const [sink, reader] of [...u.sinks]) {
-        if (readerId !== null && reader !== readerId) continue;
-        u.sinks.delete(sink);
-        sink.end();
+        if (readerId !== null && reader.member !== readerId) continue;
+        drop(sink, u, true);
         ended++;
       }
       return ended;
+    },
+
+    /** Ends every stream opened with this API key, in any workspace (the key was revoked). */
+    endKeyStreams(apiKeyId: number): number {
+      const list = [...(held.get(`key:${apiKeyId}`) ?? [])];
+      for (const { sink, u } of list) drop(sink, u, true);
+      return list.length;
     },
 
     /** Ends every open stream (shutdown: in-flight requests are drained after this). */
@@ -137,6 +177,7 @@ export function createEventHub(opts: { now?: () => number; heartbeatMs?: number 
         for (const sink of u.sinks.keys()) sink.end();
         u.sinks.clear();
       }
+      held.clear();
     },
   };
 }

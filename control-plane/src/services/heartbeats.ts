@@ -65,6 +65,7 @@ export function createHeartbeats(deps: HeartbeatDeps) {
   const q = {
     insert: db.prepare('INSERT OR IGNORE INTO heartbeats (url_id, token_hash, token_sealed) VALUES (?, ?, ?)'),
     sealed: db.prepare('SELECT token_sealed FROM heartbeats WHERE url_id = ?').pluck(),
+    rotate: db.prepare('UPDATE heartbeats SET token_hash = ?, token_sealed = ? WHERE url_id = ?'),
     byHash: db.prepare(`SELECT h.*, e.user_id, e.monitoring_enabled, c.config FROM heartbeats h JOIN endpoints e ON e.url_id = h.url_id
       JOIN endpoint_checks c ON c.url_id = h.url_id AND c.kind = 'heartbeat' WHERE h.token_hash = ?`),
     byId: db.prepare(`SELECT h.*, e.user_id, e.monitoring_enabled, c.config FROM heartbeats h JOIN endpoints e ON e.url_id = h.url_id
@@ -134,6 +135,11 @@ export function createHeartbeats(deps: HeartbeatDeps) {
     ensure(urlId: number): void {
       const token = crypto.randomBytes(24).toString('base64url');
       q.insert.run(urlId, hashToken(token), deps.box.seal(token));
+    },
+    /** A new token: the old ping URL answers 404 from now on (a leaked URL is a write credential). */
+    rotate(urlId: number): boolean {
+      const token = crypto.randomBytes(24).toString('base64url');
+      return q.rotate.run(hashToken(token), deps.box.seal(token), urlId).changes === 1;
     },
     /** Monitoring switched back on: new again until the next ping (what was missed while paused is not counted). */
     resume(urlId: number): void {

@@ -38,6 +38,8 @@ export function createWorkspaceService(deps: {
   /** Whether the person's address is confirmed (always, without SMTP): only then may they accept. */
   emailVerified: (userId: number) => boolean;
   publicUrl: () => string;
+  /** Workspaces a person may own besides their personal one (each is a fresh set of plan limits). */
+  maxWorkspacesPerUser?: number;
   logger?: { warn(obj: object, msg: string): void };
   now?: () => number;
   /** A member's access to a workspace ended (removed, left; memberId null: the workspace was
@@ -99,6 +101,8 @@ export function createWorkspaceService(deps: {
     get: (userId: number, id: number) => workspaceView(id, roleIn(id, userId)),
 
     create(userId: number, name: string) {
+      const max = deps.maxWorkspacesPerUser;
+      if (max !== undefined && workspaces.ownedCount(userId) >= max) throw forbidden(MESSAGES.tooManyWorkspaces(max));
       const id = workspaces.create(name, userId, deps.freePackageId());
       return workspaceView(id, 'owner');
     },
@@ -139,6 +143,8 @@ export function createWorkspaceService(deps: {
         if (workspaces.get(id)!.personal && memberId === id) throw badRequest('The owner of a personal workspace stays its owner');
         if (workspaces.ownerCount(id) <= 1) throw badRequest('A workspace must keep at least one owner');
       }
+      // An invitation acts with its sender's authority: it goes when they may no longer invite.
+      if (!roleAllows(role, 'admin')) workspaces.dropInvitationsBy(id, memberId);
       workspaces.setRole(id, memberId, role);
       return { user_id: memberId, role, previous_role: current };
     },
@@ -187,6 +193,7 @@ export function createWorkspaceService(deps: {
       requireRole(roleIn(id, actorId), 'admin');
       return workspaces.pendingInvitations(id, now()).map((i) => ({
         id: i.id, email: i.email, role: i.role, created_at: new Date(i.created_at).toISOString(), expires_at: new Date(i.expires_at).toISOString(),
+        invited_by: i.invited_by === null ? null : users.byId(i.invited_by)?.email ?? null,
       }));
     },
 
@@ -201,6 +208,9 @@ export function createWorkspaceService(deps: {
       const inv = workspaces.invitationByHash(sha256(token));
       const at = now();
       if (!inv || inv.accepted_at !== null || inv.expires_at <= at) throw notFound(INVITATION_INVALID);
+      // The sender must still be allowed to invite (an invitation sent before a demotion is void too).
+      const sender = inv.invited_by === null ? null : workspaces.role(inv.workspace_id, inv.invited_by);
+      if (inv.invited_by !== null && (!sender || !roleAllows(sender, 'admin'))) throw notFound(INVITATION_INVALID);
       const user = users.byId(userId);
       if (!user || user.email.toLowerCase() !== inv.email.toLowerCase()) throw forbidden('This invitation was sent to another email address');
       if (!deps.emailVerified(userId)) throw forbidden('Please verify your email address before joining a workspace');

@@ -27,6 +27,8 @@ export function createWorkspacesRepo(db: Db) {
     insertWorkspace: db.prepare('INSERT INTO workspaces (id, name, personal) VALUES (?, ?, 0)'),
     insertMember: db.prepare('INSERT INTO workspace_members (workspace_id, user_id, role) VALUES (?, ?, ?)'),
     rename: db.prepare('UPDATE workspaces SET name = ? WHERE id = ?'),
+    ownedCount: db.prepare(`SELECT COUNT(*) FROM workspace_members m JOIN workspaces w ON w.id = m.workspace_id
+      WHERE m.user_id = ? AND m.role = 'owner' AND w.personal = 0`).pluck(),
     deleteAccount: db.prepare("DELETE FROM users WHERE id = ? AND kind = 'workspace'"),
     members: db.prepare(`SELECT m.user_id, u.username, u.email, m.role, m.created_at FROM workspace_members m
       JOIN users u ON u.id = m.user_id WHERE m.workspace_id = ? ORDER BY m.created_at, m.user_id`),
@@ -42,6 +44,7 @@ export function createWorkspacesRepo(db: Db) {
     pendingCount: db.prepare('SELECT COUNT(*) FROM workspace_invitations WHERE workspace_id = ? AND accepted_at IS NULL AND expires_at > ?').pluck(),
     invitationByHash: db.prepare('SELECT * FROM workspace_invitations WHERE token_hash = ?'),
     deleteInvitation: db.prepare('DELETE FROM workspace_invitations WHERE workspace_id = ? AND id = ? AND accepted_at IS NULL'),
+    dropInvitationsBy: db.prepare('DELETE FROM workspace_invitations WHERE workspace_id = ? AND invited_by = ? AND accepted_at IS NULL'),
     acceptInvitation: db.prepare('UPDATE workspace_invitations SET accepted_at = ?, accepted_by = ? WHERE id = ? AND accepted_at IS NULL AND expires_at > ?'),
     insertAudit: db.prepare(`INSERT INTO audit_log (workspace_id, at, member_id, member_name, action, target_id, summary, client_address)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
@@ -82,6 +85,8 @@ export function createWorkspacesRepo(db: Db) {
       return id;
     }),
     rename: (id: number, name: string) => q.rename.run(name, id),
+    /** Workspaces besides their personal one that the person owns. */
+    ownedCount: (userId: number) => q.ownedCount.get(userId) as number,
     /** Deletes a (non-personal) workspace's account and, by cascade, everything it owns. */
     delete: (id: number): boolean => q.deleteAccount.run(id).changes === 1,
     endpointIds: (id: number) => q.endpointIds.all(id) as number[],
@@ -90,9 +95,10 @@ export function createWorkspacesRepo(db: Db) {
     ownerCount: (id: number) => q.ownerCount.get(id) as number,
     addMember: (workspaceId: number, userId: number, role: Role) => q.insertMember.run(workspaceId, userId, role),
     setRole: (workspaceId: number, userId: number, role: Role) => q.setRole.run(role, workspaceId, userId).changes === 1,
-    /** Removes a member and the API keys they made for this workspace. */
+    /** Removes a member, the API keys they made for this workspace and the invitations they sent that are still pending. */
     removeMember: db.transaction((workspaceId: number, userId: number): boolean => {
       q.dropMemberKeys.run(workspaceId, userId);
+      q.dropInvitationsBy.run(workspaceId, userId);
       return q.removeMember.run(workspaceId, userId).changes === 1;
     }),
     insertInvitation: (workspaceId: number, email: string, role: Role, tokenHash: string, invitedBy: number, at: number, expiresAt: number): number =>
@@ -101,6 +107,8 @@ export function createWorkspacesRepo(db: Db) {
     pendingCount: (workspaceId: number, at: number) => q.pendingCount.get(workspaceId, at) as number,
     invitationByHash: (tokenHash: string) => q.invitationByHash.get(tokenHash) as InvitationRow | undefined,
     deleteInvitation: (workspaceId: number, id: number) => q.deleteInvitation.run(workspaceId, id).changes === 1,
+    /** Revokes the pending invitations one member sent (they no longer may invite). */
+    dropInvitationsBy: (workspaceId: number, userId: number) => q.dropInvitationsBy.run(workspaceId, userId).changes,
     /** Uses an invitation once (false when used or expired) and adds the member, in one transaction. */
     acceptInvitation: db.transaction((inv: InvitationRow, userId: number, at: number): boolean => {
       if (q.acceptInvitation.run(at, userId, inv.id, at).changes !== 1) return false;

@@ -6,7 +6,7 @@ import { Field } from '../components/Field';
 import { roleAllows, useWorkspaces, type WorkspaceRole } from '../lib/workspaces';
 
 interface Member { user_id: number; username: string; email: string; role: WorkspaceRole }
-interface Invitation { id: number; email: string; role: WorkspaceRole; expires_at: string }
+interface Invitation { id: number; email: string; role: WorkspaceRole; expires_at: string; invited_by: string | null }
 
 export function MembersPage() {
   const { api } = useServices();
@@ -115,7 +115,7 @@ export function MembersPage() {
             <ul className="plain-list" aria-label="Pending invitations">
               {invitations.map((i) => (
                 <li key={i.id}>
-                  {i.email} · {i.role} · until {new Date(i.expires_at).toLocaleDateString()}{' '}
+                  {i.email} · {i.role} · until {new Date(i.expires_at).toLocaleDateString()}{i.invited_by ? ` · invited by ${i.invited_by}` : ''}{' '}
                   <button type="button" className="btn btn-secondary btn-sm" onClick={async () => report(await api.del(`/api/workspaces/${id}/invitations/${i.id}`), `Invitation to ${i.email} revoked`)}>Revoke</button>
                 </li>
               ))}

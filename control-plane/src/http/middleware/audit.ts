@@ -1,51 +1,17 @@
-// The audit log (issue 23): every mutation that succeeds in a workspace is one entry with its time,
-// member, action (`endpoint.create`, `member.role_change`, …), target id, a short summary of what
-// changed (never secrets) and the client address. Recorded here, once, for every route, after the
+// The audit log: every mutation that succeeds in a workspace is one entry with its time, member,
+// action (`endpoint.create`, `member.role_change`, …: the matched route declares it, route-table.ts),
+// target id, a short summary of what changed (never secrets) and the client address. Recorded here, once, for every route, after the
 // answer: a refused or failed request changes nothing and is not logged.
 import type { Request, RequestHandler, Response } from 'express';
 import type { WorkspacesRepo } from '../../store/workspaces-repo';
 import { AUDIT_RETENTION_MS } from '../../services/workspaces';
 import { authOf } from './auth';
+import { ROUTE_ACTION } from '../route-table';
+
+/** The action the matched route declares (route-table.ts). */
+const routeAction = (res: Response): string | undefined => (typeof res.locals[ROUTE_ACTION] === 'string' ? res.locals[ROUTE_ACTION] : undefined);
 
 const MUTATIONS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-
-/** Named actions by `METHOD /path` with ids as `:id`; anything else gets `<resource>.<verb>`. */
-const ACTIONS: Record<string, string> = {
-  'POST /users/endpoints': 'endpoint.create',
-  'PUT /users/endpoints/:id': 'endpoint.update',
-  'PATCH /users/endpoints/:id/toggle': 'endpoint.toggle',
-  'DELETE /users/endpoints/:id': 'endpoint.delete',
-  'PUT /users/endpoints/:id/alert-thresholds': 'thresholds.update',
-  'POST /users/alert-methods': 'alert_method.create',
-  'PUT /users/alert-methods/:id': 'alert_method.update',
-  'DELETE /users/alert-methods/:id': 'alert_method.delete',
-  'POST /users/alert-methods/:id/test': 'alert_method.test',
-  'POST /users/api-keys': 'api_key.create',
-  'DELETE /users/api-keys/:id': 'api_key.delete',
-  'POST /users/status-pages': 'status_page.create',
-  'PUT /users/status-pages/:id': 'status_page.update',
-  'DELETE /users/status-pages/:id': 'status_page.delete',
-  'POST /users/status-pages/:id/reports': 'status_report.create',
-  'PUT /users/status-pages/:id/reports/:id': 'status_report.update',
-  'DELETE /users/status-pages/:id/reports/:id': 'status_report.delete',
-  'POST /users/status-pages/:id/reports/:id/updates': 'status_update.create',
-  'PUT /users/status-pages/:id/reports/:id/updates/:id': 'status_update.update',
-  'DELETE /users/status-pages/:id/reports/:id/updates/:id': 'status_update.delete',
-  'DELETE /users/status-pages/:id/subscribers/:id': 'subscriber.delete',
-  'POST /users/maintenance-windows': 'maintenance.create',
-  'PUT /users/maintenance-windows/:id': 'maintenance.update',
-  'DELETE /users/maintenance-windows/:id': 'maintenance.delete',
-  'POST /billing/create-checkout-session': 'billing.checkout',
-  'POST /billing/notices/:id/dismiss': 'billing.notice_dismiss',
-  'POST /workspaces': 'workspace.create',
-  'PUT /workspaces/:id': 'workspace.rename',
-  'DELETE /workspaces/:id': 'workspace.delete',
-  'POST /workspaces/:id/invitations': 'invitation.create',
-  'DELETE /workspaces/:id/invitations/:id': 'invitation.revoke',
-  'PUT /workspaces/:id/members/:id': 'member.role_change',
-  'DELETE /workspaces/:id/members/:id': 'member.remove',
-  'POST /invitations/:token/accept': 'member.join',
-};
 
 /** Body fields never written to the log, at any depth (configs hold webhook URLs and tokens). */
 const SECRET = /password|secret|token|credential|^(key|api_key|config|code|two_factor_code|phone|webhook_url|authorization)$/i;
@@ -63,14 +29,13 @@ function normalise(path: string): { pattern: string; ids: string[] } {
   return { pattern: parts.join('/'), ids };
 }
 
+/** The action of a mutation whose route declares none: `<resource>.<verb>` from its path. */
 export function actionFor(method: string, path: string): string {
   const { pattern } = normalise(path);
-  const named = ACTIONS[`${method} ${pattern}`];
-  if (named) return named;
   const segs = pattern.split('/').filter((s) => s && s !== ':id' && s !== 'users');
   const resource = (segs[0] ?? 'unknown').replace(/-/g, '_').replace(/s$/, '');
   const verb = segs.length > 1 ? segs[segs.length - 1].replace(/-/g, '_') : ({ POST: 'create', PUT: 'update', PATCH: 'update', DELETE: 'delete' } as Record<string, string>)[method];
-  return `${resource}.${verb}`;
+  return `${resource}.${verb}`.toLowerCase();
 }
 
 function show(v: unknown): string {
@@ -105,7 +70,7 @@ export function auditMutations(deps: { workspaces: WorkspacesRepo; memberName: (
     res.on('finish', () => {
       if (res.statusCode >= 400) return;
       try {
-        record(req, answer);
+        record(req, res, answer);
       } catch {
         // the log never fails a request that succeeded
       }
@@ -113,7 +78,7 @@ export function auditMutations(deps: { workspaces: WorkspacesRepo; memberName: (
     next();
   };
 
-  function record(req: Request, answer: unknown) {
+  function record(req: Request, res: Response, answer: unknown) {
     const path = req.originalUrl.split('?')[0].replace(/^\/api/, '');
     const { ids } = normalise(path);
     const data = (answer as { data?: Record<string, unknown> } | undefined)?.data ?? {};
@@ -134,7 +99,7 @@ export function auditMutations(deps: { workspaces: WorkspacesRepo; memberName: (
     if (a.apiKeyId !== undefined) extra.via = `API key #${a.apiKeyId}`;
     const at = now();
     deps.workspaces.insertAudit({
-      workspaceId, at, memberId, memberName: deps.memberName(memberId), action: actionFor(req.method, path), targetId: target,
+      workspaceId, at, memberId, memberName: deps.memberName(memberId), action: routeAction(res) ?? actionFor(req.method, path), targetId: target,
       summary: summarise(req.body, extra), clientAddress: req.ip ?? '',
     });
     if (at - lastPurge > 3600_000) {

@@ -1,17 +1,18 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import type { AdminService } from '../../services/admin';
 import { AppError } from '../../errors';
 import { AgentTokenCreateBody, RegionCreateBody, ResultsCountQuery, SetPackageBody } from '@upfleet/proto/schemas';
 import { parseInput } from '../../services/validation';
 import { notFound } from '../../errors';
 import { requireAdmin } from '../middleware/auth';
+import { strictRouter } from '../route-table';
 
 export interface ResultCounter {
   countResults(opts?: { endpointId?: number }): Promise<number>;
 }
 
 export function adminRoutes(admin: AdminService, adminToken: string, results: ResultCounter | null): Router {
-  const r = Router();
+  const r = strictRouter();
   r.use('/admin', requireAdmin(adminToken));
   r.get('/admin/users', (_req, res) => { res.json({ success: true, data: admin.listUsers() }); });
   r.post('/admin/users/set-package', (req, res) => { res.json({ success: true, data: admin.setPackage(parseInput(SetPackageBody, req.body)) }); });

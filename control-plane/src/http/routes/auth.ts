@@ -1,13 +1,14 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import type { AuthService } from '../../services/auth';
 import type { TokenService } from '../../services/tokens';
 import { LoginBody, PasswordChangeBody, ProfileUpdateBody, RefreshBody, SignupBody, TwoFactorDisableBody, TwoFactorVerifyBody } from '@upfleet/proto/schemas';
 import { clientKey } from '../../lib/net';
 import { parseInput } from '../../services/validation';
 import { authOf, requireUser } from '../middleware/auth';
+import { mount, route, strictRouter } from '../route-table';
 
 export function authRoutes(auth: AuthService, tokens: TokenService): Router {
-  const r = Router();
+  const r = strictRouter();
   const ip = (req: { ip?: string }) => clientKey(req.ip);
 
   r.post('/auth/signup', async (req, res) => {
@@ -44,13 +45,21 @@ export function authRoutes(auth: AuthService, tokens: TokenService): Router {
     res.json({ success: true, data: auth.twoFactorStatus(authOf(req).userId) });
   });
 
-  r.get('/users/profile', requireUser(tokens), (req, res) => {
-    res.json({ success: true, data: auth.profile(authOf(req).userId) });
-  });
-  r.put('/users/profile', requireUser(tokens), async (req, res) => {
-    const { userId, sessionId } = authOf(req);
-    res.json({ success: true, data: await auth.updateProfile(userId, sessionId, parseInput(ProfileUpdateBody, req.body)), message: 'Profile updated successfully!' });
-  });
+  // The person's own account under /users (the SPEC's paths), before the workspace data routes.
+  mount(r, [
+    route('get', '/users/profile', 'account', (req, res) => {
+      res.json({ success: true, data: auth.profile(authOf(req).userId) });
+    }),
+    route('put', '/users/profile', 'account', async (req, res) => {
+      const { userId, sessionId } = authOf(req);
+      res.json({ success: true, data: await auth.updateProfile(userId, sessionId, parseInput(ProfileUpdateBody, req.body)), message: 'Profile updated successfully!' });
+    }),
+    route('post', '/users/change-password', 'account', async (req, res) => {
+      const { userId, sessionId } = authOf(req);
+      await auth.changePassword(userId, sessionId, parseInput(PasswordChangeBody, req.body));
+      res.json({ success: true, data: null, message: 'Password changed successfully!' });
+    }),
+  ], requireUser(tokens));
   // The link in the verification mail: one use, 48 h; then the app's profile page.
   r.get('/auth/verify-email', (req, res) => {
     auth.verifyEmail(typeof req.query.token === 'string' ? req.query.token : '');
@@ -58,11 +67,6 @@ export function authRoutes(auth: AuthService, tokens: TokenService): Router {
   });
   r.post('/auth/resend-verification', requireUser(tokens), async (req, res) => {
     res.json({ success: true, data: await auth.resendVerification(authOf(req).userId), message: 'Verification email sent' });
-  });
-  r.post('/users/change-password', requireUser(tokens), async (req, res) => {
-    const { userId, sessionId } = authOf(req);
-    await auth.changePassword(userId, sessionId, parseInput(PasswordChangeBody, req.body));
-    res.json({ success: true, data: null, message: 'Password changed successfully!' });
   });
   return r;
 }

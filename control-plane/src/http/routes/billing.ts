@@ -7,7 +7,8 @@ import type { BillingService } from '../../services/billing';
 import type { PriceService } from '../../services/billing-prices';
 import type { TokenService } from '../../services/tokens';
 import { parseId, parseInput } from '../../services/validation';
-import { authOf, inWorkspace, needRole, requireAdmin, requireUser } from '../middleware/auth';
+import { authOf, inWorkspace, requireAdmin, requireUser } from '../middleware/auth';
+import { mount, route, strictRouter } from '../route-table';
 import type { WorkspaceService } from '../../services/workspaces';
 import type { RateLimiter } from '../../services/rate-limiter';
 import { clientKey } from '../../lib/net';
@@ -26,31 +27,33 @@ export function billingRoutes(deps: { billing: BillingService; prices: PriceServ
   /** A team workspace's billing contact (the member buying, the workspace's name); null for a personal workspace. */
   billingContact?: (memberId: number, workspaceId: number) => { email: string; name: string } | null }): Router {
   const { billing, prices } = deps;
-  const r = Router();
+  const r = strictRouter();
   // The plan and subscription are the workspace's: the owner buys, every member sees the card.
   const signedIn = requireUser(deps.tokens);
   const scope = inWorkspace(deps.workspaces);
-  r.post('/billing/create-checkout-session', signedIn, scope, needRole('owner'), async (req, res) => {
-    const a = authOf(req);
-    const contact = deps.billingContact?.(a.memberId ?? a.userId, a.userId) ?? null;
-    res.json({ success: true, data: await billing.createCheckout(a.userId, parseInput(CheckoutSessionBody, req.body), contact) });
-  });
+  mount(r, [
+    route('post', '/billing/create-checkout-session', { role: 'owner', action: 'billing.checkout' }, async (req, res) => {
+      const a = authOf(req);
+      const contact = deps.billingContact?.(a.memberId ?? a.userId, a.userId) ?? null;
+      res.json({ success: true, data: await billing.createCheckout(a.userId, parseInput(CheckoutSessionBody, req.body), contact) });
+    }),
+    route('get', '/billing/subscription', 'viewer', async (req, res) => {
+      const a = authOf(req);
+      const sub = await billing.subscription(a.userId);
+      // Only the owner manages the subscription; the others see the card without the portal link.
+      res.json({ success: true, data: a.role === 'owner' ? sub : { ...sub, customer_portal_url: null } });
+    }),
+    route('get', '/billing/notices', 'viewer', (req, res) => {
+      res.json({ success: true, data: billing.notices(authOf(req).userId) });
+    }),
+    route('post', '/billing/notices/:id/dismiss', { role: 'admin', action: 'billing.notice_dismiss' }, (req, res) => {
+      billing.dismissNotice(authOf(req).userId, parseId(req.params.id, 'Notice not found'));
+      res.json({ success: true, data: null });
+    }),
+  ], signedIn, scope);
   r.post('/public/create-checkout-session', async (req, res) => {
     deps.limiter?.consume('checkout_ip', clientKey(req.ip));
     res.json({ success: true, data: await billing.createPublicCheckout(parseInput(PublicCheckoutSessionBody, req.body)) });
-  });
-  r.get('/billing/subscription', signedIn, scope, async (req, res) => {
-    const a = authOf(req);
-    const sub = await billing.subscription(a.userId);
-    // Only the owner manages the subscription; the others see the card without the portal link.
-    res.json({ success: true, data: a.role === 'owner' ? sub : { ...sub, customer_portal_url: null } });
-  });
-  r.get('/billing/notices', signedIn, scope, (req, res) => {
-    res.json({ success: true, data: billing.notices(authOf(req).userId) });
-  });
-  r.post('/billing/notices/:id/dismiss', signedIn, scope, needRole('admin'), (req, res) => {
-    billing.dismissNotice(authOf(req).userId, parseId(req.params.id, 'Notice not found'));
-    res.json({ success: true, data: null });
   });
 
   const admin = requireAdmin(deps.adminToken);

@@ -14,18 +14,20 @@ import type { PageRow } from '../../store/status-pages-repo';
 import { parseId, parseInput } from '../../services/validation';
 import { notFound } from '../../errors';
 import { authOf, inWorkspace, requireUserOrKey } from '../middleware/auth';
-import { workspaceRoleGate } from '../middleware/roles';
+import { mount, route, strictRouter } from '../route-table';
 import type { WorkspaceService } from '../../services/workspaces';
 import { limitPerUser } from '../middleware/rate-limit';
+import { clientKey } from '../../lib/net';
+import { publicOrigin } from '../origin';
 import { renderAtom, renderNotice, renderPasswordForm, renderStatusPage } from '../../status-page/render';
 
 export const STATUS_PASSWORD_HEADER = 'x-status-password';
 
 export function statusPageOwnerRoutes(deps: { statusPages: StatusPageService; subscribers: StatusSubscribers; tokens: TokenService; apiKeys: ApiKeyService; limiter: RateLimiter; workspaces: WorkspaceService }): Router {
-  const r = Router();
+  const r = strictRouter();
   const sp = deps.statusPages;
-  // The workspace's (issue 23): X-Workspace-Id or the personal one, within the member's role.
-  r.use(['/users/status-pages', '/users/maintenance-windows'], requireUserOrKey(deps.tokens, deps.apiKeys), inWorkspace(deps.workspaces), workspaceRoleGate());
+  // The workspace's: X-Workspace-Id or the personal one, within the member's role (declared per route).
+  r.use(['/users/status-pages', '/users/maintenance-windows'], requireUserOrKey(deps.tokens, deps.apiKeys), inWorkspace(deps.workspaces));
   const mutation = limitPerUser(deps.limiter, 'endpoint_mutation');
   const uid = (req: Request) => authOf(req).userId;
   const pageId = (raw: unknown) => parseId(raw, 'Status page not found');
@@ -33,77 +35,83 @@ export function statusPageOwnerRoutes(deps: { statusPages: StatusPageService; su
   const updateId = (raw: unknown) => parseId(raw, 'Update not found');
   const windowId = (raw: unknown) => parseId(raw, 'Maintenance window not found');
 
-  r.get('/users/status-pages', (req, res) => {
-    res.json({ success: true, data: sp.list(uid(req)) });
-  });
-  r.get('/users/status-pages/slug-available', (req, res) => {
-    const { slug } = parseInput(SlugQuery, req.query);
-    const parsed = StatusPageBody.shape.slug.safeParse(slug);
-    res.json({ success: true, data: { slug, available: parsed.success && sp.slugAvailable(parsed.data), error: parsed.success ? null : parsed.error.issues[0]?.message ?? null } });
-  });
-  r.post('/users/status-pages', mutation, async (req, res) => {
-    res.status(201).json({ success: true, data: await sp.create(uid(req), parseInput(StatusPageBody, req.body)) });
-  });
-  r.get('/users/status-pages/:id', (req, res) => {
-    res.json({ success: true, data: sp.get(uid(req), pageId(req.params.id)) });
-  });
-  r.put('/users/status-pages/:id', mutation, async (req, res) => {
-    res.json({ success: true, data: await sp.update(uid(req), pageId(req.params.id), parseInput(StatusPageBody, req.body)) });
-  });
-  r.delete('/users/status-pages/:id', mutation, (req, res) => {
-    res.json({ success: true, data: sp.remove(uid(req), pageId(req.params.id)) });
-  });
+  // Admins make, change and delete pages; editors post reports and their updates (the incident
+  // communication); maintenance windows are editors'.
+  return mount(r, [
+    route('get', '/users/status-pages', 'viewer', (req, res) => {
+      res.json({ success: true, data: sp.list(uid(req)) });
+    }),
+    route('get', '/users/status-pages/slug-available', 'viewer', (req, res) => {
+      const { slug } = parseInput(SlugQuery, req.query);
+      const parsed = StatusPageBody.shape.slug.safeParse(slug);
+      res.json({ success: true, data: { slug, available: parsed.success && sp.slugAvailable(parsed.data), error: parsed.success ? null : parsed.error.issues[0]?.message ?? null } });
+    }),
+    route('post', '/users/status-pages', { role: 'admin', action: 'status_page.create' }, mutation, async (req, res) => {
+      res.status(201).json({ success: true, data: await sp.create(uid(req), parseInput(StatusPageBody, req.body)) });
+    }),
+    route('get', '/users/status-pages/:id', 'viewer', (req, res) => {
+      res.json({ success: true, data: sp.get(uid(req), pageId(req.params.id)) });
+    }),
+    route('put', '/users/status-pages/:id', { role: 'admin', action: 'status_page.update' }, mutation, async (req, res) => {
+      res.json({ success: true, data: await sp.update(uid(req), pageId(req.params.id), parseInput(StatusPageBody, req.body)) });
+    }),
+    route('delete', '/users/status-pages/:id', { role: 'admin', action: 'status_page.delete' }, mutation, (req, res) => {
+      res.json({ success: true, data: sp.remove(uid(req), pageId(req.params.id)) });
+    }),
+    route('post', '/users/status-pages/:id/verify-domain', { role: 'admin', action: 'status_page.verify_domain' }, mutation, async (req, res) => {
+      res.json({ success: true, data: await sp.verifyDomain(uid(req), pageId(req.params.id)) });
+    }),
 
-  r.get('/users/status-pages/:id/reports', (req, res) => {
-    res.json({ success: true, data: sp.listReports(uid(req), pageId(req.params.id)) });
-  });
-  r.post('/users/status-pages/:id/reports', mutation, (req, res) => {
-    res.status(201).json({ success: true, data: sp.createReport(uid(req), pageId(req.params.id), parseInput(StatusReportBody, req.body)) });
-  });
-  r.put('/users/status-pages/:id/reports/:reportId', mutation, (req, res) => {
-    const { title } = parseInput(StatusReportEditBody, req.body);
-    res.json({ success: true, data: sp.editReport(uid(req), pageId(req.params.id), reportId(req.params.reportId), title) });
-  });
-  r.delete('/users/status-pages/:id/reports/:reportId', mutation, (req, res) => {
-    res.json({ success: true, data: sp.removeReport(uid(req), pageId(req.params.id), reportId(req.params.reportId)) });
-  });
-  r.post('/users/status-pages/:id/reports/:reportId/updates', mutation, (req, res) => {
-    res.status(201).json({ success: true, data: sp.addUpdate(uid(req), pageId(req.params.id), reportId(req.params.reportId), parseInput(StatusUpdateBody, req.body)) });
-  });
-  r.put('/users/status-pages/:id/reports/:reportId/updates/:updateId', mutation, (req, res) => {
-    const { message } = parseInput(StatusUpdateEditBody, req.body);
-    res.json({ success: true, data: sp.editUpdate(uid(req), pageId(req.params.id), reportId(req.params.reportId), updateId(req.params.updateId), message) });
-  });
-  r.delete('/users/status-pages/:id/reports/:reportId/updates/:updateId', mutation, (req, res) => {
-    res.json({ success: true, data: sp.removeUpdate(uid(req), pageId(req.params.id), reportId(req.params.reportId), updateId(req.params.updateId)) });
-  });
+    route('get', '/users/status-pages/:id/reports', 'viewer', (req, res) => {
+      res.json({ success: true, data: sp.listReports(uid(req), pageId(req.params.id)) });
+    }),
+    route('post', '/users/status-pages/:id/reports', { role: 'editor', action: 'status_report.create' }, mutation, (req, res) => {
+      res.status(201).json({ success: true, data: sp.createReport(uid(req), pageId(req.params.id), parseInput(StatusReportBody, req.body)) });
+    }),
+    route('put', '/users/status-pages/:id/reports/:reportId', { role: 'editor', action: 'status_report.update' }, mutation, (req, res) => {
+      const { title } = parseInput(StatusReportEditBody, req.body);
+      res.json({ success: true, data: sp.editReport(uid(req), pageId(req.params.id), reportId(req.params.reportId), title) });
+    }),
+    route('delete', '/users/status-pages/:id/reports/:reportId', { role: 'editor', action: 'status_report.delete' }, mutation, (req, res) => {
+      res.json({ success: true, data: sp.removeReport(uid(req), pageId(req.params.id), reportId(req.params.reportId)) });
+    }),
+    route('post', '/users/status-pages/:id/reports/:reportId/updates', { role: 'editor', action: 'status_update.create' }, mutation, (req, res) => {
+      res.status(201).json({ success: true, data: sp.addUpdate(uid(req), pageId(req.params.id), reportId(req.params.reportId), parseInput(StatusUpdateBody, req.body)) });
+    }),
+    route('put', '/users/status-pages/:id/reports/:reportId/updates/:updateId', { role: 'editor', action: 'status_update.update' }, mutation, (req, res) => {
+      const { message } = parseInput(StatusUpdateEditBody, req.body);
+      res.json({ success: true, data: sp.editUpdate(uid(req), pageId(req.params.id), reportId(req.params.reportId), updateId(req.params.updateId), message) });
+    }),
+    route('delete', '/users/status-pages/:id/reports/:reportId/updates/:updateId', { role: 'editor', action: 'status_update.delete' }, mutation, (req, res) => {
+      res.json({ success: true, data: sp.removeUpdate(uid(req), pageId(req.params.id), reportId(req.params.reportId), updateId(req.params.updateId)) });
+    }),
 
-  r.get('/users/status-pages/:id/subscribers', (req, res) => {
-    res.json({ success: true, data: deps.subscribers.list(sp.ownedRow(uid(req), pageId(req.params.id))) });
-  });
-  r.delete('/users/status-pages/:id/subscribers/:subscriberId', mutation, (req, res) => {
-    const page = sp.ownedRow(uid(req), pageId(req.params.id));
-    const id = parseId(req.params.subscriberId, 'Subscriber not found');
-    if (!deps.subscribers.remove(page, id)) throw notFound('Subscriber not found');
-    res.json({ success: true, data: { id } });
-  });
+    route('get', '/users/status-pages/:id/subscribers', 'viewer', (req, res) => {
+      res.json({ success: true, data: deps.subscribers.list(sp.ownedRow(uid(req), pageId(req.params.id))) });
+    }),
+    route('delete', '/users/status-pages/:id/subscribers/:subscriberId', { role: 'admin', action: 'subscriber.delete' }, mutation, (req, res) => {
+      const page = sp.ownedRow(uid(req), pageId(req.params.id));
+      const id = parseId(req.params.subscriberId, 'Subscriber not found');
+      if (!deps.subscribers.remove(page, id)) throw notFound('Subscriber not found');
+      res.json({ success: true, data: { id } });
+    }),
 
-  r.get('/users/maintenance-windows', (req, res) => {
-    res.json({ success: true, data: sp.listWindows(uid(req)) });
-  });
-  r.post('/users/maintenance-windows', mutation, (req, res) => {
-    res.status(201).json({ success: true, data: sp.createWindow(uid(req), parseInput(MaintenanceBody, req.body)) });
-  });
-  r.get('/users/maintenance-windows/:id', (req, res) => {
-    res.json({ success: true, data: sp.getWindow(uid(req), windowId(req.params.id)) });
-  });
-  r.put('/users/maintenance-windows/:id', mutation, (req, res) => {
-    res.json({ success: true, data: sp.updateWindow(uid(req), windowId(req.params.id), parseInput(MaintenanceBody, req.body)) });
-  });
-  r.delete('/users/maintenance-windows/:id', mutation, (req, res) => {
-    res.json({ success: true, data: sp.removeWindow(uid(req), windowId(req.params.id)) });
-  });
-  return r;
+    route('get', '/users/maintenance-windows', 'viewer', (req, res) => {
+      res.json({ success: true, data: sp.listWindows(uid(req)) });
+    }),
+    route('post', '/users/maintenance-windows', { role: 'editor', action: 'maintenance.create' }, mutation, (req, res) => {
+      res.status(201).json({ success: true, data: sp.createWindow(uid(req), parseInput(MaintenanceBody, req.body)) });
+    }),
+    route('get', '/users/maintenance-windows/:id', 'viewer', (req, res) => {
+      res.json({ success: true, data: sp.getWindow(uid(req), windowId(req.params.id)) });
+    }),
+    route('put', '/users/maintenance-windows/:id', { role: 'editor', action: 'maintenance.update' }, mutation, (req, res) => {
+      res.json({ success: true, data: sp.updateWindow(uid(req), windowId(req.params.id), parseInput(MaintenanceBody, req.body)) });
+    }),
+    route('delete', '/users/maintenance-windows/:id', { role: 'editor', action: 'maintenance.delete' }, mutation, (req, res) => {
+      res.json({ success: true, data: sp.removeWindow(uid(req), windowId(req.params.id)) });
+    }),
+  ]);
 }
 
 // Gzipped forms of cached bodies, made once per rendering (a 50-component page is ~230 kB of JSON,
@@ -141,7 +149,7 @@ export async function unlocked(req: Request, sp: StatusPageService, limiter: Rat
   if (sp.cookieOpens(page, cookie(req, sp.cookieName(page)))) return true;
   const given = req.headers[STATUS_PASSWORD_HEADER];
   if (typeof given !== 'string' || !given) return false;
-  const attempt = limiter.consume('status_password', `${req.ip}|${page.page_id}`);
+  const attempt = limiter.consume('status_password', `${clientKey(req.ip)}|${page.page_id}`);
   const ok = await sp.unlocks(page, given);
   if (ok) limiter.undo(attempt);
   return ok;
@@ -158,7 +166,7 @@ export function cookie(req: Request, name: string): string | undefined {
 }
 
 export function statusPagePublicApi(deps: { statusPages: StatusPageService; subscribers: StatusSubscribers; limiter: RateLimiter }): Router {
-  const r = Router();
+  const r = strictRouter();
   const sp = deps.statusPages;
   r.get('/public/status/:slug', async (req, res) => {
     const page = sp.publicPage({ slug: String(req.params.slug) });
@@ -203,7 +211,9 @@ export function statusPageSite(deps: { statusPages: StatusPageService; subscribe
     return b;
   };
   const hostOf = (req: Request) => (req.hostname ?? '').toLowerCase();
-  const originOf = (req: Request) => deps.publicUrl?.replace(/\/+$/, '') ?? `${req.protocol}://${req.get('host')}`;
+  const badHost = (res: Response) => res.status(400).json({ success: false, error: 'This request names no valid host.' });
+  /** A custom domain's own origin: its verified name (never the request's Host), https when PUBLIC_URL is. */
+  const domainOrigin = (req: Request, domain: string) => `${deps.publicUrl?.startsWith('https:') ? 'https' : req.protocol}://${domain}`;
 
   async function show(req: Request, res: Response, page: PageRow, base: string) {
     if (!(await unlocked(req, sp, deps.limiter, page))) {
@@ -216,7 +226,7 @@ export function statusPageSite(deps: { statusPages: StatusPageService; subscribe
 
   async function unlock(req: Request, res: Response, page: PageRow, base: string) {
     const password = typeof req.body?.password === 'string' ? req.body.password : '';
-    const attempt = deps.limiter.consume('status_password', `${req.ip}|${page.page_id}`);
+    const attempt = deps.limiter.consume('status_password', `${clientKey(req.ip)}|${page.page_id}`);
     if (!password || !(await sp.unlocks(page, password))) {
       res.status(401).set('Cache-Control', 'no-store').type('html').send(renderPasswordForm(page.title, base || '/', true));
       return;
@@ -236,12 +246,14 @@ export function statusPageSite(deps: { statusPages: StatusPageService; subscribe
       res.status(401).type('text').send('This status page is protected by a password');
       return;
     }
+    const origin = publicOrigin(req, res, deps.publicUrl);
+    if (!origin) return void badHost(res);
     const view = await sp.view(page);
-    const pageUrl = `${originOf(req)}/status/${page.slug}`;
+    const pageUrl = `${origin}/status/${page.slug}`;
     sendView(req, res, { etag: view.etag.replace(/"$/, '-atom"') }, 'application/atom+xml', () => renderAtom(view.data, `${pageUrl}/feed.atom`, pageUrl), page.password_hash !== null);
   });
   const notice = (res: Response, page: PageRow, base: string, status: number, heading: string, text: string) =>
-    res.status(status).set('Cache-Control', 'no-store').type('html').send(renderNotice(page.title, heading, text, base || '/'));
+    res.status(status).set('Cache-Control', 'no-store').type('html').send(renderNotice(page.published === 1 ? page.title : null, heading, text, base || '/'));
   async function subscribe(req: Request, res: Response, page: PageRow, base: string) {
     if (!(await unlocked(req, sp, deps.limiter, page))) return void res.redirect(303, base || '/');
     const { email } = parseInput(SubscribeBody, req.body);
@@ -252,7 +264,7 @@ export function statusPageSite(deps: { statusPages: StatusPageService; subscribe
   r.get('/status/:slug/confirm', (req, res) => {
     const page = sp.subscriptionPage(String(req.params.slug));
     const base = `/status/${page.slug}`;
-    if (deps.subscribers.confirm(page, token(req))) notice(res, page, base, 200, 'Subscription confirmed', `You will get an email when ${page.title} posts an incident or maintenance.`);
+    if (deps.subscribers.confirm(page, token(req))) notice(res, page, base, 200, 'Subscription confirmed', `You will get an email when ${page.published === 1 ? page.title : 'this status page'} posts an incident or maintenance.`);
     else notice(res, page, base, 400, 'This link is not valid', 'The confirmation link is unknown or older than 48 hours. Please subscribe again.');
   });
   // One click: the link in each mail (GET) and the List-Unsubscribe-Post form (POST, RFC 8058).
@@ -290,7 +302,7 @@ export function statusPageSite(deps: { statusPages: StatusPageService; subscribe
       return;
     }
     const view = await sp.view(page);
-    const pageUrl = originOf(req);
+    const pageUrl = domainOrigin(req, page.custom_domain ?? '');
     sendView(req, res, { etag: view.etag.replace(/"$/, '-atom"') }, 'application/atom+xml', () => renderAtom(view.data, `${pageUrl}/feed.atom`, pageUrl), page.password_hash !== null);
   });
   return r;

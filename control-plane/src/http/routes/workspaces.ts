@@ -1,6 +1,6 @@
 // Workspaces, members, invitations and the audit log (issue 23). Account routes: a signed-in
 // session only (an API key acts inside its workspace's data routes, never on membership).
-import { Router } from 'express';
+import type { Router } from 'express';
 import { AuditLogQuery, InvitationBody, MemberRoleBody, WorkspaceBody, WorkspaceDeleteBody } from '@upfleet/proto/schemas';
 import { badRequest, notFound } from '../../errors';
 import type { TokenService } from '../../services/tokens';
@@ -9,77 +9,80 @@ import { parseId, parseInput } from '../../services/validation';
 import { requireRole, WORKSPACE_NOT_FOUND, type WorkspaceService } from '../../services/workspaces';
 import type { WorkspacesRepo } from '../../store/workspaces-repo';
 import { authOf, requireUser } from '../middleware/auth';
+import { mount, route, strictRouter } from '../route-table';
 
 export function workspaceRoutes(deps: { workspaces: WorkspaceService; repo: WorkspacesRepo; tokens: TokenService; limiter: RateLimiter }): Router {
   const { workspaces: ws } = deps;
-  const r = Router();
+  const r = strictRouter();
   r.use(['/workspaces', '/invitations'], requireUser(deps.tokens));
   const me = (req: Parameters<typeof authOf>[0]) => authOf(req).userId;
   const wid = (raw: unknown) => parseId(raw, WORKSPACE_NOT_FOUND);
   const memberId = (raw: unknown) => parseId(raw, 'Member not found');
 
-  r.get('/workspaces', (req, res) => {
-    res.json({ success: true, data: ws.list(me(req)) });
-  });
-  r.post('/workspaces', (req, res) => {
-    res.status(201).json({ success: true, data: ws.create(me(req), parseInput(WorkspaceBody, req.body).name) });
-  });
-  r.get('/workspaces/:id', (req, res) => {
-    res.json({ success: true, data: ws.get(me(req), wid(req.params.id)) });
-  });
-  r.put('/workspaces/:id', (req, res) => {
-    const id = wid(req.params.id);
-    ws.roleIn(id, me(req)); // 404 before 400 for a workspace one is not in
-    res.json({ success: true, data: ws.rename(me(req), id, parseInput(WorkspaceBody, req.body).name) });
-  });
-  r.delete('/workspaces/:id', async (req, res) => {
-    const id = wid(req.params.id);
-    ws.roleIn(id, me(req));
-    res.json({ success: true, data: await ws.remove(me(req), id, parseInput(WorkspaceDeleteBody, req.body ?? {}).password) });
-  });
+  // The path names the workspace: each service checks the caller's role there.
+  return mount(r, [
+    route('get', '/workspaces', 'member', (req, res) => {
+      res.json({ success: true, data: ws.list(me(req)) });
+    }),
+    route('post', '/workspaces', { role: 'member', action: 'workspace.create' }, (req, res) => {
+      res.status(201).json({ success: true, data: ws.create(me(req), parseInput(WorkspaceBody, req.body).name) });
+    }),
+    route('get', '/workspaces/:id', 'member', (req, res) => {
+      res.json({ success: true, data: ws.get(me(req), wid(req.params.id)) });
+    }),
+    route('put', '/workspaces/:id', { role: 'member', action: 'workspace.rename' }, (req, res) => {
+      const id = wid(req.params.id);
+      ws.roleIn(id, me(req)); // 404 before 400 for a workspace one is not in
+      res.json({ success: true, data: ws.rename(me(req), id, parseInput(WorkspaceBody, req.body).name) });
+    }),
+    route('delete', '/workspaces/:id', { role: 'member', action: 'workspace.delete' }, async (req, res) => {
+      const id = wid(req.params.id);
+      ws.roleIn(id, me(req));
+      res.json({ success: true, data: await ws.remove(me(req), id, parseInput(WorkspaceDeleteBody, req.body ?? {}).password) });
+    }),
 
-  r.get('/workspaces/:id/members', (req, res) => {
-    res.json({ success: true, data: ws.members(me(req), wid(req.params.id)) });
-  });
-  r.put('/workspaces/:id/members/:userId', (req, res) => {
-    const id = wid(req.params.id);
-    ws.roleIn(id, me(req));
-    res.json({ success: true, data: ws.setRole(me(req), id, memberId(req.params.userId), parseInput(MemberRoleBody, req.body).role) });
-  });
-  r.delete('/workspaces/:id/members/:userId', (req, res) => {
-    res.json({ success: true, data: ws.removeMember(me(req), wid(req.params.id), memberId(req.params.userId)) });
-  });
+    route('get', '/workspaces/:id/members', 'member', (req, res) => {
+      res.json({ success: true, data: ws.members(me(req), wid(req.params.id)) });
+    }),
+    route('put', '/workspaces/:id/members/:userId', { role: 'member', action: 'member.role_change' }, (req, res) => {
+      const id = wid(req.params.id);
+      ws.roleIn(id, me(req));
+      res.json({ success: true, data: ws.setRole(me(req), id, memberId(req.params.userId), parseInput(MemberRoleBody, req.body).role) });
+    }),
+    route('delete', '/workspaces/:id/members/:userId', { role: 'member', action: 'member.remove' }, (req, res) => {
+      res.json({ success: true, data: ws.removeMember(me(req), wid(req.params.id), memberId(req.params.userId)) });
+    }),
 
-  r.get('/workspaces/:id/invitations', (req, res) => {
-    res.json({ success: true, data: ws.invitations(me(req), wid(req.params.id)) });
-  });
-  r.post('/workspaces/:id/invitations', async (req, res) => {
-    const id = wid(req.params.id);
-    ws.roleIn(id, me(req));
-    const body = parseInput(InvitationBody, req.body);
-    deps.limiter.consume('invitation_user', String(me(req))); // 30 mails an hour per member
-    res.status(201).json({ success: true, data: await ws.invite(me(req), id, body) });
-  });
-  r.delete('/workspaces/:id/invitations/:invId', (req, res) => {
-    res.json({ success: true, data: ws.revokeInvitation(me(req), wid(req.params.id), parseId(req.params.invId, 'Invitation not found')) });
-  });
-  r.post('/invitations/:token/accept', (req, res) => {
-    const token = String(req.params.token ?? '');
-    if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) throw notFound('This invitation is invalid, used or expired');
-    res.json({ success: true, data: ws.accept(me(req), token) });
-  });
+    route('get', '/workspaces/:id/invitations', 'member', (req, res) => {
+      res.json({ success: true, data: ws.invitations(me(req), wid(req.params.id)) });
+    }),
+    route('post', '/workspaces/:id/invitations', { role: 'member', action: 'invitation.create' }, async (req, res) => {
+      const id = wid(req.params.id);
+      ws.roleIn(id, me(req));
+      const body = parseInput(InvitationBody, req.body);
+      deps.limiter.consume('invitation_user', String(me(req))); // 30 mails an hour per member
+      res.status(201).json({ success: true, data: await ws.invite(me(req), id, body) });
+    }),
+    route('delete', '/workspaces/:id/invitations/:invId', { role: 'member', action: 'invitation.revoke' }, (req, res) => {
+      res.json({ success: true, data: ws.revokeInvitation(me(req), wid(req.params.id), parseId(req.params.invId, 'Invitation not found')) });
+    }),
+    route('post', '/invitations/:token/accept', { role: 'member', action: 'member.join' }, (req, res) => {
+      const token = String(req.params.token ?? '');
+      if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) throw notFound('This invitation is invalid, used or expired');
+      res.json({ success: true, data: ws.accept(me(req), token) });
+    }),
 
-  // Admins and owners read the log, newest first; X-Total-Count says how many match.
-  r.get('/workspaces/:id/audit-log', (req, res) => {
-    const id = wid(req.params.id);
-    requireRole(ws.roleIn(id, me(req)), 'admin');
-    const q = parseInput(AuditLogQuery, req.query);
-    if (q.action !== undefined && !/^[a-z_.]*$/.test(q.action)) throw badRequest('action must be an action name such as endpoint.create');
-    const page = deps.repo.auditPage(id, { memberId: q.member_id, action: q.action || undefined, limit: q.limit ?? 50, offset: q.offset ?? 0 });
-    res.set('X-Total-Count', String(page.total)).json({
-      success: true,
-      data: page.items.map((e) => ({ ...e, at: new Date(e.at).toISOString() })),
-    });
-  });
-  return r;
+    // Admins and owners read the log, newest first; X-Total-Count says how many match.
+    route('get', '/workspaces/:id/audit-log', 'member', (req, res) => {
+      const id = wid(req.params.id);
+      requireRole(ws.roleIn(id, me(req)), 'admin');
+      const q = parseInput(AuditLogQuery, req.query);
+      if (q.action !== undefined && !/^[a-z_.]*$/.test(q.action)) throw badRequest('action must be an action name such as endpoint.create');
+      const page = deps.repo.auditPage(id, { memberId: q.member_id, action: q.action || undefined, limit: q.limit ?? 50, offset: q.offset ?? 0 });
+      res.set('X-Total-Count', String(page.total)).json({
+        success: true,
+        data: page.items.map((e) => ({ ...e, at: new Date(e.at).toISOString() })),
+      });
+    }),
+  ]);
 }

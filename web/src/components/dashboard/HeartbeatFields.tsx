@@ -1,6 +1,7 @@
 // The endpoint form's heartbeat part (issue 22): a period or a cron with its time zone, the grace,
 // the cron's next five runs shown in the user's time zone, and, once saved, the ping URL with a copy
-// button and curl/crontab examples (read from GET /api/users/endpoints/:id: only its owner sees it).
+// button and curl/crontab examples (read from GET /api/users/endpoints/:id: editors and above see it),
+// and a button that replaces a leaked URL with a new one.
 import { useEffect, useState } from 'react';
 import { nextRuns } from '@upfleet/proto/heartbeat';
 import type { Endpoint, EndpointCheck } from '@upfleet/proto/rest';
@@ -63,6 +64,18 @@ function PingUrl({ urlId }: { urlId: number }) {
   const { api } = useServices();
   const [url, setUrl] = useState<string | null>(null);
   const [copied, setCopied] = useState(false);
+  const [note, setNote] = useState<string | null>(null);
+  const rotate = async () => {
+    if (!window.confirm('Replace the ping URL? The current one stops working at once; update your job with the new one.')) return;
+    const r = await api.post<Endpoint>(`/api/users/endpoints/${urlId}/rotate-ping-url`);
+    if (r.success && r.data?.ping_url) {
+      setUrl(r.data.ping_url);
+      setCopied(false);
+      setNote('New ping URL made: the old one no longer works.');
+    } else {
+      setNote(r.success ? 'No ping URL came back' : r.error ?? 'Could not replace the ping URL');
+    }
+  };
   useEffect(() => {
     let live = true;
     api.get<Endpoint>(`/api/users/endpoints/${urlId}`).then((r) => {
@@ -79,8 +92,10 @@ function PingUrl({ urlId }: { urlId: number }) {
         <div className="input-group">
           <input id="hb-ping-url" readOnly value={url} />
           <button type="button" className="btn btn-secondary" onClick={() => void copyText(url).then(() => setCopied(true))}>{copied ? 'Copied' : 'Copy'}</button>
+          <button type="button" className="btn btn-secondary" onClick={() => void rotate()}>New URL</button>
         </div>
       </Field>
+      {note && <p className="option-hint" role="status">{note}</p>}
       <p className="option-hint">At the end of your job (add <code>/start</code> before it to measure its run time, <code>/fail</code> or <code>/$?</code> for its exit code):</p>
       <pre className="hb-example">{`curl -fsS -m 10 --retry 5 ${url}`}</pre>
       <pre className="hb-example">{`0 3 * * * /usr/local/bin/backup.sh && curl -fsS -m 10 --retry 5 ${url}`}</pre>

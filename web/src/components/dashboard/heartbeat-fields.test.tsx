@@ -12,11 +12,16 @@ const regions: Region[] = [{ region_id: 1, region: 'EU', city: 'Germany', primar
 const free: PlanLimits = { package_name: 'Free', max_regions: 1, ping_host: false, cert_expiry: false, response_code: true, response_time: false, monitor_kinds: ['http', 'heartbeat'] };
 const PING = 'https://upfleet.example.com/ping/abcdefghijklmnopqrstuvwxyz012345';
 
+const NEW_PING = 'https://upfleet.example.com/ping/zyxwvutsrqponmlkjihgfedcba543210';
+
 function renderForm(endpoint: Endpoint | null = null) {
   const onSubmit = vi.fn(async () => true);
-  const api = scriptedApi({ [`GET /api/users/endpoints/${endpoint?.url_id ?? 0}`]: async () => ({ success: true, data: { ...endpoint, ping_url: PING } }) as never });
+  const api = scriptedApi({
+    [`GET /api/users/endpoints/${endpoint?.url_id ?? 0}`]: async () => ({ success: true, data: { ...endpoint, ping_url: PING } }) as never,
+    [`POST /api/users/endpoints/${endpoint?.url_id ?? 0}/rotate-ping-url`]: async () => ({ success: true, data: { ...endpoint, ping_url: NEW_PING } }) as never,
+  });
   renderWith(<EndpointFormModal endpoint={endpoint} regions={regions} plan={free} onSubmit={onSubmit} onClose={() => undefined} />, testServices(api));
-  return { onSubmit, u: userEvent.setup() };
+  return { onSubmit, u: userEvent.setup(), api };
 }
 
 describe('endpoint form: heartbeat', () => {
@@ -56,5 +61,20 @@ describe('endpoint form: heartbeat', () => {
     expect(await screen.findByDisplayValue(PING)).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Copy' })).toBeInTheDocument();
     expect(screen.getAllByText(new RegExp(`curl -fsS -m 10 --retry 5 ${PING}`))).toHaveLength(2);
+  });
+
+  it('replaces the ping URL after a confirmation and shows the new one', async () => {
+    const saved = { url_id: 8, guid: 'g', name: 'Nightly', url: 'heartbeat://y', description: '', regions: ['EU-Germany'], ping_host: false, cert_expiry: false, response_code: true, response_time: false,
+      kind: 'heartbeat', period_seconds: 3600, grace_seconds: 300, monitoring_enabled: true, uptime_percentage: null, created_at: '2026-01-01T00:00:00Z' } as unknown as Endpoint;
+    const { u, api } = renderForm(saved);
+    expect(await screen.findByDisplayValue(PING)).toBeInTheDocument();
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValueOnce(false).mockReturnValueOnce(true);
+    await u.click(screen.getByRole('button', { name: 'New URL' }));
+    expect(api.calls.filter((c) => c.method === 'POST')).toEqual([]);
+    await u.click(screen.getByRole('button', { name: 'New URL' }));
+    expect(await screen.findByDisplayValue(NEW_PING)).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('the old one no longer works');
+    expect(api.calls.filter((c) => c.method === 'POST').map((c) => c.path)).toEqual(['/api/users/endpoints/8/rotate-ping-url']);
+    confirm.mockRestore();
   });
 });
