@@ -39,7 +39,7 @@ try {
       const id = Number(insert.run(crypto.randomUUID(), userId, `Endpoint ${i}`, `https://site${i}.example.com/`).lastInsertRowid);
       const down = i % 10 === 0;
       const recent = Array.from({ length: 30 }, (_, k) => ({ at: now - (30 - k) * 10_000 - i, ok: !(down && k > 26), ms: 80 + ((i * 7 + k) % 200), code: down && k > 26 ? 503 : 200 }));
-      const last = recent[29]!;
+      const last = recent[29];
       save.run(id, JSON.stringify({ kind: 'http', regions: { 'EU-Germany': { at: last.at, ok: last.ok, ms: last.ms, code: last.code, error: last.ok ? null : 'HTTP 503 from EU - Germany' } }, recent }));
     }
   })();

@@ -159,7 +159,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
           const sinceMs = now - UPTIME_WINDOW_MS;
           // Maintenance windows (issue 21) leave their results out; only endpoints with one pay for it.
           const maintenance = late.statusPages?.spansFor(ids, sinceMs, now) ?? [];
-          return results!.uptime(ids, { sinceMs, untilMs: now, createdAtMs: endpointsRepo.createdAtMs(ids), maintenance });
+          return results.uptime(ids, { sinceMs, untilMs: now, createdAtMs: endpointsRepo.createdAtMs(ids), maintenance });
         },
       }, undefined, undefined, () => late.statusPages?.windowsVersion() ?? 0)
     : undefined;
@@ -238,7 +238,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
   const heartbeats = createHeartbeats({
     db, box, logger, now: extras.now,
     publicUrl: () => config.publicUrl ?? listeningUrl,
-    storeResults: results ? (batchId, rows) => results!.insertBatch(batchId, 'push', rows) : undefined,
+    storeResults: results ? (batchId, rows) => results.insertBatch(batchId, 'push', rows) : undefined,
     onResults: (rows) => live.onResults(rows),
     retentionDays: (urlId) => endpointsRepo.monitoredById(urlId)?.retention_days,
     setDown: (urlId, down, cause, t) => alerting.heartbeat(urlId, down, cause, t),

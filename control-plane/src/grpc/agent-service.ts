@@ -48,8 +48,8 @@ export function createAgentStreams() {
       if (!set) open.set(agentId, (set = new Set()));
       set.add(close);
       return () => {
-        set!.delete(close);
-        if (set!.size === 0 && open.get(agentId) === set) open.delete(agentId);
+        set.delete(close);
+        if (set.size === 0 && open.get(agentId) === set) open.delete(agentId);
       };
     },
     /** Ends every open stream of these agents with PERMISSION_DENIED. */

@@ -88,7 +88,7 @@ export function createReportResultsHandler(deps: ReportResultsDeps): grpc.handle
 
     // Acks leave in the order batches arrived, each as soon as everything before it is acked.
     const flush = () => {
-      while (queue.length > 0 && queue[0]!.done) {
+      while (queue.length > 0 && queue[0].done) {
         const slot = queue.shift()!;
         if (!call.cancelled && !finished) call.write(slot.ack!);
       }

@@ -20,7 +20,7 @@ export interface GrpcTlsMaterial {
 /** The last certificate of a PEM bundle (the top of a chain). */
 function lastCertificate(pem: string): string {
   const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [pem];
-  return blocks[blocks.length - 1]!;
+  return blocks[blocks.length - 1];
 }
 
 function keyPair(): forge.pki.rsa.KeyPair {

@@ -123,7 +123,7 @@ async function snapshot() {
 function misspelled(path: string): string[] {
   const segs = path.split('/');
   const last = segs.map((s, i) => (/^[a-z]/.test(s) ? i : -1)).filter((i) => i >= 0).pop()!;
-  const upper = segs.map((s, i) => (i === last ? s[0]!.toUpperCase() + s.slice(1) : s)).join('/');
+  const upper = segs.map((s, i) => (i === last ? s[0].toUpperCase() + s.slice(1) : s)).join('/');
   return [upper, `${path}/`, `${upper}/`, path.toUpperCase()];
 }
 

@@ -36,7 +36,7 @@ const parseCheck = (text: unknown): StoredCheck => (typeof text === 'string' && 
 function checkView(kind: unknown, config: unknown): EndpointCheck {
   if (kind === null || kind === undefined) return {};
   const c = parseCheck(config);
-  const out: EndpointCheck = { kind: (kind as EndpointKind | undefined) ?? 'http', ...c } as EndpointCheck;
+  const out: EndpointCheck = { kind: (kind as EndpointKind | undefined) ?? 'http', ...c };
   if (c.request) out.request = { ...c.request, headers: c.request.headers.map((h) => (h.secret ? { name: h.name, secret: true } : { name: h.name, value: h.value ?? '' })) };
   return out;
 }
@@ -147,7 +147,7 @@ export function createEndpointsRepo(db: Db, box?: SecretBox) {
   const storedCheck = (check: CheckInput | undefined, previous: StoredCheck): string | null => {
     if (!check || check.kind === 'http' && !check.request && !check.assertions?.length) return null;
     const { kind: _kind, ...rest } = check;
-    const out: StoredCheck = { ...rest } as StoredCheck;
+    const out: StoredCheck = { ...rest };
     if (check.request) {
       const before = new Map((previous.request?.headers ?? []).filter((h) => h.secret && h.sealed).map((h) => [h.name.toLowerCase(), h.sealed!]));
       out.request = {

@@ -37,7 +37,7 @@ export async function startDnsServer(): Promise<LocalDnsServer> {
   });
   await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
   return {
-    address: `127.0.0.1:${(socket.address() as AddressInfo).port}`,
+    address: `127.0.0.1:${(socket.address()).port}`,
     txt,
     queries,
     close: () => new Promise<void>((resolve) => socket.close(() => resolve())),

@@ -60,7 +60,7 @@ async function readBody<T>(res: Response): Promise<ApiResult<T>> {
     return { ...(parsed as ApiSuccess<T> | ApiFailure), status: res.status, ...total };
   }
   if (res.ok) return { success: true, data: parsed as T, status: res.status };
-  const error = parsed && typeof parsed === 'object' && 'error' in parsed ? String((parsed as { error: unknown }).error) : `Request failed (${res.status})`;
+  const error = parsed && typeof parsed === 'object' && 'error' in parsed ? String((parsed).error) : `Request failed (${res.status})`;
   return { success: false, error, status: res.status };
 }
 

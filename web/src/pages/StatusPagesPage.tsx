@@ -180,7 +180,7 @@ function PageEditor({ page, endpoints, zone, onDone }: { page: StatusPage | null
     if (to < 0 || to >= d.components.length || from === to) return;
     const list = [...d.components];
     const [item] = list.splice(from, 1);
-    list.splice(to, 0, item!);
+    list.splice(to, 0, item);
     set('components', list);
   };
 

@@ -67,7 +67,7 @@ describe('Login page', () => {
       return new Response(JSON.stringify(rest), { status, headers: { 'content-type': 'application/json' } });
     };
     const router = createMemoryRouter([{ path: '/login', element: <LoginPage /> }, { path: '/dashboard', element: <h1>Dashboard page</h1> }], { initialEntries: ['/login'] });
-    const services = createServices({ storage: localStorage, navigate: (p) => void router.navigate(p), fetch: fetchImpl as typeof fetch });
+    const services = createServices({ storage: localStorage, navigate: (p) => void router.navigate(p), fetch: fetchImpl });
     render(<ServicesProvider services={services}><RouterProvider router={router} /></ServicesProvider>);
     return services;
   }

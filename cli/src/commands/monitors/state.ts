@@ -125,7 +125,7 @@ export function readMonitorsFile(file: string, text: string, regions: Region[]):
     throw new CliError('invalid', `${file}: not valid YAML: ${oneLine((err as Error).message)}`);
   }
   const top = MonitorsFile.safeParse(raw);
-  if (!top.success) throw new CliError('invalid', `${file}: ${issueText(top.error.issues[0] as Issue)}`);
+  if (!top.success) throw new CliError('invalid', `${file}: ${issueText(top.error.issues[0])}`);
 
   const primary = regions.find((r) => r.primary_region);
   const known = new Set(regions.map(regionKey));
@@ -137,7 +137,7 @@ export function readMonitorsFile(file: string, text: string, regions: Region[]):
     const problem = (text: string) => problems.push(`${file}: ${label}: ${text}`);
     const r = MonitorSpec.safeParse(item);
     if (!r.success) {
-      problem(item && typeof item === 'object' ? issueText(r.error.issues[0] as Issue) : 'must be a mapping with at least name and url');
+      problem(item && typeof item === 'object' ? issueText(r.error.issues[0]) : 'must be a mapping with at least name and url');
       return;
     }
     const m = r.data;
