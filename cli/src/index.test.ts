@@ -97,6 +97,7 @@ describe('user commands', () => {
     api.state.users[0].username = 'alice\x1b]0;owned\x07\x1b[2J';
     api.state.users[0].email = 'alice@example.com';
     const list = await admin('user', 'list');
+    // eslint-disable-next-line no-control-regex -- no control character may reach the terminal
     expect(list.stdout).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f-\x9f]/);
     expect(list.stdout).toContain(' 1  alice     alice@example.com');
     const evilPackage = await admin('user', 'set-package', '--email', 'bob@example.com', '--package', 'Gold\x1b[31m\x1b]8;;http://x\x07');

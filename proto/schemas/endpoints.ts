@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ENDPOINT_STATUSES, FEATURES, type EndpointCheck, type EndpointStatus, type Feature } from '../rest';
 import {
   ASSERTION_COMPARISONS, ASSERTION_SOURCES, CREATABLE_KINDS, DNS_RECORD_TYPES, FORBIDDEN_HEADERS, HTTP_METHODS, LIMITS_CHECK, LIMITS_HEARTBEAT,
-  assertionProblem, type Assertion, type EndpointKind,
+  assertionProblem, type EndpointKind,
 } from '../assertions';
 import { flag, optionalText, requiredText } from './common';
 import { ENDPOINT_SORTS, parseSort } from '../endpoint-list';

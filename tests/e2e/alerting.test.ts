@@ -45,7 +45,7 @@ async function startScriptedTarget() {
 
 function verifySignature(secret: string, req: ReceivedRequest): boolean {
   const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
-  const signed = `${req.headers['webhook-id']}.${req.headers['webhook-timestamp']}.${req.body}`;
+  const signed = `${String(req.headers['webhook-id'])}.${String(req.headers['webhook-timestamp'])}.${req.body}`;
   const expected = `v1,${crypto.createHmac('sha256', key).update(signed).digest('base64')}`;
   return String(req.headers['webhook-signature']).split(' ').includes(expected);
 }

@@ -13,7 +13,7 @@ export const PROBERS: readonly Prober[] = [httpProber, tlsProber, pingProber, tc
 
 const byKind = new Map<string, Prober>(PROBERS.map((p) => [p.kind, p]));
 /** The prober of a kind, or undefined for UNSPECIFIED and anything unknown. */
-export const proberFor = (kind: AssignedKind | string): Prober | undefined => byKind.get(kind);
+export const proberFor = (kind: string): Prober | undefined => byKind.get(kind);
 
 export type { Prober, ProberOptions, ProbedFields } from './prober';
 export { probeHttp, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_REDIRECTS, type HttpProbeOptions, type HttpProbeResult } from './http/http-probe';

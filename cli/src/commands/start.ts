@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Command } from 'commander';
 import { defaultOnSignal } from './agent/run';
-import type { CliDeps, Env, SpawnFn } from '../context';
+import type { CliDeps, Env } from '../context';
 import { CliError, oneLine } from '../errors';
 
 export interface SpawnStep {

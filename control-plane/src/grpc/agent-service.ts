@@ -72,7 +72,7 @@ export type AgentStreams = ReturnType<typeof createAgentStreams>;
 const HEARTBEAT_INTERVAL_SECONDS_MAX = 5;
 
 function fail(code: grpc.status, details: string): grpc.ServiceError {
-  return Object.assign(new Error(details), { code, details, metadata: new grpc.Metadata() }) as grpc.ServiceError;
+  return Object.assign<Error, Omit<grpc.ServiceError, keyof Error>>(new Error(details), { code, details, metadata: new grpc.Metadata() });
 }
 
 export function createAgentServiceHandlers(deps: {
@@ -81,7 +81,7 @@ export function createAgentServiceHandlers(deps: {
   engine: AssignmentEngine;
   store: Pick<ResultStore, 'insertBatch'>;
   /** Sees every stored batch's results (alert evaluation); see ReportResultsDeps.onStored. */
-  onResultsStored?(results: CheckResult[]): void;
+  onResultsStored?(this: void, results: CheckResult[]): void;
   leaseSeconds: number;
   logger: Logger;
   now?: () => number;

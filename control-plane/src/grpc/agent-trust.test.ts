@@ -134,7 +134,7 @@ async function rowsOf(endpointId: number): Promise<Array<{ region: string; reten
     query_params: { id: endpointId },
     format: 'JSONEachRow',
   });
-  return (await rs.json()) as Array<{ region: string; retention_days: number; agent_id: string }>;
+  return rs.json<{ region: string; retention_days: number; agent_id: string }>();
 }
 
 async function createEndpoint(url: string, over: Record<string, unknown> = {}) {

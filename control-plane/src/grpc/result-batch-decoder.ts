@@ -13,7 +13,7 @@ const TWO_32 = 4_294_967_296;
 // decoding. Unique strings (result ids) are not looked up.
 const INTERN_MAX = 48;
 const INTERN_SLOTS = 1 << 14;
-const interned: Array<string | undefined> = new Array(INTERN_SLOTS);
+const interned = new Array<string | undefined>(INTERN_SLOTS);
 
 function internedString(buf: Buffer, start: number, end: number): string {
   let h = 0x811c9dc5;

@@ -41,7 +41,7 @@ function makeCert(opts: {
   cert.validity.notAfter = new Date(Date.now() + opts.years * 365 * 86400_000);
   cert.setSubject([{ name: 'commonName', value: opts.subjectCn }, { name: 'organizationName', value: 'Upfleet' }]);
   cert.setIssuer(opts.issuer ? opts.issuer.cert.subject.attributes : [{ name: 'commonName', value: opts.subjectCn }, { name: 'organizationName', value: 'Upfleet' }]);
-  const ext: any[] = [{ name: 'basicConstraints', cA: opts.isCa, critical: true }];
+  const ext: Array<Record<string, unknown>> = [{ name: 'basicConstraints', cA: opts.isCa, critical: true }];
   if (opts.isCa) ext.push({ name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true });
   else {
     ext.push({ name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true });

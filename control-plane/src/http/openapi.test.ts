@@ -213,7 +213,7 @@ describe('GET /api/openapi.json', () => {
         platform: 'webhook', platform_config: { webhook_url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook` },
       }, key);
       const hid = hook.body.data.alert_method_id as number;
-      expect(hook.body.data.signing_secret).toMatch(/^whsec_[A-Za-z0-9+\/=]+$/);
+      expect(hook.body.data.signing_secret).toMatch(/^whsec_[A-Za-z0-9+/=]+$/);
       await call('GET', '/api/users/alert-methods/{alert_method_id}/signing-secret', `/api/users/alert-methods/${hid}/signing-secret`, undefined, key);
       await call('POST', '/api/users/alert-methods/{alert_method_id}/test', `/api/users/alert-methods/${hid}/test`, {}, key);
       expect(received).toEqual(['/hook']);

@@ -96,7 +96,7 @@ export function buildOpenApi(opts: { version: string; rateLimitPerMinute: number
     }));
     if (r.query) {
       const q = toSchema(r.query, 'input', defs);
-      const props = ((q.$ref ? defs[String(q.$ref).split('/').pop()!] : q) as { properties?: Record<string, unknown>; required?: string[] }) ?? {};
+      const props = ((q.$ref ? defs[(q.$ref as string).split('/').pop()!] : q) as { properties?: Record<string, unknown>; required?: string[] }) ?? {};
       for (const [name, schema] of Object.entries(props.properties ?? {})) {
         params.push({ name, in: 'query', required: props.required?.includes(name) ?? false, schema });
       }

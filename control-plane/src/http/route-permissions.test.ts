@@ -86,7 +86,7 @@ function filled(path: string): string {
     if (path.startsWith('/users/api-keys')) return String(ids.key);
     if (path.startsWith('/workspaces')) return name === 'id' ? String(A) : String(people.viewer.id);
     if (path.startsWith('/invitations')) return 'x'.repeat(30);
-    return String(({ id: ids.page, reportId: ids.report, updateId: ids.update } as Record<string, unknown>)[name] ?? 1);
+    return String(({ id: ids.page, reportId: ids.report, updateId: ids.update } as Record<string, number>)[name] ?? 1);
   });
 }
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
-import type { CheckKind, CheckResult } from '@upfleet/proto';
+import type { CheckResult } from '@upfleet/proto';
 import { clickhouseServerUnavailable, startClickHouseServer } from '../../../tests/helpers/clickhouse-server';
 import { createResultStore, type ClickHouseResultStore } from './clickhouse-store';
 import { planGraphQuery } from './graph-plan';

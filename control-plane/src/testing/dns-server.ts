@@ -2,7 +2,6 @@
 // from a map the test changes as it goes; any other name is NXDOMAIN. The control plane reaches it
 // through DNS_RESOLVERS=127.0.0.1:{port}.
 import dgram from 'node:dgram';
-import type { AddressInfo } from 'node:net';
 import dnsPacket from 'dns-packet';
 
 export interface LocalDnsServer {

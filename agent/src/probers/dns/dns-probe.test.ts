@@ -2,7 +2,6 @@
 // decodes the wire format): each record type, assertions on the answer, NXDOMAIN, no records,
 // SERVFAIL, a silent server (timeout) and a private resolver refused when private targets are denied.
 import dgram from 'node:dgram';
-import type { AddressInfo } from 'node:net';
 import dnsPacket, { type Answer } from 'dns-packet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Assignment, AssertionSpec } from '@upfleet/proto';

@@ -38,7 +38,7 @@ afterEach(async () => {
 /** Standard Webhooks verification, written from the spec, independent of the sender's code. */
 function verifyStandardWebhook(secret: string, headers: Record<string, unknown>, body: string): boolean {
   const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
-  const expected = crypto.createHmac('sha256', key).update(`${headers['webhook-id']}.${headers['webhook-timestamp']}.${body}`).digest('base64');
+  const expected = crypto.createHmac('sha256', key).update(`${String(headers['webhook-id'])}.${String(headers['webhook-timestamp'])}.${body}`).digest('base64');
   return String(headers['webhook-signature']).split(' ').some((s) => s === `v1,${expected}`);
 }
 
