@@ -1,4 +1,5 @@
 // Plans, regions and monitor types: the catalogue every user shares.
+import { ENDPOINT_KINDS } from '@upfleet/proto/assertions';
 import type { PlanContext } from '@upfleet/proto/plan';
 import type { MonitorType, Package, Region } from '@upfleet/proto/rest';
 import type { Db } from './db';
@@ -11,8 +12,8 @@ export function toPackage(row: Row): Package {
   const p = { ...row };
   for (const k of PACKAGE_BOOLS) p[k] = Boolean(p[k]);
   delete p.sort_order;
-  if (typeof p.monitor_kinds === 'string') p.monitor_kinds = JSON.parse(p.monitor_kinds);
-  else delete p.monitor_kinds; // NULL: every kind
+  // NULL: every kind, spelled out so a client need not know that absent means all
+  p.monitor_kinds = typeof p.monitor_kinds === 'string' ? JSON.parse(p.monitor_kinds) : [...ENDPOINT_KINDS];
   return p as unknown as Package;
 }
 
