@@ -383,7 +383,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
       endpoints, source: results, metrics,
       // The same count as the badge (uptimeSource) over the graph's range, so the two never disagree.
       uptime: results
-        ? async (id, fromMs, toMs) => (await results!.uptime([id], {
+        ? async (id, fromMs, toMs) => (await results.uptime([id], {
           sinceMs: fromMs, untilMs: toMs, createdAtMs: endpointsRepo.createdAtMs([id]), maintenance: late.statusPages?.spansFor([id], fromMs, toMs) ?? [],
         })).get(id) ?? null
         : undefined,

@@ -1,7 +1,6 @@
 // The probers, one folder per check kind (the grafana synthetic-monitoring agent's
 // internal/prober/<kind> layout): pure from a target to result fields. No gRPC, no SQLite, never
 // throw. A new kind is one folder plus one line in PROBERS (and its entry in @upfleet/proto/check-kinds).
-import type { AssignedKind } from '@upfleet/proto/check-kinds';
 import { httpProber } from './http/index';
 import { pingProber } from './ping/index';
 import type { Prober } from './prober';

@@ -188,12 +188,12 @@ export function describeResultStore(name: string, makeStore: MakeStore | null, s
       await store.insertBatch(`step4-new-${ep}`, 'a', [result({ endpoint_id: ep, ts_ms: t0 + 2 * DAY, status_code: 404, ok: false, phase: 'http' })]);
       const [s] = await store.graphs(ep, { fromMs: t0, toMs: NOW_HOUR, functions: ['response_code'] });
       // the old bucket: passed / not passed; the new one: by class, its worst status
-      expect(s!.data.map((p) => p[1])).toEqual([0, 404]);
-      expect(s!.codes!.map((b) => b.classes)).toEqual([
+      expect(s.data.map((p) => p[1])).toEqual([0, 404]);
+      expect(s.codes!.map((b) => b.classes)).toEqual([
         { '2xx': 1, '3xx': 0, '4xx': 0, '5xx': 0, failed: 1 },
         { '2xx': 0, '3xx': 0, '4xx': 1, '5xx': 0, failed: 0 },
       ]);
-      expect(s!.uptime).toBe(33.33);
+      expect(s.uptime).toBe(33.33);
     });
 
     it('shows the worst failing status of a rollup bucket and its checks by class, as raw rows do', async () => {
@@ -204,9 +204,9 @@ export function describeResultStore(name: string, makeStore: MakeStore | null, s
       const q = { fromMs: t0, toMs: NOW_HOUR, functions: ['response_code' as const] };
       const [rollup] = await store.graphs(ep, q);
       const [raw] = await store.graphs(ep, { ...q, source: 'raw' });
-      expect(rollup!.data).toEqual([[t0, 503]]);
-      expect(rollup!.codes).toEqual([{ t: t0, checks: 6, passed: 2, classes: { '2xx': 2, '3xx': 1, '4xx': 1, '5xx': 1, failed: 1 } }]);
-      expect(rollup!.lastCode).toBe(301);
+      expect(rollup.data).toEqual([[t0, 503]]);
+      expect(rollup.codes).toEqual([{ t: t0, checks: 6, passed: 2, classes: { '2xx': 2, '3xx': 1, '4xx': 1, '5xx': 1, failed: 1 } }]);
+      expect(rollup.lastCode).toBe(301);
       expect(raw).toEqual(rollup);
     });
 

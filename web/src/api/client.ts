@@ -23,7 +23,7 @@ export interface TokenStore {
 interface ApiClientDeps {
   tokens: TokenStore;
   /** Clears stored tokens and user and navigates to /login. */
-  onAuthFailure(): void;
+  onAuthFailure: () => void;
   fetch?: typeof fetch;
   baseUrl?: string;
   /** The workspace the data routes act on (X-Workspace-Id); null: the personal one. */

@@ -59,8 +59,8 @@ describe('Login page', () => {
   function renderLogin(routes: Parameters<typeof scriptedApi>[0]) {
     // Real services (store + client) over a scripted fetch of the login route.
     const fetchImpl = async (input: RequestInfo | URL, init?: RequestInit) => {
-      const path = String(input);
-      const body = JSON.parse(String(init?.body ?? '{}'));
+      const path = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+      const body = JSON.parse(typeof init?.body === 'string' ? init.body : '{}');
       const h = routes[`POST ${path}`];
       const res = h ? await h(body) : fail('nope', 404);
       const { status, ...rest } = res;

@@ -101,7 +101,8 @@ describe('slack channel', () => {
 
   it('treats ok:false invalid_auth / channel_not_found / not_in_channel as final and ratelimited as a retry', async () => {
     const errors = ['invalid_auth', 'channel_not_found', 'not_in_channel', 'ratelimited'];
-    receiver = await startHttpReceiver((_r, n) => ({ status: 200, headers: n === 3 ? { 'retry-after': '7' } : ({} as Record<string, string>), body: { ok: false, error: errors[n] } }));
+    const noHeaders: Record<string, string> = {};
+    receiver = await startHttpReceiver((_r, n) => ({ status: 200, headers: n === 3 ? { 'retry-after': '7' } : noHeaders, body: { ok: false, error: errors[n] } }));
     const ch = createSlackChannel({ http: open, apiUrl: receiver.url, publicUrl: null });
     for (const e of errors.slice(0, 3)) expect(await ch.send(msg(), { bot_token: 'x', channel: 'c' })).toEqual({ ok: false, final: true, error: `Slack: ${e}` });
     expect(await ch.send(msg(), { bot_token: 'x', channel: 'c' })).toEqual({ ok: false, final: false, error: 'Slack: ratelimited', retryAfterMs: 7000 });
