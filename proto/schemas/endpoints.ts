@@ -4,7 +4,7 @@ import { isTimeZone } from '../time-zone';
 import { ENDPOINT_STATUSES, FEATURES, type EndpointCheck, type EndpointStatus, type Feature } from '../rest';
 import {
   ASSERTION_COMPARISONS, ASSERTION_SOURCES, CREATABLE_KINDS, DNS_RECORD_TYPES, FORBIDDEN_HEADERS, HTTP_METHODS, LIMITS_CHECK, LIMITS_HEARTBEAT,
-  assertionProblem, type Assertion, type EndpointKind,
+  assertionProblem, type EndpointKind,
 } from '../assertions';
 import { flag, optionalText, requiredText } from './common';
 import { ENDPOINT_SORTS, parseSort } from '../endpoint-list';
@@ -143,7 +143,7 @@ export function checkKindRules(b: CheckFields, ctx: z.core.$RefinementCtx): void
     if (b.target !== undefined || b.record_type !== undefined || b.resolver !== undefined) issue('target, record_type and resolver are for tcp and dns checks', 'target');
   } else {
     if (b.request !== undefined) issue('request is for http checks', 'request');
-    if (!b.target) return issue(TARGET_REQUIRED[kind]!, 'target');
+    if (!b.target) return issue(TARGET_REQUIRED[kind], 'target');
     if (kind === 'tcp') {
       if (!parseHostPort(b.target)) issue('Target must be host:port with a port from 1 to 65535', 'target');
       if (b.record_type !== undefined || b.resolver !== undefined) issue('record_type and resolver are for dns checks', 'record_type');
@@ -153,7 +153,7 @@ export function checkKindRules(b: CheckFields, ctx: z.core.$RefinementCtx): void
     }
   }
   for (const a of b.assertions ?? []) {
-    const problem = assertionProblem(a as Assertion, kind);
+    const problem = assertionProblem(a, kind);
     if (problem) return issue(problem, 'assertions');
   }
   if (kind === 'tcp' && (b.assertions?.length ?? 0) > 0) issue('A tcp check has no assertions: it is up when the port opens', 'assertions');
