@@ -123,7 +123,7 @@ function partialBucketInRange(source: GraphSource, notBeforeMs: number, fromMs: 
 /** One series per (function, location), sorted by time, in the order the functions were asked. */
 export async function queryGraphs(client: ClickHouseClient, db: string, endpointId: number, q: GraphRange, plan: GraphPlan): Promise<GraphSeries[]> {
   const functions = [...new Set(q.functions)];
-  // tcp and dns endpoints (issue 22) graph their connect / lookup time as their response time
+  // tcp and dns endpoints graph their connect / lookup time as their response time
   const kinds = [...new Set(functions.flatMap((f) => (f === 'response_time' ? [GRAPH_FUNCTION_KIND[f], 'tcp', 'dns'] : [GRAPH_FUNCTION_KIND[f]])))];
   if (kinds.length === 0 || !(q.toMs >= q.fromMs)) return [];
   const notBeforeMs = Math.max(0, Math.trunc(q.notBeforeMs ?? 0));
@@ -201,11 +201,11 @@ export interface UptimeWindow {
   untilMs: number;
   /** Each endpoint's creation time: its older rows are never counted (ids could once be reused). */
   createdAtMs?: Map<number, number>;
-  /** The endpoints' maintenance windows: results taken inside count neither for nor against (issue 21). */
+  /** The endpoints' maintenance windows: results taken inside count neither for nor against. */
   maintenance?: readonly MaintenanceSpan[];
 }
 
-/** The kinds an endpoint's uptime counts (issue 22: a tcp or dns endpoint's checks, passed = ok). */
+/** The kinds an endpoint's uptime counts (a tcp or dns endpoint's checks, passed = ok). */
 const UPTIME_KINDS = "('http', 'tcp', 'dns')";
 
 /** Share of passed HTTP checks (2xx, or accepted by their assertions; of passed tcp / dns checks) within the window, in percent with two decimals; null without checks. */

@@ -37,7 +37,7 @@ export function createGraphService(deps: {
       const fromMs = query.timeFrom ?? toMs - (query.hours ?? 1) * 3600_000;
       if (toMs - fromMs > GRAPH_MAX_RANGE_MS) throw badRequest('The time range can be at most 400 days');
       const functions: GraphFunction[] = [];
-      // A tcp or dns endpoint (issue 22) has one figure: its connect or lookup time, as response time;
+      // A tcp or dns endpoint has one figure: its connect or lookup time, as response time;
       // a heartbeat's is its job's run time (stored the same way, region push), with its failures.
       if (endpoint.kind === 'tcp' || endpoint.kind === 'dns' || endpoint.kind === 'heartbeat') functions.push('response_time');
       else {

@@ -328,7 +328,7 @@ CREATE INDEX api_keys_user ON api_keys (user_id);
   },
   {
     // Which agent each check was last given to, so a restarted control plane accepts an agent's
-    // buffered results only for checks it held (issue 17).
+    // buffered results only for checks it held.
     id: 8,
     name: 'agent_held_checks',
     sql: `CREATE TABLE agent_held_checks (check_id TEXT NOT NULL, agent_id TEXT NOT NULL, PRIMARY KEY (check_id, agent_id)) WITHOUT ROWID;
@@ -485,7 +485,7 @@ CREATE TABLE status_maintenance_notices (
 `,
   },
   {
-    // Check kinds beyond GET (issue 22): an endpoint's kind and check options as JSON (target,
+    // Check kinds beyond GET: an endpoint's kind and check options as JSON (target,
     // record type, resolver, request with secret header values sealed, assertions) in a table of
     // their own; an endpoint without a row is an http GET as before. A plan's endpoint kinds
     // (NULL: all; Free: http and heartbeat).
@@ -582,7 +582,7 @@ CREATE INDEX user_identities_user ON user_identities (user_id);
 `,
   },
   {
-    // Heartbeat monitors (issue 22): the ping token (SHA-256 to look it up, sealed to show it to its
+    // Heartbeat monitors: the ping token (SHA-256 to look it up, sealed to show it to its
     // owner again) and the schedule's state, which survives a restart: deadline_at is when the next
     // ping is due; down_for is the deadline whose miss is already down (no second incident for it).
     // Keyed by url_id only: ownership is the endpoint's.
@@ -603,7 +603,7 @@ CREATE TABLE heartbeats (
 `,
   },
   {
-    // The ping log (issue 22): the last 100 pings of each heartbeat (time, kind, source address, body excerpt).
+    // The ping log: the last 100 pings of each heartbeat (time, kind, source address, body excerpt).
     id: 31,
     name: 'heartbeat_pings',
     sql: `
