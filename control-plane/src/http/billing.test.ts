@@ -320,7 +320,7 @@ describe('anonymous checkout', () => {
     expect([unknown.status, unknown.body.error]).toEqual([400, 'Unknown checkout session']);
   });
 
-  // Issue 17: an anonymous checkout is tied to its buyer's email. It used to attach itself to any
+  // An anonymous checkout is tied to its buyer's email. It used to attach itself to any
   // account with that email by webhook, and to any account signing in with its session id.
   it('signing in with a paid checkout session attaches it only to the account with the checkout\'s email', async () => {
     const u = await h.signup();

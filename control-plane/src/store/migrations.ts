@@ -335,7 +335,7 @@ CREATE INDEX api_keys_user ON api_keys (user_id);
 CREATE INDEX agent_held_checks_agent ON agent_held_checks (agent_id);`,
   },
   {
-    // Issue 17: a customer linked by a checkout claimed at login (an anonymous checkout someone else
+    // A customer linked by a checkout claimed at login (an anonymous checkout someone else
     // may have started) never decides the plan over the user's own; email verification (accounts
     // that existed before count as verified) with one-use links, also for a new address.
     id: 9,
@@ -368,7 +368,7 @@ CREATE TABLE endpoint_live (
 `,
   },
   {
-    // Issue 21: public status pages with their components, incident reports (what people write to
+    // Public status pages with their components, incident reports (what people write to
     // their users), scheduled maintenance and subscribers; plans gain max_status_pages.
     id: 16,
     name: 'status_pages',
@@ -455,7 +455,7 @@ CREATE TABLE status_subscribers (
 `,
   },
   {
-    // Issue 21: mail to status-page subscribers goes through its own durable outbox (retried with
+    // Mail to status-page subscribers goes through its own durable outbox (retried with
     // backoff, picked up again after a restart); maintenance notices are sent once per window and event.
     id: 17,
     name: 'status_mail',
@@ -502,7 +502,7 @@ UPDATE packages SET monitor_kinds = '["http","heartbeat"]' WHERE package_name = 
 `,
   },
   {
-    // Issue 23: the workspace, not the user, owns everything. A workspace is an account row in
+    // The workspace, not the user, owns everything. A workspace is an account row in
     // `users` (kind 'workspace', no password, cannot sign in) or, for the personal workspace, the
     // user's own row: the workspace id is the user_id its endpoints, thresholds, alert methods,
     // incidents, API keys, plan and Stripe subscription already carry, so every existing row is in
@@ -567,7 +567,7 @@ UPDATE packages SET max_members = CASE package_name WHEN 'Starter' THEN 3 WHEN '
 `,
   },
   {
-    // Issue 23: a person signed in through OpenID Connect, by the provider's (issuer, subject).
+    // A person signed in through OpenID Connect, by the provider's (issuer, subject).
     id: 21,
     name: 'oidc_identities',
     sql: `
