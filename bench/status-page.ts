@@ -1,4 +1,4 @@
-// Status page benchmark (issue 21): a page of 50 components whose endpoints have 90 days of 1-minute
+// Status page benchmark: a page of 50 components whose endpoints have 90 days of 1-minute
 // HTTP results in 3 regions (19.4 M rows, generated inside chDB with numbers(); the materialized
 // views fill the rollups), served by the real control plane in a child process. Prints p50/p99 and
 // requests/s of GET /api/public/status/{slug} (JSON) and GET /status/{slug} (HTML):
@@ -35,7 +35,7 @@ const REGIONS = ['EU-Germany', 'US-Virginia', 'AP-Singapore'];
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
 };
 
 // 1. Seed chDB in this process under the data dir the control plane will open (endpoint ids 1..N:
@@ -84,7 +84,7 @@ const stack = await startStack({ dataDir, env: { NODE_ENV: 'production' } });
 const pool = new Pool(stack.baseUrl, { connections: CONCURRENCY });
 async function call(method: string, p: string, body?: unknown, token?: string): Promise<any> {
   const res = await pool.request({
-    method: method as 'GET', path: p,
+    method: method, path: p,
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });

@@ -1,4 +1,4 @@
-// 7-day uptime of 10,000 endpoints with and without maintenance windows (issue 21): the query the
+// 7-day uptime of 10,000 endpoints with and without maintenance windows: the query the
 // dashboard list runs (results/queries.ts queryUptime) on embedded chDB, one HTTP check per endpoint
 // every 30 minutes for 7 days (generated inside the engine; the views fill the rollups). Prints
 // p50/p99 for: no window at all (the plain query), windows on 10 endpoints, windows on 1,000.
@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { createResultStore } from '../control-plane/src/results/clickhouse-store';
-import type { MaintenanceSpan } from '../control-plane/src/services/status-pages';
+import type { MaintenanceSpan } from '../control-plane/src/maintenance';
 
 const RUNS = Number(process.argv[2] ?? 20);
 const N = Number(process.argv[3] ?? 10_000);
@@ -19,7 +19,7 @@ const STEP = 30 * MIN;
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
 };
 
 async function main(): Promise<void> {

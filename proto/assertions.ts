@@ -1,4 +1,4 @@
-// Check kinds beyond GET (issue 22): the endpoint kinds, an HTTP check's request options and the
+// Check kinds beyond GET: the endpoint kinds, an HTTP check's request options and the
 // assertions on a check's answer, with the one rule that judges an assertion and says why it
 // failed ("status_code 503, expected equals 200"). The control plane validates with the parsers here
 // (proto/schemas/endpoints.ts) and the agent judges with `failedAssertion`. Browser-safe: no Node imports.
@@ -27,7 +27,7 @@ export const NUMERIC_SOURCES: readonly AssertionSource[] = ['status_code', 'resp
 export const DNS_SOURCES: readonly AssertionSource[] = ['answer'];
 export const DNS_COMPARISONS: readonly AssertionComparison[] = ['equals', 'not_equals', 'contains', 'not_contains'];
 
-/** A heartbeat's schedule bounds (issue 22): a period of 60 s to 31 days, a grace up to 31 days. */
+/** A heartbeat's schedule bounds: a period of 60 s to 31 days, a grace up to 31 days. */
 export const LIMITS_HEARTBEAT = {
   periodSecondsMin: 60,
   periodSecondsMax: 31 * 86400,
@@ -76,11 +76,11 @@ export function parseJsonPath(path: string): JsonPathStep[] | null {
   while (i < path.length) {
     const rest = path.slice(i);
     let m = /^\.([A-Za-z_$][\w$-]*)/.exec(rest);
-    if (m) { steps.push(m[1]!); i += m[0].length; continue; }
+    if (m) { steps.push(m[1]); i += m[0].length; continue; }
     m = /^\[(\d{1,9})\]/.exec(rest);
     if (m) { steps.push(Number(m[1])); i += m[0].length; continue; }
     m = /^\[(?:'([^']*)'|"([^"]*)")\]/.exec(rest);
-    if (m) { steps.push((m[1] ?? m[2])!); i += m[0].length; continue; }
+    if (m) { steps.push((m[1] ?? m[2])); i += m[0].length; continue; }
     return null;
   }
   return steps;
@@ -148,7 +148,7 @@ export function regexBacktrackingProblem(pattern: string): string | null {
     for (let k = 0; k < open.length; k++) if (r === 'unbounded' || open[k] === 'none') open[k] = r;
   };
   for (let i = 0; i < pattern.length; ) {
-    const c = pattern[i]!;
+    const c = pattern[i];
     if (c === '\\') {
       const next = pattern[i + 1] ?? '';
       if (/[1-9]/.test(next) || (next === 'k' && pattern[i + 2] === '<')) return 'Backreferences (\\1, \\k<name>) are not allowed in a regular expression';

@@ -17,6 +17,6 @@ export const CHECK_KINDS: Readonly<Record<AssignedKind, KindName>> = {
 };
 
 /** The short name of a proto kind, or null for UNSPECIFIED and anything unknown. */
-export function kindName(kind: CheckKind | string): KindName | null {
+export function kindName(kind: string): KindName | null {
   return Object.hasOwn(CHECK_KINDS, kind) ? CHECK_KINDS[kind as AssignedKind] : null;
 }

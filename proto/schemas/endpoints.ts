@@ -4,7 +4,7 @@ import { isTimeZone } from '../time-zone';
 import { ENDPOINT_STATUSES, FEATURES, type EndpointCheck, type EndpointStatus, type Feature } from '../rest';
 import {
   ASSERTION_COMPARISONS, ASSERTION_SOURCES, CREATABLE_KINDS, DNS_RECORD_TYPES, FORBIDDEN_HEADERS, HTTP_METHODS, LIMITS_CHECK, LIMITS_HEARTBEAT,
-  assertionProblem, type Assertion, type EndpointKind,
+  assertionProblem, type EndpointKind,
 } from '../assertions';
 import { flag, optionalText, requiredText } from './common';
 import { ENDPOINT_SORTS, parseSort } from '../endpoint-list';
@@ -41,7 +41,7 @@ const featureFlags = Object.fromEntries(FEATURES.map((f) => [f, flag(f, f === 'r
   ReturnType<typeof flag>
 >;
 
-// ---- check kinds beyond GET (issue 22): request options, assertions, tcp and dns targets ----
+// ---- check kinds beyond GET: request options, assertions, tcp and dns targets ----
 
 const oneOf = (field: string, list: readonly string[]) => `${field} must be one of ${list.join(', ')}`;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
@@ -92,7 +92,7 @@ const INTERVAL_ERROR = 'check_frequency_seconds must be a whole number of second
 /** The fields of an endpoint body; EndpointCreateBody adds the rules between them. */
 export const EndpointFields = z.object({
   name: requiredText('Name', 200),
-  /** Absent: http (what every endpoint made before issue 22 is). */
+  /** Absent: http (what every endpoint made before other kinds existed is). */
   kind: z.enum(CREATABLE_KINDS, { error: oneOf('kind', CREATABLE_KINDS) }).optional(),
   /** http: the URL checked (required). */
   url: MonitorUrl.optional(),
@@ -143,7 +143,7 @@ export function checkKindRules(b: CheckFields, ctx: z.core.$RefinementCtx): void
     if (b.target !== undefined || b.record_type !== undefined || b.resolver !== undefined) issue('target, record_type and resolver are for tcp and dns checks', 'target');
   } else {
     if (b.request !== undefined) issue('request is for http checks', 'request');
-    if (!b.target) return issue(TARGET_REQUIRED[kind]!, 'target');
+    if (!b.target) return issue(TARGET_REQUIRED[kind], 'target');
     if (kind === 'tcp') {
       if (!parseHostPort(b.target)) issue('Target must be host:port with a port from 1 to 65535', 'target');
       if (b.record_type !== undefined || b.resolver !== undefined) issue('record_type and resolver are for dns checks', 'record_type');
@@ -153,7 +153,7 @@ export function checkKindRules(b: CheckFields, ctx: z.core.$RefinementCtx): void
     }
   }
   for (const a of b.assertions ?? []) {
-    const problem = assertionProblem(a as Assertion, kind);
+    const problem = assertionProblem(a, kind);
     if (problem) return issue(problem, 'assertions');
   }
   if (kind === 'tcp' && (b.assertions?.length ?? 0) > 0) issue('A tcp check has no assertions: it is up when the port opens', 'assertions');

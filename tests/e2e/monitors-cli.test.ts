@@ -141,7 +141,7 @@ monitors:
     expect(await snapshot(a)).toEqual(after);
   });
 
-  it('carries the check kinds (issue 22): tcp, dns, an http request with a secret header and assertions; export then apply is a no-op', async () => {
+  it('carries the check kinds: tcp, dns, an http request with a secret header and assertions; export then apply is a no-op', async () => {
     const file = write('kinds.yaml', `
 monitors:
   - name: Postgres
@@ -224,7 +224,7 @@ monitors:
 
   it('--prune deletes only the endpoints the file lacks', async () => {
     const before = await snapshot(a);
-    const file = write('prune.yaml', (await upfleet(['monitors', 'export', '--api-key', a.key])).stdout.replace(/\n  - name: API\n(    .*\n)+/, '\n'));
+    const file = write('prune.yaml', (await upfleet(['monitors', 'export', '--api-key', a.key])).stdout.replace(/\n {2}- name: API\n( {4}.*\n)+/, '\n'));
     expect(parse(fs.readFileSync(path.join(tmp, file), 'utf8')).monitors.map((m: any) => m.name)).toEqual(['Home', 'Status']);
     const without = await upfleet(['monitors', 'apply', '-f', file, '--api-key', a.key]);
     expect(without.stdout).toContain('1 endpoint(s) not in the file were kept (--prune deletes them).');
@@ -356,7 +356,7 @@ describe('upfleet monitors credentials', () => {
   });
 });
 
-describe('upfleet monitors apply is all or nothing (issue 17)', () => {
+describe('upfleet monitors apply is all or nothing', () => {
   it('a file the server refuses in part (a private target after two good monitors) changes nothing, --dry-run says so too; fixed, it applies', async () => {
     const strict = await startHarness({ ALLOW_PRIVATE_TARGETS: '0' });
     try {

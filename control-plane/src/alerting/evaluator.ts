@@ -45,7 +45,7 @@ export function createAlertEvaluator(deps: EvaluatorDeps) {
     const t = now();
 
     let inOrder = true;
-    for (let i = 1; i < results.length && inOrder; i++) inOrder = Number(results[i - 1]!.ts_ms) <= Number(results[i]!.ts_ms);
+    for (let i = 1; i < results.length && inOrder; i++) inOrder = Number(results[i - 1].ts_ms) <= Number(results[i].ts_ms);
     const sorted = inOrder ? results : [...results].sort((a, b) => Number(a.ts_ms) - Number(b.ts_ms));
     for (const r of sorted) {
       const urlId = Number(r.endpoint_id);
@@ -124,7 +124,7 @@ export function createAlertEvaluator(deps: EvaluatorDeps) {
   }
 
   /**
-   * A heartbeat's verdict (issue 22): down opens the endpoint's down incident at once (one source:
+   * A heartbeat's verdict: down opens the endpoint's down incident at once (one source:
    * no confirmation count, no quorum), up resolves it. An open incident is never opened twice.
    */
   function pushed(urlId: number, down: boolean, cause: string, t: number): number {

@@ -1,4 +1,4 @@
-// Email verification and email changes (issue 17, items 3 and 4), end to end: the real control
+// Email verification and email changes (items 3 and 4), end to end: the real control
 // plane with SMTP_URL pointed at a real SMTP server on loopback (smtp-server), and Stripe at the
 // local fake for the checkout claim.
 import { authenticator } from 'otplib';
@@ -42,7 +42,7 @@ async function linkFor(to: string, after = 0): Promise<string> {
     if (mails.length > after) {
       const m = /https:\/\/app\.upfleet\.test(\/api\/auth\/verify-email\?token=[A-Za-z0-9_-]+)/.exec(decoded(mails.at(-1)!.raw));
       expect(m, decoded(mails.at(-1)!.raw)).not.toBeNull();
-      return m![1]!;
+      return m![1];
     }
     if (Date.now() - start > 10_000) throw new Error(`no mail to ${to}`);
     await new Promise((r) => setTimeout(r, 25));

@@ -1,4 +1,4 @@
-// Invitations end to end (issue 23) with the mail at a local SMTP server: the link is mailed, works
+// Invitations end to end with the mail at a local SMTP server: the link is mailed, works
 // once for 7 days, only for a signed-in person whose confirmed address is the invited one, and the
 // plan's max_members counts members and pending invitations.
 import Database from 'better-sqlite3';
@@ -26,7 +26,7 @@ async function mailedLink(to: string, re: RegExp): Promise<{ link: string; subje
   const start = Date.now();
   for (;;) {
     const mail = smtp.messages.filter((m) => m.to.includes(to)).map((m) => decoded(m.raw)).reverse().find((raw) => re.test(raw));
-    if (mail) return { link: re.exec(mail)![1]!, subject: /^Subject: (.*)$/m.exec(mail)?.[1] ?? '' };
+    if (mail) return { link: re.exec(mail)![1], subject: /^Subject: (.*)$/m.exec(mail)?.[1] ?? '' };
     if (Date.now() - start > 10_000) throw new Error(`no mail to ${to}`);
     await new Promise((r) => setTimeout(r, 25));
   }

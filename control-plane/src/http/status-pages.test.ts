@@ -1,4 +1,4 @@
-// Status pages over real HTTP and SQLite (issue 21): the owner API's every rule (validation, slug
+// Status pages over real HTTP and SQLite: the owner API's every rule (validation, slug
 // rules, ownership, the plan limit), reports with updates, maintenance windows whose state follows the
 // clock, and the public JSON, HTML and Atom answers (component state, cache headers, passwords).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -480,7 +480,7 @@ describe('public status page', () => {
     const post = (password: string) => fetch(`${h.cp.url}/status/${page.slug}`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `password=${encodeURIComponent(password)}` });
     const right = await post('letmein-123');
     expect(right.status).toBe(303);
-    const cookie = right.headers.get('set-cookie')!.split(';')[0]!;
+    const cookie = right.headers.get('set-cookie')!.split(';')[0];
     const opened = await fetch(`${h.cp.url}/status/${page.slug}`, { headers: { cookie } });
     expect(opened.status).toBe(200);
     expect(await opened.text()).toContain('class="bar');

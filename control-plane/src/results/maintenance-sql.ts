@@ -1,10 +1,10 @@
-// Maintenance windows in result-store SQL (issue 21): results taken while an endpoint's window is
+// Maintenance windows in result-store SQL: results taken while an endpoint's window is
 // in progress count neither for nor against its uptime. One place for the window arithmetic, used
 // by the status pages' daily bars (status-queries.ts) and the 7-day uptime (queries.ts): hours no
 // window touches are read as before (a set lookup leaves the touched ones out); the hours a window
 // touches are read per minute and joined with the windows, leaving out the minutes a window touches.
 // Per-row work never grows with the number of windows (a window on 1,000 endpoints stays cheap).
-import type { MaintenanceSpan } from '../services/status-pages';
+import type { MaintenanceSpan } from '../maintenance';
 
 /** endpoint_id and hour packed in one UInt64 (hour index < 2^20 until 2089; ids below 2^33 stay exact in JS). */
 const HOUR_KEY = 1_048_576;
@@ -18,7 +18,7 @@ export function windowParams(spans: readonly MaintenanceSpan[]): { exIds: number
   const exTo = spans.map((m) => Math.ceil(m.endsAt / 1000));
   const hours = new Set<number>();
   spans.forEach((m, i) => {
-    for (let h = Math.floor(exFrom[i]! / 3600); h * 3600 < exTo[i]!; h++) hours.add(m.endpointId * HOUR_KEY + h);
+    for (let h = Math.floor(exFrom[i] / 3600); h * 3600 < exTo[i]; h++) hours.add(m.endpointId * HOUR_KEY + h);
   });
   return { exIds: spans.map((m) => m.endpointId), exFrom, exTo, exHours: [...hours] };
 }

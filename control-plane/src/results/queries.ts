@@ -4,7 +4,7 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import type { CodeBucket, GraphFailure, GraphFunction, GraphSeries } from '@upfleet/proto/rest';
 import { GRAPH_FUNCTION_KIND } from '../checks';
 import type { GraphPlan, GraphSource } from './graph-plan';
-import type { MaintenanceSpan } from '../services/status-pages';
+import type { MaintenanceSpan } from '../maintenance';
 import { hourTouched, minutesOutsideWindows, windowParams } from './maintenance-sql';
 import { SQL_CODE_CLASSES, SQL_HTTP_FAILED, SQL_HTTP_PASSED, SQL_CERT, SQL_TIMED } from './schema';
 
@@ -123,7 +123,7 @@ function partialBucketInRange(source: GraphSource, notBeforeMs: number, fromMs: 
 /** One series per (function, location), sorted by time, in the order the functions were asked. */
 export async function queryGraphs(client: ClickHouseClient, db: string, endpointId: number, q: GraphRange, plan: GraphPlan): Promise<GraphSeries[]> {
   const functions = [...new Set(q.functions)];
-  // tcp and dns endpoints (issue 22) graph their connect / lookup time as their response time
+  // tcp and dns endpoints graph their connect / lookup time as their response time
   const kinds = [...new Set(functions.flatMap((f) => (f === 'response_time' ? [GRAPH_FUNCTION_KIND[f], 'tcp', 'dns'] : [GRAPH_FUNCTION_KIND[f]])))];
   if (kinds.length === 0 || !(q.toMs >= q.fromMs)) return [];
   const notBeforeMs = Math.max(0, Math.trunc(q.notBeforeMs ?? 0));
@@ -135,7 +135,7 @@ export async function queryGraphs(client: ClickHouseClient, db: string, endpoint
     },
     format: 'JSONCompactEachRow',
   });
-  const rows = (await rs.json()) as GraphRow[];
+  const rows = await rs.json<GraphRow>();
 
   const series = new Map<string, GraphSeries>();
   const push = (fn: GraphFunction, location: string, t: number, v: number) => {
@@ -201,11 +201,11 @@ export interface UptimeWindow {
   untilMs: number;
   /** Each endpoint's creation time: its older rows are never counted (ids could once be reused). */
   createdAtMs?: Map<number, number>;
-  /** The endpoints' maintenance windows: results taken inside count neither for nor against (issue 21). */
+  /** The endpoints' maintenance windows: results taken inside count neither for nor against. */
   maintenance?: readonly MaintenanceSpan[];
 }
 
-/** The kinds an endpoint's uptime counts (issue 22: a tcp or dns endpoint's checks, passed = ok). */
+/** The kinds an endpoint's uptime counts (a tcp or dns endpoint's checks, passed = ok). */
 const UPTIME_KINDS = "('http', 'tcp', 'dns')";
 
 /** Share of passed HTTP checks (2xx, or accepted by their assertions; of passed tcp / dns checks) within the window, in percent with two decimals; null without checks. */
@@ -267,7 +267,7 @@ export async function queryUptime(client: ClickHouseClient, db: string, endpoint
     },
     format: 'JSONCompactEachRow',
   });
-  for (const [id, n, ok] of (await rs.json()) as Array<[number | string, number | string, number | string]>) {
+  for (const [id, n, ok] of await rs.json<[number | string, number | string, number | string]>()) {
     const total = Number(n);
     out.set(Number(id), total > 0 ? round2((Number(ok) * 100) / total) : null);
   }
@@ -289,7 +289,7 @@ export async function queryFailures(
     query_params: { endpointId, fromMs: Math.trunc(q.fromMs), toMs: Math.trunc(q.toMs), notBeforeMs: Math.max(0, Math.trunc(q.notBeforeMs ?? 0)), limit: q.limit ?? 20 },
     format: 'JSONCompactEachRow',
   });
-  return ((await rs.json()) as Array<[number | string, string, string]>).map(([t, location, reason]) => ({ t: Number(t), location, reason }));
+  return (await rs.json<[number | string, string, string]>()).map(([t, location, reason]) => ({ t: Number(t), location, reason }));
 }
 
 /** Exact number of stored check results (raw rows, or the rollups' counts). */
@@ -302,7 +302,7 @@ export async function queryCount(client: ClickHouseClient, db: string, opts: { e
     query_params: { all: opts.endpointId === undefined ? 1 : 0, endpointId: opts.endpointId ?? 0 },
     format: 'JSONCompactEachRow',
   });
-  const rows = (await rs.json()) as Array<[number | string]>;
+  const rows = await rs.json<[number | string]>();
   return Number(rows[0]?.[0] ?? 0);
 }
 

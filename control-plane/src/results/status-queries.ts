@@ -1,11 +1,20 @@
-// Status pages' daily uptime (issue 21): HTTP checks per endpoint and page-local day, read from the
+// Status pages' daily uptime: HTTP checks per endpoint and page-local day, read from the
 // rollups (never the raw results at request time). A day without counted checks is absent ("no data").
 // Results taken during an endpoint's maintenance count neither for nor against it: whole hours
 // outside every window come from the hour rollup; an hour a window touches comes from the minute
 // rollup, leaving out the minutes inside the window.
-import type { DailyUptimeSource, MaintenanceSpan } from '../services/status-pages';
 import { fixedOffsetMinutes, ianaZone } from '@upfleet/proto/time-zone';
+import type { MaintenanceSpan } from '../maintenance';
 import { hourTouched, minutesOutsideWindows, windowParams } from './maintenance-sql';
+
+/** Daily uptime of endpoints, from the results store's rollups. */
+export interface DailyUptimeSource {
+  /**
+   * Per endpoint: date (YYYY-MM-DD in the page's zone) → [checks counted, checks up]; days without
+   * counted checks are absent. Results taken during `maintenance` count neither for nor against.
+   */
+  dailyUptime(endpointIds: number[], fromMs: number, untilMs: number, zone: string, maintenance?: MaintenanceSpan[]): Promise<Map<number, Map<string, [number, number]>>>;
+}
 
 export interface RowReader {
   select<T>(sql: string, params?: Record<string, unknown>): Promise<T[]>;
@@ -49,7 +58,7 @@ export function dailyUptimeFrom(store: RowReader): DailyUptimeSource {
       for (const r of rows) {
         const id = Number(r.endpoint_id);
         let m = out.get(id);
-        if (!m) out.set(id, (m = new Map()));
+        if (!m) out.set(id, (m = new Map<string, [number, number]>()));
         if (Number(r.n) > 0) m.set(r.d, [Number(r.n), Number(r.ok)]);
       }
       return out;

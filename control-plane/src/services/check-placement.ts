@@ -50,7 +50,7 @@ export function checksForEndpoint(e: MonitoredEndpoint, primary: string | null, 
   return out;
 }
 
-/** The assignment fields (issue 22) of a check kind; none for an http check with no options (as before). */
+/** The assignment fields of a check kind; none for an http check with no options (as before). */
 function checkFields(kind: AssignedKind, c: EndpointCheck): Partial<Assignment> {
   switch (kind) {
     case 'CHECK_KIND_HTTP': {

@@ -1,13 +1,14 @@
 // Graph data for one endpoint, scoped by owner before the results store is asked.
 import { Summary, type Registry } from 'prom-client';
 import type { GraphFailure, GraphFunction, GraphSeries, GraphsResponse } from '@upfleet/proto/rest';
+import type { GraphQuery } from '@upfleet/proto/schemas';
 import { AppError, badRequest } from '../errors';
 import { GRAPH_MAX_RANGE_MS } from '../checks';
-import { planGraphQuery, type GraphSource } from '../results/graph-plan';
+import { planGraphQuery, type GraphPlan } from '../results/graph-plan';
 import type { EndpointService } from './endpoints';
 
 export interface GraphReader {
-  graphs(endpointId: number, opts: { fromMs: number; toMs: number; functions: GraphFunction[]; regions?: string[]; source?: GraphSource; notBeforeMs?: number }): Promise<GraphSeries[]>;
+  graphs(endpointId: number, opts: { fromMs: number; toMs: number; functions: GraphFunction[]; regions?: string[]; plan?: GraphPlan; notBeforeMs?: number }): Promise<GraphSeries[]>;
   /** The latest failed checks with their reasons (absent: the answer has no failures list). */
   failures?(endpointId: number, opts: { fromMs: number; toMs: number; notBeforeMs?: number }): Promise<GraphFailure[]>;
 }
@@ -29,25 +30,14 @@ export function createGraphService(deps: {
     registers: deps.metrics ? [deps.metrics] : [],
   });
   return {
-    async forEndpoint(userId: number, endpointId: number, query: Record<string, unknown>): Promise<GraphsResponse> {
+    async forEndpoint(userId: number, endpointId: number, query: GraphQuery): Promise<GraphsResponse> {
       const endpoint = deps.endpoints.get(userId, endpointId);
-      let fromMs: number;
-      let toMs: number;
-      if (query.timeFrom !== undefined || query.timeTo !== undefined) {
-        fromMs = Number(query.timeFrom);
-        toMs = Number(query.timeTo);
-        if (!Number.isFinite(fromMs) || !Number.isFinite(toMs) || fromMs < 0 || toMs <= fromMs) {
-          throw badRequest('timeFrom and timeTo must be millisecond timestamps with timeFrom before timeTo');
-        }
-      } else {
-        const hours = query.hours === undefined ? 1 : Number(query.hours);
-        if (!Number.isFinite(hours) || hours <= 0) throw badRequest('hours must be a positive number');
-        toMs = now();
-        fromMs = toMs - hours * 3600_000;
-      }
+      // The schema (GraphQuery) has checked the values: an explicit range, or `hours` back from now.
+      const toMs = query.timeTo ?? now();
+      const fromMs = query.timeFrom ?? toMs - (query.hours ?? 1) * 3600_000;
       if (toMs - fromMs > GRAPH_MAX_RANGE_MS) throw badRequest('The time range can be at most 400 days');
       const functions: GraphFunction[] = [];
-      // A tcp or dns endpoint (issue 22) has one figure: its connect or lookup time, as response time;
+      // A tcp or dns endpoint has one figure: its connect or lookup time, as response time;
       // a heartbeat's is its job's run time (stored the same way, region push), with its failures.
       if (endpoint.kind === 'tcp' || endpoint.kind === 'dns' || endpoint.kind === 'heartbeat') functions.push('response_time');
       else {
@@ -56,7 +46,7 @@ export function createGraphService(deps: {
         if (endpoint.ping_host) functions.push('ping');
         if (endpoint.cert_expiry) functions.push('cert_expiry');
       }
-      // The store is told which source this plan read, so bucketSeconds is the step its points have.
+      // The store reads with this plan (source and step), so bucketSeconds is the step its points have.
       const plan = planGraphQuery(Math.floor(fromMs), Math.ceil(toMs), now());
       const bucketSeconds = plan.stepMs / 1000;
       if (functions.length === 0) return { graphs: [], from: fromMs, to: toMs, bucketSeconds };
@@ -70,7 +60,7 @@ export function createGraphService(deps: {
         const notBeforeMs = Date.parse(endpoint.created_at);
         const range = { fromMs: Math.floor(fromMs), toMs: Math.ceil(toMs), notBeforeMs: Number.isFinite(notBeforeMs) ? notBeforeMs : 0 };
         [graphs, failures, uptime] = await Promise.all([
-          deps.source.graphs(endpointId, { ...range, functions, source: plan.source }),
+          deps.source.graphs(endpointId, { ...range, functions, plan }),
           deps.source.failures?.(endpointId, range),
           deps.uptime?.(endpointId, range.fromMs, range.toMs),
         ]);

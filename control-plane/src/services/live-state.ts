@@ -5,7 +5,7 @@
 import type { CheckResult } from '@upfleet/proto';
 import { isDownResult } from '@upfleet/proto/outcome';
 import { countStatus, emptyStatusCounts, type EndpointLive, type EndpointStatus, type RecentCheck, type StatusCounts } from '@upfleet/proto/rest';
-import { downCause } from '../alerting/conditions';
+import { downCause } from '@upfleet/proto/outcome';
 import { kindName, type KindName } from '../checks';
 import type { Db } from '../store/db';
 
@@ -40,7 +40,7 @@ export type LiveEventPublisher = (userId: number, type: 'result' | 'endpoint.cha
 
 const PENDING: EndpointLive = Object.freeze({
   status: 'pending', last_checked_at: null, last_response_ms: null, last_status_code: null, last_error: null, recent: [],
-}) as EndpointLive;
+});
 
 export function createLiveState(deps: {
   db: Db;
@@ -49,7 +49,7 @@ export function createLiveState(deps: {
   publish?: LiveEventPublisher;
   flushMs?: number;
   /**
-   * Whether a maintenance window of the endpoint is in progress at `at` (issue 21): its status then
+   * Whether a maintenance window of the endpoint is in progress at `at`: its status then
    * reads `maintenance`, computed when read, so it changes when the window starts and ends.
    */
   inMaintenance?(urlId: number, at: number): boolean;
@@ -197,7 +197,7 @@ export function createLiveState(deps: {
     const check: RecentCheck = { at, ok, ms: entry.ms, code: entry.code };
     // A new array each time: a rendering already handed out keeps the checks it had.
     const recent = [...st.recent, check];
-    if (recent.length > 1 && recent[recent.length - 2]!.at > at) recent.sort((a, b) => a.at - b.at);
+    if (recent.length > 1 && recent[recent.length - 2].at > at) recent.sort((a, b) => a.at - b.at);
     st.recent = recent.length > RECENT_CHECKS ? recent.slice(recent.length - RECENT_CHECKS) : recent;
     rendered.delete(urlId);
     jsonCache.delete(urlId);
@@ -273,7 +273,7 @@ export function createLiveState(deps: {
         const st = states.get(urlId);
         const regions = new Set(JSON.parse(row[1]) as string[]);
         if (st) {
-          // a heartbeat's pings come from region push, never one of the endpoint's regions (issue 22)
+          // a heartbeat's pings come from region push, never one of the endpoint's regions
           for (const key of Object.keys(st.regions)) if (!regions.has(key) && key !== 'push' && st.kind !== 'http') delete st.regions[key];
           rendered.delete(urlId);
           jsonCache.delete(urlId);

@@ -1,4 +1,4 @@
-// Maintenance and auto reports against the real alert evaluator over real SQLite (issue 21): no
+// Maintenance and auto reports against the real alert evaluator over real SQLite: no
 // incident opens for an endpoint in a maintenance window in progress (an open one stays open), and an
 // incident on a component's endpoint opens a report (investigating; major_outage for down, degraded
 // for a threshold) that a resolved update closes when the incident resolves.
@@ -10,6 +10,7 @@ import { createAlertEvaluator } from '../alerting/evaluator';
 import { createAlertingRepo } from '../alerting/repo';
 import { createCatalogRepo } from '../store/catalog-repo';
 import { createStatusPagesRepo } from '../store/status-pages-repo';
+import { createMaintenanceService, type MaintenanceService } from '../maintenance';
 import { createStatusPageService, type StatusPageService } from './status-pages';
 
 const logger = pino({ level: 'silent' });
@@ -19,11 +20,12 @@ describe('status pages and alerting', () => {
   let fx: AlertingFixture;
   let clock: number;
   let sp: StatusPageService;
+  let maintenance: MaintenanceService;
   let ts: number;
   const make = () =>
     createAlertEvaluator({
       repo: createAlertingRepo(fx.db), logger, regionLabel: (k) => k, primaryRegion: () => 'EU-Germany', now: () => clock,
-      skipResult: (u, t) => sp.inMaintenance(u, t), incidentHooks: sp.incidentHooks,
+      skipResult: (u, t) => maintenance.inMaintenance(u, t), incidentHooks: sp.incidentHooks,
     });
   const incidents = () => fx.db.prepare('SELECT * FROM incidents ORDER BY incident_id').all() as Array<Record<string, any>>;
   const down = (id: number) => httpResult(id, next(), { ok: false, phase: 'http', error: 'HTTP 503', status_code: 503 });
@@ -34,7 +36,7 @@ describe('status pages and alerting', () => {
     return ts;
   };
   const window = (endpointId: number, startsAt: number, endsAt: number) =>
-    sp.createWindow(fx.userId, MaintenanceBody.parse({ title: 'Upgrade', endpoint_ids: [endpointId], starts_at: new Date(startsAt).toISOString(), ends_at: new Date(endsAt).toISOString() }));
+    maintenance.createWindow(fx.userId, MaintenanceBody.parse({ title: 'Upgrade', endpoint_ids: [endpointId], starts_at: new Date(startsAt).toISOString(), ends_at: new Date(endsAt).toISOString() }));
   const page = (components: Array<{ name: string; endpoint_id: number | null }>, over: Record<string, unknown> = {}) =>
     sp.create(fx.userId, StatusPageBody.parse({ slug: `page-${Math.random().toString(36).slice(2, 10)}`, title: 'Status', components, ...over }));
 
@@ -43,7 +45,9 @@ describe('status pages and alerting', () => {
     clock = T0;
     ts = T0;
     const catalog = createCatalogRepo(fx.db);
-    sp = createStatusPageService({ repo: createStatusPagesRepo(fx.db), planOf: () => catalog.packageByName('Business')!, cookieKey: Buffer.alloc(32), now: () => clock });
+    const repo = createStatusPagesRepo(fx.db);
+    maintenance = createMaintenanceService({ repo, now: () => clock });
+    sp = createStatusPageService({ repo, maintenance, planOf: () => catalog.packageByName('Business')!, cookieKey: Buffer.alloc(32), now: () => clock });
   });
   afterEach(() => fx.close());
 
@@ -69,7 +73,7 @@ describe('status pages and alerting', () => {
     expect(incidents()).toHaveLength(1);
     window(id, ts, ts + 3600_000);
     for (let i = 0; i < 5; i++) ev.evaluate([up(id)]);
-    expect(incidents()[0]!.resolved_at).toBeNull();
+    expect(incidents()[0].resolved_at).toBeNull();
   });
 
   it('auto reports: a down incident opens an investigating major_outage report on its components, its resolution posts resolved', async () => {
@@ -79,13 +83,13 @@ describe('status pages and alerting', () => {
     const ev = make();
     ev.evaluate([down(id)]);
     ev.evaluate([down(id)]);
-    const incident = incidents()[0]!;
+    const incident = incidents()[0];
     const [report] = sp.listReports(fx.userId, p.id);
     expect(report).toMatchObject({
       title: 'Public API is down', status: 'investigating', incident_id: incident.incident_id, resolved_at: null,
-      affected: [{ component_id: p.components[0]!.component_id, impact: 'major_outage' }],
+      affected: [{ component_id: p.components[0].component_id, impact: 'major_outage' }],
     });
-    expect(report!.updates.map((u) => u.message)).toEqual(['We are investigating an outage of Public API.']);
+    expect(report.updates.map((u) => u.message)).toEqual(['We are investigating an outage of Public API.']);
     expect(sp.listReports(fx.userId, off.id)).toEqual([]);
     // The public view shows it: the component is major_outage, and so is the page.
     const view = await sp.view(sp.publicPage({ slug: p.slug }));
@@ -94,11 +98,11 @@ describe('status pages and alerting', () => {
 
     ev.evaluate([up(id)]);
     ev.evaluate([up(id)]);
-    expect(incidents()[0]!.resolved_at).not.toBeNull();
+    expect(incidents()[0].resolved_at).not.toBeNull();
     const [after] = sp.listReports(fx.userId, p.id);
     expect(after).toMatchObject({ status: 'resolved' });
-    expect(after!.resolved_at).not.toBeNull();
-    expect(after!.updates.map((u) => u.status)).toEqual(['resolved', 'investigating']);
+    expect(after.resolved_at).not.toBeNull();
+    expect(after.updates.map((u) => u.status)).toEqual(['resolved', 'investigating']);
     const later = await sp.view(sp.publicPage({ slug: p.slug }));
     expect(later.data.overall).toBe('operational');
   });
@@ -123,6 +127,6 @@ describe('status pages and alerting', () => {
     const open = incidents().filter((i) => i.resolved_at === null);
     expect(open.map((i) => i.condition)).toEqual(['threshold:response_time:any']);
     const [report] = sp.listReports(fx.userId, p.id);
-    expect(report).toMatchObject({ title: 'Shop: degraded performance', affected: [{ component_id: p.components[0]!.component_id, impact: 'degraded' }] });
+    expect(report).toMatchObject({ title: 'Shop: degraded performance', affected: [{ component_id: p.components[0].component_id, impact: 'degraded' }] });
   });
 });

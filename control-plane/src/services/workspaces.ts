@@ -1,10 +1,10 @@
-// Workspaces, members, roles and invitations (issue 23): which workspace a request acts on and with
+// Workspaces, members, roles and invitations: which workspace a request acts on and with
 // which role, who may change what, and the one-use 7-day invitation links.
 import { planViolations } from '@upfleet/proto/plan';
 import { MESSAGES, type Package } from '@upfleet/proto/rest';
 import type { InvitationBody, WorkspaceRole } from '@upfleet/proto/schemas';
 import type { ChangeTopic } from '../change-hub';
-import { badRequest, conflict, forbidden, notFound } from '../errors';
+import { badRequest, conflict, forbidden, notFound, planRefused } from '../errors';
 import { randomToken, sha256, verifyPassword } from '../lib/crypto';
 import type { UsersRepo } from '../store/users-repo';
 import type { Role, WorkspacesRepo } from '../store/workspaces-repo';
@@ -18,7 +18,7 @@ const RANK: Record<Role, number> = { viewer: 0, editor: 1, admin: 2, owner: 3 };
 /** True when `role` may do what needs `needed`. */
 export const roleAllows = (role: Role, needed: Role): boolean => RANK[role] >= RANK[needed];
 
-/** The 403 of a mutation beyond one's role (the exact message of issue 23). */
+/** The 403 of a mutation beyond one's role (the exact message clients rely on). */
 export function requireRole(role: Role, needed: Role): void {
   if (!roleAllows(role, needed)) throw forbidden(MESSAGES.roleNotAllowed(role));
 }
@@ -174,7 +174,7 @@ export function createWorkspaceService(deps: {
       const at = now();
       const plan = deps.planOf(id);
       const over = planViolations(plan, { members: workspaces.memberCount(id) + workspaces.pendingCount(id, at) + 1 }, { checkout: deps.billingEnabled?.() })[0];
-      if (over) throw forbidden(over.message);
+      if (over) throw planRefused(over);
       const token = randomToken(32);
       const invId = workspaces.insertInvitation(id, email, body.role, sha256(token), actorId, at, at + INVITATION_TTL_MS);
       const link = `${deps.publicUrl().replace(/\/+$/, '')}/invitations/${token}`;

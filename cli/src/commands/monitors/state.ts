@@ -3,6 +3,7 @@
 // Pure functions: the command (index.ts) fetches, calls these, and applies the plan.
 import { parse, stringify } from 'yaml';
 import { planViolations } from '@upfleet/proto/plan';
+import { planContextOf, regionKey } from '@upfleet/proto/regions';
 import { FEATURES, type AlertThreshold, type Dashboard, type Endpoint, type EndpointCheck, type Feature, type Region, type ThresholdOperator } from '@upfleet/proto/rest';
 import { MonitorSpec, MonitorsFile, endpointCheck } from '@upfleet/proto/schemas';
 import { CliError, oneLine } from '../../errors';
@@ -16,7 +17,7 @@ export interface Monitor {
   features: Feature[];
   monitoring: boolean;
   alert_thresholds: Threshold[];
-  /** Issue 22: kind, target, request, assertions... (absent: an http GET, as before). */
+  /** Kind, target, request, assertions... (absent: an http GET, as before). */
   check?: EndpointCheck;
   /** The endpoint's own check interval in seconds; absent or null: its plan's. */
   check_frequency_seconds?: number | null;
@@ -42,7 +43,7 @@ function fileCheck(c: EndpointCheck | undefined): EndpointCheck | undefined {
 }
 type Field = (typeof FIELDS)[number];
 
-export const regionKey = (r: Pick<Region, 'region' | 'city'>) => `${r.region}-${r.city}`;
+export { regionKey };
 
 function sortThresholds(list: Threshold[]): Threshold[] {
   const key = (t: Threshold) => `${FEATURES.indexOf(t.type)}:${t.region ?? ''}`;
@@ -129,7 +130,7 @@ export function readMonitorsFile(file: string, text: string, regions: Region[]):
     throw new CliError('invalid', `${file}: not valid YAML: ${oneLine((err as Error).message)}`);
   }
   const top = MonitorsFile.safeParse(raw);
-  if (!top.success) throw new CliError('invalid', `${file}: ${issueText(top.error.issues[0] as Issue)}`);
+  if (!top.success) throw new CliError('invalid', `${file}: ${issueText(top.error.issues[0])}`);
 
   const primary = regions.find((r) => r.primary_region);
   const known = new Set(regions.map(regionKey));
@@ -142,7 +143,7 @@ export function readMonitorsFile(file: string, text: string, regions: Region[]):
     const r = MonitorSpec.safeParse(item);
     if (!r.success) {
       if (!item || typeof item !== 'object') problem('must be a mapping with at least name and url');
-      else for (const issue of r.error.issues) problem(issueText(issue as Issue));
+      else for (const issue of r.error.issues) problem(issueText(issue));
       return;
     }
     const m = r.data;
@@ -235,8 +236,7 @@ export function planChanges(file: string, wanted: Monitor[], current: CurrentMon
  * each failure carries the SPEC's message.
  */
 export function checkPlanLimits(file: string, changes: Change[], currentCount: number, plan: Dashboard, regions: Region[]): void {
-  const primary = regions.find((r) => r.primary_region);
-  const ctx = { primaryRegion: primary ? { key: regionKey(primary), label: `${primary.region} - ${primary.city}` } : null };
+  const ctx = planContextOf(regions.find((r) => r.primary_region));
   const problems: string[] = [];
   for (const c of changes) {
     if (!c.monitor || c.action === 'unchanged') continue;
@@ -256,7 +256,7 @@ export function checkPlanLimits(file: string, changes: Change[], currentCount: n
 /** One problem is one line; several are each on a line of their own, so a file is fixed in one go. */
 export function throwProblems(file: string, problems: string[]): void {
   if (problems.length === 0) return;
-  if (problems.length === 1) throw new CliError('invalid', problems[0]!);
+  if (problems.length === 1) throw new CliError('invalid', problems[0]);
   throw new CliError('invalid', `${file}: ${problems.length} problems (nothing was changed):\n${problems.map((p) => `  ${p}`).join('\n')}`);
 }
 

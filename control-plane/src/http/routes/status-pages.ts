@@ -1,10 +1,11 @@
-// Status pages (issue 21): the owner API under /api/users (session or API key), the public JSON under
+// Status pages: the owner API under /api/users (session or API key), the public JSON under
 // /api/public/status, and the server-rendered page and Atom feed under /status (see statusPageSite).
 import zlib from 'node:zlib';
 import express, { Router, type Request, type Response } from 'express';
 import {
   MaintenanceBody, SubscribeBody, SlugQuery, StatusPageBody, StatusReportBody, StatusReportEditBody, StatusUpdateBody, StatusUpdateEditBody,
 } from '@upfleet/proto/schemas';
+import type { MaintenanceService } from '../../maintenance';
 import type { ApiKeyService } from '../../services/api-keys';
 import type { RateLimiter } from '../../services/rate-limiter';
 import type { PublicView, StatusPageService } from '../../services/status-pages';
@@ -23,7 +24,7 @@ import { renderAtom, renderNotice, renderPasswordForm, renderStatusPage } from '
 
 export const STATUS_PASSWORD_HEADER = 'x-status-password';
 
-export function statusPageOwnerRoutes(deps: { statusPages: StatusPageService; subscribers: StatusSubscribers; tokens: TokenService; apiKeys: ApiKeyService; limiter: RateLimiter; workspaces: WorkspaceService }): Router {
+export function statusPageOwnerRoutes(deps: { statusPages: StatusPageService; maintenance: MaintenanceService; subscribers: StatusSubscribers; tokens: TokenService; apiKeys: ApiKeyService; limiter: RateLimiter; workspaces: WorkspaceService }): Router {
   const r = strictRouter();
   const sp = deps.statusPages;
   // The workspace's: X-Workspace-Id or the personal one, within the member's role (declared per route).
@@ -98,19 +99,19 @@ export function statusPageOwnerRoutes(deps: { statusPages: StatusPageService; su
     }),
 
     route('get', '/users/maintenance-windows', 'viewer', (req, res) => {
-      res.json({ success: true, data: sp.listWindows(uid(req)) });
+      res.json({ success: true, data: deps.maintenance.listWindows(uid(req)) });
     }),
     route('post', '/users/maintenance-windows', { role: 'editor', action: 'maintenance.create' }, mutation, (req, res) => {
-      res.status(201).json({ success: true, data: sp.createWindow(uid(req), parseInput(MaintenanceBody, req.body)) });
+      res.status(201).json({ success: true, data: deps.maintenance.createWindow(uid(req), parseInput(MaintenanceBody, req.body)) });
     }),
     route('get', '/users/maintenance-windows/:id', 'viewer', (req, res) => {
-      res.json({ success: true, data: sp.getWindow(uid(req), windowId(req.params.id)) });
+      res.json({ success: true, data: deps.maintenance.getWindow(uid(req), windowId(req.params.id)) });
     }),
     route('put', '/users/maintenance-windows/:id', { role: 'editor', action: 'maintenance.update' }, mutation, (req, res) => {
-      res.json({ success: true, data: sp.updateWindow(uid(req), windowId(req.params.id), parseInput(MaintenanceBody, req.body)) });
+      res.json({ success: true, data: deps.maintenance.updateWindow(uid(req), windowId(req.params.id), parseInput(MaintenanceBody, req.body)) });
     }),
     route('delete', '/users/maintenance-windows/:id', { role: 'editor', action: 'maintenance.delete' }, mutation, (req, res) => {
-      res.json({ success: true, data: sp.removeWindow(uid(req), windowId(req.params.id)) });
+      res.json({ success: true, data: deps.maintenance.removeWindow(uid(req), windowId(req.params.id)) });
     }),
   ]);
 }
@@ -203,7 +204,7 @@ export function statusPageSite(deps: { statusPages: StatusPageService; subscribe
   const html = new WeakMap<PublicView, Map<string, Buffer>>();
   const htmlOf = (view: PublicView, base: string) => {
     let byBase = html.get(view);
-    if (!byBase) html.set(view, (byBase = new Map()));
+    if (!byBase) html.set(view, (byBase = new Map<string, Buffer>()));
     let b = byBase.get(base);
     if (b === undefined) {
       b = Buffer.from(renderStatusPage(view.data, { subscribeAction: `${base}/subscribe`, feedUrl: `${base}/feed.atom` }));
@@ -226,7 +227,8 @@ export function statusPageSite(deps: { statusPages: StatusPageService; subscribe
   }
 
   async function unlock(req: Request, res: Response, page: PageRow, base: string) {
-    const password = typeof req.body?.password === 'string' ? req.body.password : '';
+    const body = req.body as { password?: unknown } | undefined;
+    const password = typeof body?.password === 'string' ? body.password : '';
     const attempt = deps.limiter.consume('status_password', `${clientKey(req.ip)}|${page.page_id}`);
     if (!password || !(await sp.unlocks(page, password))) {
       res.status(401).set('Cache-Control', 'no-store').type('html').send(renderPasswordForm(page.title, base || '/', true));

@@ -25,13 +25,16 @@ const pgTypes = {
     oid === INT8_OID && format !== 'binary' ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
+/** Kysely over an open better-sqlite3 handle (openDatabase migrated it). */
+export function sqliteSql(database: Db): Sql {
+  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database }) });
+  // Kysely's destroy() would close the shared handle: the owner of the handle closes it.
+  return { db, dialect: 'sqlite', close: async () => {} };
+}
+
 /** Kysely for SQLite (no migration: openDatabase did it) or Postgres (migrated before it is returned). */
 export async function openSql(target: SqlTarget): Promise<Sql> {
-  if (target.dialect === 'sqlite') {
-    const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: target.database }) });
-    // Kysely's destroy() would close the shared handle: the owner of the handle closes it.
-    return { db, dialect: 'sqlite', close: async () => {} };
-  }
+  if (target.dialect === 'sqlite') return sqliteSql(target.database);
   const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize ?? 10, types: pgTypes });
   // An idle client that loses its server must not crash the process; the next query reports it.
   pool.on('error', () => {});

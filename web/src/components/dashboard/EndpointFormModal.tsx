@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { featureAllowed, formatInterval, planViolations } from '@upfleet/proto/plan';
+import { featureAllowed, formatInterval, planViolations, FREE_PLAN_DEFAULTS } from '@upfleet/proto/plan';
 import { FEATURES, FEATURE_LABELS, type Dashboard, type Endpoint, type EndpointCheck, type EndpointInput, type Feature, type Region, type SavedEndpoint } from '@upfleet/proto/rest';
 import { ENDPOINT_KIND_LABELS } from '@upfleet/proto/assertions';
 import { EndpointCreateBody, firstError } from '@upfleet/proto/schemas';
@@ -23,7 +23,7 @@ function intervalChoices(planSeconds: number, current: number | null): number[] 
   return [...set].sort((a, b) => a - b);
 }
 
-/** An endpoint's check as the form edits it (issue 22); an http GET has only its kind. */
+/** An endpoint's check as the form edits it; an http GET has only its kind. */
 function initialCheck(endpoint: Endpoint | null): EndpointCheck {
   if (!endpoint) return { kind: 'http' };
   const { kind, target, record_type, resolver, request, assertions, period_seconds, cron, timezone, grace_seconds } = endpoint;
@@ -83,8 +83,8 @@ export function EndpointFormModal({
   regions: Region[];
   plan: PlanLimits;
   /** The saved endpoint (or true) on success, false otherwise. */
-  onSubmit(input: EndpointInput): Promise<boolean | SavedEndpoint>;
-  onClose(): void;
+  onSubmit: (input: EndpointInput) => Promise<boolean | SavedEndpoint>;
+  onClose: () => void;
 }) {
   // A new heartbeat is of no use until its job pings: its URL and lines are shown at once.
   const [created, setCreated] = useState<SavedEndpoint | null>(null);
@@ -102,7 +102,7 @@ export function EndpointFormModal({
   const primary = regions.find((r) => r.primary_region);
 
   // The plan's rules are @upfleet/proto/plan's, the same the server and the CLI apply.
-  const limits = { ...plan, max_regions: maxRegions, package_name: plan.package_name || 'Free' };
+  const limits = { ...plan, max_regions: maxRegions, package_name: plan.package_name || FREE_PLAN_DEFAULTS.package_name };
   const primaryKey = primaryRegionKey(regions);
   const ctx = { primaryRegion: { key: primaryKey, label: primary ? regionLabel(primary) : 'EU - Germany' } };
 
@@ -217,7 +217,7 @@ export function EndpointFormModal({
           {singleRegion ? (
             <div className="single-region">
               <span className="chip chip-primary">{primary ? regionLabel(primary) : 'EU - Germany'}</span>
-              <span className="option-hint">Your {plan.package_name || 'Free'} plan checks from the primary region.</span>
+              <span className="option-hint">Your {plan.package_name || FREE_PLAN_DEFAULTS.package_name} plan checks from the primary region.</span>
             </div>
           ) : (
             <>

@@ -1,4 +1,4 @@
-// The endpoint form's heartbeat part (issue 22): a period or a cron with its time zone, the grace,
+// The endpoint form's heartbeat part: a period or a cron with its time zone, the grace,
 // the cron's next five runs shown in the user's time zone, and, once saved, the ping URL with a copy
 // button and curl/crontab lines that follow the chosen schedule (read from GET /api/users/endpoints/:id;
 // a member who may not see it gets none), and a button that replaces a leaked URL with a new one.
@@ -17,7 +17,7 @@ export const userTimeZone = displayZone;
 
 const numberOr = (raw: string) => (raw.trim() === '' ? undefined : Number(raw));
 
-export function HeartbeatFields({ value, onChange, urlId }: { value: EndpointCheck; onChange(next: EndpointCheck): void; urlId?: number }) {
+export function HeartbeatFields({ value, onChange, urlId }: { value: EndpointCheck; onChange: (next: EndpointCheck) => void; urlId?: number }) {
   const usesCron = value.cron !== undefined;
   const runs = usesCron && value.cron!.trim().split(/\s+/).length === 5 ? nextRuns(value.cron!.trim(), value.timezone ?? 'UTC', Date.now()) : null;
   const show = (t: number) => formatDateTime(t);
