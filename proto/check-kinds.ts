@@ -1,22 +1,150 @@
-// The one table of check kinds both sides share: a proto kind and its short name (the middle part
-// of a check id, the ClickHouse `kind` column, the agent's metric label, the agent's prober folder
-// agent/src/probers/<name>/). A new kind is a proto enum value, one entry here and one prober.
+// The one table of check kinds both sides share. Two levels:
+// - CHECK_KIND_TABLE, per proto kind (what an agent runs and a result carries): its short name (the
+//   middle part of a check id, the ClickHouse `kind` column, the agent's metric label and prober
+//   folder agent/src/probers/<name>/), its wire number, what it plots, how it counts for uptime and
+//   for "down", and its live-state rank.
+// - ENDPOINT_KIND_TABLE, per endpoint kind (what a user creates): the checks it yields, where each
+//   runs, the graphs it shows, its target syntax and its assertions.
+// Both are `satisfies Record<…>`, so a new proto enum value or endpoint kind without its entry
+// does not compile. Browser-safe: no Node imports.
 import type { CheckKind } from './index';
+import type { EndpointKind } from './assertions';
+import type { Feature, GraphFunction } from './rest';
 
 /** A kind an assignment can have (the proto's UNSPECIFIED is never assigned). */
 export type AssignedKind = Exclude<CheckKind, 'CHECK_KIND_UNSPECIFIED'>;
 /** A kind's short name. */
 export type KindName = 'http' | 'tls' | 'ping' | 'tcp' | 'dns';
 
-export const CHECK_KINDS: Readonly<Record<AssignedKind, KindName>> = {
-  CHECK_KIND_HTTP: 'http',
-  CHECK_KIND_TLS: 'tls',
-  CHECK_KIND_PING: 'ping',
-  CHECK_KIND_TCP: 'tcp',
-  CHECK_KIND_DNS: 'dns',
-};
+/** Which aggregate of a result row a graph function plots: mean timing, the status code, the certificate's days left. */
+export type GraphValue = 'avg' | 'code' | 'cert';
+
+export interface CheckKindSpec {
+  name: KindName;
+  /** The enum's number in agent_service.proto (the hand-written batch decoder reads it). */
+  wire: number;
+  /** The graph functions this kind's results feed, and which aggregate each plots. */
+  graphs: Readonly<Partial<Record<GraphFunction, GraphValue>>>;
+  /**
+   * How a result counts for uptime: 'http' passed = 2xx or accepted by its assertions
+   * (results/schema.ts SQL_HTTP_PASSED, rollup column ok2xx_n); 'ok' passed = ok (ok_n); null = not counted.
+   */
+  uptime: 'http' | 'ok' | null;
+  /** Whether its results say an endpoint is down (an endpoint runs one such check kind). */
+  down: boolean;
+  /** Which kind speaks for an endpoint's live state: the highest rank it has results of. */
+  liveRank: number;
+}
+
+export const CHECK_KIND_TABLE = {
+  CHECK_KIND_HTTP: { name: 'http', wire: 1, graphs: { response_time: 'avg', response_code: 'code' }, uptime: 'http', down: true, liveRank: 3 },
+  CHECK_KIND_TLS: { name: 'tls', wire: 2, graphs: { cert_expiry: 'cert' }, uptime: null, down: false, liveRank: 1 },
+  CHECK_KIND_PING: { name: 'ping', wire: 3, graphs: { ping: 'avg' }, uptime: null, down: false, liveRank: 2 },
+  // tcp and dns graph their connect / lookup time as response time; a heartbeat's pings are stored as tcp (region push).
+  CHECK_KIND_TCP: { name: 'tcp', wire: 4, graphs: { response_time: 'avg' }, uptime: 'ok', down: true, liveRank: 3 },
+  CHECK_KIND_DNS: { name: 'dns', wire: 5, graphs: { response_time: 'avg' }, uptime: 'ok', down: true, liveRank: 3 },
+} as const satisfies Record<AssignedKind, CheckKindSpec>;
+
+/** The short name of every proto kind (kept as its own map: the agent and check ids read it). */
+export const CHECK_KINDS: Readonly<Record<AssignedKind, KindName>> = Object.fromEntries(
+  Object.entries(CHECK_KIND_TABLE).map(([k, s]) => [k, s.name]),
+) as Record<AssignedKind, KindName>;
 
 /** The short name of a proto kind, or null for UNSPECIFIED and anything unknown. */
 export function kindName(kind: CheckKind | string): KindName | null {
-  return Object.hasOwn(CHECK_KINDS, kind) ? CHECK_KINDS[kind as AssignedKind] : null;
+  return Object.hasOwn(CHECK_KIND_TABLE, kind) ? (CHECK_KIND_TABLE as Record<string, CheckKindSpec>)[kind]!.name : null;
+}
+
+/** A kind's entry by short name, or undefined for anything unknown. */
+export function checkKindByName(name: string): CheckKindSpec | undefined {
+  return Object.values<CheckKindSpec>(CHECK_KIND_TABLE).find((s) => s.name === name);
+}
+
+/** Every kind's spec, in table order. */
+export const checkKindSpecs = (): CheckKindSpec[] => Object.values<CheckKindSpec>(CHECK_KIND_TABLE);
+
+/** The short names of the kinds matching a rule, e.g. those counted for uptime. */
+export const kindNamesWhere = (test: (s: CheckKindSpec) => boolean): KindName[] => checkKindSpecs().filter(test).map((s) => s.name);
+
+// ---- endpoint kinds ----
+
+/**
+ * One check an endpoint yields. `feature` gates it on the endpoint's feature flag (HTTP endpoints);
+ * `regions`: 'all' = each chosen region, 'primary' = the primary region only, 'all-or-primary' =
+ * each chosen region, or the primary one when none is chosen. `httpsOnly`: only for an https URL.
+ */
+export interface YieldedCheck {
+  kind: AssignedKind;
+  feature?: Feature;
+  regions: 'all' | 'primary' | 'all-or-primary';
+  httpsOnly?: boolean;
+}
+
+/** What a form asks for as the target, and how the check is stored. */
+export type TargetSyntax =
+  | { field: 'url' }
+  | { field: 'target'; label: string; placeholder: string; required: string }
+  | { field: 'none' };
+
+export interface EndpointKindSpec {
+  /** The checks an agent runs for it (none for a heartbeat: its job pings it). */
+  checks: readonly YieldedCheck[];
+  /** Its graph functions; with `feature`, only when that feature is on. */
+  graphs: readonly { fn: GraphFunction; feature?: Feature }[];
+  target: TargetSyntax;
+  /** Which assertions it takes: on an HTTP answer, on a DNS answer, or none. */
+  assertions: 'http' | 'answer' | 'none';
+}
+
+export const ENDPOINT_KIND_TABLE = {
+  http: {
+    checks: [
+      { kind: 'CHECK_KIND_HTTP', feature: 'response_time', regions: 'all' },
+      { kind: 'CHECK_KIND_HTTP', feature: 'response_code', regions: 'primary' },
+      { kind: 'CHECK_KIND_TLS', feature: 'cert_expiry', regions: 'primary', httpsOnly: true },
+      { kind: 'CHECK_KIND_PING', feature: 'ping_host', regions: 'all' },
+    ],
+    graphs: [
+      { fn: 'response_time', feature: 'response_time' },
+      { fn: 'response_code', feature: 'response_code' },
+      { fn: 'ping', feature: 'ping_host' },
+      { fn: 'cert_expiry', feature: 'cert_expiry' },
+    ],
+    target: { field: 'url' },
+    assertions: 'http',
+  },
+  tcp: {
+    checks: [{ kind: 'CHECK_KIND_TCP', regions: 'all-or-primary' }],
+    graphs: [{ fn: 'response_time' }],
+    target: { field: 'target', label: 'Host and port', placeholder: 'db.example.com:5432', required: 'Target is required (host:port)' },
+    assertions: 'none',
+  },
+  dns: {
+    checks: [{ kind: 'CHECK_KIND_DNS', regions: 'all-or-primary' }],
+    graphs: [{ fn: 'response_time' }],
+    target: { field: 'target', label: 'Domain name', placeholder: 'example.com', required: 'Target is required (a domain name)' },
+    assertions: 'answer',
+  },
+  // Pinged by its job; its pings are stored as results (tcp, region push) and graphed as run time.
+  heartbeat: {
+    checks: [],
+    graphs: [{ fn: 'response_time' }],
+    target: { field: 'none' },
+    assertions: 'none',
+  },
+} as const satisfies Record<EndpointKind, EndpointKindSpec>;
+
+/** An endpoint kind's entry; throws for a kind the table does not know (never a silent HTTP default). */
+export function endpointKindSpec(kind: string): EndpointKindSpec {
+  if (!Object.hasOwn(ENDPOINT_KIND_TABLE, kind)) throw new Error(`unknown endpoint kind ${JSON.stringify(kind)}`);
+  return (ENDPOINT_KIND_TABLE as Record<string, EndpointKindSpec>)[kind]!;
+}
+
+/** The check kind a feature's threshold is judged on (response_time → http, ping_host → ping, …). */
+export function featureKind(feature: Feature): KindName {
+  for (const spec of Object.values<EndpointKindSpec>(ENDPOINT_KIND_TABLE)) {
+    const c = spec.checks.find((y) => y.feature === feature);
+    if (c) return CHECK_KIND_TABLE[c.kind].name;
+  }
+  throw new Error(`no check kind for feature ${feature}`);
 }

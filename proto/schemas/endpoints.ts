@@ -8,6 +8,7 @@ import {
 import { flag, optionalText, requiredText } from './common';
 import { ENDPOINT_SORTS, parseSort } from '../endpoint-list';
 import { isDnsName, parseHostPort, parseResolver } from '../target-syntax';
+import { endpointKindSpec } from '../check-kinds';
 
 /** A monitor target: an absolute http(s) URL without credentials, normalised by the URL parser. */
 export const MonitorUrl = requiredText('URL', 2048).transform((raw, ctx) => {
@@ -91,7 +92,11 @@ export function isTimeZone(tz: string): boolean {
 /** A heartbeat's grace when none is given. */
 export const DEFAULT_GRACE_SECONDS = 300;
 
-const TARGET_REQUIRED: Record<string, string> = { tcp: 'Target is required (host:port)', dns: 'Target is required (a domain name)' };
+/** The message for a missing target, from the kind's target syntax in the kinds table. */
+const targetRequired = (kind: EndpointKind): string => {
+  const t = endpointKindSpec(kind).target;
+  return t.field === 'target' ? t.required : 'Target is required';
+};
 
 /** The fields of an endpoint body; EndpointCreateBody adds the rules between them. */
 export const EndpointFields = z.object({
@@ -145,7 +150,7 @@ export function checkKindRules(b: CheckFields, ctx: z.core.$RefinementCtx): void
     if (b.target !== undefined || b.record_type !== undefined || b.resolver !== undefined) issue('target, record_type and resolver are for tcp and dns checks', 'target');
   } else {
     if (b.request !== undefined) issue('request is for http checks', 'request');
-    if (!b.target) return issue(TARGET_REQUIRED[kind]!, 'target');
+    if (!b.target) return issue(targetRequired(kind), 'target');
     if (kind === 'tcp') {
       if (!parseHostPort(b.target)) issue('Target must be host:port with a port from 1 to 65535', 'target');
       if (b.record_type !== undefined || b.resolver !== undefined) issue('record_type and resolver are for dns checks', 'record_type');

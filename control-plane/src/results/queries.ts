@@ -2,11 +2,12 @@
 // bound parameters; only the database name (checked) and the table of the plan are spliced in.
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { GraphFailure, GraphFunction, GraphSeries } from '@upfleet/proto/rest';
-import { GRAPH_FUNCTION_KIND } from '../checks';
+import { checkKindByName, type GraphValue } from '@upfleet/proto/check-kinds';
+import { kindsForGraphs, sqlRollupPassed, sqlRowPassed, sqlUptimeKinds } from './kind-sql';
 import type { GraphPlan, GraphSource } from './graph-plan';
 import type { MaintenanceSpan } from '../services/status-pages';
 import { hourTouched, minutesOutsideWindows, windowParams } from './maintenance-sql';
-import { SQL_HTTP_PASSED, SQL_CERT, SQL_TIMED } from './schema';
+import { SQL_CERT, SQL_TIMED } from './schema';
 
 /** A result that passed: ok, and for HTTP a 2xx or a status its assertions accepted (proto/outcome.ts isDownResult, in SQL). */
 const SQL_OK = "(ok = 1 AND (status_code = 0 OR phase = 'asserted' OR (status_code >= 200 AND status_code < 300)))";
@@ -103,8 +104,8 @@ function partialBucketInRange(source: GraphSource, notBeforeMs: number, fromMs: 
 /** One series per (function, location), sorted by time, in the order the functions were asked. */
 export async function queryGraphs(client: ClickHouseClient, db: string, endpointId: number, q: GraphRange, plan: GraphPlan): Promise<GraphSeries[]> {
   const functions = [...new Set(q.functions)];
-  // tcp and dns endpoints (issue 22) graph their connect / lookup time as their response time
-  const kinds = [...new Set(functions.flatMap((f) => (f === 'response_time' ? [GRAPH_FUNCTION_KIND[f], 'tcp', 'dns'] : [GRAPH_FUNCTION_KIND[f]])))];
+  // Every kind whose results feed an asked function (tcp and dns plot their connect / lookup time as response time).
+  const kinds = kindsForGraphs(functions);
   if (kinds.length === 0 || !(q.toMs >= q.fromMs)) return [];
   const notBeforeMs = Math.max(0, Math.trunc(q.notBeforeMs ?? 0));
   const rs = await client.query({
@@ -132,15 +133,13 @@ export async function queryGraphs(client: ClickHouseClient, db: string, endpoint
     const t = Number(tRaw);
     const timed = Number(timedRaw);
     const avg = timed > 0 ? round2(totalSum / timed) : null;
-    if (kind === 'http') {
-      if (want.has('response_time') && avg !== null) push('response_time', region, t, avg);
-      if (want.has('response_code')) push('response_code', region, t, Number(code));
-    } else if (kind === 'tcp' || kind === 'dns') {
-      if (want.has('response_time') && avg !== null) push('response_time', region, t, avg);
-    } else if (kind === 'ping') {
-      if (want.has('ping') && avg !== null) push('ping', region, t, avg);
-    } else if (kind === 'tls') {
-      if (want.has('cert_expiry') && cert !== null) push('cert_expiry', region, t, round2(Number(cert)));
+    const graphs = checkKindByName(kind)?.graphs ?? {};
+    for (const [fn, value] of Object.entries(graphs) as Array<[GraphFunction, GraphValue]>) {
+      if (!want.has(fn)) continue;
+      if (value === 'avg') {
+        if (avg !== null) push(fn, region, t, avg);
+      } else if (value === 'code') push(fn, region, t, Number(code));
+      else if (cert !== null) push(fn, region, t, round2(Number(cert)));
     }
   }
   const order = (s: GraphSeries) => functions.indexOf(s.function);
@@ -157,13 +156,12 @@ export interface UptimeWindow {
   maintenance?: readonly MaintenanceSpan[];
 }
 
-/** The kinds an endpoint's uptime counts (issue 22: a tcp or dns endpoint's checks, passed = ok). */
-const UPTIME_KINDS = "('http', 'tcp', 'dns')";
 
 /** Share of passed HTTP checks (2xx, or accepted by their assertions; of passed tcp / dns checks) within the window, in percent with two decimals; null without checks. */
 export async function queryUptime(client: ClickHouseClient, db: string, endpointIds: number[], w: UptimeWindow): Promise<Map<number, number | null>> {
   const out = new Map<number, number | null>(endpointIds.map((id) => [id, null]));
   if (endpointIds.length === 0) return out;
+  const UPTIME_KINDS = sqlUptimeKinds();
   // Per endpoint: whole hours from the hour rollup; the part before the first whole hour from raw rows.
   const starts = endpointIds.map((id) => Math.trunc(Math.max(w.sinceMs, w.createdAtMs?.get(id) ?? 0)));
   const hours = starts.map((ms) => Math.ceil(ms / 3_600_000) * 3600);
@@ -181,11 +179,11 @@ export async function queryUptime(client: ClickHouseClient, db: string, endpoint
         AND ts <= fromUnixTimestamp64Milli({untilMs:Int64})
         -- the same bounds as constants, so the primary key (endpoint_id, ts) skips the rest
         AND ts >= fromUnixTimestamp64Milli({minStart:Int64}) AND ts < toDateTime({maxHour:UInt32}, 'UTC')`;
-  const rawOk = `countIf(if(kind = 'http', ${SQL_HTTP_PASSED}, ok = 1))`;
+  const rawOk = `countIf(${sqlRowPassed()})`;
   const hourWhere = `endpoint_id IN {ids:Array(UInt64)} AND kind IN ${UPTIME_KINDS}
         AND bucket >= ${firstHour}
         AND bucket <= toDateTime(intDiv({untilMs:Int64}, 1000), 'UTC')`;
-  const rollupOk = `sum(if(kind = 'http', ok2xx_n, ok_n))`;
+  const rollupOk = `sum(${sqlRollupPassed()})`;
   // The hours a window touches, per minute (raw rows before the first whole hour, else the minute rollup).
   const touched = `
       UNION ALL

@@ -5,6 +5,7 @@ import type { Assignment } from '@upfleet/proto';
 import { fnv1a32Mixed } from '@upfleet/proto/hash';
 import { buildCheckId, checkTimeoutMs, type AssignedKind } from '../checks';
 import type { EndpointCheck } from '@upfleet/proto/rest';
+import { endpointKindSpec } from '@upfleet/proto/check-kinds';
 import type { MonitoredEndpoint } from '../store/endpoints-repo';
 
 /**
@@ -31,20 +32,20 @@ export function checksForEndpoint(e: MonitoredEndpoint, primary: string | null, 
       ...checkFields(kind, check),
     });
   };
-  // A heartbeat is pinged by its job: no agent checks it.
-  if (e.kind === 'heartbeat') return out;
-  // tcp and dns endpoints: one check per region (the features are HTTP's), nothing else.
-  if (e.kind === 'tcp' || e.kind === 'dns') {
-    const kind = e.kind === 'tcp' ? 'CHECK_KIND_TCP' : 'CHECK_KIND_DNS';
-    (e.regions.length ? e.regions : primary ? [primary] : []).forEach((r) => add(kind, r));
-    return out;
+  // The kinds table says which checks the endpoint's kind yields and where each runs; an unknown
+  // kind throws there rather than falling into HTTP.
+  const byKind = new Map<AssignedKind, Set<string>>();
+  for (const y of endpointKindSpec(e.kind ?? 'http').checks) {
+    if (y.feature && !e[y.feature]) continue;
+    if (y.httpsOnly && !e.url.startsWith('https:')) continue;
+    const regions = y.regions === 'primary' ? (primary ? [primary] : [])
+      : y.regions === 'all-or-primary' && e.regions.length === 0 ? (primary ? [primary] : [])
+      : e.regions;
+    let set = byKind.get(y.kind);
+    if (!set) byKind.set(y.kind, (set = new Set()));
+    regions.forEach((r) => set.add(r));
   }
-  const httpRegions = new Set<string>();
-  if (e.response_time) e.regions.forEach((r) => httpRegions.add(r));
-  if (e.response_code && primary) httpRegions.add(primary);
-  httpRegions.forEach((r) => add('CHECK_KIND_HTTP', r));
-  if (e.cert_expiry && primary && e.url.startsWith('https:')) add('CHECK_KIND_TLS', primary);
-  if (e.ping_host) e.regions.forEach((r) => add('CHECK_KIND_PING', r));
+  byKind.forEach((regions, kind) => regions.forEach((r) => add(kind, r)));
   return out;
 }
 

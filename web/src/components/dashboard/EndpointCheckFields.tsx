@@ -7,6 +7,7 @@ import {
   type Assertion, type EndpointKind,
 } from '@upfleet/proto/assertions';
 import type { EndpointCheck, HttpRequestOptions } from '@upfleet/proto/rest';
+import { endpointKindSpec } from '@upfleet/proto/check-kinds';
 import { Field } from '../Field';
 import { LockIcon } from '../Icons';
 import { HeartbeatFields } from './HeartbeatFields';
@@ -23,6 +24,7 @@ export function CheckFields({ value, onChange, allowedKinds, onKindRefused, urlI
   onKindRefused(kind: EndpointKind): void;
 }) {
   const kind = value.kind ?? 'http';
+  const target = endpointKindSpec(kind).target;
   const request = value.request ?? DEFAULT_REQUEST;
   const setRequest = (r: Partial<HttpRequestOptions>) => onChange({ ...value, request: { ...request, ...r } });
   const assertions = value.assertions ?? [];
@@ -55,10 +57,10 @@ export function CheckFields({ value, onChange, allowedKinds, onKindRefused, urlI
 
       {kind === 'heartbeat' && <HeartbeatFields value={value} onChange={onChange} urlId={urlId} />}
 
-      {(kind === 'tcp' || kind === 'dns') && (
+      {target.field === 'target' && (
         <div className="form-grid">
-          <Field id="ep-target" label={kind === 'tcp' ? 'Host and port' : 'Domain name'}>
-            <input id="ep-target" value={value.target ?? ''} onChange={(e) => onChange({ ...value, target: e.target.value })} placeholder={kind === 'tcp' ? 'db.example.com:5432' : 'example.com'} />
+          <Field id="ep-target" label={target.label}>
+            <input id="ep-target" value={value.target ?? ''} onChange={(e) => onChange({ ...value, target: e.target.value })} placeholder={target.placeholder} />
           </Field>
           {kind === 'dns' && (
             <>
@@ -111,7 +113,7 @@ export function CheckFields({ value, onChange, allowedKinds, onKindRefused, urlI
         </details>
       )}
 
-      {kind !== 'tcp' && kind !== 'heartbeat' && (
+      {endpointKindSpec(kind).assertions !== 'none' && (
         <fieldset className="fieldset">
           <legend>Assertions</legend>
           <p className="option-hint">{kind === 'dns' ? 'Checks on the answer (the records, one per line).' : 'Without assertions a check is up when the answer is 2xx or 3xx.'}</p>
