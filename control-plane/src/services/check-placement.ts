@@ -4,9 +4,15 @@
 import type { Assignment } from '@upfleet/proto';
 import { fnv1a32Mixed } from '@upfleet/proto/hash';
 import { buildCheckId, checkTimeoutMs, type AssignedKind } from '../checks';
-import type { EndpointCheck } from '@upfleet/proto/rest';
-import { endpointKindSpec } from '@upfleet/proto/check-kinds';
+import { CHECK_KIND_TABLE, endpointKindSpec } from '@upfleet/proto/check-kinds';
+
 import type { MonitoredEndpoint } from '../store/endpoints-repo';
+
+const kindSpec = (kind: AssignedKind) => {
+  const spec = CHECK_KIND_TABLE[kind];
+  if (!spec) throw new Error(`unknown check kind ${String(kind)}`);
+  return spec;
+};
 
 /**
  * The checks one endpoint needs: response_code and cert_expiry only from the primary region.
@@ -29,7 +35,7 @@ export function checksForEndpoint(e: MonitoredEndpoint, primary: string | null, 
       region,
       retention_days: e.retention_days,
       private_targets_denied: privateTargetsDenied,
-      ...checkFields(kind, check),
+      ...kindSpec(kind).assignment(check),
     });
   };
   // The kinds table says which checks the endpoint's kind yields and where each runs; an unknown
@@ -47,24 +53,6 @@ export function checksForEndpoint(e: MonitoredEndpoint, primary: string | null, 
   }
   byKind.forEach((regions, kind) => regions.forEach((r) => add(kind, r)));
   return out;
-}
-
-/** The assignment fields (issue 22) of a check kind; none for an http check with no options (as before). */
-function checkFields(kind: AssignedKind, c: EndpointCheck): Partial<Assignment> {
-  switch (kind) {
-    case 'CHECK_KIND_HTTP': {
-      const out: Partial<Assignment> = {};
-      if (c.request) {
-        const r = c.request;
-        out.request = { method: r.method, headers: r.headers.map((h) => ({ name: h.name, value: h.value ?? '' })), body: r.body, follow_redirects: r.follow_redirects };
-      }
-      if (c.assertions?.length) out.assertions = c.assertions;
-      return out;
-    }
-    case 'CHECK_KIND_TCP': return { target: c.target ?? '' };
-    case 'CHECK_KIND_DNS': return { target: c.target ?? '', record_type: c.record_type ?? 'A', resolver: c.resolver ?? '', assertions: c.assertions ?? [] };
-    default: return {};
-  }
 }
 
 /** Rendezvous score: FNV-1a with a finaliser; cheap enough for 100k checks x agents. */

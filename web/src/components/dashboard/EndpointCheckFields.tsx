@@ -113,7 +113,7 @@ export function CheckFields({ value, onChange, allowedKinds, onKindRefused, urlI
         </details>
       )}
 
-      {endpointKindSpec(kind).assertions !== 'none' && (
+      {typeof endpointKindSpec(kind).assertions === 'string' && (
         <fieldset className="fieldset">
           <legend>Assertions</legend>
           <p className="option-hint">{kind === 'dns' ? 'Checks on the answer (the records, one per line).' : 'Without assertions a check is up when the answer is 2xx or 3xx.'}</p>
