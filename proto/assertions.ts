@@ -45,6 +45,8 @@ export const LIMITS_CHECK = {
   regexLength: 200,
   /** A `matches` regex runs at most this long on one answer (agent side). */
   regexTimeMs: 50,
+  /** All of a check's regexes together run at most this long on one answer (agent side). */
+  assertionsTimeMs: 100,
   /** The part of a body assertions look at (and a regex runs on). */
   assertedBodyBytes: 256 * 1024,
   timeoutSecondsMin: 1,
@@ -124,6 +126,71 @@ export function assertionProblem(a: Assertion, kind: EndpointKind): string | nul
     } catch {
       return 'Please enter a valid regular expression';
     }
+    const backtracking = regexBacktrackingProblem(a.target);
+    if (backtracking) return backtracking;
+  }
+  return null;
+}
+
+type Repeat = 'none' | 'bounded' | 'unbounded';
+
+/**
+ * Why a (valid) user regex could backtrack far beyond its text's length, or null. The agent runs
+ * user regexes on a backtracking engine: backreferences, lookarounds and a group repeated without
+ * bound around another quantifier (`(a+)+`, `(a?b?)*`, `(\w+\s?){2,}`) are refused here, and the
+ * agent bounds the time of what remains (overlapping alternatives, `.*.*`) per check.
+ */
+export function regexBacktrackingProblem(pattern: string): string | null {
+  // One entry per open group: the strongest quantifier seen inside it so far.
+  const open: Repeat[] = ['none'];
+  let closed: Repeat | null = null; // what the group just closed holds, when the last atom was a group
+  const note = (r: Repeat) => {
+    for (let k = 0; k < open.length; k++) if (r === 'unbounded' || open[k] === 'none') open[k] = r;
+  };
+  for (let i = 0; i < pattern.length; ) {
+    const c = pattern[i]!;
+    if (c === '\\') {
+      const next = pattern[i + 1] ?? '';
+      if (/[1-9]/.test(next) || (next === 'k' && pattern[i + 2] === '<')) return 'Backreferences (\\1, \\k<name>) are not allowed in a regular expression';
+      i += 2;
+      closed = null;
+      continue;
+    }
+    if (c === '[') {
+      let j = i + 1;
+      if (pattern[j] === '^') j++;
+      while (j < pattern.length && pattern[j] !== ']') j += pattern[j] === '\\' ? 2 : 1;
+      i = j + 1;
+      closed = null;
+      continue;
+    }
+    if (c === '(') {
+      if (/^\(\?<?[=!]/.test(pattern.slice(i, i + 4))) return 'Lookarounds ((?=, (?!, (?<=, (?<!) are not allowed in a regular expression';
+      open.push('none');
+      i += pattern[i + 1] === '?' ? 2 : 1;
+      closed = null;
+      continue;
+    }
+    if (c === ')') {
+      closed = open.length > 1 ? open.pop()! : 'none';
+      i++;
+      continue;
+    }
+    const q = /^(?:[*+?]|\{(\d+)(,(\d*))?\})/.exec(pattern.slice(i));
+    if (q) {
+      const max = q[0] === '?' ? 1 : q[0] === '*' || q[0] === '+' ? Infinity : q[2] === undefined ? Number(q[1]) : q[3] === '' ? Infinity : Number(q[3]);
+      const repeat: Repeat = max === Infinity ? 'unbounded' : 'bounded';
+      if (closed !== null && max > 1 && (closed === 'unbounded' || (closed === 'bounded' && repeat === 'unbounded'))) {
+        return 'Nested quantifiers such as (a+)+ are not allowed in a regular expression';
+      }
+      note(repeat);
+      i += q[0].length;
+      if (pattern[i] === '?') i++; // lazy
+      closed = null;
+      continue;
+    }
+    closed = null;
+    i++;
   }
   return null;
 }

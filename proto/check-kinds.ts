@@ -36,14 +36,22 @@ export interface CheckKindSpec {
   /** Which kind speaks for an endpoint's live state: the highest rank it has results of. */
   liveRank: number;
   /** The assignment fields this kind sends the agent, from the endpoint's stored check. */
-  assignment(check: EndpointCheck): Partial<Assignment>;
+  assignment(check: EndpointCheck, placement: PlacementContext): Partial<Assignment>;
+}
+
+/** What the control plane's policy adds to a check's assignment. */
+export interface PlacementContext {
+  /** private targets are refused for this check */
+  privateTargetsDenied: boolean;
+  /** the operator's public DNS resolvers (DNS_RESOLVERS) */
+  defaultResolvers: readonly string[];
 }
 
 function httpAssignment(c: EndpointCheck): Partial<Assignment> {
   const out: Partial<Assignment> = {};
   if (c.request) {
     const r = c.request;
-    out.request = { method: r.method, headers: r.headers.map((h) => ({ name: h.name, value: h.value ?? '' })), body: r.body, follow_redirects: r.follow_redirects };
+    out.request = { method: r.method, headers: r.headers.map((h) => ({ name: h.name, value: h.value ?? '', secret: h.secret === true })), body: r.body, follow_redirects: r.follow_redirects };
   }
   if (c.assertions?.length) out.assertions = c.assertions;
   return out;
@@ -60,7 +68,11 @@ export const CHECK_KIND_TABLE: Readonly<Record<AssignedKind, CheckKindSpec>> = {
   },
   CHECK_KIND_DNS: {
     name: 'dns', wire: 5, graphs: { response_time: 'avg' }, uptime: 'ok', down: true, liveRank: 3,
-    assignment: (c) => ({ target: c.target ?? '', record_type: c.record_type ?? 'A', resolver: c.resolver ?? '', assertions: c.assertions ?? [] }),
+    assignment: (c, p) => ({
+      target: c.target ?? '', record_type: c.record_type ?? 'A', resolver: c.resolver ?? '', assertions: c.assertions ?? [],
+      // A DNS check naming no resolver asks the operator's public ones, not the agent's private resolver.
+      ...(p.privateTargetsDenied && !c.resolver && p.defaultResolvers.length ? { default_resolvers: [...p.defaultResolvers] } : {}),
+    }),
   },
 };
 

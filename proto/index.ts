@@ -38,15 +38,17 @@ export type AssertionSpec = Assertion__Output;
  * denied). So do fields 10-14 (issue 22: request, assertions, target, record_type, resolver): an
  * http check without them is a GET judged by its status, as before.
  */
-export type Assignment = Omit<Assignment__Output, 'private_targets_denied' | 'request' | 'assertions' | 'target' | 'record_type' | 'resolver'> & {
+export type Assignment = Omit<Assignment__Output, 'private_targets_denied' | 'request' | 'assertions' | 'target' | 'record_type' | 'resolver' | 'default_resolvers'> & {
   private_targets_denied?: boolean;
   request?: HttpRequestSpec | null;
   assertions?: AssertionSpec[];
   /** tcp: host:port; dns: the name */
   target?: string;
   record_type?: string;
-  /** dns: ip or ip:port; empty: the system's resolver */
+  /** dns: ip or ip:port; empty: default_resolvers, else the system's resolver */
   resolver?: string;
+  /** dns with no resolver: the operator's DNS_RESOLVERS (sent when private targets are denied) */
+  default_resolvers?: string[];
 };
 import type { AssignmentUpdate__Output } from './generated/upfleet/agent/v1/AssignmentUpdate';
 /** A snapshot or delta of `Assignment`s (with field 9 optional, as above). */

@@ -16,7 +16,7 @@ import { ENDPOINT_KINDS, ENDPOINT_KIND_LABELS, type EndpointKind } from './asser
  * A rule whose field is missing is not checked (the server, which has the whole package, checks it).
  */
 export type PlanLimits = Pick<Package, 'package_name' | 'max_regions' | Feature> &
-  Partial<Pick<Package, 'max_members' | 'max_endpoints' | 'multi_region' | 'ssl_monitoring' | 'api_access' | 'check_frequency_seconds' | 'retention_days' | 'max_status_pages' | 'monitor_kinds'>>;
+  Partial<Pick<Package, 'max_members' | 'max_endpoints' | 'multi_region' | 'ssl_monitoring' | 'api_access' | 'check_frequency_seconds' | 'retention_days' | 'max_status_pages' | 'monitor_kinds' | 'custom_domains'>>;
 
 /** What a request asks of the plan; each member is checked only when present. */
 export interface PlanInput {
@@ -34,6 +34,8 @@ export interface PlanInput {
   statusPages?: number;
   /** The endpoint's kind (http, tcp, dns, heartbeat). */
   kind?: EndpointKind;
+  /** A status page asks for a custom domain. */
+  customDomain?: boolean;
 }
 
 /** Where the account's regions are: the primary one's key and label ('EU - Germany'). */
@@ -47,7 +49,7 @@ export interface PlanViolation {
   /** The package field that refuses. */
   field: PlanField;
   /** The part of the input refused (`kind`, `features`, `regions`, `endpoints`, `api`, `status_pages`, `members`). */
-  subject: 'kind' | 'features' | 'regions' | 'endpoints' | 'api' | 'status_pages' | 'members';
+  subject: 'kind' | 'features' | 'regions' | 'endpoints' | 'api' | 'status_pages' | 'custom_domain' | 'members';
   /** The SPEC message shown to the user. */
   message: string;
 }
@@ -56,7 +58,7 @@ export interface PlanViolation {
  * Checks run in this order (the first violation is the one an API answers): features (in FEATURES
  * order, the form's), regions, endpoint count, API.
  */
-const PHASE = { kind: -1, features: 0, regions: 10, endpoints: 20, api: 30, statusPages: 40, members: 50 } as const;
+const PHASE = { kind: -1, features: 0, regions: 10, endpoints: 20, api: 30, statusPages: 40, customDomain: 45, members: 50 } as const;
 const featurePhase = (f: Feature) => PHASE.features + FEATURES.indexOf(f);
 
 interface FieldPolicy {
@@ -177,6 +179,11 @@ export const PLAN_FIELDS = {
     check: { phase: PHASE.statusPages, subject: 'status_pages', run: (plan, input) =>
         input.statusPages !== undefined && plan.max_status_pages !== undefined && input.statusPages > plan.max_status_pages ? MESSAGES.tooManyStatusPages(plan.max_status_pages, plan.package_name) : null,
     },
+  },
+  custom_domains: {
+    gates: "a status page's custom domain: setting one (services/status-pages.ts create and update, 403); a page already holding one keeps serving it",
+    sell: (p) => (p.custom_domains ? 'Custom domains for status pages' : null),
+    check: { phase: PHASE.customDomain, subject: 'custom_domain', run: (plan, input) => (input.customDomain && plan.custom_domains === false ? MESSAGES.customDomainsNotInPlan : null) },
   },
 } satisfies Record<keyof Package, FieldPolicy>;
 

@@ -42,6 +42,8 @@ export interface Package {
   stripe_price_id: string;
   /** Status pages an account may have (issue 21). */
   max_status_pages: number;
+  /** Status pages may serve a custom domain (proved by a DNS TXT record). */
+  custom_domains: boolean;
   /** The endpoint kinds the plan allows (issue 22; absent: every kind). */
   monitor_kinds?: EndpointKind[];
 }
@@ -312,6 +314,7 @@ export const MESSAGES = {
   tooManyMembers: (n: number, plan: string) =>
     `You have reached the limit of ${n} members for your ${plan} plan. Please upgrade to invite more members.`,
   roleNotAllowed: (role: string) => `Your role in this workspace (${role}) does not allow this action.`,
+  tooManyWorkspaces: (n: number) => `You can own at most ${n} workspaces besides your personal one. Please delete one to create another.`,
   tooManyStatusPages: (n: number, plan: string) =>
     `You have reached the limit of ${n} status pages for your ${plan} plan. Please upgrade to add more status pages.`,
   duplicatePlatform:
@@ -328,6 +331,7 @@ export const MESSAGES = {
   priceMismatch: 'The price does not match the selected plan',
   checkoutClaimed: 'This checkout has already been used',
   apiAccessNotInPlan: 'API access is not available in your current plan. Please upgrade to enable this feature.',
+  customDomainsNotInPlan: 'Custom domains for status pages are not available in your current plan. Please upgrade to enable this feature.',
   tooManyApiKeys: `You can have at most ${LIMITS.maxApiKeys} API keys. Please revoke one to create another.`,
   apiKeyNotAllowed: 'API keys cannot be used on account routes. Please sign in to manage your account.',
   twoFactorDisableProof: 'Enter your current password or a verification code to disable two-factor authentication',
@@ -384,6 +388,15 @@ export interface StatusComponent {
   position: number;
 }
 
+/** POST /api/users/status-pages/{id}/verify-domain: whether the proving TXT record was found. */
+export interface DomainVerification {
+  found: boolean;
+  custom_domain: string;
+  custom_domain_verified: boolean;
+  record_name: string;
+  record_value: string;
+}
+
 export interface StatusPage {
   id: number;
   slug: string;
@@ -391,7 +404,12 @@ export interface StatusPage {
   description: string;
   published: boolean;
   has_password: boolean;
+  /** The custom domain the owner set; served only once `custom_domain_verified`. */
   custom_domain: string | null;
+  /** The TXT record `_upfleet-challenge.{custom_domain}` with this value was found (checked again daily). */
+  custom_domain_verified: boolean;
+  /** The value of the TXT record that proves the custom domain. */
+  custom_domain_token: string;
   timezone: string;
   auto_reports: boolean;
   components: StatusComponent[];

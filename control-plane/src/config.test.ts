@@ -42,6 +42,16 @@ describe('TRUST_PROXY warning at start (issue 17)', () => {
   });
 });
 
+describe('DNS_RESOLVERS', () => {
+  it('reads ip[:port] entries (port 53 by default), refuses others by name, and warns when private targets are denied without it', () => {
+    expect(loadConfig({}).dnsResolvers).toEqual([]);
+    expect(loadConfig({ DNS_RESOLVERS: '1.1.1.1, 8.8.8.8:5353,[2606:4700:4700::1111]' }).dnsResolvers).toEqual(['1.1.1.1:53', '8.8.8.8:5353', '[2606:4700:4700::1111]:53']);
+    expect(() => loadConfig({ DNS_RESOLVERS: '1.1.1.1,dns.google' })).toThrow("DNS_RESOLVERS must be a comma-separated list of ip or ip:port (got 'dns.google')");
+    expect(configWarnings(loadConfig({ ALLOW_PRIVATE_TARGETS: '0' }))).toEqual([expect.stringMatching(/^ALLOW_PRIVATE_TARGETS=0 without DNS_RESOLVERS/)]);
+    expect(configWarnings(loadConfig({ ALLOW_PRIVATE_TARGETS: '0', DNS_RESOLVERS: '1.1.1.1' }))).toEqual([]);
+  });
+});
+
 describe('Stripe settings', () => {
   it('reads STRIPE_API_BASE and PUBLIC_URL (trailing slash dropped) and rejects values that are not http(s) URLs', () => {
     const c = loadConfig({ STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: 'whsec_y', STRIPE_API_BASE: 'http://127.0.0.1:12111', PUBLIC_URL: 'https://up.example.com/' });

@@ -1,5 +1,6 @@
 // The control plane's one configuration schema. Only this file reads process.env.
 import path from 'node:path';
+import { parseResolver } from '@upfleet/proto/target-syntax';
 
 export interface Config {
   port: number;
@@ -9,6 +10,10 @@ export interface Config {
   clickhouseUrl: string | null;
   embeddedAgent: boolean;
   allowPrivateTargets: boolean;
+  /** DNS_RESOLVERS: servers (ip or ip:port, as `host:port` strings for dns.Resolver#setServers) the
+   *  control plane asks (custom-domain TXT records) and, with ALLOW_PRIVATE_TARGETS=0, the agents ask
+   *  for DNS checks that name no resolver. Empty: the system's resolver. */
+  dnsResolvers: string[];
   /** Base64 32-byte key for secrets at rest; generated into DATA_DIR when unset. */
   secretKey: string | null;
   grpcTls: { certFile: string | null; keyFile: string | null; insecure: boolean };
@@ -33,8 +38,12 @@ export interface Config {
   refreshTokenTtlDays: number;
   refreshReuseGraceSeconds: number;
   agentLeaseSeconds: number;
+  /** Workspaces a person may own besides their personal one (MAX_WORKSPACES_PER_USER). */
+  maxWorkspacesPerUser: number;
   stripe: { secretKey: string | null; webhookSecret: string | null; apiBase: string | null };
   publicUrl: string | null;
+  /** ALLOW_HTTP_INSTALL: /install-agent.sh may be served over plain HTTP to other machines (off: https or loopback only). */
+  allowHttpInstall: boolean;
   /** Alert channels: provider base URLs (tests point them at local servers), SMTP and Twilio. */
   alerting: {
     slackApiUrl: string;
@@ -113,6 +122,12 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   if (smtpUrl && !/^smtps?:\/\/[^\s]+$/.test(smtpUrl)) problems.push(`SMTP_URL must be an smtp:// or smtps:// URL (got '${smtpUrl}')`);
   const publicUrl = str('PUBLIC_URL');
   if (publicUrl && !/^https?:\/\/[^\s]+$/.test(publicUrl)) problems.push(`PUBLIC_URL must be an http(s) URL (got '${publicUrl}')`);
+  const dnsResolvers: string[] = [];
+  for (const raw of (str('DNS_RESOLVERS') ?? '').split(',').map((x) => x.trim()).filter(Boolean)) {
+    const r = parseResolver(raw);
+    if (!r) problems.push(`DNS_RESOLVERS must be a comma-separated list of ip or ip:port (got '${raw}')`);
+    else dnsResolvers.push(r.address.includes(':') ? `[${r.address}]:${r.port}` : `${r.address}:${r.port}`);
+  }
   const logLevel = str('LOG_LEVEL') ?? 'info';
   const oidcIssuer = str('OIDC_ISSUER');
   const oidcClientId = str('OIDC_CLIENT_ID');
@@ -144,6 +159,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     clickhouseUrl,
     embeddedAgent: bool('EMBEDDED_AGENT', true),
     allowPrivateTargets: bool('ALLOW_PRIVATE_TARGETS', true),
+    dnsResolvers,
     secretKey,
     grpcTls: {
       certFile: str('GRPC_TLS_CERT'),
@@ -167,12 +183,14 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     refreshTokenTtlDays: int('REFRESH_TOKEN_TTL_DAYS', 30, 1, 365),
     refreshReuseGraceSeconds: int('REFRESH_REUSE_GRACE_SECONDS', 10, 0, 300),
     agentLeaseSeconds: int('AGENT_LEASE_SECONDS', 15, 3, 600),
+    maxWorkspacesPerUser: int('MAX_WORKSPACES_PER_USER', 10, 0, 100000),
     stripe: {
       secretKey: str('STRIPE_SECRET_KEY'),
       webhookSecret: str('STRIPE_WEBHOOK_SECRET'),
       apiBase: stripeApiBase,
     },
     publicUrl: publicUrl && publicUrl.replace(/\/+$/, ''),
+    allowHttpInstall: bool('ALLOW_HTTP_INSTALL', false),
     oidc,
     alerting: {
       slackApiUrl: httpUrl('SLACK_API_URL', 'https://slack.com/api'),
@@ -209,6 +227,10 @@ export function configWarnings(config: Config): string[] {
   if (typeof config.trustProxy === 'number' && (config.host === '0.0.0.0' || config.host === '::')) {
     warnings.push(`TRUST_PROXY=${config.trustProxy} (a hop count) with HOST=${config.host}: a client reaching the port directly can choose the address ` +
       'every per-address limit sees through X-Forwarded-For. Set TRUST_PROXY to the proxy\'s addresses (e.g. loopback or 10.0.0.5) or listen on HOST=127.0.0.1 behind the proxy.');
+  }
+  if (!config.allowPrivateTargets && config.dnsResolvers.length === 0) {
+    warnings.push('ALLOW_PRIVATE_TARGETS=0 without DNS_RESOLVERS: DNS checks that name no resolver ask each agent\'s system resolver, ' +
+      'which may answer for private names. Set DNS_RESOLVERS to public resolvers (e.g. 1.1.1.1,8.8.8.8).');
   }
   return warnings;
 }

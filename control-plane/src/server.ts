@@ -44,6 +44,7 @@ import { createOidcService } from './services/oidc';
 import { createAgentServiceHandlers, createAgentStreams } from './grpc/agent-service';
 import { createStatusPageService, type StatusPageService } from './services/status-pages';
 import { createStatusPagesRepo } from './store/status-pages-repo';
+import { createTxtLookup } from './lib/dns-txt';
 import { createStatusMailRepo } from './store/status-mail-repo';
 import { createStatusSubscribers } from './services/status-subscribers';
 import { dailyUptimeFrom, type RowReader } from './results/status-queries';
@@ -87,8 +88,9 @@ export interface ControlPlaneExtras {
   pruneIntervalMs?: number;
   /** How often maintenance started/completed notices are looked for (default 15 s). */
   maintenanceTickMs?: number;
-  /** How often heartbeat deadlines are checked (default 5 s; also once at start). */
   heartbeatTickMs?: number;
+  /** How often custom-domain claims due for their daily check are looked for (default hourly). */
+  domainCheckTickMs?: number;
 }
 
 export async function startControlPlane(config: Config, logger: Logger, extras: ControlPlaneExtras = {}): Promise<ControlPlane> {
@@ -132,6 +134,8 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     // issue 17: anonymous checkouts per address, test sends (a free relay otherwise), verification mails
     checkout_ip: { ...perWindow(rl.ipSignups), message: 'Too many checkouts from this address. Please try again later.' },
     test_send_user: { max: TEST_SENDS_PER_WINDOW, windowSeconds: 600, message: TEST_SEND_LIMITED },
+    // the same allowance per person across all their workspaces (a new workspace is not a new one)
+    test_send_person: { max: TEST_SENDS_PER_WINDOW, windowSeconds: 600, message: TEST_SEND_LIMITED },
     test_send_method: { max: TEST_SENDS_PER_WINDOW, windowSeconds: 600, message: TEST_SEND_LIMITED },
     verify_email_user: { max: 3, windowSeconds: 3600, message: 'Too many verification emails. Please try again later.' },
     // issue 23: each invitation is a mail to an address the member chose
@@ -170,7 +174,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
   };
   const engine = createAssignmentEngine({
     endpoints: endpointsRepo, catalog, liveAgents, logger, startupGraceMs: 3000, metrics,
-    privateTargetsDenied: !config.allowPrivateTargets, releaseGraceMs: 2 * config.agentLeaseSeconds * 1000,
+    privateTargetsDenied: !config.allowPrivateTargets, defaultResolvers: config.dnsResolvers, releaseGraceMs: 2 * config.agentLeaseSeconds * 1000,
     held: createHeldChecksRepo(db),
   });
   const streams = createAgentStreams();
@@ -178,7 +182,8 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
   const tls: GrpcTlsMaterial | null = results && !config.grpcTls.insecure ? loadOrCreateGrpcTls(config.dataDir, config.grpcTls) : null;
   const alertsRepo = createAlertsRepo(db);
   // Without SMTP every address counts as verified (issue 17).
-  const emailVerified = (userId: number) => !config.alerting.smtpUrl || users.byId(userId)?.email_verified === 1;
+  // A workspace's account is as verified as its first owner, so a new workspace is no way around it.
+  const emailVerified = (userId: number) => !config.alerting.smtpUrl || users.accountVerified(userId);
   // The dashboard's live side: per-endpoint state from stored results, and per-user event streams.
   const events = createEventHub();
   const live = createLiveState({
@@ -270,7 +275,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
   const workspaces = createWorkspaceService({
     workspaces: workspacesRepo, users, planOf: endpoints.planOf, freePackageId: () => catalog.freePackage().package_id,
     endpointChanges: changes.endpoints, mailer: accountMailer, publicUrl: () => config.publicUrl ?? listeningUrl, logger, now: extras.now,
-    emailVerified,
+    emailVerified, maxWorkspacesPerUser: config.maxWorkspacesPerUser,
     onAccessEnded: (workspaceId, memberId) => events.endStreams(workspaceId, memberId),
   });
   const auth = createAuthService({
@@ -292,8 +297,23 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     planOf: endpoints.planOf,
     uptime: results && 'select' in results ? dailyUptimeFrom(results as unknown as RowReader) : undefined,
     cookieKey: deriveKey(master, 'status-page-cookies'),
+    lookupTxt: createTxtLookup(config.dnsResolvers),
+    ownHost: () => {
+      try {
+        return new URL(config.publicUrl ?? listeningUrl).hostname.replace(/^\[|\]$/g, '');
+      } catch {
+        return null;
+      }
+    },
+    logger, now: extras.now,
   });
   late.statusPages = statusPages;
+  // Each claim is looked up again about a day after its last check; a tick takes a bounded batch.
+  let domainCheck: Promise<unknown> = Promise.resolve();
+  const domainTimer = setInterval(() => {
+    domainCheck = domainCheck.then(() => statusPages.recheckDomains()).catch((err: Error) => logger.warn({ err: err.message }, 'custom domain check failed'));
+  }, extras.domainCheckTickMs ?? 3_600_000);
+  domainTimer.unref();
   subscribers.start(extras.maintenanceTickMs);
   // The dashboard's `maintenance` status is computed when read; open dashboards hear when it flips
   // (a window starts, ends, or is created, moved or deleted) on the same tick.
@@ -317,6 +337,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     publicPerMinute: config.rateLimits.publicPerMinute,
     agentArtifact,
     publicUrl: config.publicUrl,
+    allowHttpInstall: config.allowHttpInstall,
     auth,
     tokens,
     endpoints,
@@ -330,6 +351,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     oidc: config.oidc
       ? createOidcService({
           config: config.oidc, db, users, workspaces: workspacesRepo, issueTokens: (id) => tokens.issue(id),
+          revokeSessions: (id, reason) => tokens.revokeOthers(id, '', reason), verifySecondFactor: (id, code) => auth.verifySecondFactor(id, code),
           freePackageId: () => catalog.freePackage().package_id, publicUrl: () => config.publicUrl ?? listeningUrl, logger, now: extras.now,
         })
       : null,
@@ -431,6 +453,8 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
       await grpcServer?.close();
       if (extras.results === undefined) await results?.close();
       clearInterval(maintenanceTimer);
+      clearInterval(domainTimer);
+      await domainCheck;
       live.close();
       db.close();
     },

@@ -39,6 +39,15 @@ export const LoginBody = z
   .meta({ id: 'LoginBody', description: 'POST /api/auth/login' });
 export type LoginBody = z.infer<typeof LoginBody>;
 
+/** The second step of a single sign-on to an account with two-factor: the callback's ticket and a code. */
+export const OidcTwoFactorBody = z
+  .object({
+    ticket: z.string({ error: 'ticket is required' }).min(1, 'ticket is required').max(200, 'ticket is invalid'),
+    two_factor_code: z.string({ error: MESSAGES.invalidCode }).trim().max(64, MESSAGES.invalidCode).nullish(),
+  })
+  .meta({ id: 'OidcTwoFactorBody', description: 'POST /api/auth/oidc/two-factor' });
+export type OidcTwoFactorBody = z.infer<typeof OidcTwoFactorBody>;
+
 export const RefreshBody = z
   .object({ refreshToken: z.string({ error: 'refreshToken is required' }).min(1, 'refreshToken is required') })
   .meta({ id: 'RefreshBody', description: 'POST /api/auth/refresh' });

@@ -5,6 +5,17 @@ import { z } from 'zod';
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const isEmail = (v: string): boolean => EMAIL_RE.test(v.trim());
 
+/**
+ * A plain mailbox `local@domain` and nothing else: a dot-atom local part and a host name. The loose
+ * rule above lets through what a mail library reads as the same mailbox dressed up (`a:x@y.z;`,
+ * `"Name"<x@y.z>`, `x@y.z(comment)`), so every variant would count as a new address.
+ */
+const MAILBOX_RE = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+export const isMailbox = (v: string): boolean => {
+  const t = v.trim();
+  return t.length <= 254 && t.indexOf('@') <= 64 && MAILBOX_RE.test(t);
+};
+
 /** The one http(s) URL rule: parses, is http or https, has a host. */
 export function isHttpUrl(value: string): boolean {
   try {
@@ -53,6 +64,12 @@ export const flag = (field: string, def: boolean) =>
 export const emailAddress = (label = 'Email') =>
   requiredText(label, 254)
     .refine(isEmail, 'Please enter a valid email address')
+    .transform((v) => v.toLowerCase());
+
+/** A plain mailbox, lower-cased: where one address must stay one key (mail to strangers, its limits). */
+export const mailboxAddress = (label = 'Email') =>
+  requiredText(label, 254)
+    .refine(isMailbox, 'Please enter a valid email address')
     .transform((v) => v.toLowerCase());
 
 export type Checked<T> = { ok: true; data: T } | { ok: false; error: string };

@@ -11,7 +11,7 @@ describe('REST schemas as JSON Schema', () => {
       'AgentTokenCreateBody', 'AlertMethodCreateBody', 'AlertMethodUpdateBody', 'AlertThresholdsBody', 'ApiKeyCreateBody', 'CheckoutSessionBody', 'EndpointCreateBody',
       'EndpointListQuery', 'EndpointToggleBody', 'EndpointUpdateBody', 'GraphQuery', 'IncidentsQuery', 'LoginBody', 'LogoutBody', 'PasswordChangeBody',
       'ProfileUpdateBody', 'PublicCheckoutSessionBody', 'RefreshBody', 'RegionCreateBody', 'ResultsCountQuery', 'SetPackageBody',
-      'SetPackagePriceBody', 'SignupBody', 'TwoFactorDisableBody', 'TwoFactorVerifyBody',
+      'SetPackagePriceBody', 'SignupBody', 'TwoFactorDisableBody', 'TwoFactorVerifyBody', 'OidcTwoFactorBody',
       // Status pages (issue 21)
       'MaintenanceBody', 'SlugQuery', 'StatusPageBody', 'StatusReportBody', 'StatusReportEditBody', 'StatusUpdateBody', 'StatusUpdateEditBody', 'SubscribeBody',
       // Workspaces (issue 23)

@@ -45,6 +45,7 @@ export const PackageResource = z
     ...featureFlags,
     stripe_price_id: z.string(),
     max_status_pages: z.number().int(),
+    custom_domains: z.boolean().meta({ description: 'Status pages may serve a custom domain' }),
     monitor_kinds: z.array(z.enum(ENDPOINT_KINDS)).optional().meta({ description: 'Endpoint kinds the plan allows (absent: all)' }),
   })
   .meta({ id: 'Package' });

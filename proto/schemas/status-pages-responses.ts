@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import {
   COMPONENT_STATES, REPORT_IMPACTS, REPORT_STATUSES,
-  type MaintenanceWindow, type PublicStatus, type StatusPage, type StatusReport,
+  type DomainVerification as DomainVerificationShape, type MaintenanceWindow, type PublicStatus, type StatusPage, type StatusReport,
 } from '../rest';
 
 const timestamp = z.string().meta({ description: 'ISO 8601 date-time (UTC)' });
@@ -19,7 +19,9 @@ export const StatusPageResource = z
     description: z.string(),
     published: z.boolean(),
     has_password: z.boolean().meta({ description: 'The password itself is stored hashed and never answered' }),
-    custom_domain: z.string().nullable(),
+    custom_domain: z.string().nullable().meta({ description: 'The custom domain set; served only once verified' }),
+    custom_domain_verified: z.boolean().meta({ description: 'The TXT record `_upfleet-challenge.{custom_domain}` = custom_domain_token was found (checked again daily)' }),
+    custom_domain_token: z.string().meta({ description: 'The value of the TXT record that proves the custom domain' }),
     timezone: z.string(),
     auto_reports: z.boolean(),
     components: z.array(z.object({ component_id: z.number().int(), name: z.string(), endpoint_id: z.number().int().nullable(), group: z.string().nullable(), position: z.number().int() })),
@@ -86,6 +88,15 @@ export const SubscriberList = z
   })
   .meta({ id: 'SubscriberList' });
 export const SubscribeResult = z.object({ message: z.string() }).meta({ id: 'SubscribeResult' });
+export const DomainVerification = z
+  .object({
+    found: z.boolean().meta({ description: 'The TXT record with the page\'s token was found now' }),
+    custom_domain: z.string(),
+    custom_domain_verified: z.boolean().meta({ description: 'The page serves its custom domain' }),
+    record_name: z.string().meta({ description: 'The TXT record to create: _upfleet-challenge.{custom_domain}' }),
+    record_value: z.string().meta({ description: 'Its value: the page\'s custom_domain_token' }),
+  })
+  .meta({ id: 'DomainVerification' });
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type Out<S extends z.ZodType> = z.output<S>;
@@ -94,5 +105,6 @@ const sameShapes: [
   Same<Out<typeof StatusReportResource>, StatusReport>,
   Same<Out<typeof MaintenanceWindowResource>, MaintenanceWindow>,
   Same<Out<typeof PublicStatusResource>, PublicStatus>,
-] = [true, true, true, true];
+  Same<Out<typeof DomainVerification>, DomainVerificationShape>,
+] = [true, true, true, true, true];
 void sameShapes;

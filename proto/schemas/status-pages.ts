@@ -2,7 +2,7 @@
 // each failure carrying its message. The plan limit (max_status_pages) is policy: the service checks it.
 import { z } from 'zod';
 import { REPORT_IMPACTS, REPORT_STATUSES } from '../rest';
-import { TIMEZONES, emailAddress, flag, optionalText, requiredText } from './common';
+import { TIMEZONES, flag, mailboxAddress, optionalText, requiredText } from './common';
 
 export const SLUG_RE = /^[a-z0-9](?:[a-z0-9-]{1,46}[a-z0-9])$/;
 
@@ -125,6 +125,6 @@ export const MaintenanceBody = z
   .meta({ id: 'MaintenanceBody', description: 'POST /api/users/maintenance-windows and PUT /api/users/maintenance-windows/:id' });
 export type MaintenanceBody = z.output<typeof MaintenanceBody>;
 
-export const SubscribeBody = z.object({ email: emailAddress() }).meta({ id: 'SubscribeBody', description: 'POST /api/public/status/:slug/subscribe' });
+export const SubscribeBody = z.object({ email: mailboxAddress() }).meta({ id: 'SubscribeBody', description: 'POST /api/public/status/:slug/subscribe' });
 
 export const SlugQuery = z.object({ slug: z.string({ error: 'Slug is required' }) }).meta({ id: 'SlugQuery', description: 'GET /api/users/status-pages/slug-available' });

@@ -53,6 +53,7 @@ export function freePackage(overrides: Partial<Package> = {}): Package {
     response_time: false,
     stripe_price_id: '',
     max_status_pages: 1,
+    custom_domains: false,
     ...overrides,
   };
 }

@@ -174,9 +174,10 @@ export function createAlertService(deps: {
     },
 
     /** Before a test send: the method is the user's, email/SMS only for a verified account, SMS only
-     *  on a plan with advanced alerts, and at most TEST_SENDS_PER_WINDOW per user and per method
-     *  in 10 minutes (both checked, then both counted, in one synchronous step). */
-    admitTestSend(userId: number, id: number): void {
+     *  on a plan with advanced alerts, and at most TEST_SENDS_PER_WINDOW per workspace, per person
+     *  (`personId`: the member asking, across all their workspaces) and per method in 10 minutes
+     *  (all checked, then all counted, in one synchronous step). */
+    admitTestSend(userId: number, id: number, personId: number = userId): void {
       const row = alerts.method(userId, id);
       if (!row) throw notFound('Alert method not found');
       const paid = row.platform === 'sms' || row.platform === 'email';
@@ -184,8 +185,10 @@ export function createAlertService(deps: {
       if (row.platform === 'sms' && deps.advancedAlerts && !deps.advancedAlerts(userId)) throw new AppError('forbidden', SMS_TEST_NEEDS_PLAN);
       if (!deps.limiter) return;
       deps.limiter.check('test_send_user', String(userId));
+      deps.limiter.check('test_send_person', String(personId));
       deps.limiter.check('test_send_method', String(id));
       deps.limiter.consume('test_send_user', String(userId));
+      deps.limiter.consume('test_send_person', String(personId));
       deps.limiter.consume('test_send_method', String(id));
     },
 

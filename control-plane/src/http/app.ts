@@ -66,6 +66,8 @@ export interface AppDeps {
   agentArtifact?: AgentArtifactSource;
   /** PUBLIC_URL: the address /install-agent.sh downloads from (else the request's own). */
   publicUrl?: string | null;
+  /** ALLOW_HTTP_INSTALL: the install script may be served over plain HTTP beyond this machine. */
+  allowHttpInstall?: boolean;
   /** Incidents, deliveries and test sends; null when the control plane runs without a results store. */
   alerting?: Alerting | null;
   /** Per-user live events (GET /api/users/events). */
@@ -113,7 +115,7 @@ export function createApp(deps: AppDeps): Express {
 
   app.use(billingWebhookRoute(deps.billing));
   if (deps.heartbeats) app.use(heartbeatPingRoutes(deps.heartbeats));
-  if (deps.agentArtifact) app.use(agentInstallRoutes({ artifact: deps.agentArtifact, publicUrl: deps.publicUrl ?? null, logger: deps.logger }));
+  if (deps.agentArtifact) app.use(agentInstallRoutes({ artifact: deps.agentArtifact, publicUrl: deps.publicUrl ?? null, allowHttp: deps.allowHttpInstall, logger: deps.logger }));
   // Strict: a role and an audit action are decided by the route a URL matches, so a URL spelled
   // otherwise (upper case, a trailing slash) must match no route at all.
   const api = express.Router({ caseSensitive: true, strict: true });

@@ -97,6 +97,10 @@ describe('endpoint kinds over the API', () => {
     [{ name: 'x', url: 'https://a.example.com', assertions: [{ source: 'response_time', comparison: 'less_than', target: 'fast' }] }, 'response_time must be compared with a number'],
     [{ name: 'x', url: 'https://a.example.com', assertions: [{ source: 'body', comparison: 'matches', target: '(' }] }, 'Please enter a valid regular expression'],
     [{ name: 'x', url: 'https://a.example.com', assertions: [{ source: 'body', comparison: 'matches', target: 'a'.repeat(201) }] }, 'A regular expression must be at most 200 characters long'],
+    [{ name: 'x', url: 'https://a.example.com', assertions: [{ source: 'body', comparison: 'matches', target: '^(a+)+$' }] }, 'Nested quantifiers such as (a+)+ are not allowed in a regular expression'],
+    [{ name: 'x', url: 'https://a.example.com', assertions: [{ source: 'header', property: 'X-A', comparison: 'matches', target: '(\\w+\\s?)*x' }] }, 'Nested quantifiers such as (a+)+ are not allowed in a regular expression'],
+    [{ name: 'x', url: 'https://a.example.com', assertions: [{ source: 'body', comparison: 'matches', target: '(a)\\1' }] }, 'Backreferences (\\1, \\k<name>) are not allowed in a regular expression'],
+    [{ name: 'x', url: 'https://a.example.com', assertions: [{ source: 'json_body', property: '$.v', comparison: 'matches', target: 'a(?!b)' }] }, 'Lookarounds ((?=, (?!, (?<=, (?<!) are not allowed in a regular expression'],
     [{ name: 'x', url: 'https://a.example.com', assertions: [{ source: 'header', comparison: 'equals', target: 'x' }] }, 'A header assertion needs a header name'],
     [{ name: 'x', url: 'https://a.example.com', assertions: [{ source: 'body', comparison: 'similar', target: 'x' }] }, 'comparison must be one of equals, not_equals, contains, not_contains, less_than, greater_than, matches'],
     [{ name: 'x', kind: 'dns', target: 'example.com', assertions: [{ source: 'body', comparison: 'contains', target: 'x' }] }, 'A DNS assertion checks the answer (source answer)'],
@@ -142,11 +146,11 @@ describe('endpoint kinds over the API', () => {
     const { loadMasterKey, deriveKey } = await import('../lib/secrets-files');
     const repo = createEndpointsRepo(h.cp.db, createSecretBox(deriveKey(loadMasterKey(h.dataDir, null), 'secrets-at-rest')));
     const [a] = checksForEndpoint(repo.monitoredById(id)!, 'EU-Germany');
-    expect(a!.request).toEqual({ method: 'GET', headers: [{ name: 'Authorization', value: 'Bearer s3cr3t-value' }], body: '', follow_redirects: true });
+    expect(a!.request).toEqual({ method: 'GET', headers: [{ name: 'Authorization', value: 'Bearer s3cr3t-value', secret: true }], body: '', follow_redirects: true });
 
     // a new secret value replaces the old one
     await h.call('PUT', `/api/users/endpoints/${id}`, { name: 'Secret 2', url: 'https://secret.example.com/', regions: ['EU-Germany'], request: { headers: [{ name: 'Authorization', value: 'Bearer new', secret: true }] } }, pro);
-    expect(checksForEndpoint(repo.monitoredById(id)!, 'EU-Germany')[0]!.request!.headers).toEqual([{ name: 'Authorization', value: 'Bearer new' }]);
+    expect(checksForEndpoint(repo.monitoredById(id)!, 'EU-Germany')[0]!.request!.headers).toEqual([{ name: 'Authorization', value: 'Bearer new', secret: true }]);
   });
 
   it('the assignment carries the kind, target, timeout and assertions; tcp and dns run one check per region', async () => {

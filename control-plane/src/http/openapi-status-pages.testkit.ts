@@ -13,7 +13,9 @@ export async function exerciseStatusPages(call: Call, key: string, endpointId: n
   await call('GET', `${P}/slug-available`, `${P}/slug-available?slug=openapi-free`, undefined, key);
   await call('GET', `${P}/{id}`, `${P}/${id}`, undefined, key);
   await call('GET', `${P}/{id}`, `${P}/987654`, undefined, key); // 404
-  await call('PUT', `${P}/{id}`, `${P}/${id}`, { slug: `openapi-${process.pid}`, title: 'Docs status', components: created.body.data.components }, key);
+  await call('POST', `${P}/{id}/verify-domain`, `${P}/${id}/verify-domain`, undefined, key); // 400: no custom domain yet
+  await call('PUT', `${P}/{id}`, `${P}/${id}`, { slug: `openapi-${process.pid}`, title: 'Docs status', components: created.body.data.components, custom_domain: `openapi-${process.pid}.example.com` }, key);
+  await call('POST', `${P}/{id}/verify-domain`, `${P}/${id}/verify-domain`, undefined, key); // found: false (no such record)
   const comp = created.body.data.components[0].component_id as number;
   const rep = await call('POST', `${P}/{id}/reports`, `${P}/${id}/reports`, { title: 'Slow docs', message: 'Looking', affected: [{ component_id: comp, impact: 'degraded' }] }, key);
   const rid = rep.body.data.report_id as number;

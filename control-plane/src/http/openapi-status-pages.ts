@@ -1,7 +1,7 @@
 // The status-page routes of the public API (issue 21), spliced into API_ROUTES by openapi.ts.
 import { z } from 'zod';
 import {
-  SubscribeBody, SubscribeResult, SubscriberList, MaintenanceBody, MaintenanceWindowResource, PublicStatusResource, SlugAvailability, SlugQuery, StatusPageBody, StatusPageDeleted, StatusPageResource,
+  DomainVerification, SubscribeBody, SubscribeResult, SubscriberList, MaintenanceBody, MaintenanceWindowResource, PublicStatusResource, SlugAvailability, SlugQuery, StatusPageBody, StatusPageDeleted, StatusPageResource,
   StatusReportBody, StatusReportDeleted, StatusReportEditBody, StatusReportResource, StatusUpdateBody, StatusUpdateEditBody,
 } from '@upfleet/proto/schemas';
 import type { ApiRoute } from './api-route';
@@ -14,11 +14,12 @@ const report = `${page}/reports/{report_id}`;
 export const STATUS_PAGE_ROUTES: ApiRoute[] = [
   { method: 'get', path: '/api/public/status/{slug}', summary: 'A published status page as JSON (Cache-Control public, max-age=30; ETag, 304 on If-None-Match; a password-protected page wants X-Status-Password)', tag, access: 'public', data: PublicStatusResource, errors: [401, 404, 429] },
   { method: 'get', path: '/api/users/status-pages', summary: 'List status pages', tag, access: 'key', data: list(StatusPageResource) },
-  { method: 'post', path: '/api/users/status-pages', summary: 'Create a status page (the plan\'s max_status_pages: 403 past it)', tag, access: 'key', body: StatusPageBody, data: StatusPageResource, created: true, errors: [404, 409] },
+  { method: 'post', path: '/api/users/status-pages', summary: 'Create a status page (the plan\'s max_status_pages: 403 past it; a custom domain needs the plan\'s custom_domains: 403, and is served once verified)', tag, access: 'key', body: StatusPageBody, data: StatusPageResource, created: true, errors: [404, 409] },
   { method: 'get', path: '/api/users/status-pages/slug-available', summary: 'Whether a slug is valid and free', tag, access: 'key', query: SlugQuery, data: SlugAvailability },
   { method: 'get', path: page, summary: 'A status page', tag, access: 'key', data: StatusPageResource },
   { method: 'put', path: page, summary: 'Replace a status page (components named by component_id keep their id)', tag, access: 'key', body: StatusPageBody, data: StatusPageResource, errors: [409] },
   { method: 'delete', path: page, summary: 'Delete a status page', tag, access: 'key', data: StatusPageDeleted },
+  { method: 'post', path: `${page}/verify-domain`, summary: 'Look up the TXT record _upfleet-challenge.{custom_domain} = custom_domain_token now; found: the page serves its custom domain (another page\'s hold on the name ends). Checked again daily', tag, access: 'key', data: DomainVerification, errors: [400, 403] },
   { method: 'get', path: `${page}/reports`, summary: 'A page\'s incident reports, newest first', tag, access: 'key', data: list(StatusReportResource) },
   { method: 'post', path: `${page}/reports`, summary: 'Open an incident report (its message is the first update)', tag, access: 'key', body: StatusReportBody, data: StatusReportResource, created: true },
   { method: 'put', path: report, summary: 'Rename a report', tag, access: 'key', body: StatusReportEditBody, data: StatusReportResource },

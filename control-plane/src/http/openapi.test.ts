@@ -58,6 +58,7 @@ describe('GET /api/openapi.json', () => {
       'GET /api/users/maintenance-windows', 'POST /api/users/maintenance-windows', 'GET /api/users/maintenance-windows/{id}',
       'PUT /api/users/maintenance-windows/{id}', 'DELETE /api/users/maintenance-windows/{id}',
       'POST /api/public/status/{slug}/subscribe', 'GET /api/users/status-pages/{id}/subscribers', 'DELETE /api/users/status-pages/{id}/subscribers/{subscriber_id}',
+      'POST /api/users/status-pages/{id}/verify-domain',
     ].sort());
     const keyed = doc.paths['/api/users/endpoints']!.post!;
     expect(keyed.security).toEqual([{ apiKey: [] }, { session: [] }]);

@@ -4,13 +4,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '@upfleet/proto/rest';
 import { startHarness, type Harness } from '../testing/harness';
+import { rawGet } from '../testing/raw-http';
+import { startDnsServer, type LocalDnsServer } from '../testing/dns-server';
 
 let h: Harness;
+let dns: LocalDnsServer;
 beforeAll(async () => {
-  h = await startHarness();
+  // Custom domains are served once a TXT record proves them: the records come from a DNS server on loopback.
+  dns = await startDnsServer();
+  h = await startHarness({ DNS_RESOLVERS: dns.address });
 });
 afterAll(async () => {
   await h.close();
+  await dns.close();
 });
 
 let n = 0;
@@ -29,6 +35,12 @@ const proUser = async () => {
 };
 const iso = (ms: number) => new Date(ms).toISOString();
 const pages = async (token: string) => (await h.call('GET', '/api/users/status-pages', undefined, token)).body.data as any[];
+/** Publishes the page's TXT record and has the server check it. */
+const proveDomain = async (page: { id: number; custom_domain: string; custom_domain_token: string }, token: string) => {
+  dns.txt.set(`_upfleet-challenge.${page.custom_domain}`, [page.custom_domain_token]);
+  const r = await h.call('POST', `/api/users/status-pages/${page.id}/verify-domain`, undefined, token);
+  expect(r.body.data).toMatchObject({ found: true, custom_domain_verified: true });
+};
 
 describe('status pages: owner API', () => {
   it('creates a page with ordered components (endpoint or static, grouped) and never shows the password', async () => {
@@ -63,7 +75,9 @@ describe('status pages: owner API', () => {
       expect(r.body).toEqual({ success: false, error: 'This slug is reserved. Please choose another one.' });
     }
     const first = pageBody({ custom_domain: `st${n}.example.org` });
-    expect((await h.call('POST', '/api/users/status-pages', first, token)).status).toBe(201);
+    const created = await h.call('POST', '/api/users/status-pages', first, token);
+    expect(created.status).toBe(201);
+    await proveDomain(created.body.data, token); // only a proved domain is taken
     const other = await proUser();
     const taken = await h.call('POST', '/api/users/status-pages', pageBody({ slug: first.slug.toUpperCase() }), other.token);
     expect(taken.status).toBe(409);
@@ -352,6 +366,7 @@ describe('public status page', () => {
   it('serves the page as HTML readable without JavaScript, on /status/{slug} and on its custom domain', async () => {
     const { token } = await proUser();
     const page = (await h.call('POST', '/api/users/status-pages', pageBody({ title: 'Widgets & Co', custom_domain: `status-${n}.widgets.example`, components: [{ name: 'Checkout', group: 'Shop' }] }), token)).body.data;
+    await proveDomain(page, token);
     await h.call('POST', `/api/users/status-pages/${page.id}/reports`, { title: 'Checkout <slow>', message: 'Payments delayed', affected: [{ component_id: page.components[0].component_id, impact: 'degraded' }] }, token);
     const res = await fetch(`${h.cp.url}/status/${page.slug}`);
     expect(res.status).toBe(200);
@@ -419,19 +434,3 @@ describe('public status page', () => {
     expect(last).toBe(429);
   });
 });
-
-/** A GET with a chosen Host header (fetch does not let a caller set Host). */
-async function rawGet(base: string, path: string, host: string): Promise<{ status: number; body: string }> {
-  const http = await import('node:http');
-  const u = new URL(base);
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: u.hostname, port: u.port, path, headers: { host } }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}

@@ -41,6 +41,15 @@ describe('checksForEndpoint', () => {
   it('skips the certificate check for plain http URLs', () => {
     expect(checksForEndpoint({ ...base, url: 'http://example.com/', cert_expiry: true }, 'EU-Germany')).toEqual([]);
   });
+
+  it('gives a DNS check that names no resolver the operator\'s DNS_RESOLVERS when private targets are denied, and only then', () => {
+    const dns = (resolver?: string) => ({ ...base, url: 'dns://example.com/A', regions: ['EU-Germany'], kind: 'dns' as const, check: { target: 'example.com', record_type: 'A' as const, ...(resolver ? { resolver } : {}) } });
+    const list = ['1.1.1.1:53', '[2606:4700:4700::1111]:53'];
+    expect(checksForEndpoint(dns(), 'EU-Germany', true, list).map((a) => a.default_resolvers)).toEqual([list]);
+    expect(checksForEndpoint(dns('9.9.9.9'), 'EU-Germany', true, list)[0]).toMatchObject({ resolver: '9.9.9.9' });
+    expect(checksForEndpoint(dns('9.9.9.9'), 'EU-Germany', true, list)[0]!.default_resolvers).toBeUndefined();
+    expect(checksForEndpoint(dns(), 'EU-Germany', false, list)[0]!.default_resolvers).toBeUndefined();
+  });
 });
 
 describe('ownerOf (rendezvous hashing)', () => {

@@ -46,6 +46,8 @@ export function createAssignmentEngine(deps: {
   metrics?: Registry;
   /** ALLOW_PRIVATE_TARGETS=0: every assignment tells its agent to refuse private addresses. */
   privateTargetsDenied?: boolean;
+  /** DNS_RESOLVERS: with privateTargetsDenied, DNS checks that name no resolver ask these. */
+  defaultResolvers?: string[];
   /** Results an agent dated up to this long after it lost a check still count as its (a check in
    *  flight at the handover, clock skew); the same margin applies after its first snapshot from a
    *  restarted control plane. */
@@ -96,6 +98,7 @@ export function createAssignmentEngine(deps: {
     return primaryRegion ? regionKey(primaryRegion) : null;
   };
   const denied = deps.privateTargetsDenied ?? false;
+  const resolvers = deps.defaultResolvers ?? [];
 
   /** Only agents with an open watch can receive work; a live lease without a stream owns nothing. */
   function candidatesByRegion(): Map<string, string[]> {
@@ -111,7 +114,7 @@ export function createAssignmentEngine(deps: {
     const primary = primaryKey();
     const candidates = candidatesByRegion();
     for (const e of list) {
-      for (const a of checksForEndpoint(e, primary, denied)) {
+      for (const a of checksForEndpoint(e, primary, denied, resolvers)) {
         if (region !== undefined && a.region !== region) continue;
         placedTotal++;
         const agents = candidates.get(a.region);
@@ -248,7 +251,7 @@ export function createAssignmentEngine(deps: {
           const byId = new Map<string, Assignment>();
           const primary = primaryKey();
           // paused ones too: the backlog was made while they were monitored, and may arrive after a switch-off
-          for (const e of deps.endpoints.listWithPaused()) for (const a of checksForEndpoint(e, primary, denied)) byId.set(a.check_id, a);
+          for (const e of deps.endpoints.listWithPaused()) for (const a of checksForEndpoint(e, primary, denied, resolvers)) byId.set(a.check_id, a);
           allChecks = { at: t, byId };
         }
         const a = allChecks.byId.get(checkId);

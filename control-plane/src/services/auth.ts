@@ -264,6 +264,17 @@ export function createAuthService(deps: AuthDeps) {
       tokens.revokeOthers(userId, sessionId, 'two-factor disabled');
     },
 
+    /** The second factor of a sign-in that proved the first elsewhere (single sign-on); wrong codes
+     *  count against the account like failed logins. */
+    verifySecondFactor(userId: number, code: string): boolean {
+      const user = users.byId(userId);
+      if (!user?.two_factor_enabled) return false;
+      const attempt = limiter.consume('account_fail', user.email);
+      if (!verifyTotpOrBackup(user, code)) return false;
+      limiter.undo(attempt);
+      return true;
+    },
+
     twoFactorStatus(userId: number) {
       const user = users.byId(userId);
       if (!user) throw notFound('User not found');

@@ -5,7 +5,6 @@ import type { Assignment } from '@upfleet/proto';
 import { fnv1a32Mixed } from '@upfleet/proto/hash';
 import { buildCheckId, checkTimeoutMs, type AssignedKind } from '../checks';
 import { CHECK_KIND_TABLE, endpointKindSpec } from '@upfleet/proto/check-kinds';
-
 import type { MonitoredEndpoint } from '../store/endpoints-repo';
 
 const kindSpec = (kind: AssignedKind) => {
@@ -18,7 +17,7 @@ const kindSpec = (kind: AssignedKind) => {
  * The checks one endpoint needs: response_code and cert_expiry only from the primary region.
  * Here the SQLite row's `url_id` becomes the proto's `endpoint_id` (see docs/architecture.md).
  */
-export function checksForEndpoint(e: MonitoredEndpoint, primary: string | null, privateTargetsDenied = false): Assignment[] {
+export function checksForEndpoint(e: MonitoredEndpoint, primary: string | null, privateTargetsDenied = false, defaultResolvers: string[] = []): Assignment[] {
   const out: Assignment[] = [];
   const endpointId = e.url_id;
   const check = e.check ?? {};
@@ -35,7 +34,7 @@ export function checksForEndpoint(e: MonitoredEndpoint, primary: string | null, 
       region,
       retention_days: e.retention_days,
       private_targets_denied: privateTargetsDenied,
-      ...kindSpec(kind).assignment(check),
+      ...kindSpec(kind).assignment(check, { privateTargetsDenied, defaultResolvers }),
     });
   };
   // The kinds table says which checks the endpoint's kind yields and where each runs; an unknown

@@ -201,6 +201,22 @@ const ENFORCED: Record<string, { where: string; show: () => void | Promise<void>
       expect(statusPages.list(userId)).toHaveLength(1);
     },
   },
+  custom_domains: {
+    where: "services/status-pages.ts create and update (403); the daily check stops a domain the plan no longer has",
+    show: async () => {
+      const { userId, plan } = userOn({}); // the column's default: no custom domains
+      expect(plan.custom_domains).toBe(false);
+      expect(pricingLines(plan)).not.toContain('Custom domains for status pages');
+      const page = StatusPageBody.parse({ slug: `domain-${userId}`, title: 'Status', custom_domain: `status-${userId}.example.com` });
+      let refused: string | null = null;
+      await statusPages.create(userId, page).catch((err: Error) => (refused = err.message));
+      expect(refused).toBe(MESSAGES.customDomainsNotInPlan);
+      expect(statusPages.list(userId)).toHaveLength(0);
+      db.prepare('UPDATE packages SET custom_domains = 1 WHERE package_id = ?').run(plan.package_id);
+      expect(pricingLines(endpoints.planOf(userId))).toContain('Custom domains for status pages');
+      expect((await statusPages.create(userId, page)).custom_domain).toBe(`status-${userId}.example.com`);
+    },
+  },
 };
 
 describe('every package field has one policy entry and is enforced where it says', () => {

@@ -3,7 +3,7 @@ import { AppError } from '../errors';
 import type { RateLimitRepo } from '../store/rate-limit-repo';
 
 export type LimitBucket = 'login_ip' | 'signup_ip' | 'refresh_ip' | 'twofa_ip' | 'account_fail' | 'endpoint_mutation'
-  | 'checkout_ip' | 'test_send_user' | 'test_send_method' | 'verify_email_user'
+  | 'checkout_ip' | 'test_send_user' | 'test_send_person' | 'test_send_method' | 'verify_email_user'
   | 'status_password' | 'subscribe_email' | 'subscribe_page' | 'invitation_user';
 
 export interface LimitRule {

@@ -4,14 +4,21 @@
 import crypto from 'node:crypto';
 import { planViolations } from '@upfleet/proto/plan';
 import {
-  COMPONENT_STATES, type ComponentState, type MaintenanceWindow, type Package, type PublicStatus, type PublicStatusDay, type ReportImpact, type StatusPage, type StatusReport,
+  COMPONENT_STATES, type ComponentState, type DomainVerification, type MaintenanceWindow, type Package, type PublicStatus, type PublicStatusDay, type ReportImpact, type StatusPage, type StatusReport,
 } from '@upfleet/proto/rest';
 import type { MaintenanceBody, StatusPageBody, StatusReportBody, StatusUpdateBody } from '@upfleet/proto/schemas';
 import { badRequest, conflict, forbidden, notFound } from '../errors';
 import { hashPassword, safeEqual, verifyPassword } from '../lib/crypto';
 import type { PageRow, StatusPagesRepo } from '../store/status-pages-repo';
+import type { TxtLookup } from '../lib/dns-txt';
 
 export const STATUS_DAYS = 90;
+/** The TXT record that proves a custom domain holds the page's custom_domain_token. */
+export const domainRecordName = (domain: string) => `_upfleet-challenge.${domain}`;
+export const OWN_HOST_DOMAIN = 'This domain belongs to this Upfleet server. Please use a domain of your own.';
+export const DOMAIN_FIRST = 'Set a custom domain on this status page first.';
+/** A claim is checked again this long after its last check (the daily timer). */
+export const DOMAIN_RECHECK_MS = 86_400_000;
 const DAY_MS = 86_400_000;
 /** A rendered public view is reused this long (the answer says max-age=30), unless the page changes. */
 export const PUBLIC_VIEW_TTL_MS = 10_000;
@@ -64,6 +71,11 @@ export function createStatusPageService(deps: {
   events?: StatusEvents;
   /** Signs the cookie that opens a password-protected page (changes when its password does). */
   cookieKey: Buffer;
+  /** TXT lookups for custom-domain proof (DNS_RESOLVERS); without it no claim is ever proved. */
+  lookupTxt?: TxtLookup;
+  /** The product's own host (PUBLIC_URL's): it and its subdomains are no page's custom domain. */
+  ownHost?: () => string | null;
+  logger?: { warn(obj: object, msg: string): void };
   now?: () => number;
 }) {
   const { repo } = deps;
@@ -94,9 +106,42 @@ export function createStatusPageService(deps: {
     const bySlug = repo.bySlug(body.slug);
     if (bySlug && bySlug.page_id !== pageId) throw conflict('This slug is already taken. Please choose another one.');
     if (body.custom_domain) {
-      const byDomain = repo.byDomain(body.custom_domain);
-      if (byDomain && byDomain.page_id !== pageId) throw conflict('This custom domain is already used by another status page.');
+      // Only a proved (verified) claim holds a name: an unproved one blocks nobody.
+      const holder = repo.verifiedPageOf(body.custom_domain);
+      if (holder !== undefined && holder !== pageId) throw conflict('This custom domain is already used by another status page.');
     }
+  }
+
+  /** A custom domain must be the owner's to prove (not this server's host) and sold by the plan. */
+  function checkDomainPolicy(ownerId: number, domain: string | null, current: string | null) {
+    if (!domain) return;
+    const own = deps.ownHost?.()?.toLowerCase().replace(/\.$/, '');
+    if (domain === 'localhost' || domain.endsWith('.localhost') || (own && (domain === own || domain.endsWith(`.${own}`)))) throw badRequest(OWN_HOST_DOMAIN);
+    if (domain === current) return; // kept as it was: editing a page after a downgrade still works
+    const v = planViolations(deps.planOf(ownerId), { customDomain: true })[0];
+    if (v) throw forbidden(v.message);
+  }
+
+  /** Looks the claim's TXT record up and records the outcome; a failed lookup changes nothing. */
+  async function settleClaim(p: PageRow): Promise<boolean> {
+    const claim = p.custom_domain_claim;
+    if (!claim) return false;
+    const t = now();
+    if (!deps.planOf(p.user_id).custom_domains) {
+      repo.disproveDomain(p.page_id, claim, t);
+      touch(p.page_id);
+      return false;
+    }
+    const answer = deps.lookupTxt ? await deps.lookupTxt(domainRecordName(claim)) : { ok: false as const, missing: false, error: 'no resolver' };
+    const found = answer.ok && answer.records.includes(p.custom_domain_token);
+    if (found) repo.proveDomain(p.page_id, claim, t);
+    else if (answer.ok || answer.missing) repo.disproveDomain(p.page_id, claim, t);
+    else {
+      repo.domainChecked(p.page_id, t);
+      deps.logger?.warn({ pageId: p.page_id, domain: claim, error: answer.error }, 'custom domain lookup failed');
+    }
+    touch(p.page_id);
+    return found;
   }
 
   const fields = (b: StatusPageBody) => ({
@@ -286,6 +331,7 @@ export function createStatusPageService(deps: {
       const v = planViolations(deps.planOf(ownerId), { statusPages: repo.countOf(ownerId) + 1 })[0];
       if (v) throw forbidden(v.message);
       checkComponents(ownerId, body);
+      checkDomainPolicy(ownerId, body.custom_domain, null);
       checkUnique(body, null);
       const hash = body.password ? await hashPassword(body.password) : null;
       // Checked again after the await: another request may have taken the slug or the last page meanwhile.
@@ -296,7 +342,7 @@ export function createStatusPageService(deps: {
       return repo.toPage(page(ownerId, id));
     },
     async update(ownerId: number, pageId: number, body: StatusPageBody): Promise<StatusPage> {
-      page(ownerId, pageId);
+      checkDomainPolicy(ownerId, body.custom_domain, page(ownerId, pageId).custom_domain_claim);
       checkComponents(ownerId, body);
       checkUnique(body, pageId);
       const existing = new Set(repo.components(pageId).map((c) => c.component_id));
@@ -307,6 +353,25 @@ export function createStatusPageService(deps: {
       repo.updatePage(ownerId, pageId, fields(body), hash, body.components);
       touch(pageId);
       return repo.toPage(page(ownerId, pageId));
+    },
+    /** POST verify-domain: looks the TXT record up now and answers whether it was found. */
+    async verifyDomain(ownerId: number, pageId: number): Promise<DomainVerification> {
+      const p = page(ownerId, pageId);
+      const claim = p.custom_domain_claim;
+      if (!claim) throw badRequest(DOMAIN_FIRST);
+      checkDomainPolicy(ownerId, claim, null);
+      const found = await settleClaim(p);
+      const after = page(ownerId, pageId);
+      return {
+        found, custom_domain: claim, custom_domain_verified: after.custom_domain !== null && after.custom_domain === after.custom_domain_claim,
+        record_name: domainRecordName(claim), record_value: after.custom_domain_token,
+      };
+    },
+    /** The daily check: claims not checked for a day, at most `limit` per call, one lookup at a time. */
+    async recheckDomains(limit = 100): Promise<number> {
+      const due = repo.claimsDue(now() - DOMAIN_RECHECK_MS, limit);
+      for (const p of due) await settleClaim(p);
+      return due.length;
     },
     remove(ownerId: number, pageId: number): { id: number } {
       if (!repo.deletePage(ownerId, pageId)) throw notFound('Status page not found');

@@ -5,7 +5,9 @@
 // again after a restart, never lost; an idempotency key per mail keeps a retry from sending twice.
 import crypto from 'node:crypto';
 import nodemailer, { type Transporter } from 'nodemailer';
+import addressparser from 'nodemailer/lib/addressparser';
 import type { MaintenanceWindow, StatusReport } from '@upfleet/proto/rest';
+import { badRequest } from '../errors';
 import { safeEqual, sha256 } from '../lib/crypto';
 import type { Logger } from '../logger';
 import type { StatusMailRepo } from '../store/status-mail-repo';
@@ -16,6 +18,18 @@ export const CONFIRM_TTL_MS = 48 * 3600_000;
 export const SUBSCRIBE_ANSWER = 'If this address can subscribe, a confirmation email is on its way. Please click its link within 48 hours.';
 const MAX_ATTEMPTS = 8;
 const backoffMs = (attempts: number) => Math.min(3600_000, 5_000 * 2 ** attempts);
+
+/**
+ * The one mailbox the mailer would send to, lower-cased; 400 unless `email` is exactly that (no
+ * group, display name, comment or list), so each variant of an address is the same subscriber and
+ * the same rate-limit key.
+ */
+export function plainMailbox(email: string): string {
+  const parsed = addressparser(email, { flatten: true });
+  const only = parsed.length === 1 ? parsed[0]! : null;
+  if (!only || only.name !== '' || only.address !== email.trim()) throw badRequest('Please enter a valid email address');
+  return only.address.toLowerCase();
+}
 
 export function createStatusSubscribers(deps: {
   mail: StatusMailRepo;
@@ -78,29 +92,36 @@ export function createStatusSubscribers(deps: {
   }
 
   /** Sends what is due; one pass at a time. */
-  function drain(): Promise<void> {
-    sending ??= (async () => {
-      try {
-        for (;;) {
-          const due = mail.due(now(), 50);
-          if (due.length === 0) break;
-          for (const m of due) {
-            const r = await deliver(m);
-            if (r.ok) mail.markSent(m.mail_id, now());
-            else if (r.final || m.attempts + 1 >= MAX_ATTEMPTS) {
-              mail.markFailed(m.mail_id, r.error);
-              log.warn({ mailId: m.mail_id, error: r.error }, 'status mail failed for good');
-            } else mail.markRetry(m.mail_id, now() + backoffMs(m.attempts), r.error);
-          }
+  async function pass(): Promise<void> {
+    try {
+      for (;;) {
+        const due = mail.due(now(), 50);
+        if (due.length === 0) break;
+        for (const m of due) {
+          const r = await deliver(m);
+          if (r.ok) mail.markSent(m.mail_id, now());
+          else if (r.final || m.attempts + 1 >= MAX_ATTEMPTS) {
+            mail.markFailed(m.mail_id, r.error);
+            log.warn({ mailId: m.mail_id, error: r.error }, 'status mail failed for good');
+          } else mail.markRetry(m.mail_id, now() + backoffMs(m.attempts), r.error);
         }
-      } catch (err) {
-        log.error({ err: (err as Error).message }, 'status mail pass failed');
-      } finally {
-        sending = null;
-        schedule();
       }
-    })();
-    return sending;
+    } catch (err) {
+      log.error({ err: (err as Error).message }, 'status mail pass failed');
+    }
+  }
+
+  function drain(): Promise<void> {
+    if (sending) return sending;
+    // The guard is cleared in a callback that runs after the assignment: a pass with nothing due
+    // finishes synchronously, and clearing it inside the pass would leave a settled promise behind
+    // that every later drain returns without sending.
+    const current = pass().finally(() => {
+      if (sending === current) sending = null;
+      schedule();
+    });
+    sending = current;
+    return current;
   }
 
   function schedule() {
@@ -146,7 +167,8 @@ export function createStatusSubscribers(deps: {
      * Subscribes `email` to a published page: the same answer whether or not it was subscribed. A new
      * or unconfirmed address gets a confirmation mail; a confirmed one gets nothing.
      */
-    subscribe(p: PageRow, email: string): { message: string } {
+    subscribe(p: PageRow, address: string): { message: string } {
+      const email = plainMailbox(address);
       deps.limiter.consume('subscribe_email', email);
       deps.limiter.consume('subscribe_page', String(p.page_id));
       const t = now();

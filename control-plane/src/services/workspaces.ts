@@ -38,6 +38,8 @@ export function createWorkspaceService(deps: {
   /** Whether the person's address is confirmed (always, without SMTP): only then may they accept. */
   emailVerified: (userId: number) => boolean;
   publicUrl: () => string;
+  /** Workspaces a person may own besides their personal one (each is a fresh set of plan limits). */
+  maxWorkspacesPerUser?: number;
   logger?: { warn(obj: object, msg: string): void };
   now?: () => number;
   /** A member's access to a workspace ended (removed, left; memberId null: the workspace was
@@ -99,6 +101,8 @@ export function createWorkspaceService(deps: {
     get: (userId: number, id: number) => workspaceView(id, roleIn(id, userId)),
 
     create(userId: number, name: string) {
+      const max = deps.maxWorkspacesPerUser;
+      if (max !== undefined && workspaces.ownedCount(userId) >= max) throw forbidden(MESSAGES.tooManyWorkspaces(max));
       const id = workspaces.create(name, userId, deps.freePackageId());
       return workspaceView(id, 'owner');
     },

@@ -185,7 +185,10 @@ ${entries.map((e) => `<entry><id>${escapeXml(e.id)}</id><title>${escapeXml(e.tit
 }
 
 /** A short page after a form or a mail link (subscribed, confirmed, unsubscribed). */
-export function renderNotice(title: string, heading: string, text: string, back: string): string {
-  return document(`${title} status`,
-    h('main', null, h('h1', null, title), h('div', { className: 'card notice', role: 'status' }, h('strong', null, heading), h('p', null, text)), h('p', null, h('a', { href: back }, 'Back to the status page'))));
+/** A one-line answer on a page's behalf (subscription links). With `title` null (an unpublished
+ *  page) nothing of the page shows: neither its title nor a link back to it. */
+export function renderNotice(title: string | null, heading: string, text: string, back: string): string {
+  return document(title === null ? 'Status page' : `${title} status`,
+    h('main', null, title === null ? null : h('h1', null, title), h('div', { className: 'card notice', role: 'status' }, h('strong', null, heading), h('p', null, text)),
+      title === null ? null : h('p', null, h('a', { href: back }, 'Back to the status page'))));
 }

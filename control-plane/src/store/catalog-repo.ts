@@ -5,7 +5,7 @@ import type { Db } from './db';
 
 type Row = Record<string, unknown>;
 
-const PACKAGE_BOOLS = ['ssl_monitoring', 'advanced_alerts', 'api_access', 'multi_region', 'ping_host', 'cert_expiry', 'response_code', 'response_time'] as const;
+const PACKAGE_BOOLS = ['ssl_monitoring', 'advanced_alerts', 'api_access', 'multi_region', 'ping_host', 'cert_expiry', 'response_code', 'response_time', 'custom_domains'] as const;
 
 export function toPackage(row: Row): Package {
   const p = { ...row } as Row;

@@ -167,7 +167,11 @@ export function createEndpointsRepo(db: Db, box?: SecretBox) {
   const openCheck = (r: Row): EndpointCheck | undefined => {
     const c = parseCheck(r.check_config);
     if (!c.request) return c;
-    return { ...c, request: { ...c.request, headers: c.request.headers.map((h) => ({ name: h.name, value: h.sealed !== undefined ? (box ? box.open(h.sealed) : '') : (h.value ?? '') })) } };
+    return { ...c, request: { ...c.request, headers: c.request.headers.map((h) => ({
+      name: h.name, value: h.sealed !== undefined ? (box ? box.open(h.sealed) : '') : (h.value ?? ''),
+      // the agent keeps a secret header to the origin it was written for
+      ...(h.secret ? { secret: true } : {}),
+    })) } };
   };
   const toMonitored = (r: Row): MonitoredEndpoint => ({ ...monitoredRow(r), kind: (r.kind as EndpointKind | undefined) ?? 'http', check: openCheck(r) });
   const saveCheck = (urlId: number, check: CheckInput | undefined, previous: StoredCheck) => {

@@ -619,4 +619,41 @@ CREATE TABLE heartbeat_pings (
 CREATE INDEX heartbeat_pings_by_url ON heartbeat_pings (url_id, ping_id);
 `,
   },
+  {
+    // Single sign-on adds a person to OIDC_DEFAULT_WORKSPACE_ID once: a member an admin removed stays
+    // removed on the next sign-in. Joins made before this table are read back from the audit log.
+    id: 45,
+    name: 'sso_workspace_joins',
+    sql: `
+CREATE TABLE sso_workspace_joins (
+  workspace_id INTEGER NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  at INTEGER NOT NULL,
+  PRIMARY KEY (workspace_id, user_id)
+) WITHOUT ROWID;
+INSERT OR IGNORE INTO sso_workspace_joins (workspace_id, user_id, at)
+  SELECT a.workspace_id, CAST(a.target_id AS INTEGER), MIN(a.at) FROM audit_log a
+  WHERE a.action = 'member.join' AND a.summary LIKE 'via single sign-on%'
+    AND EXISTS (SELECT 1 FROM users u WHERE u.id = CAST(a.target_id AS INTEGER))
+  GROUP BY a.workspace_id, a.target_id;
+`,
+  },
+  {
+    // Custom domains need proof and a paid plan. `custom_domain` (UNIQUE) becomes the verified name a
+    // page serves; `custom_domain_claim` is the name its owner asked for (claims of one name may be
+    // many), proved by a DNS TXT record `_upfleet-challenge.{claim}` = `custom_domain_token`. Names
+    // set before are claims again until proved (the daily check proves those whose record exists).
+    id: 46,
+    name: 'custom_domain_proof',
+    sql: `
+ALTER TABLE status_pages ADD COLUMN custom_domain_claim TEXT;
+ALTER TABLE status_pages ADD COLUMN custom_domain_token TEXT;
+ALTER TABLE status_pages ADD COLUMN custom_domain_checked_at INTEGER;
+UPDATE status_pages SET custom_domain_claim = custom_domain, custom_domain = NULL;
+UPDATE status_pages SET custom_domain_token = lower(hex(randomblob(16)));
+CREATE INDEX status_pages_claim ON status_pages (custom_domain_claim) WHERE custom_domain_claim IS NOT NULL;
+ALTER TABLE packages ADD COLUMN custom_domains INTEGER NOT NULL DEFAULT 0;
+UPDATE packages SET custom_domains = CASE WHEN price > 0 THEN 1 ELSE 0 END;
+`,
+  },
 ];

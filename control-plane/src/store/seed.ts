@@ -34,6 +34,7 @@ export function seedDatabase(db: Db): void {
       );
       // Free checks http and heartbeat endpoints; the others every kind (NULL).
       db.prepare(`UPDATE packages SET monitor_kinds = '["http","heartbeat"]' WHERE package_name = 'Free'`).run();
+      db.prepare('UPDATE packages SET custom_domains = 1 WHERE price > 0').run();
     }
     if ((db.prepare('SELECT COUNT(*) FROM regions').pluck().get() as number) === 0) {
       const ins = db.prepare('INSERT INTO regions (region, city, primary_region) VALUES (?, ?, ?)');

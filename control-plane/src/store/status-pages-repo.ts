@@ -14,7 +14,13 @@ export interface PageRow {
   description: string;
   published: number;
   password_hash: string | null;
+  /** The verified name the page serves (UNIQUE); null until `custom_domain_claim` is proved. */
   custom_domain: string | null;
+  /** The name the owner asked for. */
+  custom_domain_claim: string | null;
+  /** The value of the TXT record `_upfleet-challenge.{claim}` that proves the claim. */
+  custom_domain_token: string;
+  custom_domain_checked_at: number | null;
   timezone: string;
   auto_reports: number;
   created_at: string;
@@ -51,10 +57,12 @@ export function createStatusPagesRepo(db: Db) {
     countOf: db.prepare('SELECT COUNT(*) FROM status_pages WHERE user_id = ?').pluck(),
     bySlug: db.prepare('SELECT * FROM status_pages WHERE slug = ?'),
     byDomain: db.prepare('SELECT * FROM status_pages WHERE custom_domain = ?'),
-    insertPage: db.prepare(`INSERT INTO status_pages (user_id, slug, title, description, published, password_hash, custom_domain, timezone, auto_reports)
-      VALUES (@user_id, @slug, @title, @description, @published, @password_hash, @custom_domain, @timezone, @auto_reports)`),
+    insertPage: db.prepare(`INSERT INTO status_pages (user_id, slug, title, description, published, password_hash, custom_domain_claim, custom_domain_token, timezone, auto_reports)
+      VALUES (@user_id, @slug, @title, @description, @published, @password_hash, @custom_domain, lower(hex(randomblob(16))), @timezone, @auto_reports)`),
+    // A new claim is unproved: the verified name stays only while the claim is the same.
     updatePage: db.prepare(`UPDATE status_pages SET slug = @slug, title = @title, description = @description, published = @published,
-      custom_domain = @custom_domain, timezone = @timezone, auto_reports = @auto_reports,
+      custom_domain = CASE WHEN custom_domain = @custom_domain THEN custom_domain ELSE NULL END, custom_domain_claim = @custom_domain,
+      timezone = @timezone, auto_reports = @auto_reports,
       updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE page_id = @page_id AND user_id = @user_id`),
     setPassword: db.prepare('UPDATE status_pages SET password_hash = ? WHERE page_id = ?'),
     deletePage: db.prepare('DELETE FROM status_pages WHERE page_id = ? AND user_id = ?'),
@@ -121,7 +129,9 @@ export function createStatusPagesRepo(db: Db) {
     description: r.description,
     published: r.published === 1,
     has_password: r.password_hash !== null,
-    custom_domain: r.custom_domain,
+    custom_domain: r.custom_domain_claim,
+    custom_domain_verified: r.custom_domain !== null && r.custom_domain === r.custom_domain_claim,
+    custom_domain_token: r.custom_domain_token,
     timezone: r.timezone,
     auto_reports: r.auto_reports === 1,
     components: (q.components.all(r.page_id) as Row[]).map(toComponent),
@@ -174,8 +184,32 @@ export function createStatusPagesRepo(db: Db) {
     user_id: userId, slug: f.slug, title: f.title, description: f.description, published: f.published ? 1 : 0,
     custom_domain: f.custom_domain, timezone: f.timezone, auto_reports: f.auto_reports ? 1 : 0,
   });
+  const domainQ = {
+    dropOthers: db.prepare('UPDATE status_pages SET custom_domain = NULL WHERE custom_domain = ? AND page_id != ?'),
+    dropOtherClaims: db.prepare('UPDATE status_pages SET custom_domain_claim = NULL WHERE custom_domain_claim = ? AND page_id != ?'),
+    prove: db.prepare('UPDATE status_pages SET custom_domain = custom_domain_claim, custom_domain_checked_at = ? WHERE page_id = ? AND custom_domain_claim = ?'),
+    disprove: db.prepare('UPDATE status_pages SET custom_domain = NULL, custom_domain_checked_at = ? WHERE page_id = ? AND custom_domain_claim = ?'),
+    checked: db.prepare('UPDATE status_pages SET custom_domain_checked_at = ? WHERE page_id = ?'),
+    due: db.prepare(`SELECT * FROM status_pages WHERE custom_domain_claim IS NOT NULL AND (custom_domain_checked_at IS NULL OR custom_domain_checked_at <= ?)
+      ORDER BY custom_domain_checked_at IS NOT NULL, custom_domain_checked_at, page_id LIMIT ?`),
+    verifiedBy: db.prepare('SELECT page_id FROM status_pages WHERE custom_domain = ?').pluck(),
+  };
+  /** The claim was proved: the page serves it; any other page's hold on the name (verified or claimed) ends. */
+  const proveDomain = db.transaction((pageId: number, name: string, at: number) => {
+    domainQ.dropOthers.run(name, pageId);
+    domainQ.dropOtherClaims.run(name, pageId);
+    domainQ.prove.run(at, pageId, name);
+  });
 
   return {
+    // ---- custom domains: a claim is served once proved (services/status-pages.ts decides) ----
+    proveDomain: (pageId: number, name: string, at: number) => proveDomain(pageId, name, at),
+    disproveDomain: (pageId: number, name: string, at: number) => domainQ.disprove.run(at, pageId, name),
+    domainChecked: (pageId: number, at: number) => domainQ.checked.run(at, pageId),
+    /** Claims last checked at or before `before` (never checked first), at most `limit`. */
+    claimsDue: (before: number, limit: number) => domainQ.due.all(before, limit) as PageRow[],
+    /** The page serving `name`, if any. */
+    verifiedPageOf: (name: string) => domainQ.verifiedBy.get(name) as number | undefined,
     toPage,
     toReport,
     toWindow,

@@ -42,6 +42,11 @@ export function createUsersRepo(db: Db) {
     pendingEmail: db.prepare(`SELECT email FROM email_verifications WHERE user_id = ? AND used_at IS NULL AND expires_at > ?
       AND lower(email) <> (SELECT lower(email) FROM users WHERE id = ?) ORDER BY expires_at DESC LIMIT 1`).pluck(),
     setVerifiedEmail: db.prepare('UPDATE users SET email = ?, email_verified = 1 WHERE id = ?'),
+    // A person's account: its own flag; a workspace's: its first owner's (its creator while they own it).
+    accountVerified: db.prepare(`SELECT CASE WHEN u.kind = 'workspace' THEN
+        (SELECT o.email_verified FROM workspace_members m JOIN users o ON o.id = m.user_id
+          WHERE m.workspace_id = u.id AND m.role = 'owner' ORDER BY m.created_at, m.user_id LIMIT 1)
+      ELSE u.email_verified END FROM users u WHERE u.id = ?`).pluck(),
     // People only (a workspace's account row is not a user); `workspaces`: "name (role)" of each one they are in.
     adminList: db.prepare(`SELECT u.id, u.username, u.email, p.package_name, u.two_factor_enabled, u.created_at,
         (SELECT COUNT(*) FROM endpoints e WHERE e.user_id = u.id) AS endpoints,
@@ -51,6 +56,8 @@ export function createUsersRepo(db: Db) {
   };
   return {
     byId: (id: number) => q.byId.get(id) as UserRow | undefined,
+    /** Whether the account's address is confirmed; a workspace inherits its first owner's. */
+    accountVerified: (id: number): boolean => q.accountVerified.get(id) === 1,
     byEmail: (email: string) => q.byEmail.get(email) as UserRow | undefined,
     byUsername: (username: string) => q.byUsername.get(username) as UserRow | undefined,
     insert: (username: string, email: string, passwordHash: string, packageId: number, emailVerified = true): number =>

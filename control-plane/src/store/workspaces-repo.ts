@@ -27,6 +27,8 @@ export function createWorkspacesRepo(db: Db) {
     insertWorkspace: db.prepare('INSERT INTO workspaces (id, name, personal) VALUES (?, ?, 0)'),
     insertMember: db.prepare('INSERT INTO workspace_members (workspace_id, user_id, role) VALUES (?, ?, ?)'),
     rename: db.prepare('UPDATE workspaces SET name = ? WHERE id = ?'),
+    ownedCount: db.prepare(`SELECT COUNT(*) FROM workspace_members m JOIN workspaces w ON w.id = m.workspace_id
+      WHERE m.user_id = ? AND m.role = 'owner' AND w.personal = 0`).pluck(),
     deleteAccount: db.prepare("DELETE FROM users WHERE id = ? AND kind = 'workspace'"),
     members: db.prepare(`SELECT m.user_id, u.username, u.email, m.role, m.created_at FROM workspace_members m
       JOIN users u ON u.id = m.user_id WHERE m.workspace_id = ? ORDER BY m.created_at, m.user_id`),
@@ -83,6 +85,8 @@ export function createWorkspacesRepo(db: Db) {
       return id;
     }),
     rename: (id: number, name: string) => q.rename.run(name, id),
+    /** Workspaces besides their personal one that the person owns. */
+    ownedCount: (userId: number) => q.ownedCount.get(userId) as number,
     /** Deletes a (non-personal) workspace's account and, by cascade, everything it owns. */
     delete: (id: number): boolean => q.deleteAccount.run(id).changes === 1,
     endpointIds: (id: number) => q.endpointIds.all(id) as number[],

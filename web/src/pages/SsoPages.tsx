@@ -1,30 +1,74 @@
-// Single sign-on and invitation links (issue 23). /login/sso takes the tokens the control plane put
-// in the URL fragment after the provider's sign-in; /invitations/:token accepts an invitation as
-// the signed-in person and switches to that workspace.
-import { useEffect, useRef, useState } from 'react';
+// Single sign-on and invitation links. /login/sso takes the tokens the control plane put in the URL
+// fragment after the provider's sign-in (or, for an account with two-factor, a ticket it trades with
+// the code); /invitations/:token accepts an invitation as the signed-in person and switches to that
+// workspace.
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
+import { LIMITS } from '@upfleet/proto/rest';
 import { useServices } from '../app-context';
 import { WORKSPACE_STORAGE_KEY } from '../services';
+import { Field } from '../components/Field';
+import { isCompleteCode, sanitizeCode } from '../lib/validation';
 
 export function SsoCallbackPage() {
-  const { auth, actions } = useServices();
+  const { auth, actions, api } = useServices();
   const navigate = useNavigate();
   const done = useRef(false);
+  const [ticket, setTicket] = useState<string | null>(null);
+  const [code, setCode] = useState('');
+  const [codeError, setCodeError] = useState('');
+  const [busy, setBusy] = useState(false);
+  const finish = (access: string, refresh: string) => {
+    auth.getState().setTokens(access, refresh);
+    void actions.validateSession().then(() => navigate('/dashboard'));
+  };
   useEffect(() => {
     if (done.current) return;
     done.current = true;
     const params = new URLSearchParams(window.location.hash.slice(1));
     const access = params.get('access_token');
     const refresh = params.get('refresh_token');
+    const secondStep = params.get('two_factor_ticket');
     window.history.replaceState(null, '', window.location.pathname); // the tokens leave the address bar
+    if (secondStep) {
+      setTicket(secondStep);
+      return;
+    }
     if (!access || !refresh) {
       navigate('/login?sso_error=' + encodeURIComponent('Single sign-on failed. Please try again.'));
       return;
     }
-    auth.getState().setTokens(access, refresh);
-    void actions.validateSession().then(() => navigate('/dashboard'));
+    finish(access, refresh);
   }, [auth, actions, navigate]);
-  return <div className="container page"><p className="muted">Signing you in…</p></div>;
+  const verify = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!ticket || !isCompleteCode(code)) return;
+    setBusy(true);
+    setCodeError('');
+    const out = await api.publicRequest<{ accessToken: string; refreshToken: string }>('POST', '/api/auth/oidc/two-factor', { ticket, two_factor_code: code });
+    setBusy(false);
+    if (out.success) finish(out.data.accessToken, out.data.refreshToken);
+    else if (out.status === 401 && !out.requires2FA) navigate('/login?sso_error=' + encodeURIComponent(out.error));
+    else setCodeError(out.error || 'Invalid verification code');
+  };
+  if (!ticket) return <div className="container page"><p className="muted">Signing you in…</p></div>;
+  return (
+    <div className="auth-page">
+      <div className="card auth-card">
+        <h1>Two-Factor Authentication</h1>
+        <form onSubmit={verify}>
+          <p className="muted">Enter the 6-digit code from your authenticator app, or one of your backup codes.</p>
+          <Field id="sso-2fa" label="Verification code">
+            <input id="sso-2fa" className="code-input" inputMode="numeric" autoComplete="one-time-code" value={code}
+              onChange={(e) => setCode(sanitizeCode(e.target.value))} maxLength={LIMITS.twoFactorDigits} placeholder="000000" />
+          </Field>
+          {codeError && <div className="alert alert-error" role="alert">{codeError}</div>}
+          <button type="submit" className="btn btn-primary btn-block" disabled={!isCompleteCode(code) || busy}>Verify</button>
+          <p className="hint">Lost access to your authenticator? Contact support to recover your account.</p>
+        </form>
+      </div>
+    </div>
+  );
 }
 
 export function InvitationPage() {

@@ -3,7 +3,7 @@
 // updates and subscribers, and maintenance windows (date-time pickers in the user's timezone).
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import {
-  REPORT_IMPACTS, REPORT_STATUSES, type Endpoint, type MaintenanceWindow, type ReportImpact, type ReportStatus, type StatusPage, type StatusReport,
+  REPORT_IMPACTS, REPORT_STATUSES, type DomainVerification, type Endpoint, type MaintenanceWindow, type ReportImpact, type ReportStatus, type StatusPage, type StatusReport,
 } from '@upfleet/proto/rest';
 import { TIMEZONES } from '@upfleet/proto/schemas';
 import { useAuth, useServices } from '../app-context';
@@ -105,7 +105,10 @@ export function StatusPagesPage() {
                   <div className="method-text">
                     <strong>{p.title}</strong>{' '}
                     <span className={`badge ${p.published ? 'badge-green' : 'badge-grey'}`}>{p.published ? 'Published' : 'Draft'}</span>
-                    <div className="muted small">/status/{p.slug} · {p.components.length} components{p.has_password ? ' · password' : ''}</div>
+                    <div className="muted small">
+                      /status/{p.slug} · {p.components.length} components{p.has_password ? ' · password' : ''}
+                      {p.custom_domain && <> · {p.custom_domain} <span className={`badge ${p.custom_domain_verified ? 'badge-green' : 'badge-grey'}`}>{p.custom_domain_verified ? 'Verified' : 'Not verified'}</span></>}
+                    </div>
                   </div>
                   <div className="row-actions">
                     <a className="btn btn-sm btn-secondary" href={`/status/${p.slug}`} target="_blank" rel="noreferrer">Preview</a>
@@ -121,6 +124,45 @@ export function StatusPagesPage() {
         )}
       </section>
       <MaintenanceSection windows={windows} endpoints={endpoints} zone={zone} onChange={load} />
+    </div>
+  );
+}
+
+/** The TXT record that proves a saved custom domain, its state, and a button that checks it now. */
+export function DomainProof({ page }: { page: StatusPage }) {
+  const { api } = useServices();
+  const domain = page.custom_domain!;
+  const [verified, setVerified] = useState(page.custom_domain_verified);
+  const [note, setNote] = useState<{ ok: boolean; text: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const verify = async () => {
+    setBusy(true);
+    setNote(null);
+    const r = await api.post<DomainVerification>(`/api/users/status-pages/${page.id}/verify-domain`);
+    setBusy(false);
+    if (!r.success) return setNote({ ok: false, text: r.error });
+    setVerified(r.data.custom_domain_verified);
+    setNote(r.data.found
+      ? { ok: true, text: `Record found: ${domain} now shows this page.` }
+      : { ok: false, text: 'Record not found yet. DNS changes can take a while to appear; try again later.' });
+  };
+  return (
+    <div className="card domain-proof" aria-label="Custom domain verification">
+      <p>
+        <strong>{domain}</strong>{' '}
+        <span className={`badge ${verified ? 'badge-green' : 'badge-grey'}`} data-domain-verified={String(verified)}>{verified ? 'Verified' : 'Not verified'}</span>
+      </p>
+      <p className="hint">
+        {verified ? 'Served at this domain; the record is checked again daily, so keep it.' : 'The page is served at this domain once this DNS record is found:'}
+      </p>
+      <dl className="domain-record">
+        <dt>Type</dt><dd><code>TXT</code></dd>
+        <dt>Name</dt><dd><code>_upfleet-challenge.{domain}</code></dd>
+        <dt>Value</dt><dd><code>{page.custom_domain_token}</code></dd>
+      </dl>
+      <p className="hint">Point the domain itself (CNAME or A record) at this server.</p>
+      {note && <div className={`alert ${note.ok ? 'alert-success' : 'alert-error'}`} role="status">{note.text}</div>}
+      <button type="button" className="btn btn-sm btn-secondary" disabled={busy} onClick={() => void verify()}>{busy ? 'Checking…' : 'Verify'}</button>
     </div>
   );
 }
@@ -184,11 +226,14 @@ function PageEditor({ page, endpoints, zone, onDone }: { page: StatusPage | null
             {TIMEZONES.map((z) => <option key={z} value={z}>{z}</option>)}
           </select>
         </Field>
-        <Field id="sp-domain" label="Custom domain (optional)"><input id="sp-domain" value={d.custom_domain} placeholder="status.example.com" onChange={(e) => set('custom_domain', e.target.value)} /></Field>
+        <Field id="sp-domain" label="Custom domain (optional)" hint="Paid plans. Saved, it shows the DNS record that proves it is yours.">
+          <input id="sp-domain" value={d.custom_domain} placeholder="status.example.com" onChange={(e) => set('custom_domain', e.target.value)} />
+        </Field>
         <Field id="sp-password" label={page?.has_password ? 'New password (empty: keep it)' : 'Password (optional)'}>
           <input id="sp-password" type="password" value={d.password} autoComplete="new-password" onChange={(e) => set('password', e.target.value)} />
         </Field>
       </div>
+      {page?.custom_domain && page.custom_domain === (d.custom_domain.trim().toLowerCase() || null) && <DomainProof page={page} />}
       <label className="option"><input type="checkbox" checked={d.published} onChange={(e) => set('published', e.target.checked)} /> Published</label>{' '}
       <label className="option"><input type="checkbox" checked={d.auto_reports} onChange={(e) => set('auto_reports', e.target.checked)} /> Open reports automatically from incidents</label>
 

@@ -17,7 +17,7 @@ const signIn = (services: AppServices) =>
 const plan = (package_id: number, package_name: string, price: number, stripe_price_id: string): Package => ({
   package_id, package_name, price, currency: 'EUR', description: '', max_endpoints: 10, max_regions: 1, max_members: 1, check_frequency_seconds: 300,
   retention_days: 30, ssl_monitoring: false, advanced_alerts: false, api_access: false, multi_region: false, ping_host: false,
-  cert_expiry: false, response_code: true, response_time: false, stripe_price_id, max_status_pages: 1,
+  cert_expiry: false, response_code: true, response_time: false, stripe_price_id, max_status_pages: 1, custom_domains: false,
 });
 const PACKAGES = [plan(1, 'Free', 0, ''), plan(2, 'Starter', 9, ''), plan(3, 'Pro', 29, 'price_pro')];
 

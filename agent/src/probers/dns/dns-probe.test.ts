@@ -91,6 +91,13 @@ describe('dns check against a local DNS server', () => {
     expect(['timeout', 'dns']).toContain(r.phase);
   });
 
+  it('asks the control plane\'s default resolvers, not the system\'s, when the check names none', async () => {
+    queries = [];
+    const r = await dnsProber.probe({ ...dns('example.test', 'TXT', [answer('contains', 'v=spf1')]), resolver: '', default_resolvers: [`127.0.0.1:${port}`] }, { ...opts, allowPrivateTargets: false });
+    expect(r).toMatchObject({ ok: true, phase: '', error: '' });
+    expect(queries).toEqual(['example.test:TXT']);
+  });
+
   it('refuses a private resolver when private targets are denied', async () => {
     const r = await dnsProber.probe(dns('example.test', 'A'), { ...opts, allowPrivateTargets: false });
     expect(r).toMatchObject({ ok: false, phase: 'connect' });

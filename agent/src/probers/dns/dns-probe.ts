@@ -1,5 +1,6 @@
-// DNS check: ask for a name's records of one type (A, AAAA, CNAME, MX, TXT, NS) from the system's
-// resolver or the one the check names (ip or ip:port, through node's dns.Resolver.setServers).
+// DNS check: ask for a name's records of one type (A, AAAA, CNAME, MX, TXT, NS) from the one the
+// check names (ip or ip:port, through node's dns.Resolver.setServers), else the control plane's
+// default resolvers (DNS_RESOLVERS, sent when private targets are denied), else the system's.
 // Up when the lookup answers (and the assertions on the answer pass); the response time is the
 // lookup time. A private resolver is refused at query time like any private target.
 import { promises as dnsp } from 'node:dns';
@@ -38,7 +39,9 @@ async function lookup(r: dnsp.Resolver, name: string, type: string): Promise<str
   }
 }
 
-export async function probeDns(name: string, recordType: string, resolverText: string, opts: ProbeOptions): Promise<DnsProbeResult> {
+const serverText = (s: { address: string; port: number }) => (s.address.includes(':') ? `[${s.address}]:${s.port}` : `${s.address}:${s.port}`);
+
+export async function probeDns(name: string, recordType: string, resolverText: string, opts: ProbeOptions, defaultResolvers: string[] = []): Promise<DnsProbeResult> {
   const started = performance.now();
   const out: DnsProbeResult = { ok: false, phase: '', error: '', answer: '', total_ms: 0 };
   const finish = (phase: ProbePhase, error: string): DnsProbeResult => {
@@ -54,7 +57,11 @@ export async function probeDns(name: string, recordType: string, resolverText: s
     if (!server) return finish('dns', `invalid resolver: ${resolverText}`);
     const refused = refusedTarget(opts, server.address, server.address);
     if (refused) return finish('connect', refused);
-    resolver.setServers([server.address.includes(':') ? `[${server.address}]:${server.port}` : `${server.address}:${server.port}`]);
+    resolver.setServers([serverText(server)]);
+  } else if (defaultResolvers.length) {
+    const servers = defaultResolvers.map(parseResolver).filter((x) => x !== null);
+    if (servers.length === 0) return finish('dns', `invalid resolvers: ${defaultResolvers.join(', ')}`);
+    resolver.setServers(servers.map(serverText));
   }
   let timer: NodeJS.Timeout | undefined;
   try {

@@ -8,7 +8,7 @@ export const dnsProber: Prober = {
   kind: 'CHECK_KIND_DNS',
   failurePhase: 'dns',
   async probe(a, opts) {
-    const p = await probeDns(a.target ?? '', a.record_type || 'A', a.resolver ?? '', opts);
+    const p = await probeDns(a.target ?? '', a.record_type || 'A', a.resolver ?? '', opts, a.default_resolvers ?? []);
     const fields = { ok: p.ok, phase: p.phase, error: p.error, dns_ms: p.total_ms, total_ms: p.total_ms };
     if (!p.ok) return fields;
     const reason = firstFailedAssertion(a.assertions, { answer: p.answer });

@@ -16,8 +16,9 @@ export interface HttpProbeOptions extends ProbeOptions {
   userAgent?: string;
   /** GET when absent */
   method?: string;
-  /** extra request headers (a user-agent among them replaces the agent's) */
-  headers?: Array<{ name: string; value: string }>;
+  /** extra request headers (a user-agent among them replaces the agent's); a secret one is not
+   *  sent past a redirect that leaves the first origin or goes from https to http */
+  headers?: Array<{ name: string; value: string; secret?: boolean }>;
   /** request body ('' or absent: none) */
   body?: string;
   /** false: the first answer is the final one, a 3xx included (default true) */
@@ -47,6 +48,8 @@ export interface HttpProbeResult {
 
 export const DEFAULT_MAX_REDIRECTS = 5;
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+/** Headers dropped on a cross-origin or downgrading redirect even when not marked secret. */
+const CREDENTIAL_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization']);
 
 interface HopState {
   /** the certificate's expiry of the last TLS handshake, ms */
@@ -84,6 +87,7 @@ export async function probeHttp(url: string, opts: HttpProbeOptions): Promise<Ht
   const seen = new Set<string>([current.href]);
   let method = opts.method ?? 'GET';
   let body = opts.body || undefined;
+  let headers = opts.headers;
   const hop: HopState = { phase: 'dns', readyAt: 0 };
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -96,7 +100,7 @@ export async function probeHttp(url: string, opts: HttpProbeOptions): Promise<Ht
       if (current.protocol !== 'http:' && current.protocol !== 'https:') {
         return finish('http', `unsupported scheme ${current.protocol}`);
       }
-      const out = await requestOnce(current, { ...opts, method, body }, hop, timings, maxBody);
+      const out = await requestOnce(current, { ...opts, method, body, headers }, hop, timings, maxBody);
       result.status_code = out.status;
       result.cert_days_left = hop.certNotAfterMs !== undefined && current.protocol === 'https:' ? round((hop.certNotAfterMs - Date.now()) / 86_400_000) : undefined;
       if (out.headers) result.headers = out.headers;
@@ -115,6 +119,9 @@ export async function probeHttp(url: string, opts: HttpProbeOptions): Promise<Ht
         if (result.redirects >= maxRedirects) return finish('http', `too many redirects (more than ${maxRedirects})`);
         seen.add(next.href);
         result.redirects++;
+        // Credentials stay with the origin they were written for (as browsers and undici do): once a
+        // hop leaves it (another host or port, or https to http), they are not sent again.
+        if (next.origin !== current.origin) headers = headers?.filter((h) => !h.secret && !CREDENTIAL_HEADERS.has(h.name.toLowerCase()));
         current = next;
         // 303, and 301/302 after a POST, continue as a GET without a body (as browsers and curl do)
         if (out.status === 303 || ((out.status === 301 || out.status === 302) && method === 'POST')) {

@@ -1,6 +1,7 @@
 // Issue 22: an HTTP check made as its request says (each method, headers, body, redirects on/off,
 // timeout) and judged by its assertions, against a real server on loopback that records what it got.
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Assignment, AssertionSpec } from '@upfleet/proto';
@@ -14,6 +15,10 @@ interface Seen { method: string; headers: http.IncomingHttpHeaders; body: string
 let seen: Seen[] = [];
 let server: http.Server;
 let base: string;
+// Another origin (another port on loopback) that a redirect may lead to.
+let other: http.Server;
+let otherBase: string;
+let otherSeen: http.IncomingHttpHeaders[] = [];
 
 beforeAll(async () => {
   server = http.createServer((req, res) => {
@@ -25,6 +30,7 @@ beforeAll(async () => {
       if (u.pathname === '/json') return void res.writeHead(200, { 'content-type': 'application/json', 'x-version': '2.1' }).end(JSON.stringify({ status: 'ok', items: [{ id: 'a1' }, { id: 'b2' }], count: 2 }));
       if (u.pathname === '/unavailable') return void res.writeHead(503).end('maintenance');
       if (u.pathname === '/redirect') return void res.writeHead(302, { location: '/json' }).end();
+      if (u.pathname === '/elsewhere') return void res.writeHead(302, { location: `${otherBase}/landed` }).end();
       if (u.pathname === '/see-other') return void res.writeHead(303, { location: '/echo' }).end();
       if (u.pathname === '/slow') return void setTimeout(() => res.writeHead(200).end('late'), 1500);
       if (u.pathname === '/big') return void res.writeHead(200).end('x'.repeat(300_000) + 'needle');
@@ -33,8 +39,17 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  other = http.createServer((req, res) => {
+    otherSeen.push(req.headers);
+    res.writeHead(200).end('other origin');
+  });
+  await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
+  otherBase = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
 });
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
+afterAll(async () => {
+  await new Promise<void>((r) => server.close(() => r()));
+  await new Promise<void>((r) => other.close(() => r()));
+});
 
 const opts: ProberOptions = { timeoutMs: 1000, resolver: createHostResolver(), allowPrivateTargets: true };
 const assignment = (path: string, over: Partial<Assignment> = {}): Assignment => ({
@@ -55,7 +70,7 @@ describe('http check request options', () => {
 
   it('sends the body and the headers; a user-agent header replaces the agent one', async () => {
     seen = [];
-    const headers = [{ name: 'Content-Type', value: 'application/json' }, { name: 'X-Api-Key', value: 'k-123' }, { name: 'User-Agent', value: 'custom/1' }];
+    const headers = [{ name: 'Content-Type', value: 'application/json', secret: false }, { name: 'X-Api-Key', value: 'k-123', secret: true }, { name: 'User-Agent', value: 'custom/1', secret: false }];
     const r = await run(assignment('/echo', { request: request({ method: 'POST', headers, body: '{"q":"uptime"}' }) }));
     expect(r.ok).toBe(true);
     expect(seen[0]).toMatchObject({ method: 'POST', body: '{"q":"uptime"}' });
@@ -74,6 +89,44 @@ describe('http check request options', () => {
     expect(await run(assignment('/redirect', { request: request({ follow_redirects: false }) }))).toMatchObject({ ok: true, status_code: 302, redirects: 0 });
     const asserted = await run(assignment('/redirect', { request: request({ follow_redirects: false }), assertions: [assertion('status_code', 'equals', '200')] }));
     expect(asserted).toMatchObject({ ok: false, phase: 'assertion', error: 'status_code 302, expected equals 200' });
+  });
+
+  it('sends secret headers, Authorization, Cookie and Proxy-Authorization only to the origin they were written for', async () => {
+    const headers = [
+      { name: 'Authorization', value: 'Bearer top', secret: false }, { name: 'Cookie', value: 'sid=1', secret: false },
+      { name: 'Proxy-Authorization', value: 'Basic eA==', secret: false }, { name: 'X-Api-Key', value: 'k-secret', secret: true },
+      { name: 'X-Trace', value: 'plain', secret: false },
+    ];
+    // Same origin: everything follows the redirect.
+    seen = [];
+    expect(await run(assignment('/redirect', { request: request({ headers }) }))).toMatchObject({ ok: true, redirects: 1 });
+    expect(seen[1]!.headers).toMatchObject({ authorization: 'Bearer top', cookie: 'sid=1', 'proxy-authorization': 'Basic eA==', 'x-api-key': 'k-secret', 'x-trace': 'plain' });
+    // Another origin (another port): the first hop gets them, the second none of the credentials.
+    seen = [];
+    otherSeen = [];
+    expect(await run(assignment('/elsewhere', { request: request({ headers }) }))).toMatchObject({ ok: true, status_code: 200, redirects: 1 });
+    expect(seen[0]!.headers).toMatchObject({ authorization: 'Bearer top', 'x-api-key': 'k-secret' });
+    expect(otherSeen).toHaveLength(1);
+    for (const name of ['authorization', 'cookie', 'proxy-authorization', 'x-api-key']) expect(otherSeen[0]![name]).toBeUndefined();
+    expect(otherSeen[0]!['x-trace']).toBe('plain');
+  });
+
+  it('drops the credentials when an https redirect leads to plain http', async () => {
+    const { makeCa, makeCert } = await import('../../../../tests/helpers/targets');
+    const ca = makeCa();
+    const tlsServer = https.createServer(makeCert({ ca }), (_req, res) => void res.writeHead(301, { location: `${otherBase}/plain` }).end());
+    await new Promise<void>((r) => tlsServer.listen(0, '127.0.0.1', r));
+    try {
+      otherSeen = [];
+      const url = `https://localhost:${(tlsServer.address() as AddressInfo).port}/`;
+      const headers = [{ name: 'Authorization', value: 'Bearer top', secret: false }, { name: 'X-Api-Key', value: 'k-secret', secret: true }];
+      expect(await httpProber.probe(assignment('/', { url, request: request({ headers }) }), { ...opts, extraCa: [ca.cert] })).toMatchObject({ ok: true, redirects: 1 });
+      expect(otherSeen).toHaveLength(1);
+      expect(otherSeen[0]!.authorization).toBeUndefined();
+      expect(otherSeen[0]!['x-api-key']).toBeUndefined();
+    } finally {
+      await new Promise<void>((r) => tlsServer.close(() => r()));
+    }
   });
 
   it('a POST answered 303 continues as a GET without its body', async () => {

@@ -7,7 +7,8 @@
 # --dry-run downloads and verifies, then prints what it would write and run, changing nothing.
 set -eu
 
-BASE_URL="${UPFLEET_BASE_URL:-__BASE_URL__}"
+DEFAULT_BASE_URL='__BASE_URL__'
+BASE_URL="${UPFLEET_BASE_URL:-$DEFAULT_BASE_URL}"
 BINARY_NAME=upfleet-agent-linux-x64
 BIN_PATH=/usr/local/bin/upfleet-agent
 ENV_DIR=/etc/upfleet

@@ -5,8 +5,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Router, type Request } from 'express';
+import { Router } from 'express';
 import type { Logger } from '../../logger';
+import { isLoopbackOrigin, publicOrigin } from '../origin';
 
 export const AGENT_DOWNLOAD_NAME = 'upfleet-agent-linux-x64';
 const SCRIPT_TEMPLATE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'install-agent.sh');
@@ -47,15 +48,22 @@ export function buildingAgentSource(logger: Logger, opts: { now?: () => number; 
   };
 }
 
-/** The script with this server's address baked in (PUBLIC_URL, else the address the request came to). */
+export const INSTALL_BAD_HOST = 'This request names no valid host. Set PUBLIC_URL, or ask for the script at the server\'s host name.';
+export const INSTALL_NEEDS_HTTPS = 'The install script is served over HTTPS only (a script piped to a shell must not be alterable on the way). ' +
+  'Set PUBLIC_URL to this server\'s https:// address, or ALLOW_HTTP_INSTALL=1 on a trusted network.';
+
+/** A value as one single-quoted shell word: the shell reads it as data, never as code. */
+export const shellQuote = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
+
+/** The script with this server's address baked in, as a single-quoted word (PUBLIC_URL, else the validated Host). */
 export function installScript(baseUrl: string): string {
-  return fs.readFileSync(SCRIPT_TEMPLATE, 'utf8').replaceAll('__BASE_URL__', baseUrl);
+  const text = fs.readFileSync(SCRIPT_TEMPLATE, 'utf8');
+  return text.replaceAll("'__BASE_URL__'", shellQuote(baseUrl)).replaceAll('__BASE_URL__', baseUrl.replace(/[^A-Za-z0-9.:/_[\]@%+-]/g, ''));
 }
 
-export function agentInstallRoutes(deps: { artifact: AgentArtifactSource; publicUrl: string | null; logger: Logger }): Router {
+export function agentInstallRoutes(deps: { artifact: AgentArtifactSource; publicUrl: string | null; allowHttp?: boolean; logger: Logger }): Router {
   const r = Router();
   const log = deps.logger.child({ component: 'downloads' });
-  const baseUrl = (req: Request) => deps.publicUrl ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
   const artifact = async (res: import('express').Response): Promise<AgentArtifact | null> => {
     try {
       return await deps.artifact();
@@ -87,7 +95,11 @@ export function agentInstallRoutes(deps: { artifact: AgentArtifactSource; public
   });
   r.get('/install-agent.sh', (req, res) => {
     res.setHeader('Cache-Control', 'no-cache');
-    res.type('text/x-shellscript').send(installScript(baseUrl(req)));
+    const base = publicOrigin(req, res, deps.publicUrl);
+    if (!base) return void res.status(400).json({ success: false, error: INSTALL_BAD_HOST });
+    // The script and the executable it fetches travel as the base URL says; plain HTTP only on this machine or when allowed.
+    if (!base.startsWith('https://') && !deps.allowHttp && !isLoopbackOrigin(base)) return void res.status(403).json({ success: false, error: INSTALL_NEEDS_HTTPS });
+    res.type('text/x-shellscript').send(installScript(base));
   });
   return r;
 }

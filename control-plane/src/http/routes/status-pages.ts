@@ -17,6 +17,8 @@ import { authOf, inWorkspace, requireUserOrKey } from '../middleware/auth';
 import { mount, route, strictRouter } from '../route-table';
 import type { WorkspaceService } from '../../services/workspaces';
 import { limitPerUser } from '../middleware/rate-limit';
+import { clientKey } from '../../lib/net';
+import { publicOrigin } from '../origin';
 import { renderAtom, renderNotice, renderPasswordForm, renderStatusPage } from '../../status-page/render';
 
 export const STATUS_PASSWORD_HEADER = 'x-status-password';
@@ -55,6 +57,9 @@ export function statusPageOwnerRoutes(deps: { statusPages: StatusPageService; su
     }),
     route('delete', '/users/status-pages/:id', { role: 'admin', action: 'status_page.delete' }, mutation, (req, res) => {
       res.json({ success: true, data: sp.remove(uid(req), pageId(req.params.id)) });
+    }),
+    route('post', '/users/status-pages/:id/verify-domain', { role: 'admin', action: 'status_page.verify_domain' }, mutation, async (req, res) => {
+      res.json({ success: true, data: await sp.verifyDomain(uid(req), pageId(req.params.id)) });
     }),
 
     route('get', '/users/status-pages/:id/reports', 'viewer', (req, res) => {
@@ -144,7 +149,7 @@ export async function unlocked(req: Request, sp: StatusPageService, limiter: Rat
   if (sp.cookieOpens(page, cookie(req, sp.cookieName(page)))) return true;
   const given = req.headers[STATUS_PASSWORD_HEADER];
   if (typeof given !== 'string' || !given) return false;
-  const attempt = limiter.consume('status_password', `${req.ip}|${page.page_id}`);
+  const attempt = limiter.consume('status_password', `${clientKey(req.ip)}|${page.page_id}`);
   const ok = await sp.unlocks(page, given);
   if (ok) limiter.undo(attempt);
   return ok;
@@ -206,7 +211,9 @@ export function statusPageSite(deps: { statusPages: StatusPageService; subscribe
     return b;
   };
   const hostOf = (req: Request) => (req.hostname ?? '').toLowerCase();
-  const originOf = (req: Request) => deps.publicUrl?.replace(/\/+$/, '') ?? `${req.protocol}://${req.get('host')}`;
+  const badHost = (res: Response) => res.status(400).json({ success: false, error: 'This request names no valid host.' });
+  /** A custom domain's own origin: its verified name (never the request's Host), https when PUBLIC_URL is. */
+  const domainOrigin = (req: Request, domain: string) => `${deps.publicUrl?.startsWith('https:') ? 'https' : req.protocol}://${domain}`;
 
   async function show(req: Request, res: Response, page: PageRow, base: string) {
     if (!(await unlocked(req, sp, deps.limiter, page))) {
@@ -219,7 +226,7 @@ export function statusPageSite(deps: { statusPages: StatusPageService; subscribe
 
   async function unlock(req: Request, res: Response, page: PageRow, base: string) {
     const password = typeof req.body?.password === 'string' ? req.body.password : '';
-    const attempt = deps.limiter.consume('status_password', `${req.ip}|${page.page_id}`);
+    const attempt = deps.limiter.consume('status_password', `${clientKey(req.ip)}|${page.page_id}`);
     if (!password || !(await sp.unlocks(page, password))) {
       res.status(401).set('Cache-Control', 'no-store').type('html').send(renderPasswordForm(page.title, base || '/', true));
       return;
@@ -239,12 +246,14 @@ export function statusPageSite(deps: { statusPages: StatusPageService; subscribe
       res.status(401).type('text').send('This status page is protected by a password');
       return;
     }
+    const origin = publicOrigin(req, res, deps.publicUrl);
+    if (!origin) return void badHost(res);
     const view = await sp.view(page);
-    const pageUrl = `${originOf(req)}/status/${page.slug}`;
+    const pageUrl = `${origin}/status/${page.slug}`;
     sendView(req, res, { etag: view.etag.replace(/"$/, '-atom"') }, 'application/atom+xml', () => renderAtom(view.data, `${pageUrl}/feed.atom`, pageUrl), page.password_hash !== null);
   });
   const notice = (res: Response, page: PageRow, base: string, status: number, heading: string, text: string) =>
-    res.status(status).set('Cache-Control', 'no-store').type('html').send(renderNotice(page.title, heading, text, base || '/'));
+    res.status(status).set('Cache-Control', 'no-store').type('html').send(renderNotice(page.published === 1 ? page.title : null, heading, text, base || '/'));
   async function subscribe(req: Request, res: Response, page: PageRow, base: string) {
     if (!(await unlocked(req, sp, deps.limiter, page))) return void res.redirect(303, base || '/');
     const { email } = parseInput(SubscribeBody, req.body);
@@ -255,7 +264,7 @@ export function statusPageSite(deps: { statusPages: StatusPageService; subscribe
   r.get('/status/:slug/confirm', (req, res) => {
     const page = sp.subscriptionPage(String(req.params.slug));
     const base = `/status/${page.slug}`;
-    if (deps.subscribers.confirm(page, token(req))) notice(res, page, base, 200, 'Subscription confirmed', `You will get an email when ${page.title} posts an incident or maintenance.`);
+    if (deps.subscribers.confirm(page, token(req))) notice(res, page, base, 200, 'Subscription confirmed', `You will get an email when ${page.published === 1 ? page.title : 'this status page'} posts an incident or maintenance.`);
     else notice(res, page, base, 400, 'This link is not valid', 'The confirmation link is unknown or older than 48 hours. Please subscribe again.');
   });
   // One click: the link in each mail (GET) and the List-Unsubscribe-Post form (POST, RFC 8058).
@@ -293,7 +302,7 @@ export function statusPageSite(deps: { statusPages: StatusPageService; subscribe
       return;
     }
     const view = await sp.view(page);
-    const pageUrl = originOf(req);
+    const pageUrl = domainOrigin(req, page.custom_domain ?? '');
     sendView(req, res, { etag: view.etag.replace(/"$/, '-atom"') }, 'application/atom+xml', () => renderAtom(view.data, `${pageUrl}/feed.atom`, pageUrl), page.password_hash !== null);
   });
   return r;

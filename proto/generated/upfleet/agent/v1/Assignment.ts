@@ -39,9 +39,14 @@ export interface Assignment {
    */
   'record_type'?: (string);
   /**
-   * dns: ip or ip:port of the server asked; '' = the system's
+   * dns: ip or ip:port of the server asked; '' = default_resolvers, else the system's
    */
   'resolver'?: (string);
+  /**
+   * dns with resolver '': the servers the operator chose (DNS_RESOLVERS, ip or ip:port), sent with
+   * private_targets_denied so a check never reaches the agent's private system resolver.
+   */
+  'default_resolvers'?: (string)[];
 }
 
 export interface Assignment__Output {
@@ -78,7 +83,12 @@ export interface Assignment__Output {
    */
   'record_type': (string);
   /**
-   * dns: ip or ip:port of the server asked; '' = the system's
+   * dns: ip or ip:port of the server asked; '' = default_resolvers, else the system's
    */
   'resolver': (string);
+  /**
+   * dns with resolver '': the servers the operator chose (DNS_RESOLVERS, ip or ip:port), sent with
+   * private_targets_denied so a check never reaches the agent's private system resolver.
+   */
+  'default_resolvers': (string)[];
 }

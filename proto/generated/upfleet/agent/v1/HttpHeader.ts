@@ -7,6 +7,11 @@
 export interface HttpHeader {
   'name'?: (string);
   'value'?: (string);
+  /**
+   * Marked secret by its owner (write-only in the API): the agent drops it, as it does Authorization
+   * and Cookie, when a redirect leaves the check's origin or goes from https to http.
+   */
+  'secret'?: (boolean);
 }
 
 /**
@@ -15,4 +20,9 @@ export interface HttpHeader {
 export interface HttpHeader__Output {
   'name': (string);
   'value': (string);
+  /**
+   * Marked secret by its owner (write-only in the API): the agent drops it, as it does Authorization
+   * and Cookie, when a redirect leaves the check's origin or goes from https to http.
+   */
+  'secret': (boolean);
 }
