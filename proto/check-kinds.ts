@@ -149,6 +149,8 @@ export interface EndpointKindSpec {
   target: TargetSyntax;
   /** Which assertions it takes: on an HTTP answer, on a DNS answer, or none (with the 400 message). */
   assertions: 'http' | 'answer' | { refused: string };
+  /** The check fields the form starts with when this kind is picked. */
+  blank: EndpointCheck;
 }
 
 export const ENDPOINT_KIND_TABLE: Readonly<Record<EndpointKind, EndpointKindSpec>> = {
@@ -167,6 +169,7 @@ export const ENDPOINT_KIND_TABLE: Readonly<Record<EndpointKind, EndpointKindSpec
     ],
     target: { field: 'url' },
     assertions: 'http',
+    blank: { kind: 'http' },
   },
   tcp: {
     checks: [{ kind: 'CHECK_KIND_TCP', regions: 'all-or-primary' }],
@@ -185,6 +188,7 @@ export const ENDPOINT_KIND_TABLE: Readonly<Record<EndpointKind, EndpointKindSpec
       publicTarget: (c) => ({ hostname: parseHostPort(c.target!)!.host, message: 'Target must point to a public address' }),
     },
     assertions: { refused: 'A tcp check has no assertions: it is up when the port opens' },
+    blank: { kind: 'tcp', target: '' },
   },
   dns: {
     checks: [{ kind: 'CHECK_KIND_DNS', regions: 'all-or-primary' }],
@@ -206,6 +210,7 @@ export const ENDPOINT_KIND_TABLE: Readonly<Record<EndpointKind, EndpointKindSpec
       publicTarget: (c) => (c.resolver ? { address: parseResolver(c.resolver)!.address, message: 'Resolver must be a public address' } : null),
     },
     assertions: 'answer',
+    blank: { kind: 'dns', target: '', record_type: 'A' },
   },
   // Pinged by its job; its pings are stored as results (tcp, region push) and graphed as run time.
   heartbeat: {
@@ -213,6 +218,7 @@ export const ENDPOINT_KIND_TABLE: Readonly<Record<EndpointKind, EndpointKindSpec
     graphs: [{ fn: 'response_time' }],
     target: { field: 'none' },
     assertions: { refused: 'A heartbeat has no assertions' },
+    blank: { kind: 'heartbeat', period_seconds: 3600, grace_seconds: 300 },
   },
 };
 

@@ -27,6 +27,7 @@ const SMTP = 'CHECK_KIND_SMTP' as AssignedKind;
     publicTarget: () => null,
   },
   assertions: { refused: 'An smtp check has no assertions' },
+  blank: { kind: 'smtp' as EndpointKind, target: '' },
 };
 
 const { startHarnessWithResults } = await import('../../control-plane/src/testing/harness');

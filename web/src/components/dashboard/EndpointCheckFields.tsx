@@ -29,13 +29,13 @@ export function CheckFields({ value, onChange, allowedKinds, onKindRefused, urlI
   const setRequest = (r: Partial<HttpRequestOptions>) => onChange({ ...value, request: { ...request, ...r } });
   const assertions = value.assertions ?? [];
   const setAssertions = (list: Assertion[]) => onChange({ ...value, assertions: list });
-  const sources = kind === 'dns' ? (['answer'] as const) : ASSERTION_SOURCES.filter((s) => s !== 'answer');
-  const comparisons = kind === 'dns' ? DNS_COMPARISONS : ASSERTION_COMPARISONS;
+  const onAnswer = endpointKindSpec(kind).assertions === 'answer';
+  const sources = onAnswer ? (['answer'] as const) : ASSERTION_SOURCES.filter((s) => s !== 'answer');
+  const comparisons = onAnswer ? DNS_COMPARISONS : ASSERTION_COMPARISONS;
 
   const pickKind = (k: EndpointKind) => {
     if (allowedKinds && !allowedKinds.includes(k)) return onKindRefused(k);
-    if (k === 'heartbeat') return onChange({ kind: k, period_seconds: 3600, grace_seconds: 300 });
-    onChange(k === 'http' ? { kind: k } : k === 'tcp' ? { kind: k, target: '' } : { kind: k, target: '', record_type: 'A' });
+    onChange({ ...endpointKindSpec(k).blank, kind: k });
   };
 
   return (
@@ -116,7 +116,7 @@ export function CheckFields({ value, onChange, allowedKinds, onKindRefused, urlI
       {typeof endpointKindSpec(kind).assertions === 'string' && (
         <fieldset className="fieldset">
           <legend>Assertions</legend>
-          <p className="option-hint">{kind === 'dns' ? 'Checks on the answer (the records, one per line).' : 'Without assertions a check is up when the answer is 2xx or 3xx.'}</p>
+          <p className="option-hint">{onAnswer ? 'Checks on the answer (the records, one per line).' : 'Without assertions a check is up when the answer is 2xx or 3xx.'}</p>
           {assertions.map((a, i) => {
             const set = (p: Partial<Assertion>) => setAssertions(assertions.map((x, j) => (j === i ? { ...x, ...p } : x)));
             return (
@@ -136,7 +136,7 @@ export function CheckFields({ value, onChange, allowedKinds, onKindRefused, urlI
             );
           })}
           <button type="button" className="btn btn-secondary"
-            onClick={() => setAssertions([...assertions, kind === 'dns' ? { source: 'answer', property: '', comparison: 'contains', target: '' } : { source: 'status_code', property: '', comparison: 'equals', target: '200' }])}>
+            onClick={() => setAssertions([...assertions, onAnswer ? { source: 'answer', property: '', comparison: 'contains', target: '' } : { source: 'status_code', property: '', comparison: 'equals', target: '200' }])}>
             Add assertion
           </button>
         </fieldset>
