@@ -153,11 +153,11 @@ export function checkKindRules(b: CheckFields, ctx: z.core.$RefinementCtx): void
     if (!b.target) return issue(target.required, 'target');
     for (const p of target.problems(b as TargetFields)) issue(p.message, p.path);
   }
+  const assertions = endpointKindSpec(kind).assertions;
   for (const a of b.assertions ?? []) {
-    const problem = assertionProblem(a as Assertion, kind);
+    const problem = assertionProblem(a as Assertion, assertions === 'answer' ? 'answer' : 'http');
     if (problem) return issue(problem, 'assertions');
   }
-  const assertions = endpointKindSpec(kind).assertions;
   if (typeof assertions === 'object' && (b.assertions?.length ?? 0) > 0) issue(assertions.refused, 'assertions');
 }
 
