@@ -70,7 +70,7 @@ const rows = await store.countResults();
   const times: number[] = [];
   for (let i = 0; i < 23; i++) {
     const t = performance.now();
-    await source.dailyUptime(ids, now - DAYS * DAY, now, 120);
+    await source.dailyUptime(ids, now - DAYS * DAY, now, 'Europe/Berlin');
     if (i >= 3) times.push(performance.now() - t);
   }
   console.log(`daily-uptime query alone (${COMPONENTS} endpoints, ${DAYS} days, hour rollup): p50 ${pct(times, 50).toFixed(1)} ms, p99 ${pct(times, 99).toFixed(1)} ms`);

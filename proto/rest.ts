@@ -267,11 +267,30 @@ export interface PlanChangeNotice {
 
 export type GraphFunction = 'response_time' | 'response_code' | 'ping' | 'cert_expiry';
 
+/** HTTP status classes of a response-code bucket; `failed` got no response at all. */
+export const CODE_CLASSES = ['2xx', '3xx', '4xx', '5xx', 'failed'] as const;
+export type CodeClass = (typeof CODE_CLASSES)[number];
+
+/** One response-code bucket: its checks by class, and how many passed (2xx, or accepted by assertions). */
+export interface CodeBucket {
+  t: number;
+  checks: number;
+  passed: number;
+  classes: Record<CodeClass, number>;
+}
+
 export interface GraphSeries {
   itemId: string;
   function: GraphFunction;
   location: string;
+  /** Response codes: a bucket with a failed check carries its worst failing status (a 5xx, else 0 for no response, else the highest), else its last status. */
   data: Array<[number, number]>;
+  /** Response codes only: per bucket (the times of `data`), the checks by status class. */
+  codes?: CodeBucket[];
+  /** Response codes only: the latest status in the range. */
+  lastCode?: number;
+  /** Response codes only: passed checks in percent of all (two decimals), the uptime badge's rule; null without checks. */
+  uptime?: number | null;
 }
 
 /** A failed check in a graph's range and why (issue 22: an assertion's reason, a refused connection...). */
@@ -281,6 +300,8 @@ export interface GraphsResponse {
   graphs: GraphSeries[]; from: number; to: number; bucketSeconds: number;
   /** The latest failed checks in the range (at most 20, newest first). */
   failures?: GraphFailure[];
+  /** The endpoint's uptime over the range, by the rule of the dashboard badge and the status page (maintenance left out); null without checks. */
+  uptime?: number | null;
 }
 
 /** A user's API key as listed: never the key itself, only its first characters. */
@@ -473,5 +494,10 @@ export interface PublicStatus {
   reports: Array<Omit<StatusReport, 'page_id' | 'incident_id'>>;
   /** In progress and upcoming, limited to this page's endpoints. */
   maintenance: Array<Omit<MaintenanceWindow, 'endpoint_ids'> & { components: number[] }>;
+  /**
+   * Ongoing outages the monitoring found that no open report covers (one began before the page or
+   * its component existed, or the page makes no reports): the banner's state is always explained.
+   */
+  detected: Array<{ component_ids: number[]; impact: 'major_outage' | 'degraded'; title: string; since: string }>;
   generated_at: string;
 }

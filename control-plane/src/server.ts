@@ -198,8 +198,14 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
   const alerting = createAlerting({
     inMaintenance: (urlId, ts) => late.statusPages?.inMaintenance(urlId, ts) ?? false,
     incidentHooks: {
-      opened: (i) => late.statusPages?.incidentHooks.opened(i),
-      resolved: (i) => late.statusPages?.incidentHooks.resolved(i),
+      opened: (i) => {
+        live.incidentChanged(i.url_id);
+        late.statusPages?.incidentHooks.opened(i);
+      },
+      resolved: (i) => {
+        live.incidentChanged(i.url_id);
+        late.statusPages?.incidentHooks.resolved(i);
+      },
     },
     emailVerified,
     repo: createAlertingRepo(db),
@@ -364,7 +370,15 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     events,
     eventStreamMaxMs: config.accessTokenTtlSeconds * 1000,
     apiKeys: createApiKeyService({ keys: createApiKeysRepo(db), planOf: endpoints.planOf, perMinute: config.rateLimits.apiKeyPerMinute, onRevoked: (id) => events.endKeyStreams(id) }),
-    graphs: createGraphService({ endpoints, source: results, metrics }),
+    graphs: createGraphService({
+      endpoints, source: results, metrics,
+      // The same count as the badge (uptimeSource) over the graph's range, so the two never disagree.
+      uptime: results
+        ? async (id, fromMs, toMs) => (await results!.uptime([id], {
+          sinceMs: fromMs, untilMs: toMs, createdAtMs: endpointsRepo.createdAtMs([id]), maintenance: late.statusPages?.spansFor([id], fromMs, toMs) ?? [],
+        })).get(id) ?? null
+        : undefined,
+    }),
     admin,
     billing,
     prices: createPriceService({ stripe, catalog }),

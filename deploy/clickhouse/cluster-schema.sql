@@ -59,7 +59,13 @@ CREATE TABLE IF NOT EXISTS upfleet.check_results_1m_local ON CLUSTER '{cluster}'
     total_max SimpleAggregateFunction(max, Nullable(Float32)),
     total_p95 AggregateFunction(quantileTiming(0.95), Float32),
     cert_days_min SimpleAggregateFunction(min, Nullable(Float32)),
-    last_status AggregateFunction(argMax, UInt16, DateTime64(3, 'UTC'))
+    last_status AggregateFunction(argMax, UInt16, DateTime64(3, 'UTC')),
+    code2_n SimpleAggregateFunction(sum, UInt64),
+    code3_n SimpleAggregateFunction(sum, UInt64),
+    code4_n SimpleAggregateFunction(sum, UInt64),
+    code5_n SimpleAggregateFunction(sum, UInt64),
+    code0_n SimpleAggregateFunction(sum, UInt64),
+    fail_code_max SimpleAggregateFunction(max, UInt16)
 )
 ENGINE = ReplicatedAggregatingMergeTree('/clickhouse/tables/{shard}/upfleet/check_results_1m_local', '{replica}')
 PARTITION BY toYYYYMM(bucket)
@@ -84,7 +90,13 @@ CREATE TABLE IF NOT EXISTS upfleet.check_results_1h_local ON CLUSTER '{cluster}'
     total_max SimpleAggregateFunction(max, Nullable(Float32)),
     total_p95 AggregateFunction(quantileTiming(0.95), Float32),
     cert_days_min SimpleAggregateFunction(min, Nullable(Float32)),
-    last_status AggregateFunction(argMax, UInt16, DateTime64(3, 'UTC'))
+    last_status AggregateFunction(argMax, UInt16, DateTime64(3, 'UTC')),
+    code2_n SimpleAggregateFunction(sum, UInt64),
+    code3_n SimpleAggregateFunction(sum, UInt64),
+    code4_n SimpleAggregateFunction(sum, UInt64),
+    code5_n SimpleAggregateFunction(sum, UInt64),
+    code0_n SimpleAggregateFunction(sum, UInt64),
+    fail_code_max SimpleAggregateFunction(max, UInt16)
 )
 ENGINE = ReplicatedAggregatingMergeTree('/clickhouse/tables/{shard}/upfleet/check_results_1h_local', '{replica}')
 PARTITION BY toYYYYMM(bucket)
@@ -107,7 +119,13 @@ SELECT
     maxOrNullIf(total_ms, (kind = 'http' AND status_code > 0) OR (kind != 'http' AND ok = 1)) AS total_max,
     quantileTimingStateIf(0.95)(total_ms, (kind = 'http' AND status_code > 0) OR (kind != 'http' AND ok = 1)) AS total_p95,
     minOrNullIf(cert_days_left, kind = 'tls' AND (ok = 1 OR cert_not_after IS NOT NULL)) AS cert_days_min,
-    argMaxStateIf(status_code, ts, kind = 'http') AS last_status
+    argMaxStateIf(status_code, ts, kind = 'http') AS last_status,
+    countIf(kind = 'http' AND status_code >= 200 AND status_code < 300) AS code2_n,
+    countIf(kind = 'http' AND status_code >= 300 AND status_code < 400) AS code3_n,
+    countIf(kind = 'http' AND status_code >= 400 AND status_code < 500) AS code4_n,
+    countIf(kind = 'http' AND status_code >= 500) AS code5_n,
+    countIf(kind = 'http' AND status_code = 0) AS code0_n,
+    maxIf(status_code, kind = 'http' AND NOT (kind = 'http' AND (phase = 'asserted' OR (phase != 'assertion' AND status_code >= 200 AND status_code < 300)))) AS fail_code_max
 FROM upfleet.check_results_local
 GROUP BY endpoint_id, kind, region, retention_days, bucket;
 
@@ -125,7 +143,13 @@ SELECT
     maxOrNullIf(total_ms, (kind = 'http' AND status_code > 0) OR (kind != 'http' AND ok = 1)) AS total_max,
     quantileTimingStateIf(0.95)(total_ms, (kind = 'http' AND status_code > 0) OR (kind != 'http' AND ok = 1)) AS total_p95,
     minOrNullIf(cert_days_left, kind = 'tls' AND (ok = 1 OR cert_not_after IS NOT NULL)) AS cert_days_min,
-    argMaxStateIf(status_code, ts, kind = 'http') AS last_status
+    argMaxStateIf(status_code, ts, kind = 'http') AS last_status,
+    countIf(kind = 'http' AND status_code >= 200 AND status_code < 300) AS code2_n,
+    countIf(kind = 'http' AND status_code >= 300 AND status_code < 400) AS code3_n,
+    countIf(kind = 'http' AND status_code >= 400 AND status_code < 500) AS code4_n,
+    countIf(kind = 'http' AND status_code >= 500) AS code5_n,
+    countIf(kind = 'http' AND status_code = 0) AS code0_n,
+    maxIf(status_code, kind = 'http' AND NOT (kind = 'http' AND (phase = 'asserted' OR (phase != 'assertion' AND status_code >= 200 AND status_code < 300)))) AS fail_code_max
 FROM upfleet.check_results_local
 GROUP BY endpoint_id, kind, region, retention_days, bucket;
 

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { LIMITS, MESSAGES } from '../rest';
 import { CheckoutSessionId } from './billing';
-import { TIMEZONES, emailAddress, requiredText } from './common';
+import { timeZoneField, emailAddress, requiredText } from './common';
 
 const usernameLength = `Username must be between ${LIMITS.usernameMin} and ${LIMITS.usernameMax} characters`;
 
@@ -83,7 +83,7 @@ export const ProfileUpdateBody = z
   .object({
     username: Username,
     email: emailAddress(),
-    timezone: z.enum(TIMEZONES as [string, ...string[]], { error: 'Please choose a timezone from the list' }).default('UTC'),
+    timezone: timeZoneField(),
     /** Needed (or two_factor_code) when the email changes. */
     current_password: z.string({ error: 'Password must be text' }).max(1024, 'Password is too long').optional(),
     two_factor_code: z.string({ error: MESSAGES.invalidCode }).trim().max(64, MESSAGES.invalidCode).optional(),

@@ -1,5 +1,6 @@
 // Building blocks of the REST schemas: each rule written once, each failure carrying its SPEC message.
 import { z } from 'zod';
+import { DEFAULT_TIME_ZONE, TIME_ZONE_ERROR, isTimeZone } from '../time-zone';
 
 /** The one email rule (server and web forms). */
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -26,7 +27,10 @@ export function isHttpUrl(value: string): boolean {
   }
 }
 
-/** Timezones offered by the profile form and accepted by the server (SPEC section 4). */
+/**
+ * The fixed-offset values of before IANA names (UTC-12 .. UTC+14 with UTC+5:30): still accepted
+ * and applied as fixed offsets (proto/time-zone.ts); pickers offer IANA names (timeZoneOptions).
+ */
 export const TIMEZONES: readonly string[] = (() => {
   const list: string[] = [];
   for (let h = -12; h <= 14; h++) {
@@ -35,6 +39,11 @@ export const TIMEZONES: readonly string[] = (() => {
   }
   return list;
 })();
+
+/** A profile's or status page's zone: an IANA name or a fixed-offset value; UTC when absent. */
+export const timeZoneField = () =>
+  z.string({ error: TIME_ZONE_ERROR }).trim().max(64, TIME_ZONE_ERROR).refine(isTimeZone, { message: TIME_ZONE_ERROR }).default(DEFAULT_TIME_ZONE)
+    .meta({ description: "An IANA time zone ('Europe/Berlin'); 'UTC+2'-style fixed offsets are still accepted. Default UTC." });
 
 /** A non-blank string, trimmed: `{label} is required` when missing or blank, a length cap beside it. */
 export const requiredText = (label: string, max = 1000) =>

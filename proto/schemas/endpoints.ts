@@ -1,5 +1,6 @@
 // Endpoint bodies. Plan rules (features, region count, endpoint count) are policy: the service checks them after parsing.
 import { z } from 'zod';
+import { isTimeZone } from '../time-zone';
 import { ENDPOINT_STATUSES, FEATURES, type EndpointCheck, type EndpointStatus, type Feature } from '../rest';
 import {
   ASSERTION_COMPARISONS, ASSERTION_SOURCES, DNS_RECORD_TYPES, FORBIDDEN_HEADERS, HTTP_METHODS, LIMITS_CHECK, LIMITS_HEARTBEAT,
@@ -80,15 +81,8 @@ export { isDnsName, parseHostPort, parseResolver };
 
 const PERIOD_ERROR = 'period_seconds must be a whole number from 60 to 2678400 (31 days)';
 const GRACE_ERROR = 'grace_seconds must be a whole number from 0 to 2678400 (31 days)';
-/** An IANA time zone the runtime knows (Intl throws on an unknown one). */
-export function isTimeZone(tz: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return tz.length > 0;
-  } catch {
-    return false;
-  }
-}
+/** A heartbeat cron's zone: the one rule of proto/time-zone.ts (IANA names, 'UTC+2' aliases). */
+export { isTimeZone };
 /** A heartbeat's grace when none is given. */
 export const DEFAULT_GRACE_SECONDS = 300;
 

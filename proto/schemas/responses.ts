@@ -219,7 +219,20 @@ export const GraphsResource = z
         itemId: z.string(),
         function: z.enum(['response_time', 'response_code', 'ping', 'cert_expiry']),
         location: z.string(),
-        data: z.array(z.tuple([z.number(), z.number()])).meta({ description: '[millisecond timestamp, value] pairs' }),
+        data: z.array(z.tuple([z.number(), z.number()])).meta({
+          description: '[millisecond timestamp, value] pairs; a response-code bucket with a failed check carries its worst failing status (a 5xx, else 0 for no response, else the highest), else its last status',
+        }),
+        codes: z
+          .array(z.object({
+            t: z.number(),
+            checks: z.number().int(),
+            passed: z.number().int(),
+            classes: z.object({ '2xx': z.number().int(), '3xx': z.number().int(), '4xx': z.number().int(), '5xx': z.number().int(), failed: z.number().int() }),
+          }))
+          .optional()
+          .meta({ description: 'Response codes only: per bucket, the checks by status class (failed: no response) and how many passed' }),
+        lastCode: z.number().int().optional().meta({ description: 'Response codes only: the latest status in the range' }),
+        uptime: z.number().nullable().optional().meta({ description: 'Response codes only: passed checks in percent (two decimals) at this location' }),
       }),
     ),
     from: z.number(),
@@ -229,6 +242,7 @@ export const GraphsResource = z
       .array(z.object({ t: z.number(), location: z.string(), reason: z.string() }))
       .optional()
       .meta({ description: 'The latest failed checks in the range (at most 20, newest first) and why: "status_code 503, expected equals 200", "connection refused"' }),
+    uptime: z.number().nullable().optional().meta({ description: "The endpoint's uptime over the range in percent (two decimals), the dashboard badge's and status page's rule; null without checks" }),
   })
   .meta({ id: 'Graphs' });
 

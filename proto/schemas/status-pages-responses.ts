@@ -74,6 +74,9 @@ export const PublicStatusResource = z
     maintenance: z.array(
       z.object({ id: z.number().int(), title: z.string(), message: z.string(), starts_at: timestamp, ends_at: timestamp, state: z.enum(['scheduled', 'in_progress', 'completed']), components: z.array(z.number().int()) }),
     ),
+    detected: z
+      .array(z.object({ component_ids: z.array(z.number().int()), impact: z.enum(['major_outage', 'degraded']), title: z.string(), since: timestamp }))
+      .meta({ description: 'Ongoing outages the monitoring found that no open report covers (e.g. one that began before the page existed)' }),
     generated_at: timestamp,
   })
   .meta({ id: 'PublicStatus' });

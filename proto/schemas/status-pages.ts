@@ -2,7 +2,7 @@
 // each failure carrying its message. The plan limit (max_status_pages) is policy: the service checks it.
 import { z } from 'zod';
 import { REPORT_IMPACTS, REPORT_STATUSES } from '../rest';
-import { TIMEZONES, flag, mailboxAddress, optionalText, requiredText } from './common';
+import { timeZoneField, flag, mailboxAddress, optionalText, requiredText } from './common';
 
 export const SLUG_RE = /^[a-z0-9](?:[a-z0-9-]{1,46}[a-z0-9])$/;
 
@@ -55,7 +55,7 @@ const pageFields = {
   /** undefined: unchanged (PUT) / none (POST); null or '': no password; text: the new password. */
   password: passwordField,
   custom_domain: customDomain,
-  timezone: z.enum(TIMEZONES as [string, ...string[]], { error: 'Please choose a timezone from the list' }).default('UTC'),
+  timezone: timeZoneField(),
   auto_reports: flag('auto_reports', true),
   components: z
     .array(StatusComponentInput, { error: 'Components must be a list' })

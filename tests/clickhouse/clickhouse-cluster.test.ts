@@ -209,6 +209,17 @@ describe.skipIf(unavailable !== null)(`ClickHouse cluster: 2 shards, Distributed
       .replace(/^\s*--.*$/gm, '').replace(/\s+ON CLUSTER '\{cluster\}'/g, '').split(/;\s*$/m).map((x) => x.trim()).filter(Boolean);
     expect(step3).toHaveLength(2);
     for (const node of cluster.nodes) for (const stmt of [...step3, ...step3]) await node.query(stmt);
+    // Step 4 (status-class columns): a control plane refuses Distributed rollups without them, naming the file.
+    for (const node of cluster.nodes) {
+      for (const g of ['1m', '1h']) await node.query(`ALTER TABLE upfleet.check_results_${g} DROP COLUMN code2_n, DROP COLUMN code3_n, DROP COLUMN code4_n, DROP COLUMN code5_n, DROP COLUMN code0_n, DROP COLUMN fail_code_max`);
+    }
+    const before4 = fresh();
+    await expect(before4.init()).rejects.toThrow(/upgrades\/4-code-classes\.sql/);
+    await before4.close();
+    const step4 = fs.readFileSync(path.join(path.dirname(CLUSTER_SCHEMA_FILE), 'upgrades/4-code-classes.sql'), 'utf8')
+      .replace(/^\s*--.*$/gm, '').replace(/\s+ON CLUSTER '\{cluster\}'/g, '').split(/;\s*$/m).map((x) => x.trim()).filter(Boolean);
+    expect(step4).toHaveLength(6);
+    for (const node of cluster.nodes) for (const stmt of [...step4, ...step4]) await node.query(stmt);
     expect(await views()).toEqual(viewsNow);
     expect(await p95Columns()).toBe(columnsNow);
 

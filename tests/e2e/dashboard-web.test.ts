@@ -90,6 +90,24 @@ d(title, () => {
     flipCode = 200;
   }, 60_000);
 
+  it("shows the 503s in the 12 h graph as 5xx checks with the range's uptime, no average of codes, and monitoring as a switch", async () => {
+    await page.goto(`${stack.baseUrl}/dashboard`);
+    const flip = row('Flip shop');
+    await flip.waitFor();
+    await expect(flip.getByRole('switch', { name: 'Disable monitoring for Flip shop' }).getAttribute('aria-checked')).resolves.toBe('true');
+    await flip.locator('h3').click();
+    const graphs = page.getByRole('dialog');
+    await graphs.getByRole('button', { name: '12 h' }).click();
+    const card = graphs.getByRole('article', { name: 'Response Code from EU - Germany' });
+    await expect.poll(async () => Number(await card.getByTestId('class-5xx').textContent()), { timeout: 20_000 }).toBeGreaterThan(0);
+    await expect(card.getByText('Average').count()).resolves.toBe(0);
+    await expect(card.getByLabel('Last 10 checks').textContent()).resolves.toContain('503');
+    const uptime = Number((await graphs.getByTestId('range-uptime').textContent())!.match(/([\d.]+)%/)![1]);
+    expect(uptime).toBeLessThan(100);
+    await graphs.getByRole('button', { name: 'Close' }).click();
+    await graphs.waitFor({ state: 'detached' });
+  }, 60_000);
+
   it('searches, filters by status from the summary and sorts, all kept in the URL across a reload', async () => {
     await page.goto(`${stack.baseUrl}/dashboard`);
     await page.getByTestId('endpoint-row').first().waitFor();

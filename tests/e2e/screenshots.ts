@@ -29,12 +29,20 @@ export function ensureWebBuild(): void {
   const index = path.join(WEB, 'dist', 'index.html');
   const srcNewest = Math.max(newestMtime(path.join(WEB, 'src')), fs.statSync(path.join(WEB, 'index.html')).mtimeMs);
   if (fs.existsSync(index) && fs.statSync(index).mtimeMs >= srcNewest) return;
-  execFileSync(process.execPath, [path.join(REPO_ROOT, 'node_modules/vite/bin/vite.js'), 'build'], {
+  // Built beside dist and swapped in whole: building into dist empties it first, and a control
+  // plane serving it meanwhile (another test run) would find no index.html for a page load.
+  const fresh = path.join(WEB, `dist.build-${process.pid}`);
+  execFileSync(process.execPath, [path.join(REPO_ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--outDir', fresh, '--emptyOutDir'], {
     cwd: WEB,
     stdio: 'inherit',
     // vitest sets NODE_ENV=test, which would make Vite bundle React's development build.
     env: { ...process.env, NODE_ENV: 'production' },
   });
+  const old = path.join(WEB, `dist.old-${process.pid}`);
+  const dist = path.join(WEB, 'dist');
+  if (fs.existsSync(dist)) fs.renameSync(dist, old);
+  fs.renameSync(fresh, dist);
+  fs.rmSync(old, { recursive: true, force: true });
 }
 
 export async function launchBrowser(viewport = { width: 1440, height: 900 }): Promise<{ context: BrowserContext; close(): Promise<void> }> {

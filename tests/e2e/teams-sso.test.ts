@@ -95,7 +95,8 @@ d(title, () => {
     await expect(page.getByRole('link', { name: 'Audit Log' }).count()).resolves.toBe(0);
     await page.getByRole('link', { name: 'Members' }).first().click();
     await page.getByRole('heading', { name: 'Members of Acme' }).waitFor();
-    await expect(page.getByTestId('member-row').allTextContents()).resolves.toEqual([expect.stringContaining('owner@example.com'), expect.stringContaining('alice@example.com')]);
+    // the rows load after the heading: poll (read once, they were sometimes not there yet under load)
+    await expect.poll(() => page.getByTestId('member-row').allTextContents()).toEqual([expect.stringContaining('owner@example.com'), expect.stringContaining('alice@example.com')]);
     await expect(page.getByRole('button', { name: 'Send invitation' }).count()).resolves.toBe(0);
     // status pages are an admin's: a viewer is not offered a new one, nor edit or delete of the owner's
     const ws = { 'x-workspace-id': String(acme) };

@@ -42,7 +42,7 @@ d(title, () => {
   it('signs up, adds an endpoint, sees graphs, alerts, thresholds, profile, 2FA, signs in with a TOTP code and deletes the endpoint', async () => {
     const base = stack.baseUrl;
     await signUp(page, base, account);
-    await page.getByRole('heading', { name: `Welcome back, ${account.username}!` }).waitFor();
+    await page.getByRole('heading', { name: `Welcome, ${account.username}!` }).waitFor(); // a new account: "Welcome back" is for a return
     await page.getByText('No endpoints yet').waitFor();
     expect(JSON.parse((await page.evaluate<string>("localStorage.getItem('user')"))).username).toBe(account.username);
 

@@ -1,34 +1,20 @@
 // Issue 22 heartbeats in Debian's chromium against the real control plane: a Free account picks the
 // heartbeat kind, a cron with its time zone shows its next five runs, the heartbeat is created;
-// its edit form shows the ping URL with a copy button and curl/crontab examples, and a ping at that
-// URL turns the row up.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
-import { startStack, type Stack } from '../helpers/start-stack';
-import { ensureWebBuild, hasChromium, launchBrowser, signUp } from './screenshots';
+// its ping URL and the crontab line for its cron show at once and in its edit form (copy buttons),
+// its row waits for the first ping without a heartbeat:// link, and a ping turns the row up.
+import { describe, expect, it } from 'vitest';
+import { useBrowserStack } from '../helpers/browser-stack';
+import { hasChromium, signUp } from './screenshots';
 
 const browserOk = hasChromium();
 const d = browserOk ? describe : describe.skip;
 const title = browserOk ? 'heartbeat form in chromium' : 'heartbeat form in chromium (skipped: /usr/bin/chromium is missing)';
 
 d(title, () => {
-  let stack: Stack;
-  let browser: Awaited<ReturnType<typeof launchBrowser>>;
-  let page: Page;
-
-  beforeAll(async () => {
-    ensureWebBuild();
-    stack = await startStack();
-    browser = await launchBrowser();
-    page = await browser.context.newPage();
-    page.setDefaultTimeout(20_000);
-  }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-  });
+  const env = useBrowserStack();
 
   it('creates a cron heartbeat with its next runs, shows its ping URL, and a ping turns it up', async () => {
+    const { page, stack } = env;
     const base = stack.baseUrl;
     await signUp(page, base, { username: 'beats', email: 'beats@example.com', password: 'correct-horse-1' });
     await page.getByRole('button', { name: 'Add Endpoint' }).first().click();
@@ -46,7 +32,21 @@ d(title, () => {
     await dialog.getByLabel(/^Cron \(/).fill('30 2 * * *');
     await dialog.getByRole('button', { name: 'Add Endpoint' }).click();
     await dialog.waitFor({ state: 'detached' });
+    // At once: the ping URL and the lines for this cron, each with a copy button.
+    const created = page.getByRole('dialog', { name: 'Heartbeat created' });
+    const firstUrl = await created.getByLabel('Ping URL').inputValue();
+    expect(firstUrl).toMatch(new RegExp(`^${base}/ping/[A-Za-z0-9_-]{32}$`));
+    expect(await created.getByLabel('crontab line', { exact: true }).innerText()).toBe(`CRON_TZ=Europe/Berlin\n30 2 * * * /usr/local/bin/backup.sh && curl -fsS -m 10 --retry 5 ${firstUrl}`);
+    await created.getByRole('button', { name: 'Copy the crontab line' }).click();
+    await created.getByRole('button', { name: 'Copy the crontab line: copied' }).waitFor();
+    await created.getByRole('button', { name: 'Done' }).click();
+    await created.waitFor({ state: 'detached' });
     await page.getByRole('heading', { name: 'Nightly backup', exact: true }).waitFor();
+    // Before the first ping: its schedule instead of a heartbeat:// link, and no uptime yet.
+    const row = page.getByRole('listitem', { name: /^Nightly backup:/ });
+    expect(await row.locator('a[href^="heartbeat:"]').count()).toBe(0);
+    expect(await row.innerText()).not.toMatch(/heartbeat:\/\/|100\.00%/);
+    await row.getByText('Waiting for the first ping').waitFor();
 
     await page.getByRole('button', { name: 'Edit Nightly backup' }).click();
     dialog = page.getByRole('dialog', { name: 'Edit Endpoint' });
@@ -55,9 +55,13 @@ d(title, () => {
     const url = await pingUrl.inputValue();
     expect(url).toMatch(new RegExp(`^${base}/ping/[A-Za-z0-9_-]{32}$`));
     expect(await dialog.getByLabel('Time zone').inputValue()).toBe('Europe/Berlin');
-    await dialog.getByRole('button', { name: 'Copy' }).click();
-    await dialog.getByRole('button', { name: 'Copied' }).waitFor();
-    await dialog.getByText(`0 3 * * * /usr/local/bin/backup.sh && curl -fsS -m 10 --retry 5 ${url}`).waitFor();
+    expect(url).toBe(firstUrl);
+    // The modal fits its content: the long ping URL and lines wrap, nothing scrolls sideways.
+    expect(await page.evaluate<number>("(() => { const b = document.querySelector('[role=dialog] .modal-body'); return b.scrollWidth - b.clientWidth; })()")).toBeLessThanOrEqual(0);
+    await dialog.getByRole('button', { name: 'Copy', exact: true }).click();
+    await dialog.getByRole('button', { name: 'Copied', exact: true }).waitFor();
+    // The crontab line follows the heartbeat's own cron (it read "0 3 * * *" whatever the schedule).
+    await dialog.getByText(`30 2 * * * /usr/local/bin/backup.sh && curl -fsS -m 10 --retry 5 ${url}`).waitFor();
     await dialog.getByRole('button', { name: 'Cancel' }).click();
 
     expect((await fetch(url, { method: 'POST', body: 'backup done' })).status).toBe(200);

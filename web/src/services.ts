@@ -4,10 +4,13 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { AuthResult, User } from '@upfleet/proto/rest';
 import { MESSAGES } from '@upfleet/proto/rest';
 import { createApiClient, AuthenticationError, type ApiClient } from './api/client';
+import { setDisplayZone } from './lib/format';
 import { createAuthStore, tokenStoreOf, type AuthStore, type StorageEvents } from './stores/auth-store';
 import { createSessionMonitor, type SessionMonitor, type SessionMonitorDeps } from './session/session-monitor';
 
 export const WORKSPACE_STORAGE_KEY = 'upfleetWorkspace';
+/** The id of an account made in this browser that has not seen its dashboard yet ("Welcome", not "Welcome back"). */
+export const NEW_ACCOUNT_STORAGE_KEY = 'upfleetNewAccount';
 
 type LoginOutcome = { ok: true } | { ok: false; requires2FA: boolean; error: string };
 
@@ -43,6 +46,9 @@ interface ServicesDeps {
 
 export function createServices(deps: ServicesDeps): AppServices {
   const auth = createAuthStore(deps.storage, deps.storageEvents);
+  // Dates on screen are shown in the user's profile zone once the user is known (lib/format.ts).
+  setDisplayZone(auth.getState().user?.timezone);
+  auth.subscribe((s) => setDisplayZone(s.user?.timezone));
   const goLogin = (): void => {
     auth.getState().clear();
     deps.navigate('/login');
@@ -79,6 +85,7 @@ export function createServices(deps: ServicesDeps): AppServices {
         const res = await api.publicRequest<AuthResult>('POST', '/api/auth/signup', body);
         if (res.success) {
           auth.getState().setSession(res.data);
+          deps.storage.setItem(NEW_ACCOUNT_STORAGE_KEY, String(res.data.user.id));
           return { ok: true };
         }
         return { ok: false, error: res.error || 'Failed to create account' };

@@ -22,7 +22,7 @@ import type { TokenService } from '../services/tokens';
 import type { WorkspaceService } from '../services/workspaces';
 import type { CatalogRepo } from '../store/catalog-repo';
 import { requireAdmin } from './middleware/auth';
-import { errorHandler, notFoundApi } from './middleware/errors';
+import { errorHandler, notFoundApi, sendErrorPage } from './middleware/errors';
 import { limitPerAddress } from './middleware/rate-limit';
 import { agentInstallRoutes, type AgentArtifactSource } from './agent-install/routes';
 import { buildOpenApi } from './openapi';
@@ -180,9 +180,15 @@ export function createApp(deps: AppDeps): Express {
   if (dist && indexHtml && fs.existsSync(indexHtml)) {
     app.use(express.static(dist, { index: false, maxAge: '1h' }));
     // Client-side routing: any other GET loads the app (deep links such as /alert-settings).
+    // The app's index.html is read per request (a rebuild replaces it and its asset names); while
+    // it is missing (a rebuild empties dist) the page says so instead of failing like an API call.
     app.get(/.*/, (_req, res) => {
       res.setHeader('Cache-Control', 'no-cache');
-      res.sendFile(indexHtml);
+      res.sendFile(indexHtml, (err) => {
+        if (!err || res.headersSent) return;
+        res.setHeader('Retry-After', '5');
+        sendErrorPage(res, 503, 'Upfleet is updating', 'The web app is being replaced. Reload this page in a few seconds.');
+      });
     });
   } else {
     app.get(/.*/, (_req, res) => {

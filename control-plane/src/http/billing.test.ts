@@ -148,6 +148,12 @@ describe('signed-in checkout', () => {
     const r = await h.call('GET', '/api/billing/subscription', undefined, u.token);
     expect([r.status, r.body]).toEqual([404, { success: false, error: 'No active subscription found' }]);
   });
+
+  it('answers none as data null, not a 404, when asked with ?optional=1 (the Profile loads without a failing call)', async () => {
+    const u = await h.signup();
+    const r = await h.call('GET', '/api/billing/subscription?optional=1', undefined, u.token);
+    expect([r.status, r.body]).toEqual([200, { success: true, data: null }]);
+  });
 });
 
 describe('webhooks', () => {

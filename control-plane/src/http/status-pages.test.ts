@@ -333,6 +333,62 @@ describe('public status page', () => {
     expect(JSON.stringify(d)).not.toContain('incident_id');
   });
 
+  it('lists an outage that began before the page existed under the banner that counts it, and titles the HTML with the page title once', async () => {
+    const { token, user } = await proUser();
+    const api = await newEndpoint(token, 'api');
+    const slow = await newEndpoint(token, 'slow');
+    h.cp.db.prepare("INSERT INTO incidents (user_id, url_id, condition, regions, cause, opened_at) VALUES (?, ?, 'down', '[]', 'connection refused', ?)").run(user.id, api, Date.now() - 3600_000);
+    openIncident(user.id, slow, 'threshold:response_time');
+    const page = (await h.call('POST', '/api/users/status-pages', pageBody({
+      title: 'Acme Status', auto_reports: true, components: [{ name: 'API', endpoint_id: api }, { name: 'Search', endpoint_id: slow }],
+    }), token)).body.data;
+    // an open report about Search covers its incident; nothing was ever reported about the API
+    await h.call('POST', `/api/users/status-pages/${page.id}/reports`, { title: 'Search slow', message: 'Looking', affected: [{ component_id: page.components[1].component_id, impact: 'degraded' }] }, token);
+    const d = (await h.call('GET', `/api/public/status/${page.slug}`)).body.data;
+    expect(d.overall).toBe('major_outage');
+    expect(d.detected).toEqual([{ component_ids: [page.components[0].component_id], impact: 'major_outage', title: 'API is down', since: expect.any(String) }]);
+    expect(Date.now() - Date.parse(d.detected[0].since)).toBeGreaterThanOrEqual(3600_000);
+    const html = await (await fetch(`${h.cp.url}/status/${page.slug}`)).text();
+    expect(html).toContain('<title>Acme Status</title>');
+    const banner = html.indexOf('Major outage');
+    const current = html.indexOf('<h2>Current incidents</h2>');
+    expect(banner).toBeGreaterThan(0);
+    expect(current).toBeGreaterThan(banner);
+    expect(html.indexOf('API is down')).toBeGreaterThan(current);
+    expect(html).toContain('Search slow');
+    expect(html).not.toContain('No incidents reported');
+    // resolved, the page is operational and nothing is listed as current
+    h.cp.db.prepare('UPDATE incidents SET resolved_at = ? WHERE url_id IN (?, ?)').run(Date.now(), api, slow);
+    await h.call('PUT', `/api/users/status-pages/${page.id}`, { ...pageBody({ slug: page.slug, title: 'Acme Status' }), components: page.components.map((c: any) => ({ id: c.component_id, name: c.name, endpoint_id: c.endpoint_id })) }, token);
+    const after = (await h.call('GET', `/api/public/status/${page.slug}`)).body.data;
+    expect(after.detected).toEqual([]);
+  });
+
+  it("takes IANA zones (Nepal, Adelaide, Kiritimati) and 'UTC+2' aliases, refuses others, and shows the page's times in its zone", async () => {
+    const { token } = await proUser();
+    for (const zone of ['Asia/Kathmandu', 'Australia/Adelaide', 'Pacific/Kiritimati', 'UTC+2', 'UTC+5:30']) {
+      const r = await h.call('POST', '/api/users/status-pages', pageBody({ timezone: zone }), token);
+      expect(r.status, zone).toBe(201);
+      expect(r.body.data.timezone).toBe(zone);
+      await h.call('DELETE', `/api/users/status-pages/${r.body.data.id}`, undefined, token);
+    }
+    const before = (await pages(token)).length;
+    expect((await h.call('POST', '/api/users/status-pages', pageBody({ timezone: 'Mars/Olympus' }), token)).body).toEqual({ success: false, error: 'Please choose a timezone from the list' });
+    expect((await pages(token)).length).toBe(before);
+    const page = (await h.call('POST', '/api/users/status-pages', pageBody({ timezone: 'Asia/Kathmandu', components: [{ name: 'A' }] }), token)).body.data;
+    await h.call('POST', `/api/users/status-pages/${page.id}/reports`, { title: 'Slow', message: 'Looking', affected: [{ component_id: page.components[0].component_id, impact: 'degraded' }] }, token);
+    const d = (await h.call('GET', `/api/public/status/${page.slug}`)).body.data;
+    // Kathmandu is UTC+5:45: the page's last day and the update's time are Kathmandu's
+    const kathmandu = (ms: number) => new Date(ms + 345 * 60_000).toISOString();
+    expect(d.components[0].days.at(-1).date).toBe(kathmandu(Date.parse(d.generated_at)).slice(0, 10));
+    const html = await (await fetch(`${h.cp.url}/status/${page.slug}`)).text();
+    expect(html).toContain('Times in Asia/Kathmandu');
+    expect(html).toContain(kathmandu(Date.parse(d.reports[0].updates[0].created_at)).slice(0, 16).replace('T', ' '));
+    // the profile takes IANA names too
+    expect((await h.call('PUT', '/api/users/profile', { username: 'zoned', email: (await h.call('GET', '/api/users/profile', undefined, token)).body.data.email, timezone: 'America/New_York' }, token)).status).toBe(200);
+    expect((await h.call('GET', '/api/users/profile', undefined, token)).body.data.timezone).toBe('America/New_York');
+  });
+
   it('answers Cache-Control public, max-age=30 with an ETag, 304 on If-None-Match; a change gives a new ETag', async () => {
     const { token } = await proUser();
     const page = (await h.call('POST', '/api/users/status-pages', pageBody({ components: [{ name: 'A' }] }), token)).body.data;

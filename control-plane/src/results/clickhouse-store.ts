@@ -10,7 +10,7 @@ import { planGraphQuery, type GraphSource } from './graph-plan';
 import { queryCount, queryFailures, queryGraphs, queryUptime, type GraphRange, type UptimeWindow } from './queries';
 import { INSERT_COLUMNS, PAYLOAD_FORMAT, encodeRows, type Payload } from './row-encoding';
 import { IngestLedger, MergedInserter, type InsertGroup } from './merged-inserts';
-import { DEFAULT_DATABASE, MERGE_SETTINGS, RESULT_TABLES, assertDatabaseName, rollupUpgradeStatements, schemaStatements, viewBeforeStep3 } from './schema';
+import { DEFAULT_DATABASE, MERGE_SETTINGS, RESULT_TABLES, assertDatabaseName, rollupUpgradeStatements, schemaStatements, viewBeforeStep3, beforeStep4 } from './schema';
 
 /** The deduplication key of an agent's batch (agent ids are server-made UUIDs: no '/' in them). */
 export const batchKey = (agentId: string, batchId: string): string => `${agentId}/${batchId}`;
@@ -132,7 +132,7 @@ export class ClickHouseResultStore implements ResultStore {
     this.log.info({ database: this.db }, 'results schema ready');
   }
 
-  /** Schema steps 2 and 3 (schema.ts, rollupUpgradeStatements) on existing rollups that are MergeTree tables here. */
+  /** Schema steps 2 to 4 (schema.ts, rollupUpgradeStatements) on existing rollups that are MergeTree tables here. */
   private async upgradeRollups(): Promise<void> {
     const rs = await this.client.query({
       query: 'SELECT name, engine, create_table_query AS ddl FROM system.tables WHERE database = {db:String} AND name IN {names:Array(String)}',
@@ -149,13 +149,20 @@ export class ClickHouseResultStore implements ResultStore {
         if (/\btotal_q\b/.test(table.ddl)) {
           throw new Error(`ClickHouse: ${this.db}.${table.name} still has total_q (before schema step 2); run deploy/clickhouse/upgrades/2-rollup-p95.sql once on the cluster, then start again (deploy/clickhouse/README.md, "Upgrading")`);
         }
+        // Graphs read the status-class columns of step 4: without them they would fail, so refuse.
+        if (beforeStep4(table.ddl)) {
+          throw new Error(`ClickHouse: ${this.db}.${table.name} has no status-class columns (before schema step 4); run deploy/clickhouse/upgrades/4-code-classes.sql once on the cluster, then start again (deploy/clickhouse/README.md, "Upgrading")`);
+        }
+        if (beforeStep4(view?.ddl ?? '')) {
+          this.log.warn({ view: `${this.db}.check_results_${grain}_mv` }, 'rollup view predates schema step 4 (new buckets get no status-class counts); run deploy/clickhouse/upgrades/4-code-classes.sql once on the cluster');
+        }
         // Before step 3 the views only miscount HTTP checks judged by assertions: said, not refused.
         if (viewBeforeStep3(view?.ddl ?? '')) {
           this.log.warn({ view: `${this.db}.check_results_${grain}_mv` }, 'rollup view predates schema step 3 (uptime counts a failed assertion on a 2xx as up); run deploy/clickhouse/upgrades/3-assertion-uptime.sql once on the cluster');
         }
         continue;
       }
-      if (!/\btotal_q\b/.test(table.ddl) && table.ddl.includes('total_p95') && !viewBeforeStep3(view?.ddl ?? '')) continue; // done already: no ALTER at every start
+      if (!/\btotal_q\b/.test(table.ddl) && table.ddl.includes('total_p95') && !viewBeforeStep3(view?.ddl ?? '') && !beforeStep4(table.ddl) && !beforeStep4(view?.ddl ?? '')) continue; // done already: no ALTER at every start
       for (const stmt of rollupUpgradeStatements(this.db, grain, view?.ddl ?? '')) await this.client.command({ query: stmt });
     }
   }

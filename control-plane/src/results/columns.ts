@@ -44,6 +44,16 @@ export const RESULT_COLUMNS: readonly ResultColumn[] = [
 /** The columns an insert names, in RowBinary order. */
 export const INSERT_COLUMNS = RESULT_COLUMNS.map((c) => c.name) as [string, ...string[]];
 
+/** The rollups' HTTP status-class counts and worst failing status (schema step 4). */
+export const CODE_COLUMNS: ReadonlyArray<{ name: string; type: string }> = [
+  { name: 'code2_n', type: 'SimpleAggregateFunction(sum, UInt64)' },
+  { name: 'code3_n', type: 'SimpleAggregateFunction(sum, UInt64)' },
+  { name: 'code4_n', type: 'SimpleAggregateFunction(sum, UInt64)' },
+  { name: 'code5_n', type: 'SimpleAggregateFunction(sum, UInt64)' },
+  { name: 'code0_n', type: 'SimpleAggregateFunction(sum, UInt64)' },
+  { name: 'fail_code_max', type: 'SimpleAggregateFunction(max, UInt16)' },
+];
+
 /**
  * The rollup tables' columns (minute and hour grain alike). total_p95 is a quantileTiming state
  * (schema step 2 replaced a quantileTDigest total_q; see schema.ts).
@@ -64,6 +74,9 @@ export const ROLLUP_COLUMNS: ReadonlyArray<{ name: string; type: string }> = [
   { name: 'total_p95', type: 'AggregateFunction(quantileTiming(0.95), Float32)' },
   { name: 'cert_days_min', type: 'SimpleAggregateFunction(min, Nullable(Float32))' },
   { name: 'last_status', type: "AggregateFunction(argMax, UInt16, DateTime64(3, 'UTC'))" },
+  // Schema step 4: HTTP checks by status class (code0_n: no response) and the worst failing code,
+  // so a bucket with a failure shows it instead of its last code.
+  ...CODE_COLUMNS,
 ];
 
 /** A column list for CREATE TABLE, one `name type` a line. */

@@ -1,13 +1,13 @@
 // The read side of the result store: graph series, uptime and exact counts. Values are always
 // bound parameters; only the database name (checked) and the table of the plan are spliced in.
 import type { ClickHouseClient } from '@clickhouse/client';
-import type { GraphFailure, GraphFunction, GraphSeries } from '@upfleet/proto/rest';
+import type { CodeBucket, GraphFailure, GraphFunction, GraphSeries } from '@upfleet/proto/rest';
 import { checkKindByName, type GraphValue } from '@upfleet/proto/check-kinds';
 import { kindsForGraphs, sqlRollupPassed, sqlRowPassed, sqlUptimeKinds } from './kind-sql';
 import type { GraphPlan, GraphSource } from './graph-plan';
 import type { MaintenanceSpan } from '../services/status-pages';
 import { hourTouched, minutesOutsideWindows, windowParams } from './maintenance-sql';
-import { SQL_CERT, SQL_TIMED } from './schema';
+import { SQL_CODE_CLASSES, SQL_HTTP_FAILED, SQL_HTTP_PASSED, SQL_CERT, SQL_TIMED } from './schema';
 
 /** A result that passed: ok, and for HTTP a 2xx or a status its assertions accepted (proto/outcome.ts isDownResult, in SQL). */
 const SQL_OK = "(ok = 1 AND (status_code = 0 OR phase = 'asserted' OR (status_code >= 200 AND status_code < 300)))";
@@ -25,7 +25,23 @@ export interface GraphRange {
   notBeforeMs?: number;
 }
 
-type GraphRow = [kind: string, region: string, bucket: unknown, t: number | string, timedN: number | string, totalSum: number, code: number, cert: number | null];
+type Count = number | string;
+type GraphRow = [
+  kind: string, region: string, bucket: unknown, t: number | string, timedN: Count, totalSum: number, code: number, cert: number | null,
+  ...counts: [checks: Count, passed: Count, c2: Count, c3: Count, c4: Count, c5: Count, c0: Count, failCode: Count],
+];
+
+// The status columns every graph query adds: checks, passed, per class (aliases apart from the
+// rollup's column names, which an aggregate must not shadow) and the worst failing status.
+const alias = (column: string) => column.replace(/_n$/, '');
+const rawCodes = `count() AS checks, countIf(${SQL_HTTP_PASSED}) AS passed,
+        ${SQL_CODE_CLASSES.map(([name, p]) => `countIf(${p}) AS ${alias(name)}`).join(', ')},
+        maxIf(status_code, ${SQL_HTTP_FAILED}) AS fail_code`;
+const rollupCodes = `sum(n) AS checks, sum(ok2xx_n) AS passed,
+      ${SQL_CODE_CLASSES.map(([name]) => `sum(${name}) AS ${alias(name)}`).join(', ')},
+      max(fail_code_max) AS fail_code`;
+const mergedCodes = `sum(checks) AS checks, sum(passed) AS passed, ${SQL_CODE_CLASSES.map(([name]) => `sum(${alias(name)}) AS ${alias(name)}`).join(', ')}, max(fail_code) AS fail_code`;
+const codeNames = `checks, passed, ${SQL_CODE_CLASSES.map(([name]) => alias(name)).join(', ')}, fail_code`;
 
 function graphSql(db: string, plan: GraphPlan, filterRegions: boolean, partialBucket: boolean): string {
   // The query's shape changes with the filter; values are always bound parameters.
@@ -39,9 +55,10 @@ function graphSql(db: string, plan: GraphPlan, filterRegions: boolean, partialBu
         countIf(timed) AS timed_n,
         sumIf(total, timed) AS total_sum,
         argMax(status_code, ms) AS code,
-        minOrNullIf(cert_days_left, cert) AS cert
+        minOrNullIf(cert_days_left, cert) AS cert,
+        ${rawCodes}
       FROM (
-        SELECT kind, region, toUnixTimestamp64Milli(ts) AS ms, toFloat64(total_ms) AS total, status_code, cert_days_left,
+        SELECT kind, region, phase, toUnixTimestamp64Milli(ts) AS ms, toFloat64(total_ms) AS total, status_code, cert_days_left,
           ${SQL_TIMED} AS timed, ${SQL_CERT} AS cert
         FROM ${db}.check_results
         WHERE endpoint_id = {endpointId:UInt64} AND kind IN {kinds:Array(String)} AND ${regionFilter}
@@ -61,14 +78,15 @@ function graphSql(db: string, plan: GraphPlan, filterRegions: boolean, partialBu
       sum(total_sum) AS total_sum,
       argMaxMerge(last_status) AS code,
       max(toUInt64(toUnixTimestamp(bucket)) * 1000) AS last_ms,
-      min(cert_days_min) AS cert
+      min(cert_days_min) AS cert,
+      ${rollupCodes}
     FROM ${db}.${TABLE[plan.source]}
     WHERE endpoint_id = {endpointId:UInt64} AND kind IN {kinds:Array(String)} AND ${regionFilter}
       AND bucket >= toDateTime(intDiv({fromMs:Int64}, ${unit * 1000}) * ${unit}, 'UTC')
       AND bucket <= toDateTime(intDiv({toMs:Int64}, 1000), 'UTC')
       AND bucket >= toDateTime(intDiv({notBeforeMs:Int64} + ${unit * 1000 - 1}, ${unit * 1000}) * ${unit}, 'UTC')
     GROUP BY kind, region, b`;
-  if (!partialBucket) return `SELECT kind, region, b, b AS t, timed_n, total_sum, code, cert FROM (${rollup}) ORDER BY kind, region, t`;
+  if (!partialBucket) return `SELECT kind, region, b, b AS t, timed_n, total_sum, code, cert, ${codeNames} FROM (${rollup}) ORDER BY kind, region, t`;
   // The bucket the endpoint was created in is partial: read from raw rows from the creation time
   // on, so a new endpoint's long-range graphs show its first minutes before the next whole bucket.
   const partial = `
@@ -78,7 +96,8 @@ function graphSql(db: string, plan: GraphPlan, filterRegions: boolean, partialBu
       sumIf(toFloat64(total_ms), ${SQL_TIMED}) AS total_sum,
       argMax(status_code, ts) AS code,
       max(toUInt64(toUnixTimestamp64Milli(ts))) AS last_ms,
-      minOrNullIf(cert_days_left, ${SQL_CERT}) AS cert
+      minOrNullIf(cert_days_left, ${SQL_CERT}) AS cert,
+      ${rawCodes}
     FROM ${db}.check_results
     WHERE endpoint_id = {endpointId:UInt64} AND kind IN {kinds:Array(String)} AND ${regionFilter}
       AND ts >= fromUnixTimestamp64Milli({notBeforeMs:Int64})
@@ -87,7 +106,8 @@ function graphSql(db: string, plan: GraphPlan, filterRegions: boolean, partialBu
       AND ts <= fromUnixTimestamp64Milli({toMs:Int64})
     GROUP BY kind, region, b`;
   return `
-    SELECT kind, region, b, b AS t, sum(timed_n) AS timed_n, sum(total_sum) AS total_sum, argMax(code, last_ms) AS code, min(cert) AS cert
+    SELECT kind, region, b, b AS t, sum(timed_n) AS timed_n, sum(total_sum) AS total_sum, argMax(code, last_ms) AS code, min(cert) AS cert,
+      ${mergedCodes}
     FROM (${rollup} UNION ALL ${partial})
     GROUP BY kind, region, b
     ORDER BY kind, region, t`;
@@ -129,7 +149,8 @@ export async function queryGraphs(client: ClickHouseClient, db: string, endpoint
     s.data.push([t, v]);
   };
   const want = new Set(functions);
-  for (const [kind, region, , tRaw, timedRaw, totalSum, code, cert] of rows) {
+  for (const [kind, region, , tRaw, timedRaw, totalSum, code, cert, ...counts] of rows) {
+    const failCode = Number(counts[7]);
     const t = Number(tRaw);
     const timed = Number(timedRaw);
     const avg = timed > 0 ? round2(totalSum / timed) : null;
@@ -138,12 +159,38 @@ export async function queryGraphs(client: ClickHouseClient, db: string, endpoint
       if (!want.has(fn)) continue;
       if (value === 'avg') {
         if (avg !== null) push(fn, region, t, avg);
-      } else if (value === 'code') push(fn, region, t, Number(code));
-      else if (cert !== null) push(fn, region, t, round2(Number(cert)));
+      } else if (value === 'code') {
+        const bucket = codeBucket(t, counts);
+        // A bucket with a failure shows the failure, not the last status it happened to end on:
+        // a 5xx first, then no response (0), then the highest other failing status.
+        const worst = bucket.classes.failed > 0 && failCode < 500 ? 0 : failCode;
+        push(fn, region, t, bucket.passed < bucket.checks ? worst : Number(code));
+        const s = series.get(`${fn}\u0000${region}`)!;
+        (s.codes ??= []).push(bucket);
+        s.lastCode = Number(code);
+      } else if (cert !== null) push(fn, region, t, round2(Number(cert)));
     }
+  }
+  for (const s of series.values()) {
+    if (!s.codes) continue;
+    const [checks, passed] = s.codes.reduce(([c, p], b) => [c + b.checks, p + b.passed], [0, 0]);
+    s.uptime = checks > 0 ? round2((passed * 100) / checks) : null;
   }
   const order = (s: GraphSeries) => functions.indexOf(s.function);
   return [...series.values()].sort((a, b) => order(a) - order(b) || a.location.localeCompare(b.location));
+}
+
+/**
+ * A bucket's checks by status class. Rollup buckets written before schema step 4 have no class
+ * counts: their passed checks read as 2xx and the others as failed, so a failure still shows.
+ */
+function codeBucket(t: number, counts: Count[]): CodeBucket {
+  const [checks, passed, c2, c3, c4, c5, c0] = counts.slice(0, 7).map(Number) as [number, number, number, number, number, number, number];
+  // (counts[7], the worst failing status, is the bucket's value in the series)
+  const classes = c2 + c3 + c4 + c5 + c0 > 0 || checks === 0
+    ? { '2xx': c2, '3xx': c3, '4xx': c4, '5xx': c5, failed: c0 }
+    : { '2xx': passed, '3xx': 0, '4xx': 0, '5xx': 0, failed: checks - passed };
+  return { t, checks, passed, classes };
 }
 
 export interface UptimeWindow {

@@ -140,7 +140,7 @@ export function describeResultStore(name: string, makeStore: MakeStore | null, s
       const tcpEp = newEndpoint();
       const tcp = (ts: number, ok: boolean) => result({ endpoint_id: tcpEp, ts_ms: ts, check_id: `${tcpEp}:tcp:EU-Germany`, kind: 'CHECK_KIND_TCP', status_code: 0, ok, phase: ok ? '' : 'connect' });
       await store.insertBatch(`asserted-tcp-${tcpEp}`, 'a', [tcp(t0 + 10 * MIN, true), tcp(t0 + 20 * MIN, false), tcp(t0 + 30 * MIN, true), tcp(t0 + 40 * MIN, true)]);
-      const days = await dailyUptimeFrom(store).dailyUptime([ep, tcpEp], t0 - 2 * HOUR, NOW_HOUR, 0);
+      const days = await dailyUptimeFrom(store).dailyUptime([ep, tcpEp], t0 - 2 * HOUR, NOW_HOUR, 'UTC');
       const total = (id: number) => [...(days.get(id)?.values() ?? [])].reduce(([n, k], [a, b]) => [n + a, k + b], [0, 0]);
       expect(total(ep)).toEqual([5, 3]);
       expect(total(tcpEp)).toEqual([4, 3]);
@@ -167,6 +167,62 @@ export function describeResultStore(name: string, makeStore: MakeStore | null, s
       expect(await views()).toEqual(now);
       await store.insertBatch(`step3-new-${ep}`, 'a', [{ ...failedOn200, ts_ms: t0 + 6 * MIN, result_id: `r-${ep}-new` }]);
       expect(await ok2xx()).toBe(1); // the bucket written before keeps its count; the new row is not counted up
+    });
+
+    it('adds the status-class columns of schema step 4 to rollups made before it; an old bucket with a failure still shows it', async () => {
+      const db = store.database;
+      const before4 = (grain: '1m' | '1h') => rollupSelect(db, grain).replace(/\n\s*countIf\(kind = 'http' AND status_code[^\n]*AS code\d_n,/g, '').replace(/,\n\s*maxIf\(status_code[^\n]*AS fail_code_max/, '');
+      expect(before4('1h')).not.toContain('code2_n');
+      expect(before4('1h')).not.toContain('fail_code_max');
+      for (const grain of ['1m', '1h'] as const) {
+        await store.command(`ALTER TABLE ${db}.check_results_${grain}_mv MODIFY QUERY ${before4(grain)}`);
+        for (const c of ['code2_n', 'code3_n', 'code4_n', 'code5_n', 'code0_n', 'fail_code_max']) await store.command(`ALTER TABLE ${db}.check_results_${grain} DROP COLUMN ${c}`);
+      }
+      const ep = newEndpoint();
+      const t0 = NOW_HOUR - 20 * DAY;
+      const old = [result({ endpoint_id: ep, ts_ms: t0 + 5 * MIN, status_code: 200 }), result({ endpoint_id: ep, ts_ms: t0 + 6 * MIN, status_code: 503, ok: false, phase: 'http' })];
+      await store.insertBatch(`step4-old-${ep}`, 'a', old);
+      await store.init();
+      const columns = await store.select<{ name: string }>(`SELECT name FROM system.columns WHERE database = {db:String} AND table = 'check_results_1h' AND name LIKE 'code%' ORDER BY name`, { db });
+      expect(columns.map((c) => c.name)).toEqual(['code0_n', 'code2_n', 'code3_n', 'code4_n', 'code5_n']);
+      await store.insertBatch(`step4-new-${ep}`, 'a', [result({ endpoint_id: ep, ts_ms: t0 + 2 * DAY, status_code: 404, ok: false, phase: 'http' })]);
+      const [s] = await store.graphs(ep, { fromMs: t0, toMs: NOW_HOUR, functions: ['response_code'] });
+      // the old bucket: passed / not passed; the new one: by class, its worst status
+      expect(s!.data.map((p) => p[1])).toEqual([0, 404]);
+      expect(s!.codes!.map((b) => b.classes)).toEqual([
+        { '2xx': 1, '3xx': 0, '4xx': 0, '5xx': 0, failed: 1 },
+        { '2xx': 0, '3xx': 0, '4xx': 1, '5xx': 0, failed: 0 },
+      ]);
+      expect(s!.uptime).toBe(33.33);
+    });
+
+    it('shows the worst failing status of a rollup bucket and its checks by class, as raw rows do', async () => {
+      const ep = newEndpoint();
+      const t0 = NOW_HOUR - 20 * DAY;
+      const rows = [200, 503, 0, 404, 200, 301].map((code, i) => result({ endpoint_id: ep, ts_ms: t0 + i * MIN, status_code: code, ok: code !== 0, phase: code === 0 ? 'connect' : '' }));
+      await store.insertBatch(`worst-${ep}`, 'a', rows);
+      const q = { fromMs: t0, toMs: NOW_HOUR, functions: ['response_code' as const] };
+      const [rollup] = await store.graphs(ep, q);
+      const [raw] = await store.graphs(ep, { ...q, source: 'raw' });
+      expect(rollup!.data).toEqual([[t0, 503]]);
+      expect(rollup!.codes).toEqual([{ t: t0, checks: 6, passed: 2, classes: { '2xx': 2, '3xx': 1, '4xx': 1, '5xx': 1, failed: 1 } }]);
+      expect(rollup!.lastCode).toBe(301);
+      expect(raw).toEqual(rollup);
+    });
+
+    it("cuts status-page days at midnight in the page's IANA zone, and at a 'UTC+2' alias's fixed offset", async () => {
+      const ep = newEndpoint();
+      // 23:30 UTC five days ago: the next day in Berlin (UTC+1 or +2) and for UTC+2, the same day in UTC and New York
+      const day = Math.floor((Date.now() - 5 * DAY) / DAY) * DAY;
+      const ts = day + 23 * HOUR + 30 * MIN;
+      await store.insertBatch(`zone-${ep}`, 'a', [result({ endpoint_id: ep, ts_ms: ts })]);
+      const dates = async (zone: string) => [...((await dailyUptimeFrom(store).dailyUptime([ep], day - DAY, Date.now(), zone)).get(ep)?.keys() ?? [])];
+      const iso = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+      expect(await dates('UTC')).toEqual([iso(day)]);
+      expect(await dates('America/New_York')).toEqual([iso(day)]);
+      expect(await dates('Europe/Berlin')).toEqual([iso(day + DAY)]);
+      expect(await dates('UTC+2')).toEqual([iso(day + DAY)]);
+      expect(await dates('UTC+5:30')).toEqual([iso(day + DAY)]);
     });
 
     it('sorts points by time even when a batch arrives out of order', async () => {

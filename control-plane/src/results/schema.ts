@@ -2,7 +2,7 @@
 // The same statements run on embedded chDB and on a single ClickHouse server; the cluster variant
 // (ReplicatedMergeTree + Distributed) is deploy/clickhouse/cluster-schema.sql, generated from the
 // same tables by cluster-schema.ts. The columns themselves are defined in columns.ts.
-import { RESULT_COLUMNS, ROLLUP_COLUMNS, columnList } from './columns';
+import { CODE_COLUMNS, RESULT_COLUMNS, ROLLUP_COLUMNS, columnList } from './columns';
 
 export const DEFAULT_DATABASE = 'upfleet';
 
@@ -28,6 +28,21 @@ export const SQL_CERT = "(kind = 'tls' AND (ok = 1 OR cert_not_after IS NOT NULL
  *   counted every 2xx (step 3: rollupUpgradeStatements, deploy/clickhouse/upgrades/3-assertion-uptime.sql).
  */
 export const SQL_HTTP_PASSED = "(kind = 'http' AND (phase = 'asserted' OR (phase != 'assertion' AND status_code >= 200 AND status_code < 300)))";
+/**
+ * HTTP checks by status class, shared by the rollup views (schema step 4) and the raw graph query:
+ * code0 is a check that got no response. The worst failing status of a bucket is the highest
+ * status of a check that did not pass (a bucket whose failures all lack a response reads 0).
+ */
+export const SQL_CODE_CLASSES: ReadonlyArray<readonly [column: string, predicate: string]> = [
+  ['code2_n', "kind = 'http' AND status_code >= 200 AND status_code < 300"],
+  ['code3_n', "kind = 'http' AND status_code >= 300 AND status_code < 400"],
+  ['code4_n', "kind = 'http' AND status_code >= 400 AND status_code < 500"],
+  ['code5_n', "kind = 'http' AND status_code >= 500"],
+  ['code0_n', "kind = 'http' AND status_code = 0"],
+];
+export const SQL_HTTP_FAILED = `(kind = 'http' AND NOT ${SQL_HTTP_PASSED})`;
+/** What the views of schema step 4 carry (and older ones do not). */
+const STEP4_MARK = 'fail_code_max';
 /** What the views of schema step 3 carry (and older ones do not). */
 const STEP3_MARK = "'asserted'";
 
@@ -79,20 +94,31 @@ export function rollupSelect(db: string, grain: RollupGrain, source = 'check_res
       maxOrNullIf(total_ms, ${timed}) AS total_max,
       quantileTimingStateIf(0.95)(total_ms, ${timed}) AS total_p95,
       minOrNullIf(cert_days_left, ${cert}) AS cert_days_min,
-      argMaxStateIf(status_code, ts, kind = 'http') AS last_status
+      argMaxStateIf(status_code, ts, kind = 'http') AS last_status,
+${SQL_CODE_CLASSES.map(([name, p]) => `      countIf(${p}) AS ${name},`).join('\n')}
+      maxIf(status_code, ${SQL_HTTP_FAILED.slice(1, -1)}) AS fail_code_max
     FROM ${db}.${source}
     GROUP BY endpoint_id, kind, region, retention_days, bucket`;
 }
 
 /** True when a rollup view's query predates schema step 3 (it counts every HTTP 2xx as passed). */
-export const viewBeforeStep3 = (viewQuery: string): boolean => viewQuery !== '' && !viewQuery.includes(STEP3_MARK);
+export function viewBeforeStep3(viewQuery: string): boolean {
+  if (viewQuery === '') return false;
+  // Only ok2xx_n's own expression counts: fail_code_max (step 4) names 'asserted' too.
+  const end = viewQuery.indexOf('AS ok2xx_n');
+  return !viewQuery.slice(viewQuery.lastIndexOf('countIf', end), end).includes(STEP3_MARK);
+}
+/** True when a rollup table or view predates schema step 4 (no status-class counts). */
+export const beforeStep4 = (ddl: string): boolean => ddl !== '' && !ddl.includes(STEP4_MARK);
 
 /**
  * Schema steps 2 and 3 on a single node. Step 2: rollup tables and views made before it computed
  * total_q as a quantileTDigest state; adds total_p95, points the view at it, then drops total_q
  * (the view no longer writes it, so no insert ever misses a column). Step 3: the view counts an
  * HTTP check as passed by SQL_HTTP_PASSED (a failed assertion on a 2xx is down, a status the
- * assertions accept is up); buckets written before keep their counts. Idempotent;
+ * assertions accept is up); buckets written before keep their counts. Step 4: status-class
+ * counts and the worst failing status (CODE_COLUMNS); buckets written before read 0 there, and the
+ * graph falls back to passed / not passed for them (queries.ts). Idempotent;
  * ResultStore.init() runs it on MergeTree rollups only: a cluster's views and shard tables are
  * altered ON CLUSTER by hand (deploy/clickhouse/README.md, "Upgrading").
  */
@@ -101,7 +127,8 @@ export function rollupUpgradeStatements(database: string, grain: RollupGrain, vi
   const table = `${db}.check_results_${grain}`;
   return [
     `ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS ${P95_COLUMN} AFTER total_max`,
-    ...(viewQuery.includes('total_q') || viewBeforeStep3(viewQuery) ? [`ALTER TABLE ${table}_mv MODIFY QUERY ${rollupSelect(db, grain)}`] : []),
+    ...CODE_COLUMNS.map((c) => `ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS ${c.name} ${c.type}`),
+    ...(viewQuery.includes('total_q') || viewBeforeStep3(viewQuery) || beforeStep4(viewQuery) ? [`ALTER TABLE ${table}_mv MODIFY QUERY ${rollupSelect(db, grain)}`] : []),
     `ALTER TABLE ${table} DROP COLUMN IF EXISTS total_q`,
   ];
 }

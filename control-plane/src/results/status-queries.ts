@@ -4,6 +4,7 @@
 // outside every window come from the hour rollup; an hour a window touches comes from the minute
 // rollup, leaving out the minutes inside the window.
 import type { DailyUptimeSource, MaintenanceSpan } from '../services/status-pages';
+import { fixedOffsetMinutes, ianaZone } from '@upfleet/proto/time-zone';
 import { hourTouched, minutesOutsideWindows, windowParams } from './maintenance-sql';
 import { sqlRollupPassed, sqlUptimeKinds } from './kind-sql';
 
@@ -13,16 +14,20 @@ export interface RowReader {
 }
 
 /**
- * Days are cut at the page's UTC offset. Hour buckets are whole UTC hours, so with a half-hour zone
- * (UTC+5:30) a bucket lands on the day its start falls in.
+ * Days are cut at midnight in the page's zone: an IANA zone by ClickHouse's own zone rules (DST
+ * included), a fixed offset ('UTC+5:30', proto/time-zone.ts) by its offset. Hour buckets are whole
+ * UTC hours, so with a half-hour zone a bucket lands on the day its start falls in.
  */
 export function dailyUptimeFrom(store: RowReader): DailyUptimeSource {
   return {
-    async dailyUptime(endpointIds, fromMs, untilMs, offsetMinutes, maintenance: MaintenanceSpan[] = []) {
+    async dailyUptime(endpointIds, fromMs, untilMs, zone, maintenance: MaintenanceSpan[] = []) {
       const out = new Map<number, Map<string, [number, number]>>();
       if (endpointIds.length === 0) return out;
       const spans = maintenance.filter((m) => endpointIds.includes(m.endpointId));
-      const day = `toString(toDate(toDateTime(toUInt32(bucket) + {offset:Int32}, 'UTC')))`;
+      const iana = ianaZone(zone);
+      const offsetMinutes = fixedOffsetMinutes(zone) ?? 0;
+      const dayOf = (seconds: string) => (iana ? `toString(toDate(toDateTime(${seconds}, 'UTC'), {tz:String}))` : `toString(toDate(toDateTime(${seconds} + {offset:Int32}, 'UTC')))`);
+      const day = dayOf('toUInt32(bucket)');
       // The kinds counted for uptime, each passed by its own rule (the kinds table's `uptime`).
       const range = (unitSeconds: number) => `endpoint_id IN {ids:Array(UInt64)} AND kind IN ${sqlUptimeKinds()}
            AND bucket >= toDateTime(intDiv({fromMs:Int64}, ${unitSeconds * 1000}) * ${unitSeconds}, 'UTC')
@@ -33,14 +38,14 @@ export function dailyUptimeFrom(store: RowReader): DailyUptimeSource {
         : `SELECT endpoint_id, d, sum(n) AS n, sum(ok) AS ok FROM (
              ${hourly} AND NOT ${hourTouched('bucket')} GROUP BY endpoint_id, d
              UNION ALL
-             SELECT endpoint_id, toString(toDate(toDateTime(s + {offset:Int32}, 'UTC'))) AS d, sum(n) AS n, sum(ok) AS ok FROM (${minutesOutsideWindows(
+             SELECT endpoint_id, ${dayOf('s')} AS d, sum(n) AS n, sum(ok) AS ok FROM (${minutesOutsideWindows(
                `SELECT endpoint_id, toUInt32(bucket) AS s, sum(n) AS n, sum(${sqlRollupPassed()}) AS ok FROM ${store.database}.check_results_1m
                 WHERE ${range(60)} AND ${hourTouched('toStartOfHour(bucket)')} GROUP BY endpoint_id, s`,
              )})
              GROUP BY endpoint_id, d
            ) GROUP BY endpoint_id, d`;
       const rows = await store.select<{ endpoint_id: number | string; d: string; n: number | string; ok: number | string }>(sql, {
-        ids: endpointIds, fromMs: Math.trunc(fromMs), untilMs: Math.trunc(untilMs), offset: offsetMinutes * 60, ...windowParams(spans),
+        ids: endpointIds, fromMs: Math.trunc(fromMs), untilMs: Math.trunc(untilMs), offset: offsetMinutes * 60, tz: iana ?? 'UTC', ...windowParams(spans),
       });
       for (const r of rows) {
         const id = Number(r.endpoint_id);

@@ -87,6 +87,50 @@ describe('control plane with a chDB results store', () => {
     expect([...gaps]).toEqual([bucketSeconds * 1000]);
   });
 
+  it('shows a failed check in its bucket at every range, with counts per status class, and the same uptime at 1 h, 12 h, 24 h and 7 days as the badge', async () => {
+    await h.setPackage((await h.call('GET', '/api/users/profile', undefined, token)).body.data.email, 'Pro');
+    const created = await h.call('POST', '/api/users/endpoints', {
+      name: 'Failing', url: 'https://example.com/failing', regions: ['EU-Germany'],
+      ping_host: false, cert_expiry: false, response_code: true, response_time: true,
+    }, token);
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id: number = created.body.data.url_id;
+    const now = Date.now();
+    h.cp.db.prepare('UPDATE endpoints SET created_at = ? WHERE url_id = ?').run(new Date(now - 8 * 24 * HOUR).toISOString(), id);
+    // 20 checks in the last 40 minutes: one refused connection, 30 minutes later a 503 (never in one
+    // bucket, even 30-minute ones), between them a 301; the last is a 200.
+    const rows: CheckResult[] = [];
+    for (let i = 0; i < 20; i++) {
+      const ts = now - 40 * 60_000 + i * 2 * 60_000;
+      const status = i === 2 ? 0 : i === 17 ? 503 : i === 10 ? 301 : 200;
+      rows.push({
+        check_id: `${id}:http:EU-Germany`, endpoint_id: id, kind: 'CHECK_KIND_HTTP', region: 'EU-Germany', ts_ms: ts,
+        ok: status !== 0, phase: status === 0 ? 'connect' : '', error: status === 0 ? 'connection refused' : '', status_code: status,
+        dns_ms: 1, connect_ms: 1, tls_ms: 1, ttfb_ms: 5, total_ms: 50, cert_days_left: 0, cert_not_after_ms: 0, cert_issuer: '', cert_subject: '',
+        ping_method: '', redirects: 0, retention_days: 90, result_id: `fail-${id}-${i}`,
+      });
+    }
+    await store.insertBatch(`failing-${id}`, 'agent-1', rows);
+    type Codes = { t: number; checks: number; passed: number; classes: Record<string, number> };
+    type Series = { function: string; data: Array<[number, number]>; codes?: Codes[]; lastCode?: number; uptime?: number | null };
+    const seen: Record<number, { uptime: number; seriesUptime: number; worst: number[]; classes: Record<string, number>; lastCode: number }> = {};
+    for (const hours of [1, 12, 24, 168]) {
+      const r = await h.call('GET', `/api/graphs/endpoint/${id}?hours=${hours}`, undefined, token);
+      expect(r.status).toBe(200);
+      const code = (r.body.data.graphs as Series[]).find((g) => g.function === 'response_code')!;
+      const classes: Record<string, number> = {};
+      for (const b of code.codes!) for (const [k, v] of Object.entries(b.classes)) classes[k] = (classes[k] ?? 0) + v;
+      // the buckets holding a failure read its status, never the 200 they ended on
+      const worst = code.data.map((p) => p[1]).filter((v) => v !== 200 && v !== 301).sort();
+      seen[hours] = { uptime: r.body.data.uptime, seriesUptime: code.uptime!, worst, classes, lastCode: code.lastCode! };
+    }
+    for (const hours of [1, 12, 24, 168]) {
+      expect(seen[hours], `${hours} h`).toEqual({ uptime: 85, seriesUptime: 85, worst: [0, 503], classes: { '2xx': 17, '3xx': 1, '4xx': 0, '5xx': 1, failed: 1 }, lastCode: 200 });
+    }
+    const list = await h.call('GET', '/api/users/endpoints-with-uptime', undefined, token);
+    expect(list.body.data.find((e: { url_id: number }) => e.url_id === id).uptime_percentage).toBe(85);
+  });
+
   it('serves every control-plane metric on GET /metrics, each registered by its part', async () => {
     const res = await fetch(`${h.cp.url}/metrics`, { headers: { authorization: `Bearer ${h.cp.adminToken}` } });
     expect(res.status).toBe(200);

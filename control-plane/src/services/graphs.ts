@@ -17,6 +17,8 @@ export function createGraphService(deps: {
   endpoints: EndpointService;
   source: GraphReader | null;
   now?: () => number;
+  /** The endpoint's uptime over a range by the badge's rule (maintenance left out); absent: the answer has none. */
+  uptime?: (endpointId: number, fromMs: number, toMs: number) => Promise<number | null>;
   /** The service registers its own metrics here (time the results store takes to answer). */
   metrics?: Registry;
 }) {
@@ -57,21 +59,23 @@ export function createGraphService(deps: {
       if (!deps.source) throw new AppError('unavailable', 'Failed to fetch graph data');
       let graphs: GraphSeries[];
       let failures: GraphFailure[] | undefined;
+      let uptime: number | null | undefined;
       const timed = querySeconds.startTimer();
       try {
         // Nothing from before the endpoint existed is shown, whatever the range asked.
         const notBeforeMs = Date.parse(endpoint.created_at);
         const range = { fromMs: Math.floor(fromMs), toMs: Math.ceil(toMs), notBeforeMs: Number.isFinite(notBeforeMs) ? notBeforeMs : 0 };
-        [graphs, failures] = await Promise.all([
+        [graphs, failures, uptime] = await Promise.all([
           deps.source.graphs(endpointId, { ...range, functions, source: plan.source }),
           deps.source.failures?.(endpointId, range),
+          deps.uptime?.(endpointId, range.fromMs, range.toMs),
         ]);
       } catch {
         throw new AppError('unavailable', 'Failed to fetch graph data');
       } finally {
         timed();
       }
-      return { graphs, from: fromMs, to: toMs, bucketSeconds, ...(failures ? { failures } : {}) };
+      return { graphs, from: fromMs, to: toMs, bucketSeconds, ...(failures ? { failures } : {}), ...(uptime !== undefined ? { uptime } : {}) };
     },
   };
 }

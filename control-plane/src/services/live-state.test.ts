@@ -29,6 +29,34 @@ describe('live state', () => {
     live.close();
   });
 
+  it('reads down while a down incident is open even after a passing check, degraded under a threshold incident, and up once they resolve (one rule for word, filter and counts)', async () => {
+    fx = createAlertingFixture();
+    const id = fx.addEndpoint();
+    const published: Array<{ type: string; data: any }> = [];
+    const open = (condition: string) => fx.db.prepare("INSERT INTO incidents (user_id, url_id, condition, regions, cause, opened_at) VALUES (?, ?, ?, '[]', 'test', ?)").run(fx.userId, id, condition, Date.now() - 60_000);
+    open('down');
+    // an incident open before a start is read at start
+    const live = createLiveState({ db: fx.db, regionLabel: label, publish: (_u, type, data) => published.push({ type, data }) });
+    const t = Date.now();
+    live.onResults([httpResult(id, t - 2000)]);
+    expect(live.fields(id, true).status).toBe('down');
+    expect(live.statusOf(id, true)).toBe('down');
+    expect(JSON.parse(`{${live.fieldsJson(id, true)}}`).status).toBe('down');
+    expect(published.at(-1)).toMatchObject({ type: 'result', data: { status: 'down' } });
+    expect(live.counts(fx.userId)).toMatchObject({ down: 1, up: 0 });
+    expect(live.fields(id, false).status).toBe('paused');
+    fx.db.prepare("UPDATE incidents SET resolved_at = ? WHERE url_id = ? AND condition = 'down'").run(Date.now(), id);
+    open('threshold:response_time');
+    live.incidentChanged(id);
+    expect(published.at(-1)).toMatchObject({ type: 'endpoint.changed', data: { url_id: id } });
+    expect(live.fields(id, true).status).toBe('degraded');
+    fx.db.prepare('UPDATE incidents SET resolved_at = ? WHERE url_id = ?').run(Date.now(), id);
+    live.incidentChanged(id);
+    expect(live.fields(id, true).status).toBe('up');
+    expect(live.counts(fx.userId)).toMatchObject({ down: 0, up: 1 });
+    live.close();
+  });
+
   it('keeps the last 30 checks oldest first, ignores a re-sent result, and lets HTTP speak over ping', () => {
     fx = createAlertingFixture();
     const id = fx.addEndpoint({ features: { ping_host: true } });

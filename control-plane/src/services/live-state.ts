@@ -65,6 +65,32 @@ export function createLiveState(deps: {
     owner: db.prepare('SELECT user_id, regions FROM endpoints WHERE url_id = ?').raw(true),
     owners: db.prepare('SELECT url_id, user_id FROM endpoints').raw(true),
     enabledOf: db.prepare('SELECT url_id, monitoring_enabled FROM endpoints WHERE user_id = ?').raw(true),
+    openIncidents: db.prepare('SELECT url_id, condition FROM incidents WHERE resolved_at IS NULL').raw(true),
+    openIncidentsOf: db.prepare('SELECT condition FROM incidents WHERE url_id = ? AND resolved_at IS NULL').raw(true),
+  };
+  /**
+   * Open alerting incidents per endpoint: 'down' for an open down incident, else 'degraded' (a
+   * threshold). A row is as bad as its incident until alerting resolves it, so its word, colour,
+   * filter and counts never say Up while it reads "Down since".
+   */
+  const incidentState = new Map<number, 'down' | 'degraded'>();
+  const incidentOf = (conditions: string[]): 'down' | 'degraded' | null => (conditions.includes('down') ? 'down' : conditions.length > 0 ? 'degraded' : null);
+  {
+    const byUrl = new Map<number, string[]>();
+    for (const [id, condition] of q.openIncidents.all() as Array<[number, string]>) byUrl.set(id, [...(byUrl.get(id) ?? []), condition]);
+    for (const [id, conditions] of byUrl) incidentState.set(id, incidentOf(conditions)!);
+  }
+  const readIncident = (urlId: number): void => {
+    const inc = incidentOf((q.openIncidentsOf.all(urlId) as Array<[string]>).map((r) => r[0]));
+    if (inc) incidentState.set(urlId, inc);
+    else incidentState.delete(urlId);
+  };
+  /** The status rule: maintenance, else the worse of the checks' state and the open incident's. */
+  const withIncident = (urlId: number, status: EndpointStatus): EndpointStatus => {
+    const inc = incidentState.get(urlId);
+    if (inc === 'down') return 'down';
+    if (inc === 'degraded' && (status === 'up' || status === 'pending')) return 'degraded';
+    return status;
   };
   const states = new Map<number, StoredState>();
   for (const [id, text] of q.all.all() as Array<[number, string]>) {
@@ -126,7 +152,9 @@ export function createLiveState(deps: {
       rendered.set(urlId, f);
     }
     if (!monitoringEnabled) return { ...f, status: 'paused' };
-    return maintained(urlId) ? { ...f, status: 'maintenance' } : f;
+    if (maintained(urlId)) return { ...f, status: 'maintenance' };
+    const status = withIncident(urlId, f.status);
+    return status === f.status ? f : { ...f, status };
   }
 
   const statusOf = (urlId: number, monitoringEnabled: boolean): EndpointStatus => (monitoringEnabled ? fields(urlId, true).status : 'paused');
@@ -134,7 +162,7 @@ export function createLiveState(deps: {
   /** The live fields as JSON object members (`"status":…,"recent":[…]`), made once per change: a page of the list is assembled from strings. */
   const jsonCache = new Map<number, string>();
   function fieldsJson(urlId: number, monitoringEnabled: boolean): string {
-    if (!monitoringEnabled || maintained(urlId)) return JSON.stringify(fields(urlId, monitoringEnabled)).slice(1, -1);
+    if (!monitoringEnabled || maintained(urlId) || incidentState.has(urlId)) return JSON.stringify(fields(urlId, monitoringEnabled)).slice(1, -1);
     let j = jsonCache.get(urlId);
     if (j === undefined) {
       j = JSON.stringify(fields(urlId, true)).slice(1, -1);
@@ -177,7 +205,7 @@ export function createLiveState(deps: {
     dirty.add(urlId);
     const f = render(st);
     deps.publish?.(userId, 'result', {
-      url_id: urlId, status: maintained(urlId) ? 'maintenance' : f.status, last_checked_at: f.last_checked_at, last_response_ms: f.last_response_ms,
+      url_id: urlId, status: maintained(urlId) ? 'maintenance' : withIncident(urlId, f.status), last_checked_at: f.last_checked_at, last_response_ms: f.last_response_ms,
       last_status_code: f.last_status_code, last_error: f.last_error, recent: check,
     });
   }
@@ -252,7 +280,25 @@ export function createLiveState(deps: {
           jsonCache.delete(urlId);
         }
       }
+      // Switching monitoring off or deleting resolves incidents without their hooks; read them
+      // after every subscriber of this change has run.
+      queueMicrotask(() => {
+        try {
+          readIncident(urlId);
+        } catch {
+          // the database is closing
+        }
+      });
       if (userId) deps.publish?.(userId, 'endpoint.changed', { url_id: urlId, deleted: !row });
+    },
+
+    /** An alerting incident of the endpoint opened or resolved: its status follows, and its owner's dashboards re-read it. */
+    incidentChanged(urlId: number): void {
+      readIncident(urlId);
+      const userId = ownerOf(urlId);
+      if (!userId) return;
+      countsCache.delete(userId);
+      deps.publish?.(userId, 'endpoint.changed', { url_id: urlId, deleted: false });
     },
 
     /** A maintenance window of the endpoint started or ended (or was changed): its owner's dashboards re-read it. */

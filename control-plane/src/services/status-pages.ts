@@ -3,6 +3,7 @@
 // bars, reports, maintenance), cached per page and revalidated with an ETag.
 import crypto from 'node:crypto';
 import { planViolations } from '@upfleet/proto/plan';
+import { fromZonedLocal, zonedDate } from '@upfleet/proto/time-zone';
 import {
   COMPONENT_STATES, type ComponentState, type DomainVerification, type MaintenanceWindow, type Package, type PublicStatus, type PublicStatusDay, type ReportImpact, type StatusPage, type StatusReport,
 } from '@upfleet/proto/rest';
@@ -32,19 +33,8 @@ export interface DailyUptimeSource {
    * Per endpoint: date (YYYY-MM-DD in the page's zone) → [checks counted, checks up]; days without
    * counted checks are absent. Results taken during `maintenance` count neither for nor against.
    */
-  dailyUptime(endpointIds: number[], fromMs: number, untilMs: number, offsetMinutes: number, maintenance?: MaintenanceSpan[]): Promise<Map<number, Map<string, [number, number]>>>;
+  dailyUptime(endpointIds: number[], fromMs: number, untilMs: number, zone: string, maintenance?: MaintenanceSpan[]): Promise<Map<number, Map<string, [number, number]>>>;
 }
-
-/** 'UTC', 'UTC+2', 'UTC-5', 'UTC+5:30' → minutes east of UTC. */
-export function zoneOffsetMinutes(zone: string): number {
-  const m = /^UTC(?:([+-])(\d{1,2})(?::(\d{2}))?)?$/.exec(zone);
-  if (!m || !m[1]) return 0;
-  const minutes = Number(m[2]) * 60 + Number(m[3] ?? 0);
-  return m[1] === '-' ? -minutes : minutes;
-}
-
-/** The page-local date of an instant. */
-export const localDate = (ms: number, offsetMinutes: number) => new Date(ms + offsetMinutes * 60_000).toISOString().slice(0, 10);
 
 const rank = (s: ComponentState) => COMPONENT_STATES.indexOf(s);
 const worst = (a: ComponentState, b: ComponentState) => (rank(b) > rank(a) ? b : a);
@@ -238,16 +228,16 @@ export function createStatusPageService(deps: {
 
   async function render(p: PageRow): Promise<PublicView> {
     const t = now();
-    const offset = zoneOffsetMinutes(p.timezone);
+    const zone = p.timezone;
     const components = repo.components(p.page_id);
     const urlIds = [...new Set(components.map((c) => c.endpoint_id).filter((id): id is number => id !== null))];
     // The 90 days end with today (page-local); the first starts at local midnight 89 days earlier.
-    const today = localDate(t, offset);
-    const firstDayMs = Date.parse(`${today}T00:00:00Z`) - (STATUS_DAYS - 1) * DAY_MS - offset * 60_000;
+    const today = zonedDate(t, zone);
+    const firstDayMs = fromZonedLocal(`${new Date(Date.parse(`${today}T00:00:00Z`) - (STATUS_DAYS - 1) * DAY_MS).toISOString().slice(0, 10)}T00:00`, zone);
     const dates = Array.from({ length: STATUS_DAYS }, (_, i) => new Date(Date.parse(`${today}T00:00:00Z`) - (STATUS_DAYS - 1 - i) * DAY_MS).toISOString().slice(0, 10));
 
     const maintenance = repo.spansFor(urlIds, firstDayMs).filter(([, s]) => s < t).map(([endpointId, startsAt, endsAt]) => ({ endpointId, startsAt, endsAt }));
-    const daily = deps.uptime && urlIds.length > 0 ? await deps.uptime.dailyUptime(urlIds, firstDayMs, t, offset, maintenance) : new Map<number, Map<string, [number, number]>>();
+    const daily = deps.uptime && urlIds.length > 0 ? await deps.uptime.dailyUptime(urlIds, firstDayMs, t, zone, maintenance) : new Map<number, Map<string, [number, number]>>();
     const incidents = repo.openIncidents(urlIds);
     const windows = repo.windowsForEndpoints(urlIds, t, t + 30 * DAY_MS, t);
     const reports = repo.reportsSince(p.page_id, firstDayMs);
@@ -255,8 +245,8 @@ export function createStatusPageService(deps: {
 
     const reportsByComponentDay = new Map<string, Array<{ report_id: number; title: string }>>();
     for (const r of reports) {
-      const from = localDate(Date.parse(r.created_at), offset);
-      const to = localDate(r.resolved_at ? Date.parse(r.resolved_at) : t, offset);
+      const from = zonedDate(Date.parse(r.created_at), zone);
+      const to = zonedDate(r.resolved_at ? Date.parse(r.resolved_at) : t, zone);
       for (const a of r.affected) {
         for (const d of dates) {
           if (d < from || d > to) continue;
@@ -293,6 +283,18 @@ export function createStatusPageService(deps: {
       return { id: c.component_id, name: c.name, group: c.group, status, uptime_90d: n > 0 ? Math.round((ok * 10_000) / n) / 100 : null, days };
     });
 
+    // The banner counts open incidents; every one it counts is listed, by its report or, without
+    // one (it began before this page or its component existed, or auto reports are off), as detected.
+    const detected: PublicStatus['detected'] = [];
+    for (const i of incidents) {
+      const mine = components.filter((c) => c.endpoint_id === i.url_id);
+      const ids = mine.map((c) => c.component_id);
+      if (ids.length === 0 || open.some((r) => r.incident_id === i.incident_id || r.affected.some((a) => ids.includes(a.component_id)))) continue;
+      const what = mine.map((c) => c.name).join(', ');
+      const down = i.condition === 'down';
+      detected.push({ component_ids: ids, impact: down ? 'major_outage' : 'degraded', title: down ? `${what} is down` : `${what}: degraded performance`, since: new Date(i.opened_at).toISOString() });
+    }
+
     const byEndpoint = new Map<number, number[]>();
     for (const c of components) if (c.endpoint_id !== null) byEndpoint.set(c.endpoint_id, [...(byEndpoint.get(c.endpoint_id) ?? []), c.component_id]);
     const data: PublicStatus = {
@@ -303,6 +305,7 @@ export function createStatusPageService(deps: {
       maintenance: windows
         .filter((w) => w.state !== 'completed')
         .map(({ endpoint_ids, ...w }) => ({ ...w, components: [...new Set(endpoint_ids.flatMap((id) => byEndpoint.get(id) ?? []))] })),
+      detected,
       generated_at: new Date(t).toISOString(),
     };
     const body = Buffer.from(JSON.stringify({ success: true, data }));

@@ -3,6 +3,7 @@
 import { createElement as h, type ReactNode } from 'react';
 import { renderToString } from 'react-dom/server';
 import type { ComponentState, PublicStatus, PublicStatusComponent } from '@upfleet/proto/rest';
+import { toZonedLocal } from '@upfleet/proto/time-zone';
 
 export const STATE_LABEL: Record<ComponentState, string> = {
   operational: 'Operational',
@@ -42,7 +43,8 @@ footer{margin-top:40px;color:var(--muted);font-size:.85rem;text-align:center}
 @media (max-width:600px){.bars{height:28px;gap:1px}h1{font-size:1.4rem}}
 `;
 
-const fmtTime = (iso: string) => iso.replace('T', ' ').slice(0, 16) + ' UTC';
+/** An instant as the page's visitors read it: wall-clock time in the page's zone (DST included), the zone named once in the footer. */
+const fmtTime = (iso: string, zone: string) => toZonedLocal(Date.parse(iso), zone).replace('T', ' ');
 
 function barClass(uptime: number | null): string {
   if (uptime === null) return 'bar';
@@ -78,13 +80,13 @@ function Component(c: PublicStatusComponent): ReactNode {
   );
 }
 
-function Report(r: PublicStatus['reports'][number], names: Map<number, string>): ReactNode {
+function Report(r: PublicStatus['reports'][number], names: Map<number, string>, zone: string): ReactNode {
   return h(
     'div',
     { className: 'card report', key: r.report_id, 'data-report': r.report_id },
     h('strong', null, r.title), ' ', h('span', { className: 'tag' }, r.status),
     r.affected.length > 0 ? h('div', { className: 'meta' }, 'Affects: ', r.affected.map((a) => `${names.get(a.component_id) ?? 'component'} (${a.impact.replace('_', ' ')})`).join(', ')) : null,
-    r.updates.map((u) => h('div', { className: 'update', key: u.update_id }, h('strong', null, u.status), ' — ', u.message, h('br'), h('time', { dateTime: u.created_at }, fmtTime(u.created_at)))),
+    r.updates.map((u) => h('div', { className: 'update', key: u.update_id }, h('strong', null, u.status), ' — ', u.message, h('br'), h('time', { dateTime: u.created_at }, fmtTime(u.created_at, zone)))),
   );
 }
 
@@ -97,6 +99,7 @@ export interface RenderOptions {
 }
 
 function Page(s: PublicStatus, o: RenderOptions): ReactNode {
+  const zone = s.page.timezone || 'UTC';
   const names = new Map(s.components.map((c) => [c.id, c.name]));
   const open = s.reports.filter((r) => r.resolved_at === null);
   const history = s.reports.filter((r) => r.resolved_at !== null);
@@ -111,7 +114,7 @@ function Page(s: PublicStatus, o: RenderOptions): ReactNode {
   const windowCard = (m: PublicStatus['maintenance'][number]) =>
     h('div', { className: 'card maintenance', key: m.id, 'data-maintenance': m.id },
       h('strong', null, m.title), ' ', h('span', { className: 'tag' }, m.state.replace('_', ' ')),
-      h('div', { className: 'meta' }, `${fmtTime(m.starts_at)} – ${fmtTime(m.ends_at)}`, m.components.length ? ` · ${m.components.map((id) => names.get(id)).join(', ')}` : ''),
+      h('div', { className: 'meta' }, `${fmtTime(m.starts_at, zone)} – ${fmtTime(m.ends_at, zone)}`, m.components.length ? ` · ${m.components.map((id) => names.get(id)).join(', ')}` : ''),
       m.message ? h('p', null, m.message) : null);
   return h(
     'main',
@@ -120,19 +123,27 @@ function Page(s: PublicStatus, o: RenderOptions): ReactNode {
     h('h1', null, s.page.title),
     s.page.description ? h('p', { className: 'desc' }, s.page.description) : null,
     h('div', { className: `banner s-${s.overall}`, id: 'overall', 'data-status': s.overall }, OVERALL_LABEL[s.overall]),
-    open.length > 0 ? h('section', null, h('h2', null, 'Current incidents'), open.map((r) => Report(r, names))) : null,
+    open.length + s.detected.length > 0
+      ? h('section', null, h('h2', null, 'Current incidents'),
+          s.detected.map((d) => h('div', { className: 'card report', key: `detected-${d.component_ids.join('-')}`, 'data-detected': d.component_ids.join(' ') },
+            h('strong', null, d.title), ' ', h('span', { className: `tag t-${d.impact}` }, STATE_LABEL[d.impact]),
+            h('div', { className: 'meta' }, 'Detected by monitoring since ', h('time', { dateTime: d.since }, fmtTime(d.since, zone))))),
+          open.map((r) => Report(r, names, zone)))
+      : null,
     inProgress.length > 0 ? h('section', null, h('h2', null, 'Maintenance in progress'), inProgress.map(windowCard)) : null,
     h('section', null, h('h2', null, 'Components'),
       groups.map((g, i) => h('div', { key: i, className: 'component-group' }, g.name ? h('div', { className: 'group' }, g.name) : null, g.items.map(Component)))),
     upcoming.length > 0 ? h('section', null, h('h2', null, 'Scheduled maintenance'), upcoming.map(windowCard)) : null,
-    h('section', null, h('h2', null, 'Past incidents (90 days)'), history.length > 0 ? history.map((r) => Report(r, names)) : h('p', { className: 'meta' }, 'No incidents reported in the last 90 days.')),
+    h('section', null, h('h2', null, 'Past incidents (90 days)'), history.length > 0
+      ? history.map((r) => Report(r, names, zone))
+      : h('p', { className: 'meta' }, open.length + s.detected.length > 0 ? 'No resolved incidents in the last 90 days.' : 'No incidents reported in the last 90 days.')),
     o.subscribeAction
       ? h('section', null, h('h2', null, 'Get updates by email'),
           h('form', { className: 'inline', method: 'post', action: o.subscribeAction },
             h('input', { type: 'email', name: 'email', required: true, placeholder: 'you@example.com', 'aria-label': 'Email address' }),
             h('button', { type: 'submit' }, 'Subscribe')))
       : null,
-    h('footer', null, h('a', { href: o.feedUrl }, 'Atom feed'), ` · Times in UTC · Updated ${fmtTime(s.generated_at)} · Powered by Upfleet`),
+    h('footer', null, h('a', { href: o.feedUrl }, 'Atom feed'), ` · Times in ${zone} · Updated ${fmtTime(s.generated_at, zone)} · Powered by Upfleet`),
   );
 }
 
@@ -143,11 +154,11 @@ function document(title: string, body: ReactNode, extraHead = ''): string {
 }
 
 export function renderStatusPage(s: PublicStatus, o: RenderOptions): string {
-  return document(`${s.page.title} status`, Page(s, o), `<link rel="alternate" type="application/atom+xml" href="${escapeXml(o.feedUrl)}" title="${escapeXml(s.page.title)}">`);
+  return document(s.page.title, Page(s, o), `<link rel="alternate" type="application/atom+xml" href="${escapeXml(o.feedUrl)}" title="${escapeXml(s.page.title)}">`);
 }
 
 export function renderPasswordForm(title: string, action: string, wrong: boolean): string {
-  return document(`${title} status`,
+  return document(title,
     h('main', null, h('h1', null, title),
       h('p', { className: 'desc' }, 'This status page is protected by a password.'),
       wrong ? h('p', { className: 't-major_outage', role: 'alert' }, 'Wrong password. Please try again.') : null,
@@ -174,7 +185,7 @@ export function renderAtom(s: PublicStatus, selfUrl: string, pageUrl: string): s
   const updated = entries[0]?.updated ?? s.generated_at;
   return `<?xml version="1.0" encoding="utf-8"?>
 <feed xmlns="http://www.w3.org/2005/Atom">
-<title>${escapeXml(s.page.title)} status</title>
+<title>${escapeXml(s.page.title)}</title>
 <id>${escapeXml(pageUrl)}</id>
 <link rel="self" href="${escapeXml(selfUrl)}"/>
 <link rel="alternate" href="${escapeXml(pageUrl)}"/>
@@ -188,7 +199,7 @@ ${entries.map((e) => `<entry><id>${escapeXml(e.id)}</id><title>${escapeXml(e.tit
 /** A one-line answer on a page's behalf (subscription links). With `title` null (an unpublished
  *  page) nothing of the page shows: neither its title nor a link back to it. */
 export function renderNotice(title: string | null, heading: string, text: string, back: string): string {
-  return document(title === null ? 'Status page' : `${title} status`,
+  return document(title === null ? 'Status page' : title,
     h('main', null, title === null ? null : h('h1', null, title), h('div', { className: 'card notice', role: 'status' }, h('strong', null, heading), h('p', null, text)),
       title === null ? null : h('p', null, h('a', { href: back }, 'Back to the status page'))));
 }

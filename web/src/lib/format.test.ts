@@ -1,5 +1,8 @@
-import { describe, expect, it } from 'vitest';
-import { certBarPercent, certStatus, currencySymbol, formatDate, formatPrice, regionKeyLabel, seriesStats, statusCodeClass, subscriptionTone, successShare, TIMEZONES, uptimeBadge } from './format';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  certBarPercent, certStatus, currencySymbol, displayZone, formatAxis, formatDate, formatDateTime, formatPrice, formatTime, regionKeyLabel, seriesStats, setDisplayZone, sinceLabel,
+  statusCodeClass, subscriptionTone, successShare, TIMEZONES, uptimeBadge,
+} from './format';
 
 describe('display rules', () => {
   it('maps EUR, USD, GBP, JPY to their symbols and defaults to €', () => {
@@ -55,5 +58,33 @@ describe('display rules', () => {
   });
   it("labels 'EU-Germany' as 'EU - Germany'", () => {
     expect(regionKeyLabel('EU-Germany')).toBe('EU - Germany');
+  });
+});
+
+describe('the one date formatter', () => {
+  const t = Date.parse('2026-07-15T12:05:09Z');
+  afterEach(() => setDisplayZone(null));
+
+  it("shows instants in the user's zone, DST included, with a 24-hour clock; 'UTC+5:30' by its offset", () => {
+    expect(formatDateTime(t, 'Europe/Berlin')).toBe('15 Jul 2026, 14:05');
+    expect(formatDateTime(Date.parse('2026-01-15T12:05:00Z'), 'Europe/Berlin')).toMatch(/13:05/);
+    expect(formatDateTime(t, 'America/New_York')).toMatch(/08:05/);
+    expect(formatDateTime(t, 'UTC+5:30')).toMatch(/17:35/);
+    expect(formatTime(t, { zone: 'Asia/Kathmandu' })).toBe('17:50');
+    expect(formatTime(t, { seconds: true, zone: 'UTC' })).toBe('12:05:09');
+    expect(formatDateTime(null)).toBe('');
+  });
+
+  it('follows the zone the app sets from the profile, and labels axes by the range', () => {
+    setDisplayZone('Asia/Kathmandu');
+    expect(formatTime(t)).toBe('17:50');
+    expect(sinceLabel('2026-07-15T12:05:09Z', t + 60_000)).toBe('since 17:50');
+    // 18:30 UTC is already the next day in Kathmandu (00:15): an event at 18:00 UTC was yesterday there
+    expect(sinceLabel('2026-07-14T18:00:00Z', Date.parse('2026-07-14T18:30:00Z'))).toBe('since 14 Jul 23:45');
+    expect(sinceLabel('2026-07-14T18:00:00Z', Date.parse('2026-07-14T18:30:00Z'), 'UTC')).toBe('since 18:00');
+    setDisplayZone('Mars/Olympus'); // unknown: the browser's zone, never a crash
+    expect(displayZone()).toBe(Intl.DateTimeFormat().resolvedOptions().timeZone);
+    expect(formatAxis(t, 3600_000, 'UTC')).toBe('12:05');
+    expect(formatAxis(t, 7 * 86_400_000, 'UTC')).toBe('15 Jul');
   });
 });

@@ -1,6 +1,7 @@
-// Display rules of SPEC sections 3, 8 and 9: currency symbols, badges, classes and dates.
+// Display rules of SPEC sections 3, 8 and 9: currency symbols, badges, classes, and the app's one date formatter.
 import { formatDuration } from '@upfleet/proto/duration';
-import { FEATURE_LABELS, type Currency, type Feature, type GraphFunction, type Region } from '@upfleet/proto/rest';
+import { intlTimeZone, isTimeZone, zonedDate } from '@upfleet/proto/time-zone';
+import { FEATURE_LABELS, type CodeBucket, type CodeClass, type Currency, type Feature, type GraphFunction, type GraphSeries, type Region } from '@upfleet/proto/rest';
 
 const SYMBOLS: Record<string, string> = { EUR: '€', USD: '$', GBP: '£', JPY: '¥' };
 
@@ -28,6 +29,26 @@ export function statusCodeClass(code: number): { label: string; tone: Tone } {
   if (code >= 400 && code < 500) return { label: 'Client Error', tone: 'orange' };
   if (code >= 500 && code < 600) return { label: 'Server Error', tone: 'red' };
   return { label: 'No Response', tone: 'grey' };
+}
+
+/** The response-code chart's classes: label and colour, in stacking order. */
+export const CODE_CLASS_STYLE: Record<CodeClass, { label: string; color: string; tone: Tone }> = {
+  '2xx': { label: '2xx', color: '#10b981', tone: 'green' },
+  '3xx': { label: '3xx', color: '#f59e0b', tone: 'yellow' },
+  '4xx': { label: '4xx', color: '#f97316', tone: 'orange' },
+  '5xx': { label: '5xx', color: '#ef4444', tone: 'red' },
+  failed: { label: 'Failed', color: '#6b7280', tone: 'grey' },
+};
+
+/** A bucket's class counts from its codes, for an answer without `codes` (one check per point). */
+export function codeBuckets(series: Pick<GraphSeries, 'data' | 'codes'>): CodeBucket[] {
+  if (series.codes) return series.codes;
+  return series.data.map(([t, v]) => {
+    const code = Math.round(v);
+    const cls: CodeClass = code >= 200 && code < 300 ? '2xx' : code >= 300 && code < 400 ? '3xx' : code >= 400 && code < 500 ? '4xx' : code >= 500 ? '5xx' : 'failed';
+    const classes = { '2xx': 0, '3xx': 0, '4xx': 0, '5xx': 0, failed: 0, [cls]: 1 };
+    return { t, checks: 1, passed: cls === '2xx' ? 1 : 0, classes };
+  });
 }
 
 /** Share of 2xx among checks, one decimal. */
@@ -73,12 +94,65 @@ export function subscriptionTone(status: string | null | undefined): Tone {
   return (status && SUBSCRIPTION_TONES[status]) || 'grey';
 }
 
+// ---- dates and times: one formatter for the whole app ----
+// Every instant on screen is shown in the user's zone (their profile's, set by the app when the
+// user is known; the browser's before), in one style for date-times, one for dates, one for times
+// (24-hour clock) and one for chart axes. The words are the app's English with day-month order
+// ('20 Nov 2026, 14:05'), which no reader mistakes for month-day.
+const LOCALE = 'en-GB';
+
+let shownZone: string | null = null;
+const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+/** The zone dates are shown in from now on (null: the browser's). */
+export function setDisplayZone(zone: string | null | undefined): void {
+  shownZone = zone && isTimeZone(zone) ? zone : null;
+}
+export const displayZone = (): string => shownZone ?? browserZone();
+
+type Style = 'datetime' | 'date' | 'time' | 'seconds' | 'dayMonth';
+const STYLES: Record<Style, Intl.DateTimeFormatOptions> = {
+  datetime: { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' },
+  date: { day: 'numeric', month: 'short', year: 'numeric' },
+  time: { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' },
+  seconds: { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' },
+  dayMonth: { day: 'numeric', month: 'short' },
+};
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function show(ms: number, style: Style, zone: string = displayZone()): string {
+  const { timeZone, shiftMs } = intlTimeZone(zone);
+  const key = `${style}|${timeZone}`;
+  let f = formatters.get(key);
+  if (!f) formatters.set(key, (f = new Intl.DateTimeFormat(LOCALE, { ...STYLES[style], timeZone })));
+  return f.format(new Date(ms + shiftMs));
+}
+function instant(value: string | number | Date | null | undefined): number | null {
+  if (value === null || value === undefined || value === '') return null;
+  const ms = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : /^\d+$/.test(value) ? Number(value) : Date.parse(value);
+  return Number.isFinite(ms) ? ms : null;
+}
+
+/** A date and time: '27 Nov 2026, 14:05'; '' for no value. */
+export function formatDateTime(value: string | number | Date | null | undefined, zone?: string): string {
+  const ms = instant(value);
+  return ms === null ? '' : show(ms, 'datetime', zone);
+}
+
+/** A time of day, 24-hour: '14:05', with seconds '14:05:09'. */
+export function formatTime(value: string | number | Date, opts: { seconds?: boolean; zone?: string } = {}): string {
+  const ms = instant(value);
+  return ms === null ? '' : show(ms, opts.seconds ? 'seconds' : 'time', opts.zone);
+}
+
+/** A chart axis label: times of day for a range up to two days, day and month beyond. */
+export function formatAxis(ms: number, spanMs: number, zone?: string): string {
+  return show(ms, spanMs <= 2 * 86_400_000 ? 'time' : 'dayMonth', zone);
+}
+
 /** Empty or epoch dates show 'Not available'. */
-export function formatDate(value: string | number | null | undefined): string {
-  if (value === null || value === undefined || value === '') return 'Not available';
-  const d = new Date(typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value);
-  if (Number.isNaN(d.getTime()) || d.getTime() <= 0) return 'Not available';
-  return d.toLocaleDateString('en-GB', { year: 'numeric', month: 'short', day: 'numeric' });
+export function formatDate(value: string | number | null | undefined, zone?: string): string {
+  const ms = instant(value);
+  if (ms === null || ms <= 0) return 'Not available';
+  return show(ms, 'date', zone);
 }
 
 export const regionKey = (r: Pick<Region, 'region' | 'city'>): string => `${r.region}-${r.city}`;
@@ -104,15 +178,14 @@ export const GRAPH_UNITS: Record<GraphFunction, string> = {
   cert_expiry: 'days',
 };
 
-/** UTC-12 .. UTC+14 with UTC+5:30 (SPEC section 9): the profile form's list is the one the server accepts. */
+/** The fixed offsets of before IANA names (UTC-12 .. UTC+14 with UTC+5:30), still accepted; pickers: components/TimeZoneSelect.tsx. */
 export { TIMEZONES } from '@upfleet/proto/schemas';
 
-/** 'since 14:05' for today, 'since 23 Nov 14:05' before. */
-export function sinceLabel(iso: string, now: number = Date.now()): string {
-  const d = new Date(iso);
-  const time = d.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' });
-  const sameDay = new Date(now).toDateString() === d.toDateString();
-  return sameDay ? `since ${time}` : `since ${d.toLocaleDateString('en-GB', { day: 'numeric', month: 'short' })} ${time}`;
+/** 'since 14:05' for today (in the shown zone), 'since 23 Nov 14:05' before. */
+export function sinceLabel(iso: string, now: number = Date.now(), zone: string = displayZone()): string {
+  const ms = Date.parse(iso);
+  const time = show(ms, 'time', zone);
+  return zonedDate(ms, zone) === zonedDate(now, zone) ? `since ${time}` : `since ${show(ms, 'dayMonth', zone)} ${time}`;
 }
 
 /** How long from one instant to another (to now while still open): '3 min 20 s', '2 h 5 min'. */

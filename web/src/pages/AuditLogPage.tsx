@@ -2,7 +2,8 @@
 // member, action, target, summary and client address, newest first, filtered by member and action.
 import { useEffect, useState } from 'react';
 import { useServices } from '../app-context';
-import { useWorkspaces } from '../lib/workspaces';
+import { formatDateTime } from '../lib/format';
+import { roleAllows, useWorkspaces } from '../lib/workspaces';
 
 interface Entry { id: number; at: string; member_id: number | null; member_name: string; action: string; target_id: string | null; summary: string; client_address: string }
 interface Member { user_id: number; username: string }
@@ -11,7 +12,9 @@ const ACTION_FAMILIES = ['', 'endpoint', 'thresholds', 'alert_method', 'api_key'
 
 export function AuditLogPage() {
   const { api } = useServices();
-  const { current } = useWorkspaces();
+  const { current, role } = useWorkspaces();
+  // The server lets admins read the log; anyone else (a deep link) gets a sentence, not a 403 call.
+  const allowed = roleAllows(role, 'admin');
   const [entries, setEntries] = useState<Entry[]>([]);
   const [total, setTotal] = useState(0);
   const [members, setMembers] = useState<Member[]>([]);
@@ -19,7 +22,7 @@ export function AuditLogPage() {
   const [action, setAction] = useState('');
   const [offset, setOffset] = useState(0);
   const [error, setError] = useState('');
-  const id = current?.id;
+  const id = allowed ? current?.id : undefined;
 
   useEffect(() => {
     if (!id) return;
@@ -45,6 +48,14 @@ export function AuditLogPage() {
   }, [api, id, member, action, offset]); // eslint-disable-line react-hooks/exhaustive-deps
 
   if (!current) return <div className="container page"><p className="muted">Loading…</p></div>;
+  if (!allowed) {
+    return (
+      <div className="container page">
+        <h1>Audit log of {current.name}</h1>
+        <p className="muted">The admins and the owner of this workspace read its audit log.</p>
+      </div>
+    );
+  }
   return (
     <div className="container page">
       <h1>Audit log of {current.name}</h1>
@@ -67,7 +78,7 @@ export function AuditLogPage() {
         <tbody>
           {entries.map((e) => (
             <tr key={e.id} data-testid="audit-row">
-              <td>{new Date(e.at).toLocaleString()}</td><td>{e.member_name}</td><td>{e.action}</td><td>{e.target_id ?? ''}</td><td>{e.summary}</td><td>{e.client_address}</td>
+              <td>{formatDateTime(e.at)}</td><td>{e.member_name}</td><td>{e.action}</td><td>{e.target_id ?? ''}</td><td>{e.summary}</td><td>{e.client_address}</td>
             </tr>
           ))}
         </tbody>

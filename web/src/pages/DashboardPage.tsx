@@ -1,6 +1,6 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import type { Dashboard, Endpoint, EndpointInput, Incident, MaintenanceWindow, Region } from '@upfleet/proto/rest';
+import type { Dashboard, Endpoint, EndpointInput, Incident, MaintenanceWindow, Region, SavedEndpoint } from '@upfleet/proto/rest';
 import { useAuth, useServices } from '../app-context';
 import { StatusSummary } from '../components/dashboard/StatusSummary';
 import { useEndpointList } from '../components/dashboard/use-endpoint-list';
@@ -14,6 +14,7 @@ import { PlanNotices } from '../components/dashboard/PlanNotices';
 import { EndpointList } from '../components/dashboard/EndpointList';
 import { GlobeIcon, ActivityIcon, PlusIcon } from '../components/Icons';
 import { mayOffer, useWorkspaces } from '../lib/workspaces';
+import { NEW_ACCOUNT_STORAGE_KEY } from '../services';
 
 const GraphsModal = lazy(() => import('../components/graphs/GraphsModal'));
 
@@ -36,11 +37,18 @@ type Dialog =
 
 /** Live results are folded into the list at most this often (one render for many events). */
 const LIVE_FLUSH_MS = 300;
+/** After a row changes state, its uptime badge is re-read once the server's 10 s uptime cache has passed. */
+export const UPTIME_REFRESH_MS = 11_000;
 
 export function DashboardPage() {
-  const { api } = useServices();
+  const { api, storage } = useServices();
   const workspaceRole = useWorkspaces().role;
   const user = useAuth((s) => s.user);
+  // "Welcome back" is for a return: an account just made here is welcomed once.
+  const [firstVisit] = useState(() => user !== null && storage?.getItem(NEW_ACCOUNT_STORAGE_KEY) === String(user.id));
+  useEffect(() => {
+    if (firstVisit) storage?.removeItem(NEW_ACCOUNT_STORAGE_KEY);
+  }, [firstVisit, storage]);
   // undefined: not loaded yet; null: the dashboard call failed (the list still loads, whole).
   const [dashboard, setDashboard] = useState<Dashboard | null | undefined>(undefined);
   const [regions, setRegions] = useState<Region[]>([]);
@@ -135,20 +143,31 @@ export function DashboardPage() {
 
   // Live: results change rows and bars, other events reload what they touch. Counts come from the
   // list itself when it is held whole, else from the dashboard, re-read at most every 3 s.
-  const liveRefs = useRef({ apply: list.apply, reloadList, loadDashboard, loadIncidents, serverCounts: list.counts === null });
-  liveRefs.current = { apply: list.apply, reloadList, loadDashboard, loadIncidents, serverCounts: list.counts === null };
+  const liveRefs = useRef({ apply: list.apply, reloadList, loadDashboard, loadIncidents, serverCounts: list.counts === null, rows: list.rows });
+  liveRefs.current = { apply: list.apply, reloadList, loadDashboard, loadIncidents, serverCounts: list.counts === null, rows: list.rows };
   useEffect(() => {
     let pending: ResultEvent[] = [];
     let flushTimer: ReturnType<typeof setTimeout> | null = null;
     let countsTimer: ReturnType<typeof setTimeout> | null = null;
     let reloadTimer: ReturnType<typeof setTimeout> | null = null;
+    let uptimeTimer: ReturnType<typeof setTimeout> | null = null;
+    // Results carry the state but not the 7-day uptime: a row that turns up or down would keep a
+    // stale badge (0.00 % on an up row) until the next reload, so a change of state schedules one.
+    const lastStatus = new Map<number, string>();
     const later = (timer: ReturnType<typeof setTimeout> | null, ms: number, fn: () => void) => timer ?? setTimeout(fn, ms);
     const close = connectEvents(api, {
       state: setStream,
       event: ({ type, data }) => {
         const r = liveRefs.current;
         if (type === 'result') {
-          pending.push(data as ResultEvent);
+          const e = data as ResultEvent;
+          const before = lastStatus.get(e.url_id) ?? r.rows?.find((x) => x.url_id === e.url_id)?.status;
+          lastStatus.set(e.url_id, e.status);
+          if (before !== undefined && before !== e.status) uptimeTimer = later(uptimeTimer, UPTIME_REFRESH_MS, () => {
+            uptimeTimer = null;
+            void liveRefs.current.reloadList();
+          });
+          pending.push(e);
           flushTimer = later(flushTimer, LIVE_FLUSH_MS, () => {
             flushTimer = null;
             liveRefs.current.apply(pending);
@@ -171,7 +190,7 @@ export function DashboardPage() {
     });
     return () => {
       close();
-      [flushTimer, countsTimer, reloadTimer].forEach((t) => t && clearTimeout(t));
+      [flushTimer, countsTimer, reloadTimer, uptimeTimer].forEach((t) => t && clearTimeout(t));
     };
   }, [api]);
 
@@ -191,12 +210,12 @@ export function DashboardPage() {
 
   const plan: PlanLimits = dashboard ? { ...DEFAULT_PLAN, ...dashboard, package_name: dashboard.package_name || 'Free', max_regions: dashboard.max_regions || 1 } : DEFAULT_PLAN;
 
-  const save = async (input: EndpointInput, endpoint?: Endpoint): Promise<boolean> => {
+  const save = async (input: EndpointInput, endpoint?: Endpoint): Promise<SavedEndpoint | boolean> => {
     try {
-      const res = endpoint ? await api.put(`/api/users/endpoints/${endpoint.url_id}`, input) : await api.post('/api/users/endpoints', input);
+      const res = endpoint ? await api.put<SavedEndpoint>(`/api/users/endpoints/${endpoint.url_id}`, input) : await api.post<SavedEndpoint>('/api/users/endpoints', input);
       if (res.success) {
         await load();
-        return true;
+        return res.data ?? true;
       }
       console.error(endpoint ? 'update endpoint failed' : 'add endpoint failed', { status: res.status, error: res.error });
     } catch (err) {
@@ -233,12 +252,14 @@ export function DashboardPage() {
   const total = dashboard?.total_endpoints ?? list.all;
   const counts = list.counts ?? dashboard?.status_counts ?? null;
   const maxEndpoints = dashboard?.max_endpoints;
+  // The regions this plan checks from, not every region the service has.
+  const usableRegions = dashboard ? Math.min(dashboard.regions_count, Math.max(1, dashboard.max_regions || 1)) : 3;
 
   return (
     <div className="container page">
       <header className="dash-header">
         <div>
-          <h1>Welcome back, {user?.username}!</h1>
+          <h1>{firstVisit ? 'Welcome' : 'Welcome back'}, {user?.username}!</h1>
           <p className="page-sub">Here is how your endpoints are doing. You are on the <strong>{plan.package_name}</strong> plan.</p>
         </div>
       </header>
@@ -257,7 +278,7 @@ export function DashboardPage() {
           <span className="stat-icon stat-icon-alt"><GlobeIcon /></span>
           <div>
             <div className="stat-label">Regions</div>
-            <div className="stat-value">{dashboard?.regions_count ?? 3}</div>
+            <div className="stat-value">{usableRegions}{dashboard && usableRegions < dashboard.regions_count ? <span className="stat-of"> of {dashboard.regions_count}</span> : null}</div>
           </div>
         </div>
       </section>
@@ -298,6 +319,7 @@ export function DashboardPage() {
             onQuery={setQuery}
             openIncidents={openIncidents}
             inMaintenance={inMaintenance}
+            timeZone={user?.timezone}
             onGraphs={(ep) => setDialog({ kind: 'graphs', endpoint: ep })}
             {...(mayOffer(workspaceRole, 'editor') ? {
               onEdit: (ep: Endpoint) => setDialog({ kind: 'edit', endpoint: ep }),

@@ -3,6 +3,7 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { useServices } from '../app-context';
 import { Field } from '../components/Field';
+import { formatDate } from '../lib/format';
 import { roleAllows, useWorkspaces, type WorkspaceRole } from '../lib/workspaces';
 
 interface Member { user_id: number; username: string; email: string; role: WorkspaceRole }
@@ -115,7 +116,7 @@ export function MembersPage() {
             <ul className="plain-list" aria-label="Pending invitations">
               {invitations.map((i) => (
                 <li key={i.id}>
-                  {i.email} · {i.role} · until {new Date(i.expires_at).toLocaleDateString()}{i.invited_by ? ` · invited by ${i.invited_by}` : ''}{' '}
+                  {i.email} · {i.role} · until {formatDate(i.expires_at)}{i.invited_by ? ` · invited by ${i.invited_by}` : ''}{' '}
                   <button type="button" className="btn btn-secondary btn-sm" onClick={async () => report(await api.del(`/api/workspaces/${id}/invitations/${i.id}`), `Invitation to ${i.email} revoked`)}>Revoke</button>
                 </li>
               ))}

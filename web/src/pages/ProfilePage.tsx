@@ -5,7 +5,7 @@ import { Spinner } from '../components/Spinner';
 import { ChangePasswordForm } from '../components/profile/ChangePasswordForm';
 import { ProfileForm } from '../components/profile/ProfileForm';
 import { ApiKeysCard } from '../components/profile/ApiKeysCard';
-import { SubscriptionCard } from '../components/profile/SubscriptionCard';
+import { SUBSCRIPTION_PATH, SubscriptionCard } from '../components/profile/SubscriptionCard';
 import { TwoFactorCard } from '../components/profile/TwoFactorCard';
 import { formatPrice, subscriptionTone } from '../lib/format';
 
@@ -13,7 +13,9 @@ export function ProfilePage() {
   const { api, auth } = useServices();
   const user = useAuth((s) => s.user);
   const [profile, setProfile] = useState<Profile | null>(null);
-  const [account, setAccount] = useState<{ name: string; price: string; status: string; apiAccess: boolean } | null>(null);
+  // status null: no subscription (a plan set without checkout, or Free), said the same way as the card below.
+  const [account, setAccount] = useState<{ name: string; price: string; status: string | null; apiAccess: boolean } | null>(null);
+  const [sub, setSub] = useState<Subscription | null | 'error' | undefined>(undefined);
 
   useEffect(() => {
     let live = true;
@@ -22,22 +24,24 @@ export function ProfilePage() {
         const [p, d, s, pk] = await Promise.all([
           api.get<Profile>('/api/users/profile'),
           api.get<Dashboard>('/api/users/dashboard'),
-          api.get<Subscription>('/api/billing/subscription'),
+          api.get<Subscription | null>(SUBSCRIPTION_PATH),
           api.publicRequest<Package[]>('GET', '/api/public/packages'),
         ]);
         if (!live) return;
         if (p.success) setProfile({ ...p.data, timezone: p.data.timezone || 'UTC' });
         const sub = s.success ? s.data : null;
+        setSub(s.success || s.status === 404 ? sub : 'error');
         const name = sub?.package_name ?? (d.success ? d.data.package_name : '') ?? 'Free';
         const pkg = pk.success ? pk.data.find((x) => x.package_name === name) : undefined;
         setAccount({
           name: name || 'Free',
           price: sub ? formatPrice(sub.price, sub.currency) : formatPrice(pkg?.price ?? 0, pkg?.currency),
-          status: sub?.status ?? 'active',
+          status: sub?.status ?? null,
           apiAccess: pkg?.api_access ?? false,
         });
       } catch (err) {
         console.error('load profile failed', err);
+        if (live) setSub('error');
       }
     })();
     return () => {
@@ -68,13 +72,15 @@ export function ProfilePage() {
               <dl className="detail-list">
                 <div><dt>Package</dt><dd>{account.name}</dd></div>
                 <div><dt>Price</dt><dd>{account.price}/month</dd></div>
-                <div><dt>Status</dt><dd><span className={`badge badge-${subscriptionTone(account.status)}`}>{account.status}</span></dd></div>
+                <div><dt>Status</dt><dd>{account.status
+                  ? <span className={`badge badge-${subscriptionTone(account.status)}`}>{account.status}</span>
+                  : <span className="badge badge-grey">No subscription</span>}</dd></div>
               </dl>
             ) : (
               <Spinner />
             )}
           </section>
-          <SubscriptionCard />
+          <SubscriptionCard loaded={sub === undefined ? 'loading' : sub} />
           {account?.apiAccess && <ApiKeysCard />}
         </div>
         <div className="profile-col">

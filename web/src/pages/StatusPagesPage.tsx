@@ -5,10 +5,12 @@ import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import {
   REPORT_IMPACTS, REPORT_STATUSES, type DomainVerification, type Endpoint, type MaintenanceWindow, type ReportImpact, type ReportStatus, type StatusPage, type StatusReport,
 } from '@upfleet/proto/rest';
-import { TIMEZONES } from '@upfleet/proto/schemas';
+import { fromZonedLocal, toZonedLocal } from '@upfleet/proto/time-zone';
+import { TimeZoneSelect } from '../components/TimeZoneSelect';
 import { useAuth, useServices } from '../app-context';
 import { Field } from '../components/Field';
 import { Spinner } from '../components/Spinner';
+import { formatDateTime } from '../lib/format';
 import { mayOffer, useWorkspaces } from '../lib/workspaces';
 
 interface ComponentDraft { component_id: number | null; name: string; endpoint_id: number | null; group: string }
@@ -27,16 +29,9 @@ const draftOf = (p: StatusPage): PageDraft => ({
   components: p.components.map((c) => ({ component_id: c.component_id, name: c.name, endpoint_id: c.endpoint_id, group: c.group ?? '' })),
 });
 
-/** 'UTC+5:30' → minutes east of UTC. */
-function offsetMinutes(zone: string): number {
-  const m = /^UTC(?:([+-])(\d{1,2})(?::(\d{2}))?)?$/.exec(zone);
-  if (!m || !m[1]) return 0;
-  const v = Number(m[2]) * 60 + Number(m[3] ?? 0);
-  return m[1] === '-' ? -v : v;
-}
-/** A datetime-local value read in the user's zone → ISO (UTC), and back. */
-const localToIso = (value: string, zone: string) => new Date(Date.parse(`${value}:00Z`) - offsetMinutes(zone) * 60_000).toISOString();
-const isoToLocal = (iso: string, zone: string) => new Date(Date.parse(iso) + offsetMinutes(zone) * 60_000).toISOString().slice(0, 16);
+/** A datetime-local value read in the user's zone → ISO (UTC), and back (DST included). */
+const localToIso = (value: string, zone: string) => new Date(fromZonedLocal(value, zone)).toISOString();
+const isoToLocal = (iso: string, zone: string) => toZonedLocal(Date.parse(iso), zone);
 
 export function StatusPagesPage() {
   const { api } = useServices();
@@ -117,13 +112,13 @@ export function StatusPagesPage() {
                     {mayOffer(workspaceRole, 'admin') && <button type="button" className="btn btn-sm btn-danger-outline" onClick={() => void remove(p)}>Delete</button>}
                   </div>
                 </div>
-                {selected?.id === p.id && <PageDetails page={p} />}
+                {selected?.id === p.id && <PageDetails page={p} canEdit={mayOffer(workspaceRole, 'editor')} canAdmin={mayOffer(workspaceRole, 'admin')} />}
               </li>
             ))}
           </ul>
         )}
       </section>
-      <MaintenanceSection windows={windows} endpoints={endpoints} zone={zone} onChange={load} />
+      <MaintenanceSection windows={windows} endpoints={endpoints} zone={zone} onChange={load} canEdit={mayOffer(workspaceRole, 'editor')} />
     </div>
   );
 }
@@ -222,9 +217,7 @@ function PageEditor({ page, endpoints, zone, onDone }: { page: StatusPage | null
         </Field>
         <Field id="sp-desc" label="Description"><input id="sp-desc" value={d.description} onChange={(e) => set('description', e.target.value)} /></Field>
         <Field id="sp-tz" label="Timezone of the daily bars">
-          <select id="sp-tz" value={d.timezone} onChange={(e) => set('timezone', e.target.value)}>
-            {TIMEZONES.map((z) => <option key={z} value={z}>{z}</option>)}
-          </select>
+          <TimeZoneSelect id="sp-tz" value={d.timezone} onChange={(z) => set('timezone', z)} />
         </Field>
         <Field id="sp-domain" label="Custom domain (optional)" hint="Paid plans. Saved, it shows the DNS record that proves it is yours.">
           <input id="sp-domain" value={d.custom_domain} placeholder="status.example.com" onChange={(e) => set('custom_domain', e.target.value)} />
@@ -283,7 +276,8 @@ function PageEditor({ page, endpoints, zone, onDone }: { page: StatusPage | null
   );
 }
 
-function PageDetails({ page }: { page: StatusPage }) {
+/** `canEdit`: reports (editors); `canAdmin`: removing subscribers (admins). A viewer reads only. */
+function PageDetails({ page, canEdit, canAdmin }: { page: StatusPage; canEdit: boolean; canAdmin: boolean }) {
   const { api } = useServices();
   const [reports, setReports] = useState<StatusReport[]>([]);
   const [subs, setSubs] = useState<Subscribers | null>(null);
@@ -318,7 +312,7 @@ function PageDetails({ page }: { page: StatusPage }) {
     <div className="page-details">
       {error && <div className="alert alert-error" role="alert">{error}</div>}
       <h3>Reports</h3>
-      <form className="inline-form report-form" onSubmit={(e) => void create(e)} aria-label="New report">
+      {canEdit && <form className="inline-form report-form" onSubmit={(e) => void create(e)} aria-label="New report">
         <input aria-label="Report title" placeholder="What is happening?" value={title} onChange={(e) => setTitle(e.target.value)} required />
         <select aria-label="Report status" value={status} onChange={(e) => setStatus(e.target.value as ReportStatus)}>
           {REPORT_STATUSES.map((s) => <option key={s} value={s}>{s}</option>)}
@@ -331,10 +325,10 @@ function PageDetails({ page }: { page: StatusPage }) {
           </select>
         ))}
         <button type="submit" className="btn btn-sm btn-primary">Open report</button>
-      </form>
+      </form>}
       {reports.length === 0 ? <p className="muted">No reports.</p> : (
         <ul className="incident-list">
-          {reports.map((r) => <ReportItem key={r.report_id} base={base} report={r} onChange={load} />)}
+          {reports.map((r) => <ReportItem key={r.report_id} base={base} report={r} onChange={load} canEdit={canEdit} />)}
         </ul>
       )}
       <h3>Subscribers</h3>
@@ -345,10 +339,10 @@ function PageDetails({ page }: { page: StatusPage }) {
             {subs.subscribers.map((s) => (
               <li key={s.id}>
                 {s.email} {s.confirmed ? <span className="badge badge-green">confirmed</span> : <span className="badge badge-grey">unconfirmed</span>}{' '}
-                <button type="button" className="btn btn-sm btn-ghost" onClick={async () => {
+                {canAdmin && <button type="button" className="btn btn-sm btn-ghost" onClick={async () => {
                   await api.del(`${base}/subscribers/${s.id}`);
                   await load();
-                }}>Remove</button>
+                }}>Remove</button>}
               </li>
             ))}
           </ul>
@@ -358,7 +352,7 @@ function PageDetails({ page }: { page: StatusPage }) {
   );
 }
 
-function ReportItem({ base, report, onChange }: { base: string; report: StatusReport; onChange: () => Promise<void> }) {
+function ReportItem({ base, report, onChange, canEdit }: { base: string; report: StatusReport; onChange: () => Promise<void>; canEdit: boolean }) {
   const { api } = useServices();
   const [status, setStatus] = useState<ReportStatus>(report.status === 'resolved' ? 'resolved' : 'monitoring');
   const [message, setMessage] = useState('');
@@ -375,10 +369,10 @@ function ReportItem({ base, report, onChange }: { base: string; report: StatusRe
       <strong>{report.title}</strong> <span className="badge">{report.status}</span>
       <ul>
         {report.updates.map((u) => (
-          <li key={u.update_id}><strong>{u.status}</strong> — {u.message} <span className="muted small">{new Date(u.created_at).toLocaleString()}</span></li>
+          <li key={u.update_id}><strong>{u.status}</strong> — {u.message} <span className="muted small">{formatDateTime(u.created_at)}</span></li>
         ))}
       </ul>
-      <form className="inline-form" onSubmit={(e) => void post(e)} aria-label={`Update ${report.title}`}>
+      {canEdit && <form className="inline-form" onSubmit={(e) => void post(e)} aria-label={`Update ${report.title}`}>
         <select aria-label="Update status" value={status} onChange={(e) => setStatus(e.target.value as ReportStatus)}>
           {REPORT_STATUSES.map((s) => <option key={s} value={s}>{s}</option>)}
         </select>
@@ -389,12 +383,12 @@ function ReportItem({ base, report, onChange }: { base: string; report: StatusRe
           await api.del(`${base}/reports/${report.report_id}`);
           await onChange();
         }}>Delete</button>
-      </form>
+      </form>}
     </li>
   );
 }
 
-function MaintenanceSection({ windows, endpoints, zone, onChange }: { windows: MaintenanceWindow[]; endpoints: Endpoint[]; zone: string; onChange: () => Promise<void> }) {
+function MaintenanceSection({ windows, endpoints, zone, onChange, canEdit }: { windows: MaintenanceWindow[]; endpoints: Endpoint[]; zone: string; onChange: () => Promise<void>; canEdit: boolean }) {
   const { api } = useServices();
   const soon = isoToLocal(new Date(Date.now() + 3600_000).toISOString(), zone);
   const later = isoToLocal(new Date(Date.now() + 7200_000).toISOString(), zone);
@@ -419,7 +413,8 @@ function MaintenanceSection({ windows, endpoints, zone, onChange }: { windows: M
       <h2>Maintenance windows</h2>
       <p className="hint">Times in your timezone ({zone}). While a window runs its endpoints are still checked, but no alert opens and their results do not count for or against uptime.</p>
       {error && <div className="alert alert-error" role="alert">{error}</div>}
-      <form className="card settings-card" onSubmit={(e) => void submit(e)} aria-label="New maintenance window">
+      {!canEdit && <p className="muted">An editor of this workspace schedules maintenance.</p>}
+      {canEdit && <form className="card settings-card" onSubmit={(e) => void submit(e)} aria-label="New maintenance window">
         <div className="form-grid">
           <Field id="mw-title" label="Title"><input id="mw-title" value={title} onChange={(e) => setTitle(e.target.value)} required /></Field>
           <Field id="mw-message" label="Message"><input id="mw-message" value={message} onChange={(e) => setMessage(e.target.value)} /></Field>
@@ -435,16 +430,16 @@ function MaintenanceSection({ windows, endpoints, zone, onChange }: { windows: M
           ))}
         </fieldset>
         <button type="submit" className="btn btn-primary">Schedule maintenance</button>
-      </form>
+      </form>}
       <ul className="method-list">
         {windows.map((w) => (
           <li key={w.id} className="card method-item" data-window={w.id}>
             <strong>{w.title}</strong> <span className={`badge ${w.state === 'in_progress' ? 'badge-yellow' : w.state === 'scheduled' ? 'badge-grey' : 'badge-green'}`}>{w.state.replace('_', ' ')}</span>
             <div className="muted small">{isoToLocal(w.starts_at, zone).replace('T', ' ')} – {isoToLocal(w.ends_at, zone).replace('T', ' ')} ({zone}) · {w.endpoint_ids.length} endpoint(s)</div>
-            <button type="button" className="btn btn-sm btn-danger-outline" onClick={async () => {
+            {canEdit && <button type="button" className="btn btn-sm btn-danger-outline" onClick={async () => {
               await api.del(`/api/users/maintenance-windows/${w.id}`);
               await onChange();
-            }}>Delete</button>
+            }}>Delete</button>}
           </li>
         ))}
       </ul>

@@ -12,6 +12,7 @@ import { mount, route, strictRouter } from '../route-table';
 import type { WorkspaceService } from '../../services/workspaces';
 import type { RateLimiter } from '../../services/rate-limiter';
 import { clientKey } from '../../lib/net';
+import { AppError } from '../../errors';
 
 /** POST /api/billing/webhook: the signature covers the exact bytes, so no JSON parser before it. */
 export function billingWebhookRoute(billing: BillingService): Router {
@@ -39,7 +40,13 @@ export function billingRoutes(deps: { billing: BillingService; prices: PriceServ
     }),
     route('get', '/billing/subscription', 'viewer', async (req, res) => {
       const a = authOf(req);
-      const sub = await billing.subscription(a.userId);
+      // `?optional=1`: none is an answer (data null), not a 404, for a page that shows the card on load.
+      const optional = req.query.optional === '1';
+      const sub = await billing.subscription(a.userId).catch((err: unknown) => {
+        if (optional && err instanceof AppError && err.code === 'not_found') return null;
+        throw err;
+      });
+      if (sub === null) return void res.json({ success: true, data: null });
       // Only the owner manages the subscription; the others see the card without the portal link.
       res.json({ success: true, data: a.role === 'owner' ? sub : { ...sub, customer_portal_url: null } });
     }),

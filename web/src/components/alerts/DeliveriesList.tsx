@@ -1,5 +1,6 @@
 // The last 50 deliveries of one alert method: time, event, status, attempts, last error.
 import type { AlertDelivery } from '@upfleet/proto/rest';
+import { formatDateTime } from '../../lib/format';
 import { Spinner } from '../Spinner';
 
 const EVENT_LABELS: Record<AlertDelivery['event'], string> = { opened: 'Incident opened', resolved: 'Incident resolved', test: 'Test' };
@@ -14,7 +15,7 @@ export function DeliveriesList({ deliveries }: { deliveries: AlertDelivery[] | n
       <tbody>
         {deliveries.map((d) => (
           <tr key={d.delivery_id} data-testid="delivery-row">
-            <td>{new Date(d.created_at).toLocaleString('en-GB')}</td>
+            <td>{formatDateTime(d.created_at)}</td>
             <td>{EVENT_LABELS[d.event]}</td>
             <td><span className={`badge ${STATUS_TONES[d.status]}`}>{d.status}</span></td>
             <td className="hide-sm">{d.attempts}</td>

@@ -1,9 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { featureAllowed, planViolations } from '@upfleet/proto/plan';
-import { FEATURES, FEATURE_LABELS, type Dashboard, type Endpoint, type EndpointCheck, type EndpointInput, type Feature, type Region } from '@upfleet/proto/rest';
+import { FEATURES, FEATURE_LABELS, type Dashboard, type Endpoint, type EndpointCheck, type EndpointInput, type Feature, type Region, type SavedEndpoint } from '@upfleet/proto/rest';
 import { ENDPOINT_KIND_LABELS } from '@upfleet/proto/assertions';
 import { EndpointCreateBody, firstError } from '@upfleet/proto/schemas';
 import { CheckFields } from './EndpointCheckFields';
+import { PingInstructions } from './HeartbeatFields';
 import { Modal } from '../Modal';
 import { regionKey, regionLabel } from '../../lib/format';
 import { validateEndpointBasics } from '../../lib/validation';
@@ -71,9 +72,12 @@ export function EndpointFormModal({
   endpoint: Endpoint | null;
   regions: Region[];
   plan: PlanLimits;
-  onSubmit(input: EndpointInput): Promise<boolean>;
+  /** The saved endpoint (or true) on success, false otherwise. */
+  onSubmit(input: EndpointInput): Promise<boolean | SavedEndpoint>;
   onClose(): void;
 }) {
+  // A new heartbeat is of no use until its job pings: its URL and lines are shown at once.
+  const [created, setCreated] = useState<SavedEndpoint | null>(null);
   const [form, setForm] = useState<EndpointInput>(() => initialForm(endpoint, regions, plan));
   const [check, setCheck] = useState<EndpointCheck>(() => initialCheck(endpoint));
   const kind = check.kind ?? 'http';
@@ -128,8 +132,24 @@ export function EndpointFormModal({
     setBusy(true);
     const ok = await onSubmit({ ...form, ...check, name: form.name.trim(), url: kind === 'http' ? form.url.trim() : undefined, description: form.description?.trim() ?? '', regions: chosen } as EndpointInput);
     setBusy(false);
-    if (ok) onClose();
+    if (!ok) return;
+    if (!endpoint && typeof ok === 'object' && ok.kind === 'heartbeat') setCreated(ok);
+    else onClose();
   };
+
+  if (created) {
+    return (
+      <Modal title="Heartbeat created" onClose={onClose} size="lg">
+        <p><strong>{created.name}</strong> waits for its first ping. Call this URL when your job finishes:</p>
+        {created.ping_url
+          ? <PingInstructions url={created.ping_url} schedule={created} />
+          : <p className="muted">An editor of this workspace sees its ping URL in the heartbeat's edit form.</p>}
+        <div className="modal-actions">
+          <button type="button" className="btn btn-primary" onClick={onClose}>Done</button>
+        </div>
+      </Modal>
+    );
+  }
 
   return (
     <Modal title={endpoint ? 'Edit Endpoint' : 'Add Endpoint'} onClose={onClose} size="lg">

@@ -47,11 +47,21 @@ describe('dashboard list of a large account', () => {
     expect(screen.getByText('No endpoint matches “nowhere.test”.')).toBeInTheDocument();
   }, 60_000);
 
-  it('shows a small account its plain list, with no filter', async () => {
-    dashboardWith([endpoint(1, 'shop'), endpoint(2, 'blog')]);
+  it('gives a small account search and the status filter too, down endpoints first on a plain visit', async () => {
+    dashboardWith([endpoint(1, 'shop'), { ...endpoint(2, 'blog'), status: 'down', last_error: 'HTTP 503' }]);
     expect(await screen.findAllByTestId('endpoint-row')).toHaveLength(2);
-    expect(screen.queryByLabelText('Filter endpoints')).toBeNull();
+    expect(screen.getAllByTestId('endpoint-row').map((r) => r.querySelector('h3')!.textContent)).toEqual(['blog', 'shop']);
+    expect(screen.getByLabelText('Filter endpoints')).toBeInTheDocument();
+    expect(screen.getByLabelText('Status filter')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /more/ })).toBeNull();
+  });
+
+  it('has search and the status filter from the first endpoint', async () => {
+    dashboardWith([endpoint(1, 'shop')]);
+    expect(await screen.findAllByTestId('endpoint-row')).toHaveLength(1);
+    expect(screen.getByLabelText('Filter endpoints')).toBeInTheDocument();
+    expect(screen.getByLabelText('Status filter')).toBeInTheDocument();
+    expect(screen.getByTestId('list-count')).toHaveTextContent('1 endpoint');
   });
 });
 

@@ -1,18 +1,20 @@
 // The dashboard's endpoint list: per row the live state (status dot and word, last response time,
 // "checked 12 s ago" ticking, the last failure's reason, 30 heartbeat bars), clicking a row opens
-// its graphs. From FILTER_FROM endpoints on it has search, a status filter and a sort (their values
-// live in the URL, owned by the page). Rows are drawn PAGE at a time with "Show more".
+// its graphs. It has search, a status filter and a sort (their values live in the URL, owned by the
+// page), down endpoints first by default. Rows are drawn PAGE at a time with "Show more".
 // Keyboard: arrow keys move between rows, Enter opens the focused row's graphs.
 import { forwardRef, useEffect, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { ENDPOINT_STATUSES, type Endpoint, type EndpointStatus, type Incident } from '@upfleet/proto/rest';
-import { BellIcon, ChartIcon, CheckCircleIcon, EditIcon, PauseIcon, PlayIcon, TrashIcon, XCircleIcon } from '../Icons';
-import { conditionLabel, regionKeyLabel, sinceLabel, uptimeBadge } from '../../lib/format';
+import { BellIcon, ChartIcon, EditIcon, TrashIcon } from '../Icons';
+import { conditionLabel, formatDateTime, regionKeyLabel, sinceLabel, uptimeBadge } from '../../lib/format';
 import { PAGE, type ListQuery } from '../../lib/live-list';
 import { checkedAgo, HeartbeatBars, STATUS_LABELS, StatusWord } from './LiveStatus';
+import { displayZone, graceLabel, heartbeatNote, scheduleLabel } from './heartbeat-text';
 
 export { PAGE };
-/** From this many endpoints on, the list has search, filter and sort. */
-export const FILTER_FROM = 10;
+/** From the first endpoint on the list has search, filter and sort: a tool that appears only at
+ *  ten endpoints is one people never learn about. */
+export const FILTER_FROM = 1;
 
 const SORTS: Array<[string, string]> = [
   ['status', 'Down first'], ['-status', 'Up first'], ['name', 'Name A–Z'], ['-name', 'Name Z–A'],
@@ -49,8 +51,11 @@ export const EndpointList = forwardRef<HTMLInputElement, {
   onGraphs: Act;
   onToggle?: Act;
   onDelete?: Act;
-}>(function EndpointList({ rows, matching, all, more, onShowMore, query, onQuery, openIncidents, inMaintenance, onEdit, onThresholds, onGraphs, onToggle, onDelete }, searchRef) {
+  /** The user's profile zone: heartbeat notes give their times in it. */
+  timeZone?: string;
+}>(function EndpointList({ rows, matching, all, more, onShowMore, query, onQuery, openIncidents, inMaintenance, onEdit, onThresholds, onGraphs, onToggle, onDelete, timeZone }, searchRef) {
   const now = useNow();
+  const zone = displayZone(timeZone);
   // The box keeps what is typed (the URL follows it; a change of the URL from elsewhere comes back here).
   // The router may catch up a keystroke or more late, so a URL value this box sent earlier is not
   // "from elsewhere": taking it back would drop what was typed since (typing "steady 0" fast gave
@@ -126,8 +131,8 @@ export const EndpointList = forwardRef<HTMLInputElement, {
           </select>
           <span className="muted" data-testid="list-count">
             {matching === all && !filtered
-              ? `${all.toLocaleString('en-US')} endpoints`
-              : `${matching.toLocaleString('en-US')} of ${all.toLocaleString('en-US')} endpoints`}
+              ? `${all.toLocaleString('en-US')} endpoint${all === 1 ? '' : 's'}`
+              : `${matching.toLocaleString('en-US')} of ${all.toLocaleString('en-US')} endpoint${all === 1 ? '' : 's'}`}
           </span>
         </div>
       )}
@@ -139,12 +144,14 @@ export const EndpointList = forwardRef<HTMLInputElement, {
       <ul className="endpoint-list" aria-label="Endpoints">
         {rows.map((ep) => {
           const badge = uptimeBadge(ep.uptime_percentage);
+          // One state per row: the server's status (checks, open incidents, maintenance, paused)
+          // sets the word, the colour and the filter; the incident only adds since when.
           const incident = ep.monitoring_enabled ? openIncidents.get(ep.url_id) : undefined;
-          const down = ep.status === 'down' || Boolean(incident);
+          const beat = heartbeatNote(ep, now, zone);
           return (
             <li
               key={ep.url_id}
-              className={`endpoint-row is-${ep.status}${down ? ' is-down' : ''}`}
+              className={`endpoint-row is-${ep.status}`}
               data-testid="endpoint-row"
               data-status={ep.status}
               tabIndex={0}
@@ -153,31 +160,37 @@ export const EndpointList = forwardRef<HTMLInputElement, {
               onClick={(e) => onRowClick(e, ep)}
             >
               <div className="endpoint-main">
-                <span className={`monitor-icon ${ep.monitoring_enabled ? 'on' : 'off'}`} role="img" aria-label={ep.monitoring_enabled ? 'Monitoring enabled' : 'Monitoring disabled'}>
-                  {ep.monitoring_enabled ? <CheckCircleIcon /> : <XCircleIcon />}
-                </span>
+                {/* the state for screen readers; the switch among the actions shows it (a green check read as "up") */}
+                <span className="sr-only" role="img" aria-label={ep.monitoring_enabled ? 'Monitoring enabled' : 'Monitoring disabled'} />
                 <div className="endpoint-text">
                   <div className="endpoint-title">
                     <StatusWord status={ep.status} />
                     <h3>{ep.name}</h3>
                     {incident && (
-                      <span className="badge badge-red" data-testid="down-badge" title={`${conditionLabel(incident.condition)}: ${incident.cause}`}>
+                      <span className={`badge ${incident.condition === 'down' ? 'badge-red' : 'badge-yellow'}`} data-testid="down-badge" title={`${conditionLabel(incident.condition)}: ${incident.cause}`}>
                         {incident.condition === 'down' ? 'Down' : conditionLabel(incident.condition)} {sinceLabel(incident.opened_at)}
                       </span>
                     )}
                     {inMaintenance?.has(ep.url_id) && ep.status !== 'maintenance' && (
                       <span className="badge badge-yellow" data-testid="maintenance-badge" title="In a maintenance window: no alerts, not counted in uptime">Maintenance</span>
                     )}
-                    {ep.monitoring_enabled && (
+                    {beat?.kind === 'late' && <span className="badge badge-yellow" data-testid="late-badge" title="Past the expected time, within the grace">Late</span>}
+                    {ep.monitoring_enabled && beat?.kind !== 'new' && (
                       <span className={`badge badge-${badge.tone}`} title="7-day uptime">{badge.text}</span>
                     )}
                   </div>
-                  <a href={ep.url} className="endpoint-url" target="_blank" rel="noreferrer noopener">{ep.url}</a>
+                  {ep.kind === 'heartbeat'
+                    ? <span className="endpoint-url" data-testid="heartbeat-schedule">Heartbeat, {scheduleLabel(ep)}, {graceLabel(ep)}</span>
+                    : /^https?:\/\//i.test(ep.url)
+                      ? <a href={ep.url} className="endpoint-url" target="_blank" rel="noreferrer noopener">{ep.url}</a>
+                      : <span className="endpoint-url">{ep.url}</span>}
                   {ep.description && <p className="endpoint-desc">{ep.description}</p>}
                   <div className="endpoint-live">
                     {ep.last_response_ms !== null && <span className="live-ms" data-testid="last-ms">{ep.last_response_ms.toLocaleString('en-US')} ms</span>}
-                    <span className="muted" data-testid="checked-ago" title={ep.last_checked_at ? new Date(ep.last_checked_at).toLocaleString('en-GB') : undefined}>{checkedAgo(ep.last_checked_at, now)}</span>
-                    {ep.status !== 'up' && ep.status !== 'paused' && ep.last_error && <span className="live-error" data-testid="last-error">{ep.last_error}</span>}
+                    <span className="muted" data-testid="checked-ago" title={ep.last_checked_at ? formatDateTime(ep.last_checked_at) : undefined}>{checkedAgo(ep.last_checked_at, now)}</span>
+                    {beat
+                      ? <span className={beat.kind === 'missed' ? 'live-error' : 'muted'} data-testid="heartbeat-note">{beat.text}</span>
+                      : ep.status !== 'up' && ep.status !== 'paused' && ep.last_error && <span className="live-error" data-testid="last-error">{ep.last_error}</span>}
                   </div>
                   <HeartbeatBars recent={ep.recent} />
                   <div className="chips">
@@ -190,10 +203,15 @@ export const EndpointList = forwardRef<HTMLInputElement, {
                 {onThresholds && <button type="button" className="icon-btn" aria-label={`Alert thresholds for ${ep.name}`} title="Alert thresholds" onClick={() => onThresholds(ep)}><BellIcon /></button>}
                 <button type="button" className="icon-btn" aria-label={`View graphs for ${ep.name}`} title="View graphs" onClick={() => onGraphs(ep)}><ChartIcon /></button>
                 {onToggle && (
-                  <button type="button" className="icon-btn" aria-label={`${ep.monitoring_enabled ? 'Disable' : 'Enable'} monitoring for ${ep.name}`} title={ep.monitoring_enabled ? 'Disable monitoring' : 'Enable monitoring'} onClick={() => onToggle(ep)}>
-                    {ep.monitoring_enabled ? <PauseIcon /> : <PlayIcon />}
+                  <button
+                    type="button" role="switch" aria-checked={ep.monitoring_enabled} className={`switch${ep.monitoring_enabled ? ' on' : ''}`}
+                    aria-label={`${ep.monitoring_enabled ? 'Disable' : 'Enable'} monitoring for ${ep.name}`} title={ep.monitoring_enabled ? 'Monitoring on: click to pause' : 'Monitoring paused: click to resume'} onClick={() => onToggle(ep)}
+                  >
+                    <span className="switch-knob" aria-hidden="true" />
                   </button>
                 )}
+                {/* who may not switch it still sees its state (the sr-only image above names it) */}
+                {!onToggle && <span className={`switch is-static${ep.monitoring_enabled ? ' on' : ''}`} aria-hidden="true" title={ep.monitoring_enabled ? 'Monitoring on' : 'Monitoring paused'}><span className="switch-knob" /></span>}
                 {onDelete && <button type="button" className="icon-btn danger" aria-label={`Delete ${ep.name}`} title="Delete" onClick={() => onDelete(ep)}><TrashIcon /></button>}
               </div>
             </li>

@@ -1,5 +1,6 @@
 // A row's live state at a glance: a status dot and word, and the heartbeat bar of the last 30 checks.
 import type { EndpointStatus, RecentCheck } from '@upfleet/proto/rest';
+import { formatTime } from '../../lib/format';
 import { RECENT_SHOWN } from '../../lib/live-list';
 
 export const STATUS_LABELS: Record<EndpointStatus, string> = { up: 'Up', down: 'Down', degraded: 'Degraded', maintenance: 'Maintenance', pending: 'Pending', paused: 'Paused' };
@@ -13,7 +14,7 @@ export function StatusWord({ status }: { status: EndpointStatus }) {
   );
 }
 
-const time = (at: number) => new Date(at).toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+const time = (at: number) => formatTime(at, { seconds: true });
 
 /** Green passed, red failed, grey not yet checked; each bar's tooltip says when, the code and the time taken. */
 export function HeartbeatBars({ recent }: { recent: RecentCheck[] }) {

@@ -5,12 +5,14 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import type { PlanChangeNotice } from '@upfleet/proto/rest';
 import { useServices } from '../../app-context';
+import { mayOffer, useWorkspaces } from '../../lib/workspaces';
 
 const POLL_MS = 3000;
 const POLL_TRIES = 20;
 
 export function PlanNotices({ onPlanChanged }: { onPlanChanged(): void }) {
   const { api } = useServices();
+  const mayDismiss = mayOffer(useWorkspaces().role, 'admin'); // the server lets admins dismiss
   const [params] = useSearchParams();
   const checkoutDone = params.get('checkout') === 'success';
   const [notices, setNotices] = useState<PlanChangeNotice[]>([]);
@@ -75,7 +77,7 @@ export function PlanNotices({ onPlanChanged }: { onPlanChanged(): void }) {
       {notices.map((n) => (
         <div key={n.id} className={`alert ${n.disabled_endpoints.length > 0 ? 'alert-warning' : 'alert-info'}`} role="status" data-testid="plan-notice">
           {n.message}{' '}
-          <button type="button" className="btn btn-secondary btn-sm" onClick={() => void dismiss(n.id)}>Dismiss</button>
+          {mayDismiss && <button type="button" className="btn btn-secondary btn-sm" onClick={() => void dismiss(n.id)}>Dismiss</button>}
         </div>
       ))}
     </div>

@@ -77,4 +77,35 @@ describe('endpoint form: heartbeat', () => {
     expect(api.calls.filter((c) => c.method === 'POST').map((c) => c.path)).toEqual(['/api/users/endpoints/8/rotate-ping-url']);
     confirm.mockRestore();
   });
+
+  it('right after creating a heartbeat shows its ping URL and the lines for its period, each with a copy button', async () => {
+    const onSubmit = vi.fn(async (input: object) => ({ ...input, url_id: 9, guid: 'g', url: 'heartbeat://x', monitoring_enabled: true, created_at: '', ping_url: PING }) as never);
+    const onClose = vi.fn();
+    renderWith(<EndpointFormModal endpoint={null} regions={regions} plan={free} onSubmit={onSubmit} onClose={onClose} />, testServices(scriptedApi({})));
+    const u = userEvent.setup();
+    await u.click(screen.getByRole('radio', { name: /Heartbeat/ }));
+    await u.type(screen.getByLabelText('Name'), 'Sync');
+    await u.clear(screen.getByLabelText(/^Period/));
+    await u.type(screen.getByLabelText(/^Period/), '900');
+    await u.click(screen.getByRole('button', { name: 'Add Endpoint' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Heartbeat created' });
+    expect(within(dialog).getByLabelText('Ping URL')).toHaveValue(PING);
+    expect(within(dialog).getByLabelText('curl command')).toHaveTextContent(`curl -fsS -m 10 --retry 5 ${PING}`);
+    expect(within(dialog).getByLabelText('crontab line')).toHaveTextContent(`*/15 * * * * /usr/local/bin/backup.sh && curl -fsS -m 10 --retry 5 ${PING}`);
+    expect(within(dialog).getAllByRole('button', { name: /^Copy/ })).toHaveLength(3);
+    expect(onClose).not.toHaveBeenCalled();
+    await u.click(within(dialog).getByRole('button', { name: 'Done' }));
+    expect(onClose).toHaveBeenCalled();
+  });
+
+  it("an edited cron's crontab line follows the cron and its time zone", async () => {
+    const saved = { url_id: 7, guid: 'g', name: 'Nightly', url: 'heartbeat://x', description: '', regions: ['EU-Germany'], ping_host: false, cert_expiry: false, response_code: true, response_time: false,
+      kind: 'heartbeat', cron: '30 2 * * *', timezone: 'Europe/Berlin', grace_seconds: 300, monitoring_enabled: true, uptime_percentage: null, created_at: '2026-01-01T00:00:00Z' } as unknown as Endpoint;
+    const { u } = renderForm(saved);
+    await screen.findByDisplayValue(PING);
+    expect(screen.getByLabelText('crontab line').textContent).toBe(`CRON_TZ=Europe/Berlin\n30 2 * * * /usr/local/bin/backup.sh && curl -fsS -m 10 --retry 5 ${PING}`);
+    await u.clear(screen.getByLabelText(/^Cron \(/));
+    await u.type(screen.getByLabelText(/^Cron \(/), '0 4 * * 1');
+    expect(screen.getByLabelText('crontab line')).toHaveTextContent('0 4 * * 1 /usr/local/bin/backup.sh');
+  });
 });

@@ -1,10 +1,10 @@
 // The live dashboard in jsdom against a scripted API: a result from the event stream turns a row
 // red with its reason, a dropped stream says "Reconnecting…" and reconnects with Last-Event-ID,
 // a large account pages from the server with the query from the URL, and the list rules.
-import { describe, expect, it } from 'vitest';
-import { act, fireEvent, screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { Dashboard, Endpoint } from '@upfleet/proto/rest';
-import { DashboardPage } from '../../pages/DashboardPage';
+import { DashboardPage, UPTIME_REFRESH_MS } from '../../pages/DashboardPage';
 import { ok, renderWith, scriptedApi, testServices } from '../../test-utils';
 import { applyResult, filterAndSort, queryFromParams, type ResultEvent } from '../../lib/live-list';
 
@@ -73,6 +73,39 @@ describe('live dashboard', () => {
     await screen.findByText('Reconnecting…');
     await screen.findByText('Live', undefined, { timeout: 3000 });
     expect(live.opened.at(-1)).toEqual({ 'Last-Event-ID': '41' });
+  }, 30_000);
+
+  it("re-reads the uptime badge after a row changes state, not only when its incident resolves", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const live = scriptedStream();
+      let uptime = 0;
+      const api = Object.assign(scriptedApi({
+        'GET /api/users/dashboard': () => ok(dashboard(1)),
+        'GET /api/users/endpoints-with-uptime': () => ok([endpoint(1, 'shop', { status: uptime === 0 ? 'down' : 'up', uptime_percentage: uptime })]),
+        'GET /api/public/regions': () => ok([]),
+        'GET /api/users/incidents': () => ok([]),
+      }), { stream: live.stream });
+      renderWith(<DashboardPage />, testServices(api));
+      const row = await screen.findByRole('listitem', { name: 'shop: Down' });
+      expect(within(row).getByTitle('7-day uptime')).toHaveTextContent('0.00%');
+      await screen.findByText('Live');
+      const lists = () => api.calls.filter((c) => c.path.startsWith('/api/users/endpoints-with-uptime')).length;
+      const before = lists();
+      uptime = 40;
+      await act(async () => live.send(1, 'result', {
+        url_id: 1, status: 'up', last_checked_at: new Date().toISOString(), last_response_ms: 20, last_status_code: 200, last_error: null, recent: { at: Date.now(), ok: true, ms: 20, code: 200 },
+      } satisfies ResultEvent));
+      await screen.findByRole('listitem', { name: 'shop: Up' });
+      expect(lists()).toBe(before);
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(UPTIME_REFRESH_MS);
+      });
+      await waitFor(() => expect(within(screen.getByRole('listitem', { name: 'shop: Up' })).getByTitle('7-day uptime')).toHaveTextContent('40.00%'));
+      expect(lists()).toBe(before + 1);
+    } finally {
+      vi.useRealTimers();
+    }
   }, 30_000);
 
   it('pages a large account from the server with the search, filter and sort of the URL', async () => {

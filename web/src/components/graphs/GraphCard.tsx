@@ -1,9 +1,9 @@
 import { useEffect, useMemo, useRef } from 'react';
 import Chart from 'react-apexcharts';
 import type { ApexOptions } from 'apexcharts';
-import type { GraphFailure, GraphSeries } from '@upfleet/proto/rest';
-import { certBarPercent, certStatus, GRAPH_FUNCTION_LABELS, GRAPH_UNITS, regionKeyLabel, seriesStats, statusCodeClass, successShare } from '../../lib/format';
-import { wheelZoom, type TimeRange } from './range-refetch';
+import { CODE_CLASSES, type GraphFailure, type GraphSeries } from '@upfleet/proto/rest';
+import { certBarPercent, certStatus, CODE_CLASS_STYLE, codeBuckets, formatAxis, formatDateTime, formatTime, GRAPH_FUNCTION_LABELS, GRAPH_UNITS, regionKeyLabel, seriesStats, statusCodeClass, successShare } from '../../lib/format';
+import { wheelZoom, zoomAtData, type TimeRange } from './range-refetch';
 
 const COLORS: Record<string, string> = { response_time: '#4f46e5', ping: '#0ea5e9', response_code: '#10b981', cert_expiry: '#f59e0b' };
 
@@ -21,9 +21,15 @@ export function GraphCard({ series, view, onRange, incidents = [], failures = []
   failures?: GraphFailure[];
 }) {
   const values = useMemo(() => series.data.map((p) => p[1]), [series]);
-  // Response codes are whole numbers (a bucket mixing 200 and 503 still reads as a code, not 351.50).
+  // Response codes are codes, not quantities: counted per class, never averaged.
   const isCode = series.function === 'response_code';
-  const stats = seriesStats(values, isCode ? 0 : 2);
+  const buckets = useMemo(() => (isCode ? codeBuckets(series) : []), [isCode, series]);
+  const classTotals = useMemo(() => {
+    const totals = { '2xx': 0, '3xx': 0, '4xx': 0, '5xx': 0, failed: 0 };
+    for (const b of buckets) for (const c of CODE_CLASSES) totals[c] += b.classes[c];
+    return totals;
+  }, [buckets]);
+  const stats = isCode ? null : seriesStats(values, 2);
   const unit = GRAPH_UNITS[series.function];
   const wrap = useRef<HTMLDivElement>(null);
   const viewRef = useRef(view);
@@ -55,23 +61,28 @@ export function GraphCard({ series, view, onRange, incidents = [], failures = []
         animations: { enabled: false },
         fontFamily: 'inherit',
         zoom: { enabled: true, type: 'x', autoScaleYaxis: true, allowMouseWheelZoom: false },
-        toolbar: { show: true, autoSelected: 'pan', tools: { download: false, selection: false, zoom: true, zoomin: true, zoomout: true, pan: true, reset: false } },
+        stacked: isCode,
+        // zoom in / out are the card's own buttons: apexcharts zooms around the range's middle, they around the data
+        toolbar: { show: true, autoSelected: 'pan', tools: { download: false, selection: false, zoom: true, zoomin: false, zoomout: false, pan: true, reset: false } },
         events: { zoomed: report, scrolled: report },
       },
-      colors: [COLORS[series.function] ?? '#4f46e5'],
-      stroke: { curve: series.function === 'response_code' ? 'stepline' : 'smooth', width: 2 },
-      fill: series.function === 'response_code' ? { type: 'solid', opacity: 1 } : { type: 'gradient', gradient: { opacityFrom: 0.35, opacityTo: 0.02 } },
+      colors: isCode ? CODE_CLASSES.map((c) => CODE_CLASS_STYLE[c].color) : [COLORS[series.function] ?? '#4f46e5'],
+      stroke: isCode ? { width: 0 } : { curve: 'smooth', width: 2 },
+      fill: isCode ? { type: 'solid', opacity: 1 } : { type: 'gradient', gradient: { opacityFrom: 0.35, opacityTo: 0.02 } },
+      legend: { show: isCode },
       dataLabels: { enabled: false },
-      markers: { size: series.data.length < 40 ? 3 : 0 },
+      markers: { size: !isCode && series.data.length < 40 ? 3 : 0 },
       grid: { borderColor: '#eef0f4', strokeDashArray: 4 },
-      xaxis: { type: 'datetime', min: view.from, max: view.to, labels: { datetimeUTC: false } },
-      yaxis: { labels: { formatter: (v: number) => `${Math.round(v)}${unit ? ` ${unit}` : ''}` }, min: series.function === 'cert_expiry' ? 0 : undefined },
+      xaxis: { type: 'datetime', min: view.from, max: view.to, labels: { formatter: (v: string, ts?: number) => formatAxis(ts ?? Number(v), view.to - view.from) } },
+      yaxis: isCode
+        ? { labels: { formatter: (v: number) => String(Math.round(v)) }, min: 0, title: { text: 'checks' } }
+        : { labels: { formatter: (v: number) => `${Math.round(v)}${unit ? ` ${unit}` : ''}` }, min: series.function === 'cert_expiry' ? 0 : undefined },
       tooltip: {
-        x: { format: 'dd MMM HH:mm' },
+        x: { formatter: (v: number) => formatDateTime(v) },
         // a point with failed checks says why ("status_code 503, expected equals 200")
         y: {
           formatter: (v: number, o?: { dataPointIndex?: number }) => {
-            const text = series.function === 'response_code' ? String(Math.round(v)) : `${Math.round(v * 100) / 100}${unit ? ` ${unit}` : ''}`;
+            const text = isCode ? `${Math.round(v)} checks` : `${Math.round(v * 100) / 100}${unit ? ` ${unit}` : ''}`;
             const why = o?.dataPointIndex === undefined ? [] : failuresAt(series.data, o.dataPointIndex, failures);
             return why.length ? `${text} · failed: ${why.join('; ')}` : text;
           },
@@ -84,11 +95,18 @@ export function GraphCard({ series, view, onRange, incidents = [], failures = []
         })),
       },
     };
-  }, [series, view, unit, incidents, failures]);
+  }, [series, view, unit, incidents, failures, isCode]);
 
-  const chartSeries = useMemo(() => [{ name: GRAPH_FUNCTION_LABELS[series.function], data: series.data.map(([t, v]) => ({ x: t, y: v })) }], [series]);
+  const chartSeries = useMemo(
+    () => isCode
+      ? CODE_CLASSES.map((c) => ({ name: CODE_CLASS_STYLE[c].label, data: buckets.map((b) => ({ x: b.t, y: b.classes[c] })) }))
+      : [{ name: GRAPH_FUNCTION_LABELS[series.function], data: series.data.map(([t, v]) => ({ x: t, y: v })) }],
+    [series, isCode, buckets],
+  );
   const codes = isCode ? values.map((v) => Math.round(v)) : [];
-  const lastCode = codes[codes.length - 1];
+  const lastCode = isCode ? (series.lastCode ?? codes[codes.length - 1]) : undefined;
+  const uptime = series.uptime !== undefined ? (series.uptime === null ? null : series.uptime.toFixed(1)) : codes.length ? successShare(codes) : null;
+  const zoom = (factor: number) => onRange(zoomAtData(view, series.data.map((p) => p[0]), factor));
   const lastDays = series.function === 'cert_expiry' ? values[values.length - 1] : undefined;
 
   return (
@@ -98,17 +116,30 @@ export function GraphCard({ series, view, onRange, incidents = [], failures = []
           <h3>{GRAPH_FUNCTION_LABELS[series.function]}</h3>
           <span className="chip">{regionKeyLabel(series.location)}</span>
         </div>
-        {series.function === 'response_code' && lastCode !== undefined && (
-          <span className={`badge badge-${statusCodeClass(lastCode).tone}`}>{lastCode} {statusCodeClass(lastCode).label}</span>
+        {lastCode !== undefined && (
+          <span className={`badge badge-${statusCodeClass(lastCode).tone}`} data-testid="last-code">{lastCode || 'No response'} {lastCode ? statusCodeClass(lastCode).label : ''}</span>
         )}
         {lastDays !== undefined && <span className={`badge badge-${certStatus(lastDays).tone}`}>{certStatus(lastDays).label}</span>}
       </header>
       {failures[0] && (
         <p className="last-failure" data-testid="last-failure">
-          Last failure {new Date(failures[0].t).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}: {failures[0].reason}
+          Last failure {formatTime(failures[0].t)}: {failures[0].reason}
         </p>
       )}
-      {stats ? (
+      {isCode && buckets.length > 0 && (
+        <dl className="stats-row code-classes" aria-label="Checks by status class">
+          {CODE_CLASSES.map((c) => (
+            <div key={c} className={classTotals[c] > 0 && c !== '2xx' ? `tone-${CODE_CLASS_STYLE[c].tone}` : undefined}>
+              <dt>{CODE_CLASS_STYLE[c].label}</dt><dd data-testid={`class-${c}`}>{classTotals[c]}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+      {isCode && codes.length > 0 && (
+        // the worst answer in the range, as a code (never an average of codes)
+        <p className="muted small" data-testid="highest-code">Highest status: {Math.max(...codes) || 'no response'}</p>
+      )}
+      {isCode ? (buckets.length === 0 && <p className="empty-text">No data available</p>) : stats ? (
         <dl className="stats-row">
           <div><dt>High</dt><dd>{stats.high}{unit && ` ${unit}`}</dd></div>
           <div><dt>Low</dt><dd>{stats.low}{unit && ` ${unit}`}</dd></div>
@@ -124,7 +155,7 @@ export function GraphCard({ series, view, onRange, incidents = [], failures = []
               <span key={i} className={`code-chip tone-${statusCodeClass(c).tone}`} title={statusCodeClass(c).label}>{c || '—'}</span>
             ))}
           </div>
-          <span className="uptime-share"><strong>{successShare(codes)}%</strong> uptime</span>
+          {uptime !== null && <span className="uptime-share" data-testid="code-uptime"><strong>{uptime}%</strong> uptime</span>}
         </div>
       )}
       {lastDays !== undefined && (
@@ -137,7 +168,13 @@ export function GraphCard({ series, view, onRange, incidents = [], failures = []
         </div>
       )}
       <div ref={wrap} className="chart-wrap">
-        {series.data.length > 0 && <Chart type={series.function === 'response_code' ? 'line' : 'area'} height={220} options={options} series={chartSeries} />}
+        {series.data.length > 0 && (
+          <div className="zoom-buttons">
+            <button type="button" className="btn btn-secondary btn-sm" aria-label="Zoom in" onClick={() => zoom(0.5)}>+</button>
+            <button type="button" className="btn btn-secondary btn-sm" aria-label="Zoom out" onClick={() => zoom(2)}>−</button>
+          </div>
+        )}
+        {series.data.length > 0 && <Chart type={isCode ? 'bar' : 'area'} height={220} options={options} series={chartSeries} />}
       </div>
     </article>
   );

@@ -7,7 +7,7 @@ import { Spinner } from '../Spinner';
 import { RefreshIcon } from '../Icons';
 import { GraphCard } from './GraphCard';
 import { createRangeRefetcher, PRESETS, type TimeRange } from './range-refetch';
-import { conditionLabel, durationLabel, GRAPH_FUNCTION_LABELS, regionKeyLabel } from '../../lib/format';
+import { conditionLabel, durationLabel, formatDateTime, GRAPH_FUNCTION_LABELS, regionKeyLabel } from '../../lib/format';
 
 /** Incident periods as time ranges (an open one runs to now), for marking the graphs. */
 export function incidentPeriods(incidents: Incident[], now: number): TimeRange[] {
@@ -28,7 +28,7 @@ export function IncidentHistory({ incidents, now }: { incidents: Incident[]; now
               <div>
                 <div className="strong">{conditionLabel(i.condition)}: {i.cause}</div>
                 <div className="muted small">
-                  {new Date(i.opened_at).toLocaleString('en-GB')} · {i.resolved_at ? `lasted ${durationLabel(i.opened_at, i.resolved_at)}` : `ongoing for ${durationLabel(i.opened_at, null, now)}`}
+                  {formatDateTime(i.opened_at)} · {i.resolved_at ? `lasted ${durationLabel(i.opened_at, i.resolved_at)}` : `ongoing for ${durationLabel(i.opened_at, null, now)}`}
                   {i.regions.length > 0 && ` · ${i.regions.join(', ')}`}
                   {i.flapping && ' · flapping'}
                 </div>
@@ -52,6 +52,7 @@ export default function GraphsModal({ endpoint, onClose, now = () => Date.now() 
   const [view, setView] = useState<TimeRange>(() => ({ from: now() - 3600_000, to: now() }));
   const [graphs, setGraphs] = useState<GraphSeries[] | null>(null);
   const [failures, setFailures] = useState<GraphFailure[]>([]);
+  const [uptime, setUptime] = useState<number | null | undefined>(undefined);
   const [loading, setLoading] = useState(true);
   const [updating, setUpdating] = useState(false);
   const [error, setError] = useState('');
@@ -88,6 +89,7 @@ export default function GraphsModal({ endpoint, onClose, now = () => Date.now() 
         if (res.success) {
           setGraphs(res.data?.graphs ?? []);
           setFailures(res.data?.failures ?? []);
+          setUptime(res.data?.uptime);
           setError('');
         } else setError(res.error || 'Failed to fetch graph data');
       })
@@ -158,6 +160,8 @@ export default function GraphsModal({ endpoint, onClose, now = () => Date.now() 
         </div>
       </div>
       <p className="graphs-hint">Pinch to zoom • Drag to pan</p>
+      {/* the badge's rule over this range: every range agrees with the dashboard and the status page */}
+      {uptime !== undefined && uptime !== null && <p className="chip" data-testid="range-uptime">Uptime over this range {uptime.toFixed(2)}%</p>}
       {error && <div className="alert alert-error" role="alert">{error}</div>}
       {loading && !graphs ? (
         <Spinner label="Loading graphs..." />

@@ -57,3 +57,23 @@ export function wheelZoom(range: TimeRange, deltaY: number, speed: number = GRAP
   const half = Math.max(30_000, (span * factor) / 2);
   return { from: Math.round(mid - half), to: Math.round(mid + half) };
 }
+
+/**
+ * The zoom buttons' step: zoom by `factor` around where the data is (the middle of the points
+ * inside the range), not the middle of the range, so a new endpoint's few minutes at the end of a
+ * day's graph stay in view. Without points inside the range, around its middle.
+ */
+export function zoomAtData(range: TimeRange, times: number[], factor: number): TimeRange {
+  const inside = times.filter((t) => t >= range.from && t <= range.to);
+  const span = range.to - range.from;
+  const half = Math.max(30_000, (span * factor) / 2);
+  const mid = inside.length > 0 ? (Math.min(...inside) + Math.max(...inside)) / 2 : range.from + span / 2;
+  // Keep the new range inside the old one when zooming in (its data is there), centred otherwise.
+  let from = mid - half;
+  let to = mid + half;
+  if (factor < 1) {
+    if (from < range.from) [from, to] = [range.from, range.from + 2 * half];
+    if (to > range.to) [from, to] = [range.to - 2 * half, range.to];
+  }
+  return { from: Math.round(from), to: Math.round(to) };
+}

@@ -11,6 +11,7 @@ import { Spinner } from '../Spinner';
 import { copyText } from '../../lib/clipboard';
 import { formatDate } from '../../lib/format';
 import { Flash, useFlashCall } from './Flash';
+import { mayOffer, useWorkspaces } from '../../lib/workspaces';
 
 const CREATE_TEXTS = { ok: 'API key created. Copy it now: it will not be shown again.', failed: 'Failed to create the API key', crashed: 'An error occurred while creating the API key' };
 const REVOKE_TEXTS = { ok: 'API key revoked', failed: 'Failed to revoke the API key', crashed: 'An error occurred while revoking the API key' };
@@ -59,6 +60,8 @@ export function ApiKeysCard() {
   };
 
   const full = (keys?.length ?? 0) >= LIMITS.maxApiKeys;
+  // Keys belong to the workspace: its admins make and revoke them, the others only see them.
+  const manage = mayOffer(useWorkspaces().role, 'admin');
   return (
     <section className="card settings-card" aria-labelledby="api-keys-title">
       <h2 id="api-keys-title">API Keys</h2>
@@ -75,13 +78,14 @@ export function ApiKeysCard() {
           </button>
         </div>
       )}
-      <form className="inline-form" onSubmit={(e) => void create(e)} noValidate>
+      {!manage && <p className="hint">An admin of this workspace creates and revokes its API keys.</p>}
+      {manage && <form className="inline-form" onSubmit={(e) => void create(e)} noValidate>
         <Field id="api-key-name" label="Key name" error={nameError ?? undefined}>
           <input id="api-key-name" value={name} maxLength={100} placeholder="e.g. CI deploys" onChange={(e) => setName(e.target.value)} disabled={full} />
         </Field>
         <button type="submit" className="btn btn-primary" disabled={busy || full}>Create API Key</button>
-      </form>
-      {full && <p className="hint">You have {LIMITS.maxApiKeys} keys, the most allowed. Revoke one to create another.</p>}
+      </form>}
+      {manage && full && <p className="hint">You have {LIMITS.maxApiKeys} keys, the most allowed. Revoke one to create another.</p>}
       {keys === null ? (
         <Spinner />
       ) : keys.length === 0 ? (
@@ -94,7 +98,7 @@ export function ApiKeysCard() {
                 <div className="strong">{k.name}</div>
                 <div className="muted small"><code>{k.prefix}…</code> · created {formatDate(k.created_at)} · {k.last_used_at ? `last used ${formatDate(k.last_used_at)}` : 'never used'}</div>
               </div>
-              <button type="button" className="btn btn-sm btn-danger-outline" aria-label={`Revoke API key ${k.name}`} onClick={() => setRevoking(k)}>Revoke</button>
+              {manage && <button type="button" className="btn btn-sm btn-danger-outline" aria-label={`Revoke API key ${k.name}`} onClick={() => setRevoking(k)}>Revoke</button>}
             </li>
           ))}
         </ul>

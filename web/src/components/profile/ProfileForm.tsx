@@ -3,7 +3,7 @@
 import { useState, type FormEvent } from 'react';
 import type { Profile } from '@upfleet/proto/rest';
 import { useServices } from '../../app-context';
-import { TIMEZONES } from '../../lib/format';
+import { TimeZoneSelect } from '../TimeZoneSelect';
 import { Field } from '../Field';
 import { Flash, useFlashCall } from './Flash';
 
@@ -60,9 +60,7 @@ export function ProfileForm({ initial, onSaved }: { initial: ProfileFields & Par
       )}
       {pending && <p className="muted small" role="status">We sent a link to {pending}: your email changes once you open it.</p>}
       <Field id="profile-timezone" label="Timezone">
-        <select id="profile-timezone" value={form.timezone} onChange={(e) => setForm({ ...form, timezone: e.target.value })}>
-          {TIMEZONES.map((tz) => (<option key={tz} value={tz}>{tz}</option>))}
-        </select>
+        <TimeZoneSelect id="profile-timezone" value={form.timezone} onChange={(timezone) => setForm({ ...form, timezone })} />
       </Field>
       <Flash msg={msg} />
       <button type="submit" className="btn btn-primary" disabled={!changed || !valid || busy}>Save Changes</button>

@@ -9,7 +9,11 @@ import { useWorkspaces } from '../../lib/workspaces';
 
 type SubState = { kind: 'loading' } | { kind: 'none' } | { kind: 'error' } | { kind: 'ok'; sub: Subscription };
 
-export function SubscriptionCard() {
+/** Asked so that "none" is an answer, not a failing call (a page shows this card on load). */
+export const SUBSCRIPTION_PATH = '/api/billing/subscription?optional=1';
+
+/** `loaded`: the page's answer (null: none), so the card and the page's summary read one call. */
+export function SubscriptionCard({ loaded }: { loaded?: Subscription | null | 'error' | 'loading' } = {}) {
   const { api } = useServices();
   const workspace = useWorkspaces();
   const [state, setState] = useState<SubState>({ kind: 'loading' });
@@ -17,8 +21,8 @@ export function SubscriptionCard() {
   const load = useCallback(async () => {
     setState({ kind: 'loading' });
     try {
-      const res = await api.get<Subscription>('/api/billing/subscription');
-      if (res.status === 404) setState({ kind: 'none' });
+      const res = await api.get<Subscription | null>(SUBSCRIPTION_PATH);
+      if (res.status === 404 || (res.success && !res.data)) setState({ kind: 'none' });
       else if (res.success && res.data) setState({ kind: 'ok', sub: res.data });
       else setState({ kind: 'error' });
     } catch {
@@ -27,8 +31,10 @@ export function SubscriptionCard() {
   }, [api]);
 
   useEffect(() => {
-    void load();
-  }, [load]);
+    if (loaded === undefined) void load();
+    else if (loaded === 'loading') setState({ kind: 'loading' });
+    else setState(loaded === 'error' ? { kind: 'error' } : loaded ? { kind: 'ok', sub: loaded } : { kind: 'none' });
+  }, [load, loaded]);
 
   return (
     <section className="card settings-card" aria-labelledby="sub-title">
