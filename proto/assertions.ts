@@ -7,9 +7,6 @@ export const ENDPOINT_KINDS = ['http', 'tcp', 'dns', 'heartbeat'] as const;
 export type EndpointKind = (typeof ENDPOINT_KINDS)[number];
 /** The kinds an endpoint can be created with. */
 export const CREATABLE_KINDS = ['http', 'tcp', 'dns', 'heartbeat'] as const satisfies readonly EndpointKind[];
-export const ENDPOINT_KIND_LABELS: Readonly<Record<EndpointKind, string>> = {
-  http: 'HTTP', tcp: 'TCP Port', dns: 'DNS', heartbeat: 'Heartbeat',
-};
 
 export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];

@@ -142,6 +142,8 @@ export type TargetSyntax =
   };
 
 export interface EndpointKindSpec {
+  /** Its name in the form's kind picker and in plan messages ("The TCP Port monitoring feature…"). */
+  label: string;
   /** The checks an agent runs for it (none for a heartbeat: its job pings it). */
   checks: readonly YieldedCheck[];
   /** Its graph functions; with `feature`, only when that feature is on. */
@@ -155,6 +157,7 @@ export interface EndpointKindSpec {
 
 export const ENDPOINT_KIND_TABLE: Readonly<Record<EndpointKind, EndpointKindSpec>> = {
   http: {
+    label: 'HTTP',
     checks: [
       { kind: 'CHECK_KIND_HTTP', feature: 'response_time', regions: 'all' },
       { kind: 'CHECK_KIND_HTTP', feature: 'response_code', regions: 'primary' },
@@ -172,6 +175,7 @@ export const ENDPOINT_KIND_TABLE: Readonly<Record<EndpointKind, EndpointKindSpec
     blank: { kind: 'http' },
   },
   tcp: {
+    label: 'TCP Port',
     checks: [{ kind: 'CHECK_KIND_TCP', regions: 'all-or-primary' }],
     graphs: [{ fn: 'response_time' }],
     target: {
@@ -191,6 +195,7 @@ export const ENDPOINT_KIND_TABLE: Readonly<Record<EndpointKind, EndpointKindSpec
     blank: { kind: 'tcp', target: '' },
   },
   dns: {
+    label: 'DNS',
     checks: [{ kind: 'CHECK_KIND_DNS', regions: 'all-or-primary' }],
     graphs: [{ fn: 'response_time' }],
     target: {
@@ -214,6 +219,7 @@ export const ENDPOINT_KIND_TABLE: Readonly<Record<EndpointKind, EndpointKindSpec
   },
   // Pinged by its job; its pings are stored as results (tcp, region push) and graphed as run time.
   heartbeat: {
+    label: 'Heartbeat',
     checks: [],
     graphs: [{ fn: 'response_time' }],
     target: { field: 'none' },
@@ -221,6 +227,9 @@ export const ENDPOINT_KIND_TABLE: Readonly<Record<EndpointKind, EndpointKindSpec
     blank: { kind: 'heartbeat', period_seconds: 3600, grace_seconds: 300 },
   },
 };
+
+/** Every endpoint kind of the table (what a plan without a kinds list allows). */
+export const endpointKinds = (): EndpointKind[] => Object.keys(ENDPOINT_KIND_TABLE) as EndpointKind[];
 
 /** An endpoint kind's entry; throws for a kind the table does not know (never a silent HTTP default). */
 export function endpointKindSpec(kind: string): EndpointKindSpec {

@@ -8,7 +8,8 @@
 // Adding a plan field (say `max_status_pages`) is one entry in PLAN_FIELDS: what it gates, how the
 // pricing page sells it, and its check on the input (plus the input's new member).
 import { FEATURES, FEATURE_LABELS, MESSAGES, type Feature, type Package } from './rest';
-import { ENDPOINT_KINDS, ENDPOINT_KIND_LABELS, type EndpointKind } from './assertions';
+import type { EndpointKind } from './assertions';
+import { endpointKindSpec, endpointKinds } from './check-kinds';
 
 /**
  * The plan fields the rules read. A full `Package` fits; so does the dashboard's subset (whose
@@ -36,11 +37,15 @@ export interface PlanInput {
   kind?: EndpointKind;
   /** A status page asks for a custom domain. */
   customDomain?: boolean;
+  /** The endpoint's own check interval in seconds. */
+  interval?: number;
 }
 
 /** Where the account's regions are: the primary one's key and label ('EU - Germany'). */
 export interface PlanContext {
   primaryRegion?: { key: string; label: string } | null;
+  /** Billing is on: a refusal may point at checkout instead of the operator. */
+  checkout?: boolean;
 }
 
 export type PlanField = Exclude<keyof Package, 'package_id'>;
@@ -48,8 +53,8 @@ export type PlanField = Exclude<keyof Package, 'package_id'>;
 export interface PlanViolation {
   /** The package field that refuses. */
   field: PlanField;
-  /** The part of the input refused (`kind`, `features`, `regions`, `endpoints`, `api`, `status_pages`, `members`). */
-  subject: 'kind' | 'features' | 'regions' | 'endpoints' | 'api' | 'status_pages' | 'custom_domain' | 'members';
+  /** The part of the input refused (`kind`, `interval`, `features`, `regions`, `endpoints`, `api`, `status_pages`, `custom_domain`, `members`). */
+  subject: 'kind' | 'interval' | 'features' | 'regions' | 'endpoints' | 'api' | 'status_pages' | 'custom_domain' | 'members';
   /** The SPEC message shown to the user. */
   message: string;
 }
@@ -58,7 +63,7 @@ export interface PlanViolation {
  * Checks run in this order (the first violation is the one an API answers): features (in FEATURES
  * order, the form's), regions, endpoint count, API.
  */
-const PHASE = { kind: -1, features: 0, regions: 10, endpoints: 20, api: 30, statusPages: 40, customDomain: 45, members: 50 } as const;
+const PHASE = { kind: -1, interval: -0.5, features: 0, regions: 10, endpoints: 20, api: 30, statusPages: 40, customDomain: 45, members: 50 } as const;
 const featurePhase = (f: Feature) => PHASE.features + FEATURES.indexOf(f);
 
 interface FieldPolicy {
@@ -114,13 +119,17 @@ export const PLAN_FIELDS = {
   max_members: {
     gates: 'members of a workspace: an invitation beyond it (members plus pending invitations) is refused (403)',
     sell: (p) => (p.max_members ? plural(p.max_members, 'team member') : null),
-    check: { phase: PHASE.members, subject: 'members', run: (plan, input) =>
-        input.members !== undefined && plan.max_members !== undefined && input.members > plan.max_members ? MESSAGES.tooManyMembers(plan.max_members, plan.package_name) : null,
+    check: { phase: PHASE.members, subject: 'members', run: (plan, input, ctx) =>
+        input.members !== undefined && plan.max_members !== undefined && input.members > plan.max_members ? MESSAGES.tooManyMembers(plan.max_members, plan.package_name, ctx.checkout) : null,
     },
   },
   check_frequency_seconds: {
-    gates: "each check's interval (assignments carry the plan's interval; the store reads it with the endpoint)",
+    gates: "each check's interval: the shortest an endpoint may choose (403 below it); assignments carry the endpoint's own interval or this one, never less",
     sell: (p) => `Checks every ${formatInterval(p.check_frequency_seconds)}`,
+    check: { phase: PHASE.interval, subject: 'interval', run: (plan, input) =>
+        input.interval !== undefined && plan.check_frequency_seconds !== undefined && input.interval < plan.check_frequency_seconds
+          ? MESSAGES.intervalNotInPlan(plan.check_frequency_seconds, plan.package_name) : null,
+    },
   },
   max_regions: {
     gates: 'regions per endpoint; a downgrade keeps the first ones',
@@ -168,7 +177,7 @@ export const PLAN_FIELDS = {
   monitor_kinds: {
     gates: 'the endpoint kinds an account may create or edit (Free: http, heartbeat; Starter and above: all); absent means all',
     check: { phase: PHASE.kind, subject: 'kind', run: (plan, input) =>
-        input.kind && plan.monitor_kinds && !plan.monitor_kinds.includes(input.kind) ? MESSAGES.featureNotInPlan(ENDPOINT_KIND_LABELS[input.kind]) : null,
+        input.kind && plan.monitor_kinds && !plan.monitor_kinds.includes(input.kind) ? MESSAGES.featureNotInPlan(endpointKindSpec(input.kind).label) : null,
     },
   },
   response_code: { gates: 'the Response Code feature (HTTP checks from the primary region)', check: featureCheck('response_code') },
@@ -204,7 +213,7 @@ export function planViolations(plan: PlanLimits, input: PlanInput, ctx: PlanCont
 
 /** The endpoint kinds a plan allows (absent in the plan: all). */
 export function allowedKinds(plan: Pick<PlanLimits, 'monitor_kinds'>): EndpointKind[] {
-  return [...(plan.monitor_kinds ?? ENDPOINT_KINDS)];
+  return [...(plan.monitor_kinds ?? endpointKinds())];
 }
 
 /** The features a plan allows (the dashboard's flags, what the web form and the CLI check against). */

@@ -44,8 +44,8 @@ export interface Package {
   max_status_pages: number;
   /** Status pages may serve a custom domain (proved by a DNS TXT record). */
   custom_domains: boolean;
-  /** The endpoint kinds the plan allows (issue 22; absent: every kind). */
-  monitor_kinds?: EndpointKind[];
+  /** The endpoint kinds the plan allows (every kind listed when the plan allows all). */
+  monitor_kinds: EndpointKind[];
 }
 
 export interface Region {
@@ -107,6 +107,10 @@ export interface EndpointCheck {
 }
 
 export interface Endpoint extends Required<EndpointInput>, EndpointCheck, EndpointLive {
+  /** Always present in answers, `http` included. */
+  kind: EndpointKind;
+  /** The endpoint's own check interval in seconds; absent: its plan's `check_frequency_seconds`. */
+  check_frequency_seconds?: number;
   url_id: number;
   guid: string;
   monitoring_enabled: boolean;
@@ -169,6 +173,8 @@ export interface Dashboard {
   status_counts: StatusCounts;
   /** The endpoint kinds the plan allows (issue 22). */
   monitor_kinds?: EndpointKind[];
+  /** The plan's shortest check interval in seconds: an endpoint may choose this or longer. */
+  check_frequency_seconds?: number;
 }
 
 export interface MonitorType {
@@ -332,8 +338,15 @@ export const MESSAGES = {
     `You can only select up to ${n} region(s) with your ${plan} plan. Please upgrade to select more regions.`,
   tooManyEndpoints: (n: number, plan: string) =>
     `You have reached the limit of ${n} endpoints for your ${plan} plan. Please upgrade to add more endpoints.`,
-  tooManyMembers: (n: number, plan: string) =>
-    `You have reached the limit of ${n} members for your ${plan} plan. Please upgrade to invite more members.`,
+  /** `checkout`: billing is on, so an owner can buy the upgrade; otherwise only the operator sets plans. */
+  tooManyMembers: (n: number, plan: string, checkout = false) =>
+    `You have reached the limit of ${n} members for your ${plan} plan. ` +
+    (checkout
+      ? 'To invite more members, an owner upgrades this workspace on the Pricing page.'
+      : 'To invite more members, ask the operator of this server to move this workspace to a plan with more members.'),
+  plansSetByOperator: 'Plans on this server are set by its operator. Ask them to move your workspace to another plan.',
+  intervalNotInPlan: (seconds: number, plan: string) =>
+    `Your ${plan} plan checks at most every ${seconds} seconds. Please upgrade for more frequent checks.`,
   roleNotAllowed: (role: string) => `Your role in this workspace (${role}) does not allow this action.`,
   tooManyWorkspaces: (n: number) => `You can own at most ${n} workspaces besides your personal one. Please delete one to create another.`,
   tooManyStatusPages: (n: number, plan: string) =>

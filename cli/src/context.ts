@@ -68,8 +68,8 @@ interface RawGlobals {
 /** Flags first, then environment, then defaults; the token file is read only when a request needs it. */
 export function resolveGlobals(raw: RawGlobals, deps: Pick<CliDeps, 'env' | 'cwd'>): GlobalOptions {
   const env = deps.env;
-  const server = raw.server ?? nonEmpty(env.UPFLEET_SERVER) ?? DEFAULT_SERVER;
   const dataDir = path.resolve(deps.cwd, raw.dataDir ?? nonEmpty(env.DATA_DIR) ?? './data');
+  const server = raw.server ?? nonEmpty(env.UPFLEET_SERVER) ?? localServer(env, dataDir);
   const flagToken = raw.token ?? nonEmpty(env.UPFLEET_ADMIN_TOKEN);
   let cached: string | null = null;
   return {
@@ -78,6 +78,31 @@ export function resolveGlobals(raw: RawGlobals, deps: Pick<CliDeps, 'env' | 'cwd
     json: raw.json === true,
     token: () => (cached ??= flagToken ?? readAdminTokenFile(dataDir)),
   };
+}
+
+/**
+ * The control plane on this machine, found as the server finds its own address: PORT and HOST
+ * from the environment, else the port a running server wrote to DATA_DIR/runtime.json (PORT=0
+ * picks a free one), else the server's default port.
+ */
+export function localServer(env: Env, dataDir: string): string {
+  const rawHost = nonEmpty(env.HOST);
+  const host = !rawHost || rawHost === '0.0.0.0' || rawHost === '::' ? 'localhost' : rawHost.includes(':') ? `[${rawHost}]` : rawHost;
+  const port = nonEmpty(env.PORT);
+  if (port && /^\d+$/.test(port) && Number(port) > 0 && Number(port) < 65536) return `http://${host}:${Number(port)}`;
+  const running = runningPort(dataDir);
+  return running ? `http://${host}:${running}` : DEFAULT_SERVER.replace('localhost', host);
+}
+
+function runningPort(dataDir: string): number | null {
+  try {
+    const info = JSON.parse(fs.readFileSync(path.join(dataDir, 'runtime.json'), 'utf8')) as { pid?: unknown; httpPort?: unknown };
+    if (typeof info.httpPort !== 'number' || typeof info.pid !== 'number') return null;
+    process.kill(info.pid, 0); // throws when that server is gone: its port may belong to someone else now
+    return info.httpPort;
+  } catch {
+    return null;
+  }
 }
 
 export function readAdminTokenFile(dataDir: string): string {

@@ -19,7 +19,7 @@ export type { CliDeps } from './context';
 export function buildProgram(deps: CliDeps, setExitCode: (code: number) => void = () => {}): Command {
   const program = new Command('upfleet')
     .description('Upfleet CLI: start the product, manage users, packages, regions and probe agents (admin token); monitoring as code (API key)')
-    .option('--server <url>', `control plane URL (env UPFLEET_SERVER, default ${DEFAULT_SERVER})`)
+    .option('--server <url>', `control plane URL (env UPFLEET_SERVER; default from PORT and HOST, else the running server's port in the data dir, else ${DEFAULT_SERVER})`)
     .option('--token <token>', "admin token (env UPFLEET_ADMIN_TOKEN, else the admin-token file in the data dir)")
     .option('--data-dir <dir>', "control plane's data directory holding admin-token (env DATA_DIR, default ./data)")
     .option('--json', 'print the raw data as JSON for scripts')

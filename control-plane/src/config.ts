@@ -56,6 +56,8 @@ export interface Config {
   trustProxy: boolean | number | string;
   /** OpenID Connect sign-in (issue 23): on when OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET are set. */
   oidc: OidcConfig | null;
+  /** The package new accounts and workspaces start on (DEFAULT_PACKAGE; checked against the packages at start). */
+  defaultPackage: string;
 }
 
 export interface OidcConfig {
@@ -192,6 +194,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     publicUrl: publicUrl && publicUrl.replace(/\/+$/, ''),
     allowHttpInstall: bool('ALLOW_HTTP_INSTALL', false),
     oidc,
+    defaultPackage: str('DEFAULT_PACKAGE') ?? 'Free',
     alerting: {
       slackApiUrl: httpUrl('SLACK_API_URL', 'https://slack.com/api'),
       telegramApiUrl: httpUrl('TELEGRAM_API_URL', 'https://api.telegram.org'),

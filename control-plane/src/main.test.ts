@@ -93,4 +93,11 @@ describe('control-plane process', () => {
     expect(bad.output()).toContain('CLICKHOUSE_URL must be an http(s) URL');
     expect(bad.output()).not.toContain('pw-s3cret-xyz');
   }, 60_000);
+
+  it('stops with one line and exit code 2 when DEFAULT_PACKAGE names no package', async () => {
+    const p = startMain({ DEFAULT_PACKAGE: 'Gold' });
+    expect((await p.exit).code).toBe(2);
+    const lines = p.output().split('\n').filter((l) => l.startsWith('upfleet:'));
+    expect(lines).toEqual(["upfleet: Invalid configuration: DEFAULT_PACKAGE names no package (got 'Gold'); packages: Free, Starter, Pro, Business"]);
+  }, 60_000);
 });

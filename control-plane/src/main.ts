@@ -48,6 +48,11 @@ async function main(): Promise<void> {
     starting = startControlPlane(config, logger);
     cp = await starting;
   } catch (e) {
+    // A setting checked against the data (DEFAULT_PACKAGE) fails like any other bad setting.
+    if (e instanceof ConfigError) {
+      process.stderr.write(`upfleet: Invalid configuration: ${e.message}\n`);
+      process.exit(2);
+    }
     // The ClickHouse URL may carry a password; no error text repeats it.
     process.stderr.write(`upfleet: failed to start: ${redactSecretsIn((e as Error).message, config.clickhouseUrl)}\n`);
     process.exit(1);

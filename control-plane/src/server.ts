@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { Registry } from 'prom-client';
-import type { Config } from './config';
+import { ConfigError, type Config } from './config';
 import type { Logger } from './logger';
 import { buildingAgentSource } from './http/agent-install/routes';
 import { createApp } from './http/app';
@@ -104,6 +104,14 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
 
   const users = createUsersRepo(db);
   const catalog = createCatalogRepo(db);
+  // Checked once the packages exist (seeded, or renamed by an operator): a typo must not put
+  // every new account on some other plan.
+  if (!catalog.packageByName(config.defaultPackage)) {
+    const names = catalog.listPackages().map((p) => p.package_name).join(', ');
+    db.close();
+    throw new ConfigError(`DEFAULT_PACKAGE names no package (got '${config.defaultPackage}'); packages: ${names}`);
+  }
+  const defaultPackageId = () => (catalog.packageByName(config.defaultPackage) ?? catalog.freePackage()).package_id;
   const endpointsRepo = createEndpointsRepo(db, box);
   const agentsRepo = createAgentsRepo(db);
   const tokens = createTokenService({
@@ -279,13 +287,13 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
   });
   const accountMailer = createAccountMailer({ smtpUrl: config.alerting.smtpUrl, from: config.alerting.smtpFrom });
   const workspaces = createWorkspaceService({
-    workspaces: workspacesRepo, users, planOf: endpoints.planOf, freePackageId: () => catalog.freePackage().package_id,
+    workspaces: workspacesRepo, users, planOf: endpoints.planOf, freePackageId: defaultPackageId,
     endpointChanges: changes.endpoints, mailer: accountMailer, publicUrl: () => config.publicUrl ?? listeningUrl, logger, now: extras.now,
-    emailVerified, maxWorkspacesPerUser: config.maxWorkspacesPerUser,
+    emailVerified, maxWorkspacesPerUser: config.maxWorkspacesPerUser, billingEnabled: () => billing.enabled(),
     onAccessEnded: (workspaceId, memberId) => events.endStreams(workspaceId, memberId),
   });
   const auth = createAuthService({
-    users, catalog, tokens, limiter, box, checkout: billing, logger, now: extras.now,
+    users, catalog, tokens, limiter, box, checkout: billing, logger, now: extras.now, defaultPackageId,
     mailer: accountMailer,
     publicUrl: () => config.publicUrl ?? listeningUrl,
   });
@@ -358,10 +366,11 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
       ? createOidcService({
           config: config.oidc, db, users, workspaces: workspacesRepo, issueTokens: (id) => tokens.issue(id),
           revokeSessions: (id, reason) => tokens.revokeOthers(id, '', reason), verifySecondFactor: (id, code) => auth.verifySecondFactor(id, code),
-          freePackageId: () => catalog.freePackage().package_id, publicUrl: () => config.publicUrl ?? listeningUrl, logger, now: extras.now,
+          freePackageId: defaultPackageId, publicUrl: () => config.publicUrl ?? listeningUrl, logger, now: extras.now,
         })
       : null,
     memberName: (id) => users.byId(id)?.username ?? `user ${id}`,
+    defaultPackage: () => (catalog.packageByName(config.defaultPackage) ?? catalog.freePackage()).package_name,
     billingContact: (memberId, workspaceId) => {
       const w = workspacesRepo.get(workspaceId);
       const member = users.byId(memberId);

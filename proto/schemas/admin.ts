@@ -12,6 +12,12 @@ export const SetPackageBody = z
   .meta({ id: 'SetPackageBody', description: 'POST /api/admin/users/set-package' });
 export type SetPackageBody = z.infer<typeof SetPackageBody>;
 
+const workspacePackageRequired = 'package is required';
+export const WorkspaceSetPackageBody = z
+  .object({ package: trimmed(workspacePackageRequired).min(1, workspacePackageRequired) })
+  .meta({ id: 'WorkspaceSetPackageBody', description: 'POST /api/admin/workspaces/{id}/set-package' });
+export type WorkspaceSetPackageBody = z.infer<typeof WorkspaceSetPackageBody>;
+
 const regionError = 'region must be 2 to 10 letters, e.g. US';
 const cityError = 'city must be a name of 2 to 40 letters, e.g. Virginia';
 export const RegionCreateBody = z

@@ -90,6 +90,8 @@ export const DEFAULT_GRACE_SECONDS = 300;
 /** The kinds an endpoint can be created with: every entry of the kinds table. */
 const CREATABLE = Object.keys(ENDPOINT_KIND_TABLE) as [EndpointKind, ...EndpointKind[]];
 
+const INTERVAL_ERROR = 'check_frequency_seconds must be a whole number of seconds from 1 to 86400';
+
 /** The fields of an endpoint body; EndpointCreateBody adds the rules between them. */
 export const EndpointFields = z.object({
   name: requiredText('Name', 200),
@@ -111,6 +113,8 @@ export const EndpointFields = z.object({
     .refine(isTimeZone, { message: 'timezone must be an IANA time zone such as Europe/Berlin' }).optional(),
   grace_seconds: z.number({ error: GRACE_ERROR }).int(GRACE_ERROR).min(0, GRACE_ERROR).max(LIMITS_HEARTBEAT.graceSecondsMax, GRACE_ERROR).optional(),
   description: optionalText('Description', 1000),
+  /** The endpoint's own check interval; absent or null: the plan's (never shorter than the plan's). */
+  check_frequency_seconds: z.number({ error: INTERVAL_ERROR }).int(INTERVAL_ERROR).min(1, INTERVAL_ERROR).max(86_400, INTERVAL_ERROR).nullish(),
   ...featureFlags,
   regions: RegionKeys,
 });

@@ -33,6 +33,8 @@ export const MonitorSpec = z.strictObject({
   timezone: EndpointFields.shape.timezone,
   grace_seconds: EndpointFields.shape.grace_seconds,
   description: EndpointCreateBody.shape.description,
+  /** The endpoint's own check interval; absent: the plan's. */
+  check_frequency_seconds: EndpointFields.shape.check_frequency_seconds,
   /** Absent or empty: the primary region (as the API does). */
   regions: RegionKeys,
   /** Absent: response_code only (the API's default). */

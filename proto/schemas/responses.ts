@@ -46,7 +46,7 @@ export const PackageResource = z
     stripe_price_id: z.string(),
     max_status_pages: z.number().int(),
     custom_domains: z.boolean().meta({ description: 'Status pages may serve a custom domain' }),
-    monitor_kinds: z.array(z.enum(ENDPOINT_KINDS)).optional().meta({ description: 'Endpoint kinds the plan allows (absent: all)' }),
+    monitor_kinds: z.array(z.enum(ENDPOINT_KINDS)).meta({ description: 'Endpoint kinds the plan allows' }),
   })
   .meta({ id: 'Package' });
 
@@ -72,7 +72,8 @@ export const EndpointResource = z
     description: z.string(),
     regions: z.array(z.string()),
     ...featureFlags,
-    kind: z.enum(ENDPOINT_KINDS).optional().meta({ description: 'http (default), tcp, dns, heartbeat' }),
+    kind: z.enum(ENDPOINT_KINDS).meta({ description: 'http, tcp, dns or heartbeat' }),
+    check_frequency_seconds: z.number().int().optional().meta({ description: "The endpoint's own check interval in seconds (absent: the plan's)" }),
     target: z.string().optional().meta({ description: 'tcp: host:port; dns: the name looked up' }),
     record_type: z.enum(DNS_RECORD_TYPES).optional(),
     resolver: z.string().optional().meta({ description: "dns: the server asked (ip or ip:port); absent: the agent's system resolver" }),
@@ -144,6 +145,7 @@ export const DashboardResource = z
     })
       .meta({ description: 'Endpoints per status (the summary on the dashboard)' }),
     monitor_kinds: z.array(z.enum(ENDPOINT_KINDS)).optional().meta({ description: 'Endpoint kinds the plan allows' }),
+    check_frequency_seconds: z.number().int().optional().meta({ description: "The plan's shortest check interval in seconds" }),
   })
   .meta({ id: 'Dashboard' });
 

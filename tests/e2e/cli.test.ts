@@ -36,6 +36,21 @@ describe('upfleet CLI against the real control plane', () => {
     expect(regions.out).toContain('Germany');
   });
 
+  it('finds the control plane without --server as the server finds itself: DATA_DIR (the port it wrote at start) or PORT', () => {
+    const bare = (env: Record<string, string>, ...args: string[]) => {
+      const { UPFLEET_SERVER: _s, PORT: _p, HOST: _h, DATA_DIR: _d, ...rest } = process.env;
+      const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 60_000, cwd: os.tmpdir(), env: { ...rest, ...env } });
+      return { code: r.status, out: r.stdout, err: r.stderr };
+    };
+    // PORT=0 picked a free port; the server wrote it to DATA_DIR, where the admin token is too
+    const viaDataDir = bare({ DATA_DIR: stack.dataDir }, 'package', 'list', '--json');
+    expect(viaDataDir.err).toBe('');
+    expect(JSON.parse(viaDataDir.out).map((p: { package_name: string }) => p.package_name)).toContain('Starter');
+    const viaPort = bare({ PORT: String(stack.httpPort), HOST: '127.0.0.1', UPFLEET_ADMIN_TOKEN: stack.adminToken }, 'region', 'list');
+    expect(viaPort.err).toBe('');
+    expect(viaPort.out).toContain('Germany');
+  });
+
   it('adds a region, runs an agent there with a bootstrap token, and stops it for good when the token is revoked', async () => {
     expect(upfleet('region', 'add', '--region', 'SA', '--city', 'Santiago').code).toBe(0);
     const dup = upfleet('region', 'add', '--region', 'SA', '--city', 'Santiago');

@@ -262,6 +262,51 @@ monitors:
     expect(await snapshot(a)).toEqual(before);
   });
 
+  it('carries an endpoint\'s own check interval: apply sets it, export writes it, a second apply changes nothing; below the plan it is refused', async () => {
+    write('interval.yaml', 'monitors:\n  - { name: Slow, url: https://slow.example.com/, check_frequency_seconds: 900 }\n');
+    const r = await upfleet(['monitors', 'apply', '-f', 'interval.yaml', '--api-key', a.key]);
+    expect(r.code, r.stderr).toBe(0);
+    const slow = (await snapshot(a)).find((e: any) => e.name === 'Slow') as any;
+    expect(slow.check_frequency_seconds).toBe(900);
+    const out = await upfleet(['monitors', 'export', '--api-key', a.key]);
+    expect(out.stdout).toMatch(/name: Slow\n\s+url: https:\/\/slow\.example\.com\/\n\s+check_frequency_seconds: 900\n/);
+    write('export.yaml', out.stdout);
+    const again = await upfleet(['monitors', 'apply', '-f', 'export.yaml', '--api-key', a.key]);
+    expect(again.stdout).toMatch(/Created 0, updated 0, deleted 0/);
+    write('interval.yaml', 'monitors:\n  - { name: Slow, url: https://slow.example.com/, check_frequency_seconds: 120 }\n');
+    const changed = await upfleet(['monitors', 'apply', '-f', 'interval.yaml', '--api-key', a.key]);
+    expect(changed.stdout).toContain('check_frequency_seconds');
+    expect(((await snapshot(a)).find((e: any) => e.name === 'Slow') as any).check_frequency_seconds).toBe(120);
+    const before = await snapshot(a);
+    write('fast.yaml', 'monitors:\n  - { name: Fast, url: https://fast.example.com/, check_frequency_seconds: 5 }\n');
+    const fast = await upfleet(['monitors', 'apply', '-f', 'fast.yaml', '--api-key', a.key]);
+    expect(fast.code).toBe(1);
+    expect(fast.stderr).toBe(`upfleet: fast.yaml: monitor "Fast": interval: ${MESSAGES.intervalNotInPlan(30, 'Pro')}\n`);
+    expect(await snapshot(a)).toEqual(before);
+  });
+
+  it('lists every problem of a file, each on its own line, not only the first', async () => {
+    const before = await snapshot(a);
+    write('three.yaml', [
+      'monitors:',
+      '  - { name: Broken, url: "ftp://x.example.com" }',
+      '  - { name: Api, url: https://api.example.com/, regions: [Mars-Base] }',
+      '  - { name: api, url: https://other.example.com/ }',
+      '',
+    ].join('\n'));
+    const r = await upfleet(['monitors', 'apply', '-f', 'three.yaml', '--api-key', a.key]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe([
+      'upfleet: three.yaml: 3 problems (nothing was changed):',
+      '  three.yaml: monitor "Broken": url: URL must start with http:// or https://',
+      '  three.yaml: monitor "Api": regions: Unknown region: Mars-Base',
+      '  three.yaml: monitor "api": name: appears more than once in the file (monitors are matched by name)',
+      '',
+    ].join('\n'));
+    expect(r.stderr).not.toContain('more)');
+    expect(await snapshot(a)).toEqual(before);
+  });
+
   it('refuses a file beyond the plan with the SPEC message, before changing anything', async () => {
     expect((await h.call('POST', '/api/admin/regions', { region: 'SA', city: 'Santiago' }, h.cp.adminToken)).status).toBe(201);
     const before = await snapshot(a);

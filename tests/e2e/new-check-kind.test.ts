@@ -18,6 +18,7 @@ const SMTP = 'CHECK_KIND_SMTP' as AssignedKind;
   assignment: (c) => ({ target: c.target ?? '' }),
 };
 (ENDPOINT_KIND_TABLE as Record<string, EndpointKindSpec>).smtp = {
+  label: 'SMTP',
   checks: [{ kind: SMTP, regions: 'all-or-primary' }],
   graphs: [{ fn: 'response_time' }],
   target: {

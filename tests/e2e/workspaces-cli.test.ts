@@ -63,4 +63,30 @@ describe('workspaces in the CLI', () => {
     const row = list.stdout.split('\n').find((l) => l.includes('Platform team'))!;
     expect(row).toMatch(new RegExp(`^\\s*${ws}\\s+Platform team\\s+no\\s+Pro\\s+1\\s+1\\s+${owner.user.email.replace('.', '\\.')}`));
   });
+
+  it('workspace set-package <id> <package> moves a workspace by its id; a bad id or package is one clear line', async () => {
+    const owner = await h.signup();
+    const ws = (await h.call('POST', '/api/workspaces', { name: 'Night shift' }, owner.token)).body.data.id as number;
+    const admin = { UPFLEET_ADMIN_TOKEN: h.cp.adminToken };
+    const out = await upfleet(['workspace', 'set-package', String(ws), 'Starter'], admin);
+    expect(out.stderr).toBe('');
+    expect(out.code).toBe(0);
+    expect(out.stdout).toBe(`Workspace ${ws} (Night shift) is now on the Starter package.\n`);
+    // the list names workspaces by id; the made-up address of a workspace's account row is not shown
+    const list = await upfleet(['workspace', 'list'], admin);
+    expect(list.stdout).toMatch(new RegExp(`^\\s*${ws}\\s+Night shift\\s+no\\s+Starter\\s`, 'm'));
+    expect(list.stdout).not.toContain('@workspaces.invalid');
+    expect(list.stdout).not.toContain('ACCOUNT');
+    expect((await h.call('GET', `/api/workspaces/${ws}`, undefined, owner.token)).body.data.package_name).toBe('Starter');
+    const invited = await h.call('POST', `/api/workspaces/${ws}/invitations`, { email: 'ann@example.com', role: 'viewer' }, owner.token);
+    expect(invited.status).toBe(201);
+
+    const badPackage = await upfleet(['workspace', 'set-package', String(ws), 'Gold'], admin);
+    expect(badPackage.code).toBe(1);
+    expect(badPackage.stderr).toContain("No package named Gold; see 'upfleet package list'");
+    const badId = await upfleet(['workspace', 'set-package', 'night', 'Pro'], admin);
+    expect(badId.code).not.toBe(0);
+    expect(badId.stderr).toContain("The workspace id must be a number as in 'upfleet workspace list'");
+    expect((await h.call('GET', `/api/workspaces/${ws}`, undefined, owner.token)).body.data.package_name).toBe('Starter');
+  });
 });

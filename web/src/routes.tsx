@@ -20,6 +20,7 @@ const AlertSettingsPage = lazy(() => import('./pages/AlertSettingsPage').then((m
 const MembersPage = lazy(() => import('./pages/MembersPage').then((m) => ({ default: m.MembersPage })));
 const AuditLogPage = lazy(() => import('./pages/AuditLogPage').then((m) => ({ default: m.AuditLogPage })));
 const InvitationPage = lazy(() => import('./pages/SsoPages').then((m) => ({ default: m.InvitationPage })));
+const EmailVerifiedPage = lazy(() => import('./pages/SsoPages').then((m) => ({ default: m.EmailVerifiedPage })));
 const SsoCallbackPage = lazy(() => import('./pages/SsoPages').then((m) => ({ default: m.SsoCallbackPage })));
 const StatusPagesPage = lazy(() => import('./pages/StatusPagesPage').then((m) => ({ default: m.StatusPagesPage })));
 const ProfilePage = lazy(() => import('./pages/ProfilePage').then((m) => ({ default: m.ProfilePage })));
@@ -66,7 +67,9 @@ export const appRoutes: RouteObject[] = [
       { path: '/profile', element: protectedPage(<ProfilePage />) },
       { path: '/members', element: protectedPage(<MembersPage />) },
       { path: '/audit-log', element: protectedPage(<AuditLogPage />) },
-      { path: '/invitations/:token', element: protectedPage(<InvitationPage />) },
+      // Public: a signed-out person sees the invitation and signs in or up from there.
+      { path: '/invitations/:token', element: <Suspense fallback={<Spinner />}><InvitationPage /></Suspense> },
+      { path: '/email-verified', element: <Suspense fallback={<Spinner />}><EmailVerifiedPage /></Suspense> },
       { path: '/login/sso', element: <Suspense fallback={<Spinner />}><SsoCallbackPage /></Suspense> },
       { path: '*', element: <NotFoundPage /> },
     ],

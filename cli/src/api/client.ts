@@ -1,6 +1,6 @@
 // The client for the control plane's admin API (admin token). Commands call its methods and never
 // see fetch, status codes or the { success, data } envelope; every failure is a CliError (api/http.ts).
-import { AgentTokenCreateBody, RegionCreateBody, SetPackageBody, SetPackagePriceBody } from '@upfleet/proto/schemas';
+import { AgentTokenCreateBody, RegionCreateBody, SetPackageBody, SetPackagePriceBody, WorkspaceSetPackageBody } from '@upfleet/proto/schemas';
 import { checkedBody as body, createJsonApi } from './http';
 import type {
   AddRegionInput,
@@ -15,6 +15,7 @@ import type {
   Region,
   RevokedAgentToken,
   UserPackageChange,
+  WorkspacePackageChange,
 } from './types';
 
 export interface AdminClientOptions {
@@ -29,6 +30,7 @@ export interface AdminClient {
   listUsers(): Promise<AdminUser[]>;
   listWorkspaces(): Promise<AdminWorkspace[]>;
   setUserPackage(email: string, packageName: string): Promise<UserPackageChange>;
+  setWorkspacePackage(workspaceId: number, packageName: string): Promise<WorkspacePackageChange>;
   listPackages(): Promise<Package[]>;
   setPackagePrice(packageName: string, stripePriceId: string): Promise<Package>;
   syncStripePrices(): Promise<PriceSyncRow[]>;
@@ -58,6 +60,8 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
     listWorkspaces: () => request('GET', '/api/admin/workspaces'),
     setUserPackage: async (email, packageName) =>
       request('POST', '/api/admin/users/set-package', body(SetPackageBody, { email, package: packageName })),
+    setWorkspacePackage: async (workspaceId, packageName) =>
+      request('POST', `/api/admin/workspaces/${workspaceId}/set-package`, body(WorkspaceSetPackageBody, { package: packageName })),
     listPackages: () => request('GET', '/api/admin/packages'),
     setPackagePrice: async (packageName, stripePriceId) =>
       request('POST', '/api/admin/packages/set-price', body(SetPackagePriceBody, { package: packageName, stripe_price_id: stripePriceId })),

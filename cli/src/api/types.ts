@@ -22,12 +22,18 @@ export interface AdminWorkspace {
   name: string;
   personal: boolean;
   package_name: string;
-  /** The address `upfleet user set-package --email` takes to move this workspace's plan. */
+  /** The workspace's account row (its plan's holder); operators move a plan by id (upfleet workspace set-package). */
   account_email: string;
   members: number;
   endpoints: number;
   owner_email: string | null;
   created_at: string;
+}
+
+export interface WorkspacePackageChange {
+  id: number;
+  name: string;
+  package_name: string;
 }
 
 export interface UserPackageChange {

@@ -54,6 +54,7 @@ export function freePackage(overrides: Partial<Package> = {}): Package {
     stripe_price_id: '',
     max_status_pages: 1,
     custom_domains: false,
+    monitor_kinds: ['http', 'heartbeat'],
     ...overrides,
   };
 }

@@ -56,6 +56,8 @@ export interface AppDeps {
   workspacesRepo: WorkspacesRepo;
   /** A team workspace's Stripe contact (see routes/billing.ts). */
   billingContact?: (memberId: number, workspaceId: number) => { email: string; name: string } | null;
+  /** The plan new accounts start on (DEFAULT_PACKAGE's package name). */
+  defaultPackage?: () => string;
   /** OpenID Connect sign-in; null when OIDC_* is not configured. */
   oidc?: OidcService | null;
   /** A member's name for the audit log. */
@@ -142,10 +144,10 @@ export function createApp(deps: AppDeps): Express {
   api.use(apiKeyRoutes(deps.apiKeys, deps.tokens, deps.workspaces));
   api.use(statusPageOwnerRoutes(deps));
   api.use(userRoutes({ ...deps, alerting: deps.alerting ?? null }));
-  api.use(billingRoutes({ billing: deps.billing, prices: deps.prices, tokens: deps.tokens, adminToken: deps.adminToken, limiter: deps.limiter, workspaces: deps.workspaces, billingContact: deps.billingContact }));
+  api.use(billingRoutes({ billing: deps.billing, prices: deps.prices, tokens: deps.tokens, adminToken: deps.adminToken, limiter: deps.limiter, workspaces: deps.workspaces, billingContact: deps.billingContact, defaultPackage: deps.defaultPackage }));
   api.use(adminRoutes(deps.admin, deps.adminToken, deps.results));
   // The public API's reference: the OpenAPI document and swagger-ui's static bundle (no CDN).
-  const openApi = buildOpenApi({ version: PACKAGE_VERSION, rateLimitPerMinute: deps.apiKeys.perMinute });
+  const openApi = buildOpenApi({ version: PACKAGE_VERSION, rateLimitPerMinute: deps.apiKeys.perMinute, publicUrl: deps.publicUrl });
   api.get('/openapi.json', (_req, res) => {
     res.json(openApi);
   });

@@ -34,11 +34,16 @@ const list = async (token: string, harness = h) => (await harness.call('GET', '/
 const create = (body: Record<string, unknown>, token = pro, harness = h) => harness.call('POST', '/api/users/endpoints', { regions: ['EU-Germany'], ...body }, token);
 
 describe('endpoint kinds over the API', () => {
-  it('an endpoint created as before answers as before (no kind key: absent means http); one with options says kind http', async () => {
+  it('every endpoint answer carries its kind, http included (a plain one and one with options)', async () => {
     const r = await create({ name: 'Plain', url: 'https://plain.example.com/' });
     expect(r.status).toBe(201);
     expect(r.body.data).toMatchObject({ url: 'https://plain.example.com/' });
-    expect(r.body.data.kind).toBeUndefined();
+    expect(r.body.data.kind).toBe('http');
+    const id = r.body.data.url_id as number;
+    expect((await h.call('GET', `/api/users/endpoints/${id}`, undefined, pro)).body.data.kind).toBe('http');
+    expect((await list(pro)).find((e) => e.url_id === id)!.kind).toBe('http');
+    const paged = await h.call('GET', '/api/users/endpoints-with-uptime?limit=100', undefined, pro);
+    expect((paged.body.data as Array<{ url_id: number; kind?: string }>).find((e) => e.url_id === id)!.kind).toBe('http');
     expect((await create({ name: 'Opts', url: 'https://opts.example.com/', request: { method: 'HEAD' } })).body.data.kind).toBe('http');
     expect(r.body.data.request).toBeUndefined();
     expect(r.body.data.assertions).toBeUndefined();
@@ -74,6 +79,32 @@ describe('endpoint kinds over the API', () => {
     const dnsDefault = await create({ name: 'A', kind: 'dns', target: 'example.org' });
     expect(dnsDefault.body.data).toMatchObject({ record_type: 'A' });
     expect(dnsDefault.body.data.resolver).toBeUndefined();
+  });
+
+  it('two checks of one target that differ are two endpoints; only an identical check is "already monitoring"', async () => {
+    const url = 'https://same-target.example.com/health';
+    const conflict = { status: 409, body: { success: false, error: 'You are already monitoring this URL' } };
+    expect((await create({ name: 'Get', url })).status).toBe(201);
+    expect(await create({ name: 'Get again', url })).toMatchObject(conflict);
+    // another method, another assertion: other checks of the same URL
+    const head = await create({ name: 'Head', url, request: { method: 'HEAD' } });
+    expect(head.status).toBe(201);
+    expect(await create({ name: 'Head again', url, request: { method: 'HEAD' } })).toMatchObject(conflict);
+    const asserted = await create({ name: 'Body ok', url, assertions: [{ source: 'body', comparison: 'contains', target: 'ok' }] });
+    expect(asserted.status).toBe(201);
+    expect((await create({ name: 'Body up', url, assertions: [{ source: 'body', comparison: 'contains', target: 'up' }] })).status).toBe(201);
+    expect(await create({ name: 'Body ok again', url, assertions: [{ source: 'body', comparison: 'contains', target: 'ok' }] })).toMatchObject(conflict);
+    // another port, another record type, another DNS assertion
+    expect((await create({ name: 'Pg', kind: 'tcp', target: 'same-target.example.com:5432' })).status).toBe(201);
+    expect((await create({ name: 'Pg replica', kind: 'tcp', target: 'same-target.example.com:5433' })).status).toBe(201);
+    expect((await create({ name: 'A', kind: 'dns', target: 'same-target.example.com', record_type: 'A' })).status).toBe(201);
+    expect((await create({ name: 'AAAA', kind: 'dns', target: 'same-target.example.com', record_type: 'AAAA' })).status).toBe(201);
+    expect((await create({ name: 'A right', kind: 'dns', target: 'same-target.example.com', record_type: 'A', assertions: [{ source: 'answer', comparison: 'contains', target: '192.0.2.1' }] })).status).toBe(201);
+    expect(await create({ name: 'A twice', kind: 'dns', target: 'same-target.example.com', record_type: 'A' })).toMatchObject(conflict);
+    // an edit that would make a check identical to another is refused too, and changes nothing
+    const edit = await h.call('PUT', `/api/users/endpoints/${head.body.data.url_id}`, { name: 'Head', url, regions: ['EU-Germany'] }, pro);
+    expect(edit).toMatchObject(conflict);
+    expect((await h.call('GET', `/api/users/endpoints/${head.body.data.url_id}`, undefined, pro)).body.data.request).toMatchObject({ method: 'HEAD' });
   });
 
   it.each([
@@ -123,7 +154,11 @@ describe('endpoint kinds over the API', () => {
     expect((await create({ name: 'Web', url: 'https://free.example.com/' }, free)).status).toBe(201);
     const pkgs = (await h.call('GET', '/api/public/packages')).body.data as Array<{ package_name: string; monitor_kinds?: string[] }>;
     expect(pkgs.find((p) => p.package_name === 'Free')!.monitor_kinds).toEqual(['http', 'heartbeat']);
-    expect(pkgs.find((p) => p.package_name === 'Starter')!.monitor_kinds).toBeUndefined();
+    // a plan that allows every kind lists them all: no client has to know that absent meant all
+    expect(pkgs.find((p) => p.package_name === 'Starter')!.monitor_kinds).toEqual(['http', 'tcp', 'dns', 'heartbeat']);
+    for (const p of pkgs) expect(Array.isArray(p.monitor_kinds), p.package_name).toBe(true);
+    const adminPkgs = (await h.call('GET', '/api/admin/packages', undefined, h.cp.adminToken)).body.data as Array<{ monitor_kinds?: string[] }>;
+    for (const p of adminPkgs) expect(Array.isArray(p.monitor_kinds)).toBe(true);
   });
 
   it('a secret header value is sealed at rest, write-only in answers, kept on an edit without it, and sent to the agent', async () => {

@@ -77,6 +77,10 @@ describe('email verification (SMTP_URL set)', () => {
     expect((await profile(s.token)).email_verified).toBe(true);
     const again = await open(link);
     expect([again.status, await again.json()]).toEqual([400, { success: false, error: VERIFY_LINK_INVALID }]);
+    // a browser lands on a page that says so (signed in or not), not on the API's JSON
+    const html = { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' }, redirect: 'manual' as const };
+    const used = await fetch(`${h.cp.url}${link}`, html);
+    expect([used.status, used.headers.get('location')]).toEqual([302, `/email-verified?error=${encodeURIComponent(VERIFY_LINK_INVALID)}`]);
 
     const late = await h.call('POST', '/api/auth/login', { email, password: PASSWORD, checkout_session: session.id });
     expect(late.status).toBe(200);
@@ -84,6 +88,14 @@ describe('email verification (SMTP_URL set)', () => {
     const ok = await h.call('POST', `/api/users/alert-methods/${method}/test`, undefined, s.token);
     expect(ok.body).toEqual({ success: true, data: { delivered: true } });
     expect((await h.call('POST', '/api/auth/resend-verification', undefined, s.token)).body).toEqual({ success: false, error: ALREADY_VERIFIED });
+  });
+
+  it('opened in a browser, a link lands on the page that confirms it (no sign-in needed)', async () => {
+    const s = await h.signup();
+    const link = await linkFor(s.user.email);
+    const r = await fetch(`${h.cp.url}${link}`, { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' }, redirect: 'manual' });
+    expect([r.status, r.headers.get('location')]).toEqual([302, '/email-verified']);
+    expect((await profile(s.token)).email_verified).toBe(true);
   });
 
   it('a link works for 48 hours; resend sends a new one (the old one ends), 3 an hour, then 429 with Retry-After', async () => {

@@ -73,13 +73,17 @@ describe('invitations', () => {
     const stolen = await h.call('POST', `/api/invitations/${token}/accept`, undefined, mallory.token);
     expect(stolen.status).toBe(403);
     expect((await h.call('GET', `/api/workspaces/${ws}`, undefined, mallory.token)).status).toBe(404);
-    // bob signs up from the link; until his address is confirmed he cannot join
+    // the join page reads the invitation before anyone signs in: workspace, inviter, role
+    const preview = await h.call('GET', `/api/public/invitations/${token}`);
+    expect(preview.body).toEqual({ success: true, data: { workspace_name: 'Ops team', inviter: `own${process.pid}`, role: 'editor', email: bobEmail, expires_at: inv.body.data.expires_at } });
+    expect((await h.call('GET', '/api/public/invitations/not-a-real-token-at-all-xx')).status).toBe(404);
+    // bob signs up from the link and joins at once: the link came to his address, so it is confirmed
     const bob = await h.signup(`bob${process.pid}`);
-    expect((await h.call('POST', `/api/invitations/${token}/accept`, undefined, bob.token)).status).toBe(403);
-    const { link: verify } = await mailedLink(bobEmail, VERIFY_RE);
-    await fetch(`${h.cp.url}${verify}`, { redirect: 'manual' });
+    expect((await h.call('GET', '/api/users/profile', undefined, bob.token)).body.data.email_verified).toBe(false);
     const ok = await h.call('POST', `/api/invitations/${token}/accept`, undefined, bob.token);
     expect(ok.status).toBe(200);
+    expect((await h.call('GET', '/api/users/profile', undefined, bob.token)).body.data.email_verified).toBe(true);
+    expect((await h.call('GET', `/api/public/invitations/${token}`)).status).toBe(404); // used
     expect(ok.body.data).toMatchObject({ id: ws, name: 'Ops team', role: 'editor' });
     expect((await h.call('POST', `/api/invitations/${token}/accept`, undefined, bob.token)).status).toBe(404); // once
     expect((await h.call('POST', '/api/invitations/not-a-real-token-at-all-xx/accept', undefined, bob.token)).status).toBe(404);

@@ -10,7 +10,9 @@ import type { CheckResult } from '@upfleet/proto';
 import { createLogger } from '../logger';
 import { startHarness, startHarnessWithResults } from '../testing/harness';
 import { createApp, type AppDeps } from './app';
+import { buildOpenApi } from './openapi';
 import { exerciseStatusPages } from './openapi-status-pages.testkit';
+import { exerciseWorkspaces } from './openapi-workspaces.testkit';
 
 type Doc = { openapi: string; paths: Record<string, Record<string, { security: unknown[]; responses: Record<string, { $ref?: string }> }>> };
 
@@ -36,6 +38,24 @@ describe('GET /api/openapi.json', () => {
     expect(validator.version).toBe('3.1');
   });
 
+  it('passes what redocly lint checks: servers, unique operationIds, declared tags, no unused components', () => {
+    const d = doc as unknown as { servers: unknown; tags: Array<{ name: string }>; components: { schemas: Record<string, unknown> }; paths: Record<string, Record<string, { operationId: string; tags: string[] }>> };
+    // PUBLIC_URL unset: the server that served the document
+    expect(d.servers).toEqual([{ url: '/', description: 'The server that served this document' }]);
+    expect((buildOpenApi({ version: '1', rateLimitPerMinute: 1, publicUrl: 'https://status.example.com' }) as { servers: unknown }).servers).toEqual([{ url: 'https://status.example.com', description: 'This Upfleet server' }]);
+    const ops = Object.values(d.paths).flatMap((methods) => Object.values(methods));
+    const ids = ops.map((o) => o.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    const declared = new Set(d.tags.map((t) => t.name));
+    for (const o of ops) for (const t of o.tags) expect(declared.has(t), `tag ${t} of ${o.operationId}`).toBe(true);
+    const text = JSON.stringify({ paths: d.paths, components: { ...d.components, schemas: undefined } });
+    const schemaText = JSON.stringify(d.components.schemas);
+    for (const name of Object.keys(d.components.schemas)) {
+      const ref = `"#/components/schemas/${name}"`;
+      expect(text.includes(ref) || schemaText.includes(ref), `component ${name} is used`).toBe(true);
+    }
+  });
+
   it('covers every route a key may call, plus key management, with the bearer schemes and error statuses', () => {
     const ops = Object.entries(doc.paths).flatMap(([p, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${p}`));
     expect(ops.sort()).toEqual([
@@ -47,6 +67,7 @@ describe('GET /api/openapi.json', () => {
       'PUT /api/users/alert-methods/{alert_method_id}', 'PUT /api/users/endpoints/{url_id}', 'PUT /api/users/endpoints/{url_id}/alert-thresholds',
       'GET /api/users/alert-methods/{alert_method_id}/signing-secret', 'POST /api/users/alert-methods/{alert_method_id}/test',
       'GET /api/users/alert-methods/{alert_method_id}/deliveries', 'GET /api/users/incidents', 'POST /api/public/create-checkout-session',
+      'GET /api/public/billing', 'GET /api/public/invitations/{token}',
       // One endpoint and a heartbeat's ping log (issue 22)
       'GET /api/users/endpoints/{url_id}', 'GET /api/users/endpoints/{url_id}/pings', 'POST /api/users/endpoints/{url_id}/rotate-ping-url',
       // Status pages (issue 21)
@@ -59,6 +80,11 @@ describe('GET /api/openapi.json', () => {
       'PUT /api/users/maintenance-windows/{id}', 'DELETE /api/users/maintenance-windows/{id}',
       'POST /api/public/status/{slug}/subscribe', 'GET /api/users/status-pages/{id}/subscribers', 'DELETE /api/users/status-pages/{id}/subscribers/{subscriber_id}',
       'POST /api/users/status-pages/{id}/verify-domain',
+      // Workspaces, members, invitations and the audit log (the routes the README lists)
+      'GET /api/workspaces', 'POST /api/workspaces', 'GET /api/workspaces/{id}', 'PUT /api/workspaces/{id}', 'DELETE /api/workspaces/{id}',
+      'GET /api/workspaces/{id}/members', 'PUT /api/workspaces/{id}/members/{user_id}', 'DELETE /api/workspaces/{id}/members/{user_id}',
+      'GET /api/workspaces/{id}/invitations', 'POST /api/workspaces/{id}/invitations', 'DELETE /api/workspaces/{id}/invitations/{inv_id}',
+      'POST /api/invitations/{token}/accept', 'GET /api/workspaces/{id}/audit-log',
     ].sort());
     const keyed = doc.paths['/api/users/endpoints']!.post!;
     expect(keyed.security).toEqual([{ apiKey: [] }, { session: [] }]);
@@ -89,7 +115,7 @@ describe('GET /api/openapi.json', () => {
     }
   });
 
-  it('documents every /api/public, /api/users and /api/graphs route the server registers, but the account routes', () => {
+  it('documents every /api/public, /api/users, /api/graphs, /api/workspaces and /api/invitations route the server registers, but the account routes', () => {
     // The routes as express holds them (registration only: no dependency is called).
     const app = createApp({ logger: createLogger('silent'), apiKeys: { perMinute: 600 }, webDistDir: null } as unknown as AppDeps) as unknown as { router: { stack: Layer[] } };
     type Layer = { route?: { path: string | RegExp; methods: Record<string, boolean> }; handle?: { stack?: Layer[] } };
@@ -102,7 +128,7 @@ describe('GET /api/openapi.json', () => {
     };
     walk(app.router.stack);
     const account = ['GET /api/users/profile', 'PUT /api/users/profile', 'POST /api/users/change-password'];
-    const inScope = registered.filter((r) => /^\w+ \/api\/(public|users|graphs)\//.test(r) && !account.includes(r));
+    const inScope = registered.filter((r) => /^\w+ \/api\/(public|users|graphs|workspaces|invitations)(\/|$)/.test(r) && !account.includes(r));
     const documented = Object.entries(doc.paths).flatMap(([p, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${p.replace(/\{\w+\}/g, '{}')}`));
     expect(inScope.length).toBeGreaterThan(20);
     expect(documented.sort()).toEqual(inScope.sort());
@@ -139,6 +165,8 @@ describe('GET /api/openapi.json', () => {
 
     await call('GET', '/api/public/packages', '/api/public/packages');
     await call('GET', '/api/public/regions', '/api/public/regions');
+    expect((await call('GET', '/api/public/billing', '/api/public/billing')).body.data).toEqual({ enabled: false, default_package: 'Free' });
+    await call('GET', '/api/public/invitations/{token}', '/api/public/invitations/not-a-real-token-at-all-xx'); // 404
     await call('POST', '/api/public/create-checkout-session', '/api/public/create-checkout-session', {}); // 400
     await call('GET', '/api/users/regions', '/api/users/regions', undefined, key);
     await call('GET', '/api/users/monitor-types', '/api/users/monitor-types', undefined, key);
@@ -226,6 +254,17 @@ describe('GET /api/openapi.json', () => {
     await call('GET', '/api/users/incidents', `/api/users/incidents?endpoint_id=${id}`, undefined, key);
     await call('GET', '/api/users/incidents', '/api/users/incidents?status=sometimes', undefined, key); // 400
     await exerciseStatusPages(call, key, id);
+    const reader = await h.signup();
+    await exerciseWorkspaces(call, s.token, 'correct horse', reader.token, reader.user.email, async (ws) => {
+      const account = (await h.call('GET', '/api/admin/workspaces', undefined, h.cp.adminToken)).body.data.find((w: { id: number }) => w.id === ws).account_email;
+      await h.setPackage(account, 'Pro');
+    });
+    const team = (await h.call('POST', '/api/workspaces', { name: 'Docs team' }, s.token)).body.data.id as number;
+    await h.setPackage((await h.call('GET', '/api/admin/workspaces', undefined, h.cp.adminToken)).body.data.find((w: { id: number }) => w.id === team).account_email, 'Pro');
+    const invitation = await h.call('POST', `/api/workspaces/${team}/invitations`, { email: 'reader@example.com', role: 'viewer' }, s.token);
+    const invToken = String(invitation.body.data.link).split('/').pop()!;
+    const shown = await call('GET', '/api/public/invitations/{token}', `/api/public/invitations/${invToken}`);
+    expect(shown.body.data).toMatchObject({ workspace_name: 'Docs team', role: 'viewer', email: 'reader@example.com' });
     await call('DELETE', '/api/users/endpoints/{url_id}', `/api/users/endpoints/${id}`, undefined, key);
     await call('DELETE', '/api/users/api-keys/{id}', `/api/users/api-keys/${created.body.data.id}`, undefined, s.token);
 

@@ -10,6 +10,7 @@ import {
   PackageResource, PingLogResource, RegionResource,
 } from '@upfleet/proto/schemas';
 import { STATUS_PAGE_ROUTES } from './openapi-status-pages';
+import { WORKSPACE_ROUTES } from './openapi-workspaces';
 
 import type { ApiRoute } from './api-route';
 export type { ApiRoute } from './api-route';
@@ -21,6 +22,11 @@ const deletedKey = z.object({ id: z.number().int() });
 export const API_ROUTES: ApiRoute[] = [
   { method: 'get', path: '/api/public/packages', summary: 'List the plans', tag: 'Catalogue', access: 'public', data: list(PackageResource) },
   { method: 'get', path: '/api/public/regions', summary: 'List the monitoring regions', tag: 'Catalogue', access: 'public', data: list(RegionResource) },
+  { method: 'get', path: '/api/public/billing', summary: 'Whether plans can be bought on this server (without billing the operator sets them)', tag: 'Billing', access: 'public', data: z.object({ enabled: z.boolean(), default_package: z.string().meta({ description: 'The plan a new account starts on (DEFAULT_PACKAGE)' }) }) },
+  {
+    method: 'get', path: '/api/public/invitations/{token}', summary: 'An invitation as its link shows it (the token is the secret): workspace, inviter, role', tag: 'Catalogue', access: 'public',
+    data: z.object({ workspace_name: z.string(), inviter: z.string(), role: z.enum(['admin', 'editor', 'viewer']), email: z.string(), expires_at: z.string() }),
+  },
   { method: 'post', path: '/api/public/create-checkout-session', summary: 'Start a plan purchase for a new customer (Stripe Checkout)', tag: 'Billing', access: 'public', body: PublicCheckoutSessionBody, data: CheckoutSessionResource, errors: [503] },
   { method: 'get', path: '/api/users/regions', summary: 'List the monitoring regions', tag: 'Catalogue', access: 'key', data: list(RegionResource) },
   { method: 'get', path: '/api/users/monitor-types', summary: 'List the monitor types (features)', tag: 'Catalogue', access: 'key', data: list(MonitorTypeResource) },
@@ -55,6 +61,7 @@ export const API_ROUTES: ApiRoute[] = [
   { method: 'post', path: '/api/users/api-keys', summary: 'Create an API key (shown once, in this answer)', tag: 'API keys', access: 'session', body: ApiKeyCreateBody, data: CreatedApiKeyResource, created: true },
   { method: 'delete', path: '/api/users/api-keys/{id}', summary: 'Revoke an API key at once', tag: 'API keys', access: 'session', data: deletedKey },
   ...STATUS_PAGE_ROUTES,
+  ...WORKSPACE_ROUTES,
 ];
 
 const ERROR_TEXT: Record<number, string> = {
@@ -70,6 +77,12 @@ const ERROR_TEXT: Record<number, string> = {
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 
+const TAG_TEXT: Record<string, string> = {
+  Catalogue: 'Plans, regions and monitor types', Billing: 'Plan purchases (Stripe), when billing is on', Endpoints: 'Monitored endpoints and their live state',
+  Alerts: 'Alert thresholds, alert methods, deliveries and incidents', Graphs: 'Time series of an endpoint\'s checks', 'API keys': 'Keys for this API (session only)',
+  'Status pages': 'Public status pages, incident reports, maintenance windows and subscribers', Workspaces: 'Teams: workspaces, members, invitations and the audit log (session only)',
+};
+
 /** JSON Schema of `schema`: its named parts go to `defs` (a different definition under a taken name throws). */
 function toSchema(schema: z.ZodType, io: 'input' | 'output', defs: Record<string, unknown>): Record<string, unknown> {
   const json = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
@@ -82,7 +95,7 @@ function toSchema(schema: z.ZodType, io: 'input' | 'output', defs: Record<string
   return rest;
 }
 
-export function buildOpenApi(opts: { version: string; rateLimitPerMinute: number }): Record<string, unknown> {
+export function buildOpenApi(opts: { version: string; rateLimitPerMinute: number; publicUrl?: string | null }): Record<string, unknown> {
   const defs: Record<string, unknown> = {};
   const rateHeaders = {
     'RateLimit-Limit': { $ref: '#/components/headers/RateLimit-Limit' },
@@ -92,11 +105,14 @@ export function buildOpenApi(opts: { version: string; rateLimitPerMinute: number
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of API_ROUTES) {
     const params: unknown[] = [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
-      name: m[1], in: 'path', required: true, schema: m[1] === 'slug' ? { type: 'string' } : { type: 'string', pattern: '^\\d{1,15}$' },
+      name: m[1], in: 'path', required: true, schema: m[1] === 'slug' || m[1] === 'token' ? { type: 'string' } : { type: 'string', pattern: '^\\d{1,15}$' },
     }));
     if (r.query) {
       const q = toSchema(r.query, 'input', defs);
-      const props = ((q.$ref ? defs[String(q.$ref).split('/').pop()!] : q) as { properties?: Record<string, unknown>; required?: string[] }) ?? {};
+      const queryId = q.$ref ? String(q.$ref).split('/').pop()! : null;
+      const props = ((queryId ? defs[queryId] : q) as { properties?: Record<string, unknown>; required?: string[] }) ?? {};
+      // A query becomes parameters: its schema as a whole is referenced nowhere (lint: unused component).
+      if (queryId) delete defs[queryId];
       for (const [name, schema] of Object.entries(props.properties ?? {})) {
         params.push({ name, in: 'query', required: props.required?.includes(name) ?? false, schema });
       }
@@ -174,7 +190,9 @@ export function buildOpenApi(opts: { version: string; rateLimitPerMinute: number
         'Create a key on the Profile page and send it as `Authorization: Bearer upk_…`. Every answer is `{ success: true, data }` ' +
         `or \`{ success: false, error }\`. Each key may make ${opts.rateLimitPerMinute} requests a minute; every keyed answer says how many remain.`,
     },
-    tags: ['Catalogue', 'Billing', 'Endpoints', 'Alerts', 'Graphs', 'API keys'].map((name) => ({ name })),
+    // PUBLIC_URL when set; otherwise the server that served this document (a relative URL).
+    servers: [opts.publicUrl ? { url: opts.publicUrl, description: 'This Upfleet server' } : { url: '/', description: 'The server that served this document' }],
+    tags: ['Catalogue', 'Billing', 'Endpoints', 'Alerts', 'Graphs', 'API keys', 'Status pages', 'Workspaces'].map((name) => ({ name, description: TAG_TEXT[name] })),
     paths,
     components: {
       securitySchemes: {

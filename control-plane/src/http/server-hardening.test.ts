@@ -32,6 +32,11 @@ describe('endpoint mutation rate limit', () => {
     const limited = await h.call('POST', '/api/users/endpoints', endpointBody, a.token);
     expect(limited.status).toBe(429);
     expect(limited.body).toEqual({ success: false, error: 'Too many changes to endpoints. Please wait a minute and try again.' });
+    // Status pages share the allowance; their 429 names what was limited
+    const page = await h.call('POST', '/api/users/status-pages', { title: 'Acme', slug: `acme-${process.pid}` }, a.token);
+    expect(page.status).toBe(429);
+    expect(page.body).toEqual({ success: false, error: 'Too many changes to status pages and maintenance windows. Please wait a minute and try again.' });
+    expect(page.headers.get('retry-after')).toMatch(/^\d+$/);
     // Nothing was created, reads still work, and another user has an allowance of their own.
     const list = await h.call('GET', '/api/users/endpoints-with-uptime', undefined, a.token);
     expect(list.status).toBe(200);

@@ -1,6 +1,6 @@
 // Operator actions behind /api/admin: users' plans, regions, agent bootstrap tokens, agent status.
 import crypto from 'node:crypto';
-import type { AgentTokenCreateBody, RegionCreateBody, SetPackageBody } from '@upfleet/proto/schemas';
+import type { AgentTokenCreateBody, RegionCreateBody, SetPackageBody, WorkspaceSetPackageBody } from '@upfleet/proto/schemas';
 import { badRequest, conflict, notFound } from '../errors';
 import { compareVersions, CONTROL_PLANE_VERSION } from '../grpc/agent-service';
 import { randomToken, sha256 } from '../lib/crypto';
@@ -38,6 +38,18 @@ export function createAdminService(deps: {
       deps.users.setPackage(user.id, pkg.package_id);
       deps.plans?.changed(pkg.package_id);
       return { id: user.id, email: user.email, package_name: pkg.package_name };
+    },
+
+    /** A workspace's plan by its id (`upfleet workspace set-package`): a team workspace has no
+     *  address of its own to name it by. */
+    setWorkspacePackage(id: number, { package: name }: WorkspaceSetPackageBody) {
+      const row = (deps.workspaces?.() ?? []).find((w) => w.id === id);
+      if (!row) throw notFound(`No workspace with id ${id}; see 'upfleet workspace list'`);
+      const pkg = deps.catalog.packageByName(name);
+      if (!pkg) throw notFound(`No package named ${name}; see 'upfleet package list'`);
+      deps.users.setPackage(id, pkg.package_id);
+      deps.plans?.changed(pkg.package_id);
+      return { id, name: row.name as string, package_name: pkg.package_name };
     },
 
     listPackages: () => deps.catalog.listPackages(),

@@ -40,6 +40,8 @@ const normaliseBackupCode = (code: string) => code.trim().toLowerCase().replace(
 export interface AuthDeps {
   users: UsersRepo;
   catalog: CatalogRepo;
+  /** The package a new account starts on (DEFAULT_PACKAGE); Free without it. */
+  defaultPackageId?: () => number;
   tokens: TokenService;
   limiter: RateLimiter;
   box: SecretBox;
@@ -106,7 +108,7 @@ export function createAuthService(deps: AuthDeps) {
       const hash = await hashPassword(password);
       let id: number;
       try {
-        id = users.insert(username, email, hash, deps.catalog.freePackage().package_id, !mailer);
+        id = users.insert(username, email, hash, deps.defaultPackageId?.() ?? deps.catalog.freePackage().package_id, !mailer);
       } catch (e) {
         if (String((e as Error).message).includes('UNIQUE')) throw conflict('An account with this email already exists');
         throw e;

@@ -11,7 +11,7 @@ import { isPrivateAddress, isPrivateHostname } from '@upfleet/proto/targets';
 import { endpointCheck } from '@upfleet/proto/schemas';
 import { endpointKindSpec } from '@upfleet/proto/check-kinds';
 import { planContext, regionKey, type CatalogRepo } from '../store/catalog-repo';
-import type { CheckInput, EndpointsRepo } from '../store/endpoints-repo';
+import type { CheckInput, EndpointsRepo, EndpointWrite } from '../store/endpoints-repo';
 import type { UsersRepo } from '../store/users-repo';
 import type { ChangeTopic } from '../change-hub';
 import type { LiveStateService } from './live-state';
@@ -99,9 +99,12 @@ export function createEndpointService(deps: {
   }
 
   /** The plan's rules and the catalogue's regions, applied to a body its schema has already parsed. */
-  function applyPolicy(body: EndpointCreateBody, plan: Package, userId: number, urlId = 0): { input: Required<EndpointInput>; check: CheckInput } {
-    const kindRefused = planViolations(plan, { kind: body.kind ?? 'http' })[0];
+  function applyPolicy(body: EndpointCreateBody, plan: Package, userId: number, urlId = 0): { input: EndpointWrite; check: CheckInput } {
+    const interval = body.check_frequency_seconds ?? null;
+    const kindRefused = planViolations(plan, { kind: body.kind ?? 'http', ...(interval !== null ? { interval } : {}) })[0];
     if (kindRefused) throw forbidden(kindRefused.message);
+    // A heartbeat is pinged by its job on its own period: it has no interval to choose.
+    if (interval !== null && body.kind === 'heartbeat') throw badRequest('A heartbeat has no check interval: it expects pings every period_seconds or on its cron');
     const { url, check } = checkOf(body, userId, urlId);
     const feature = planViolations(plan, { features: body })[0];
     if (feature) throw badRequest(feature.message);
@@ -112,7 +115,7 @@ export function createEndpointService(deps: {
     const region = planViolations(plan, { regions }, planContext(catalog))[0];
     if (region) throw badRequest(region.message);
     const { name, description, ping_host, cert_expiry, response_code, response_time } = body;
-    return { input: { name, url, description, ping_host, cert_expiry, response_code, response_time, regions }, check };
+    return { input: { name, url, description, ping_host, cert_expiry, response_code, response_time, regions, check_frequency_seconds: interval }, check };
   }
 
   /**
@@ -300,7 +303,7 @@ export function createEndpointService(deps: {
       const { input, check } = applyPolicy(body, plan, userId);
       const refused = planViolations(plan, { endpoints: endpoints.count(userId) + 1 })[0];
       if (refused) throw badRequest(refused.message);
-      if (endpoints.urlTaken(userId, input.url)) throw conflict('You are already monitoring this URL');
+      if (endpoints.checkTaken(userId, input.url, check)) throw conflict('You are already monitoring this URL');
       const id = endpoints.insert(userId, crypto.randomUUID(), input, check);
       if (check.kind === 'heartbeat') deps.heartbeats?.ensure(id);
       changed(id);
@@ -309,17 +312,17 @@ export function createEndpointService(deps: {
 
     /** A dry run of create (no urlId) or update: every check a save makes but the account's endpoint
      *  count (a file applied as a whole may delete first), and nothing written. */
-    check(userId: number, body: EndpointCreateBody, urlId?: number): Required<EndpointInput> {
+    check(userId: number, body: EndpointCreateBody, urlId?: number): EndpointWrite {
       if (urlId !== undefined && !endpoints.get(userId, urlId)) throw notFound('Endpoint not found');
-      const { input } = applyPolicy(body, planOf(userId), userId, urlId);
-      if (endpoints.urlTaken(userId, input.url, urlId)) throw conflict('You are already monitoring this URL');
+      const { input, check } = applyPolicy(body, planOf(userId), userId, urlId);
+      if (endpoints.checkTaken(userId, input.url, check, urlId)) throw conflict('You are already monitoring this URL');
       return input;
     },
 
     update(userId: number, urlId: number, body: EndpointCreateBody) {
       if (!endpoints.get(userId, urlId)) throw notFound('Endpoint not found');
       const { input, check } = applyPolicy(body, planOf(userId), userId, urlId);
-      if (endpoints.urlTaken(userId, input.url, urlId)) throw conflict('You are already monitoring this URL');
+      if (endpoints.checkTaken(userId, input.url, check, urlId)) throw conflict('You are already monitoring this URL');
       endpoints.update(userId, urlId, input, check);
       if (check.kind === 'heartbeat') deps.heartbeats?.ensure(urlId);
       changed(urlId);
@@ -363,6 +366,7 @@ export function createEndpointService(deps: {
         ...allowedFeatures(plan),
         status_counts: deps.live?.counts(userId) ?? statusCountsWithoutLive(endpoints.countActive(userId), endpoints.count(userId)),
         monitor_kinds: allowedKinds(plan),
+        check_frequency_seconds: plan.check_frequency_seconds,
       };
     },
   };

@@ -129,11 +129,14 @@ const ENFORCED: Record<string, { where: string; show: () => void | Promise<void>
     },
   },
   check_frequency_seconds: {
-    where: "services/check-placement.ts: each check's interval_seconds (and timeout) is the plan's",
+    where: "services/check-placement.ts: each check's interval_seconds (and timeout) is the plan's, or the endpoint's own when longer; services/endpoints.ts refuses a shorter one (403)",
     show: () => {
-      const { userId } = userOn({ check_frequency_seconds: 45 });
+      const { userId, plan } = userOn({ check_frequency_seconds: 45 });
       const e = endpoints.create(userId, body());
       expect(checksForEndpoint(endpointsRepo.monitoredById(e.url_id)!, 'EU-Germany').map((c) => c.interval_seconds)).toEqual([45]);
+      const own = endpoints.create(userId, body({ url: 'https://own-interval.example.com/', check_frequency_seconds: 600 }));
+      expect(checksForEndpoint(endpointsRepo.monitoredById(own.url_id)!, 'EU-Germany').map((c) => c.interval_seconds)).toEqual([600]);
+      expect(refusal(() => endpoints.create(userId, body({ url: 'https://too-fast.example.com/', check_frequency_seconds: 30 })))).toBe(MESSAGES.intervalNotInPlan(45, plan.package_name));
     },
   },
   retention_days: {

@@ -32,6 +32,8 @@ export function createWorkspaceService(deps: {
   users: UsersRepo;
   planOf: (workspaceId: number) => Package;
   freePackageId: () => number;
+  /** Billing is on: the members refusal points at checkout, not at the operator. */
+  billingEnabled?: () => boolean;
   /** Endpoints of a deleted workspace stop being monitored. */
   endpointChanges: ChangeTopic;
   mailer: InvitationMailer | null;
@@ -171,7 +173,7 @@ export function createWorkspaceService(deps: {
       if (workspaces.members(id).some((m) => m.email.toLowerCase() === email.toLowerCase())) throw conflict('This person is already a member of the workspace');
       const at = now();
       const plan = deps.planOf(id);
-      const over = planViolations(plan, { members: workspaces.memberCount(id) + workspaces.pendingCount(id, at) + 1 })[0];
+      const over = planViolations(plan, { members: workspaces.memberCount(id) + workspaces.pendingCount(id, at) + 1 }, { checkout: deps.billingEnabled?.() })[0];
       if (over) throw forbidden(over.message);
       const token = randomToken(32);
       const invId = workspaces.insertInvitation(id, email, body.role, sha256(token), actorId, at, at + INVITATION_TTL_MS);
@@ -203,7 +205,18 @@ export function createWorkspaceService(deps: {
       return { id: invId };
     },
 
-    /** Accepted by a signed-in person whose (verified) email is the invited one; once. */
+    /** What the join page shows to whoever holds the link: the workspace, who invited, the role. */
+    preview(token: string) {
+      const inv = workspaces.invitationByHash(sha256(token));
+      if (!inv || inv.accepted_at !== null || inv.expires_at <= now()) throw notFound(INVITATION_INVALID);
+      return {
+        workspace_name: workspaces.get(inv.workspace_id)?.name ?? '', inviter: (inv.invited_by !== null && users.byId(inv.invited_by)?.username) || 'A member',
+        role: inv.role, email: inv.email, expires_at: new Date(inv.expires_at).toISOString(),
+      };
+    },
+
+    /** Accepted by a signed-in person whose email is the invited one; once. The link was mailed
+     *  to that address, so opening it proves the address: an unconfirmed one is confirmed. */
     accept(userId: number, token: string) {
       const inv = workspaces.invitationByHash(sha256(token));
       const at = now();
@@ -213,7 +226,7 @@ export function createWorkspaceService(deps: {
       if (inv.invited_by !== null && (!sender || !roleAllows(sender, 'admin'))) throw notFound(INVITATION_INVALID);
       const user = users.byId(userId);
       if (!user || user.email.toLowerCase() !== inv.email.toLowerCase()) throw forbidden('This invitation was sent to another email address');
-      if (!deps.emailVerified(userId)) throw forbidden('Please verify your email address before joining a workspace');
+      if (!deps.emailVerified(userId)) users.setVerifiedEmail(userId, user.email);
       if (!workspaces.acceptInvitation(inv, userId, at)) throw notFound(INVITATION_INVALID);
       return { ...workspaceView(inv.workspace_id, roleIn(inv.workspace_id, userId)), invitation_id: inv.id };
     },

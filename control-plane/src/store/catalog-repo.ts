@@ -1,4 +1,5 @@
 // Plans, regions and monitor types: the catalogue every user shares.
+import { endpointKinds } from '@upfleet/proto/check-kinds';
 import type { PlanContext } from '@upfleet/proto/plan';
 import type { MonitorType, Package, Region } from '@upfleet/proto/rest';
 import type { Db } from './db';
@@ -11,8 +12,8 @@ export function toPackage(row: Row): Package {
   const p = { ...row } as Row;
   for (const k of PACKAGE_BOOLS) p[k] = Boolean(p[k]);
   delete p.sort_order;
-  if (typeof p.monitor_kinds === 'string') p.monitor_kinds = JSON.parse(p.monitor_kinds);
-  else delete p.monitor_kinds; // NULL: every kind
+  // NULL: every kind, spelled out so a client need not know that absent means all
+  p.monitor_kinds = typeof p.monitor_kinds === 'string' ? JSON.parse(p.monitor_kinds) : endpointKinds();
   return p as unknown as Package;
 }
 

@@ -30,15 +30,34 @@ export type CheckInput = EndpointCheck & { kind: EndpointKind };
 const parseCheck = (text: unknown): StoredCheck => (typeof text === 'string' && text ? (JSON.parse(text) as StoredCheck) : {});
 
 /**
- * The API's view: secret header values are write-only. An endpoint without a check row (every
- * endpoint made before issue 22, and any plain http GET) answers exactly as before: no new keys.
+ * The API's view: secret header values are write-only. An endpoint without a check row (a plain
+ * http GET) says `kind: 'http'` too, so a client never has to know what an absent kind meant.
  */
-function checkView(kind: unknown, config: unknown): EndpointCheck {
-  if (kind === null || kind === undefined) return {};
+function checkView(kind: unknown, config: unknown): EndpointCheck & { kind: EndpointKind } {
+  if (kind === null || kind === undefined) return { kind: 'http' };
   const c = parseCheck(config);
-  const out: EndpointCheck = { kind: (kind as EndpointKind | undefined) ?? 'http', ...c } as EndpointCheck;
+  const out = { kind: kind as EndpointKind, ...c } as EndpointCheck & { kind: EndpointKind };
   if (c.request) out.request = { ...c.request, headers: c.request.headers.map((h) => (h.secret ? { name: h.name, secret: true } : { name: h.name, value: h.value ?? '' })) };
   return out;
+}
+
+/** A check's options in one canonical text: key order, header-name case and empty lists do not
+ *  count; a secret header counts by name (its value is sealed, and sealed differently each time). */
+function checkIdentity(kind: EndpointKind, check: StoredCheck | EndpointCheck): string {
+  const { kind: _k, ...rest } = check as EndpointCheck;
+  const c = { ...rest } as Record<string, unknown>;
+  const request = (check as StoredCheck).request;
+  if (request) {
+    c.request = { ...request, headers: request.headers.map((h) => (h.secret ? { name: h.name.toLowerCase(), secret: true } : { name: h.name.toLowerCase(), value: h.value ?? '' })) };
+  }
+  const canon = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(canon);
+    if (v && typeof v === 'object') {
+      return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined && !(Array.isArray(x) && x.length === 0)).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, x]) => [k, canon(x)]));
+    }
+    return v;
+  };
+  return JSON.stringify(canon({ ...c, kind }));
 }
 
 export const toEndpoint = (r: Row): SavedEndpoint => ({
@@ -54,8 +73,15 @@ export const toEndpoint = (r: Row): SavedEndpoint => ({
   response_time: Boolean(r.response_time),
   monitoring_enabled: Boolean(r.monitoring_enabled),
   created_at: r.created_at as string,
+  ...ownInterval(r.check_frequency_seconds),
   ...checkView(r.kind, r.check_config),
 });
+
+/** An endpoint's own interval, when it has one (absent: its plan's). */
+const ownInterval = (v: unknown): { check_frequency_seconds?: number } => (typeof v === 'number' ? { check_frequency_seconds: v } : {});
+
+/** What a save writes: the body's fields with its own interval (null: the plan's). */
+export type EndpointWrite = Required<EndpointInput> & { check_frequency_seconds?: number | null };
 
 /** Monitoring view of an endpoint with its owner's plan, for the assignment engine. */
 export interface MonitoredEndpoint {
@@ -95,6 +121,7 @@ function listItem(r: unknown[]): SavedEndpoint {
     response_time: r[9] === 1,
     monitoring_enabled: r[10] === 1,
     created_at: r[11] as string,
+    ...ownInterval(r[14]),
     ...checkView(r[12], r[13]),
   };
 }
@@ -105,38 +132,40 @@ export function createEndpointsRepo(db: Db, box?: SecretBox) {
     // Arrays, not objects: a 1,000-endpoint dashboard list is read on every page load.
     listRaw: db.prepare(`SELECT url_id, guid, name, url, description, regions, ping_host, cert_expiry, response_code,
       response_time, monitoring_enabled, created_at, (SELECT kind FROM endpoint_checks c WHERE c.url_id = endpoints.url_id),
-      (SELECT config FROM endpoint_checks c WHERE c.url_id = endpoints.url_id) FROM endpoints WHERE user_id = ? ORDER BY url_id`).raw(true),
+      (SELECT config FROM endpoint_checks c WHERE c.url_id = endpoints.url_id), check_frequency_seconds FROM endpoints WHERE user_id = ? ORDER BY url_id`).raw(true),
     pageRaw: db.prepare(`SELECT url_id, guid, name, url, description, regions, ping_host, cert_expiry, response_code,
       response_time, monitoring_enabled, created_at, (SELECT kind FROM endpoint_checks c WHERE c.url_id = endpoints.url_id),
-      (SELECT config FROM endpoint_checks c WHERE c.url_id = endpoints.url_id) FROM endpoints WHERE user_id = ? ORDER BY url_id LIMIT ? OFFSET ?`).raw(true),
+      (SELECT config FROM endpoint_checks c WHERE c.url_id = endpoints.url_id), check_frequency_seconds FROM endpoints WHERE user_id = ? ORDER BY url_id LIMIT ? OFFSET ?`).raw(true),
     get: db.prepare(`SELECT e.*, c.kind, c.config AS check_config FROM endpoints e LEFT JOIN endpoint_checks c ON c.url_id = e.url_id
       WHERE e.url_id = ? AND e.user_id = ?`),
     count: db.prepare('SELECT COUNT(*) FROM endpoints WHERE user_id = ?').pluck(),
     countActive: db.prepare('SELECT COUNT(*) FROM endpoints WHERE user_id = ? AND monitoring_enabled = 1').pluck(),
-    insert: db.prepare(`INSERT INTO endpoints (guid, user_id, name, url, description, regions, ping_host, cert_expiry, response_code, response_time)
-      VALUES (@guid, @user_id, @name, @url, @description, @regions, @ping_host, @cert_expiry, @response_code, @response_time)`),
+    insert: db.prepare(`INSERT INTO endpoints (guid, user_id, name, url, description, regions, ping_host, cert_expiry, response_code, response_time, check_frequency_seconds)
+      VALUES (@guid, @user_id, @name, @url, @description, @regions, @ping_host, @cert_expiry, @response_code, @response_time, @check_frequency_seconds)`),
     update: db.prepare(`UPDATE endpoints SET name = @name, url = @url, description = @description, regions = @regions,
       ping_host = @ping_host, cert_expiry = @cert_expiry, response_code = @response_code, response_time = @response_time,
+      check_frequency_seconds = CASE WHEN @keep_interval = 1 THEN check_frequency_seconds ELSE @check_frequency_seconds END,
       updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE url_id = @url_id AND user_id = @user_id`),
     toggle: db.prepare("UPDATE endpoints SET monitoring_enabled = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE url_id = ? AND user_id = ?"),
     delete: db.prepare('DELETE FROM endpoints WHERE url_id = ? AND user_id = ?'),
     monitored: db.prepare(`SELECT e.url_id, e.url, e.regions, e.ping_host, e.cert_expiry, e.response_code, e.response_time,
-        c.kind, c.config AS check_config, p.check_frequency_seconds, p.retention_days
+        c.kind, c.config AS check_config, MAX(COALESCE(e.check_frequency_seconds, 0), p.check_frequency_seconds) AS check_frequency_seconds, p.retention_days
       FROM endpoints e JOIN users u ON u.id = e.user_id JOIN packages p ON p.package_id = u.package_id
       LEFT JOIN endpoint_checks c ON c.url_id = e.url_id
       WHERE e.monitoring_enabled = 1`),
     // every endpoint, monitored or paused: a restarted agent's backlog may be for one switched off since
     withPaused: db.prepare(`SELECT e.url_id, e.url, e.regions, e.ping_host, e.cert_expiry, e.response_code, e.response_time,
-        c.kind, c.config AS check_config, p.check_frequency_seconds, p.retention_days
+        c.kind, c.config AS check_config, MAX(COALESCE(e.check_frequency_seconds, 0), p.check_frequency_seconds) AS check_frequency_seconds, p.retention_days
       FROM endpoints e JOIN users u ON u.id = e.user_id JOIN packages p ON p.package_id = u.package_id
       LEFT JOIN endpoint_checks c ON c.url_id = e.url_id`),
     monitoredById: db.prepare(`SELECT e.url_id, e.user_id, e.name, e.url, e.regions, e.ping_host, e.cert_expiry, e.response_code, e.response_time,
-        c.kind, c.config AS check_config, p.check_frequency_seconds, p.retention_days
+        c.kind, c.config AS check_config, MAX(COALESCE(e.check_frequency_seconds, 0), p.check_frequency_seconds) AS check_frequency_seconds, p.retention_days
       FROM endpoints e JOIN users u ON u.id = e.user_id JOIN packages p ON p.package_id = u.package_id
       LEFT JOIN endpoint_checks c ON c.url_id = e.url_id
       WHERE e.url_id = ? AND e.monitoring_enabled = 1`),
     createdAt: db.prepare('SELECT url_id, created_at FROM endpoints WHERE url_id IN (SELECT value FROM json_each(?))').raw(true),
-    urlTaken: db.prepare('SELECT 1 FROM endpoints WHERE user_id = ? AND url = ? AND url_id != ?').pluck(),
+    sameUrl: db.prepare(`SELECT c.kind, c.config FROM endpoints e LEFT JOIN endpoint_checks c ON c.url_id = e.url_id
+      WHERE e.user_id = ? AND e.url = ? AND e.url_id != ?`),
     checkConfig: db.prepare('SELECT c.config FROM endpoint_checks c JOIN endpoints e ON e.url_id = c.url_id WHERE c.url_id = ? AND e.user_id = ?').pluck(),
     // endpoint_checks: only endpoints with a kind or options have a row (none: an http GET)
     putCheck: db.prepare(`INSERT INTO endpoint_checks (url_id, kind, config) VALUES (?, ?, ?)
@@ -179,7 +208,7 @@ export function createEndpointsRepo(db: Db, box?: SecretBox) {
     if (config === null) q.dropCheck.run(urlId);
     else q.putCheck.run(urlId, check!.kind, config);
   };
-  const params = (userId: number, input: Required<EndpointInput>) => ({
+  const params = (userId: number, input: EndpointWrite) => ({
     user_id: userId,
     name: input.name,
     url: input.url,
@@ -189,6 +218,7 @@ export function createEndpointsRepo(db: Db, box?: SecretBox) {
     cert_expiry: input.cert_expiry ? 1 : 0,
     response_code: input.response_code ? 1 : 0,
     response_time: input.response_time ? 1 : 0,
+    check_frequency_seconds: input.check_frequency_seconds ?? null,
   });
   // Bumped on every write of a user's endpoints (this repo is their only writer), so a cached
   // rendering of the list knows when it is stale.
@@ -208,12 +238,17 @@ export function createEndpointsRepo(db: Db, box?: SecretBox) {
       return r && toEndpoint(r);
     },
     count: (userId: number) => q.count.get(userId) as number,
-    urlTaken: (userId: number, url: string, exceptUrlId = 0) => q.urlTaken.get(userId, url, exceptUrlId) !== undefined,
+    /** Whether the user already has this very check (same target and the same method, headers,
+     *  assertions, ...): two different checks of one URL are two endpoints, a copy is not. */
+    checkTaken: (userId: number, url: string, check: CheckInput | undefined, exceptUrlId = 0): boolean => {
+      const wanted = checkIdentity(check?.kind ?? 'http', check ?? {});
+      return (q.sameUrl.all(userId, url, exceptUrlId) as Row[]).some((r) => checkIdentity((r.kind as EndpointKind | null) ?? 'http', parseCheck(r.config)) === wanted);
+    },
     countActive: (userId: number) => q.countActive.get(userId) as number,
     /** Names of the endpoint's secret headers (lower case): these may be sent without a value to keep it. */
     secretHeaderNames: (userId: number, urlId: number): Set<string> =>
       new Set((parseCheck(q.checkConfig.get(urlId, userId)).request?.headers ?? []).filter((h) => h.secret).map((h) => h.name.toLowerCase())),
-    insert: (userId: number, guid: string, input: Required<EndpointInput>, check?: CheckInput): number => {
+    insert: (userId: number, guid: string, input: EndpointWrite, check?: CheckInput): number => {
       const id = db.transaction(() => {
         const urlId = Number(q.insert.run({ ...params(userId, input), guid }).lastInsertRowid);
         saveCheck(urlId, check, {});
@@ -222,10 +257,11 @@ export function createEndpointsRepo(db: Db, box?: SecretBox) {
       changed(userId, true);
       return id;
     },
-    update: (userId: number, urlId: number, input: Required<EndpointInput>, check?: CheckInput): boolean =>
+    update: (userId: number, urlId: number, input: EndpointWrite, check?: CheckInput): boolean =>
       changed(userId, db.transaction(() => {
         const previous = parseCheck(q.checkConfig.get(urlId, userId));
-        const did = q.update.run({ ...params(userId, input), url_id: urlId }).changes === 1;
+        // A write without the field (a plan change editing regions) keeps the endpoint's own interval.
+        const did = q.update.run({ ...params(userId, input), url_id: urlId, keep_interval: input.check_frequency_seconds === undefined ? 1 : 0 }).changes === 1;
         if (did) saveCheck(urlId, check, previous);
         return did;
       })()),

@@ -656,4 +656,11 @@ ALTER TABLE packages ADD COLUMN custom_domains INTEGER NOT NULL DEFAULT 0;
 UPDATE packages SET custom_domains = CASE WHEN price > 0 THEN 1 ELSE 0 END;
 `,
   },
+  {
+    // An endpoint's own check interval; NULL: its plan's. Never below the plan's (the monitored
+    // queries take the larger), so a downgrade slows it without rewriting rows.
+    id: 60,
+    name: 'endpoint_check_frequency',
+    sql: `ALTER TABLE endpoints ADD COLUMN check_frequency_seconds INTEGER;`,
+  },
 ];

@@ -3,6 +3,7 @@ import { Link, NavLink, useLocation } from 'react-router-dom';
 import { useAuth, useServices } from '../app-context';
 import { LogoIcon, MenuIcon, CloseIcon } from './Icons';
 import { roleAllows, useWorkspaces } from '../lib/workspaces';
+import { NewWorkspaceModal } from './NewWorkspaceModal';
 
 export function Navbar() {
   const { actions } = useServices();
@@ -10,6 +11,7 @@ export function Navbar() {
   const signedIn = useAuth((s) => s.status === 'authenticated' && !!s.user);
   const [mobileOpen, setMobileOpen] = useState(false);
   const [menuOpen, setMenuOpen] = useState(false);
+  const [creating, setCreating] = useState(false);
   const menuRef = useRef<HTMLDivElement>(null);
   const location = useLocation();
   const workspaces = useWorkspaces();
@@ -100,6 +102,7 @@ export function Navbar() {
                     <span>{user.email}</span>
                   </div>
                   <Link role="menuitem" to="/profile" className="menu-item">Profile</Link>
+                  <button role="menuitem" type="button" className="menu-item" onClick={() => { setMenuOpen(false); setCreating(true); }}>New workspace</button>
                   <button role="menuitem" type="button" className="menu-item" onClick={() => void actions.logout()}>Sign Out</button>
                 </div>
               )}
@@ -122,6 +125,7 @@ export function Navbar() {
           </button>
         </div>
       </nav>
+      {creating && <NewWorkspaceModal onClose={() => setCreating(false)} onCreated={(id) => workspaces.select(id)} />}
       {mobileOpen && (
         <div id="mobile-menu" className="mobile-menu">
           {signedIn && user && (

@@ -2,6 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { LIMITS } from '@upfleet/proto/rest';
 import { useServices } from '../app-context';
+import { useNextPage, withNext } from '../lib/next-page';
 import { sanitizeCode, isCompleteCode, validateLogin } from '../lib/validation';
 import { Modal } from '../components/Modal';
 import { Field } from '../components/Field';
@@ -13,6 +14,7 @@ export function LoginPage() {
   const { api } = useServices();
   const [params] = useSearchParams();
   const checkoutSession = params.get('checkout_session') ?? undefined;
+  const next = useNextPage();
   const ssoError = params.get('sso_error');
   // Single sign-on (issue 23): the button shows when the server has OIDC_* configured.
   const [sso, setSso] = useState<string | null>(null);
@@ -40,7 +42,7 @@ export function LoginPage() {
     setError('');
     const out = await actions.login(email.trim(), password, undefined, checkoutSession);
     setBusy(false);
-    if (out.ok) navigate('/dashboard');
+    if (out.ok) navigate(next ?? '/dashboard');
     else if (out.requires2FA) {
       setCode('');
       setCodeError('');
@@ -57,7 +59,7 @@ export function LoginPage() {
     setBusy(false);
     if (out.ok) {
       setNeedsCode(false);
-      navigate('/dashboard');
+      navigate(next ?? '/dashboard');
     } else setCodeError(out.error || 'Invalid verification code');
   };
 
@@ -76,7 +78,7 @@ export function LoginPage() {
         </form>
         {ssoError && <div className="alert alert-error" role="alert">{ssoError}</div>}
         {sso && <a className="btn btn-secondary btn-block" href="/api/auth/oidc/start">{sso}</a>}
-        <p className="auth-switch">Don&apos;t have an account? <Link to="/signup">Sign up</Link></p>
+        <p className="auth-switch">Don&apos;t have an account? <Link to={withNext('/signup', next)}>Sign up</Link></p>
       </div>
       {needsCode && (
         <Modal title="Two-Factor Authentication" onClose={() => setNeedsCode(false)} size="sm">

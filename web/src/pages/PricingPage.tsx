@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
-import type { CheckoutSession, Dashboard, Package } from '@upfleet/proto/rest';
+import { MESSAGES, type CheckoutSession, type Dashboard, type Package } from '@upfleet/proto/rest';
 import { useAuth, useServices } from '../app-context';
 import { pricingLines } from '@upfleet/proto/plan';
 import { formatPrice } from '../lib/format';
@@ -24,12 +24,21 @@ export function PricingPage() {
   const [email, setEmail] = useState('');
   const [emailError, setEmailError] = useState('');
   const [currentPlan, setCurrentPlan] = useState<string | null>(null);
+  // null until known: no checkout button is offered before the server says it can sell plans.
+  const [billingOn, setBillingOn] = useState<boolean | null>(null);
 
   useEffect(() => {
     api
       .publicRequest<Package[]>('GET', '/api/public/packages')
       .then((res) => (res.success ? setPackages(res.data) : setError(res.error)))
       .catch(() => setError('Failed to load plans'));
+  }, [api]);
+
+  useEffect(() => {
+    api
+      .publicRequest<{ enabled: boolean }>('GET', '/api/public/billing')
+      .then((res) => setBillingOn(res.success ? res.data.enabled : true))
+      .catch(() => setBillingOn(true));
   }, [api]);
 
   useEffect(() => {
@@ -76,6 +85,9 @@ export function PricingPage() {
         <h1>Simple, transparent pricing</h1>
         <p className="page-sub">Start free. Upgrade when you need more endpoints, faster checks and more regions.</p>
       </header>
+      {billingOn === false && (
+        <div className="alert alert-info" role="note">{MESSAGES.plansSetByOperator}</div>
+      )}
       {error && <div className="alert alert-error" role="alert">{error}</div>}
       {!packages && !error && <Spinner />}
       {packages && (
@@ -104,6 +116,8 @@ export function PricingPage() {
                   <Link to={signedIn ? '/dashboard' : '/signup'} className="btn btn-secondary btn-block">
                     {signedIn ? 'Go to Dashboard' : 'Get Started Free'}
                   </Link>
+                ) : billingOn === false ? (
+                  <p className="plan-operator muted">Set by the operator of this server</p>
                 ) : (
                   <button
                     type="button"

@@ -1,10 +1,12 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { useServices } from '../app-context';
+import { useNextPage, withNext } from '../lib/next-page';
 import { validateSignup } from '../lib/validation';
 import { PasswordInput } from '../components/PasswordInput';
 import { CheckIcon } from '../components/Icons';
-import { LIMITS } from '@upfleet/proto/rest';
+import { LIMITS, type Package } from '@upfleet/proto/rest';
+import { pricingLines } from '@upfleet/proto/plan';
 import { Field } from '../components/Field';
 
 const FREE_PLAN_ITEMS = [
@@ -15,11 +17,34 @@ const FREE_PLAN_ITEMS = [
   '30-day data retention',
 ];
 
+/** The plan a new account starts on when the server's DEFAULT_PACKAGE is not Free (null: Free). */
+function useStartingPlan(): Package | null {
+  const { api } = useServices();
+  const [plan, setPlan] = useState<Package | null>(null);
+  useEffect(() => {
+    let live = true;
+    void (async () => {
+      const billing = await api.publicRequest<{ default_package?: string }>('GET', '/api/public/billing');
+      const name = billing.success ? billing.data.default_package : undefined;
+      if (!name || name.toLowerCase() === 'free') return;
+      const packages = await api.publicRequest<Package[]>('GET', '/api/public/packages');
+      const pkg = packages.success ? packages.data.find((p) => p.package_name === name) : undefined;
+      if (live && pkg) setPlan(pkg);
+    })().catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [api]);
+  return plan;
+}
+
 export function SignupPage() {
   const { actions } = useServices();
+  const startingPlan = useStartingPlan();
   const navigate = useNavigate();
   // Back from an anonymous checkout: the new account claims the paid subscription.
   const checkoutSession = useSearchParams()[0].get('checkout_session') ?? undefined;
+  const next = useNextPage();
   const [form, setForm] = useState({ username: '', email: '', password: '', confirmPassword: '' });
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
@@ -36,7 +61,7 @@ export function SignupPage() {
     setError('');
     const out = await actions.signup(form.username.trim(), form.email.trim(), form.password, checkoutSession);
     setBusy(false);
-    if (out.ok) navigate('/dashboard');
+    if (out.ok) navigate(next ?? '/dashboard');
     else setError(out.error);
   };
 
@@ -64,17 +89,28 @@ export function SignupPage() {
             {error && <div className="alert alert-error" role="alert">{error}</div>}
             <button type="submit" className="btn btn-primary btn-block" disabled={busy}>{busy ? 'Creating account...' : 'Create Account'}</button>
           </form>
-          <p className="auth-switch">Already have an account? <Link to="/login">Sign in</Link></p>
+          <p className="auth-switch">Already have an account? <Link to={withNext('/login', next)}>Sign in</Link></p>
         </div>
-        <aside className="card plan-aside" aria-label="Free plan">
-          <h2>The Free plan includes</h2>
-          <ul className="check-list">
-            {FREE_PLAN_ITEMS.map((i) => (
-              <li key={i}><CheckIcon width={16} height={16} /> {i}</li>
-            ))}
-          </ul>
-          <p className="muted">Response Code monitoring is on by default. Upgrade any time for more regions and features.</p>
-        </aside>
+        {startingPlan ? (
+          <aside className="card plan-aside" aria-label={`${startingPlan.package_name} plan`}>
+            <h2>Your account starts on the {startingPlan.package_name} plan</h2>
+            <ul className="check-list">
+              {pricingLines(startingPlan).map((i) => (
+                <li key={i}><CheckIcon width={16} height={16} /> {i}</li>
+              ))}
+            </ul>
+          </aside>
+        ) : (
+          <aside className="card plan-aside" aria-label="Free plan">
+            <h2>The Free plan includes</h2>
+            <ul className="check-list">
+              {FREE_PLAN_ITEMS.map((i) => (
+                <li key={i}><CheckIcon width={16} height={16} /> {i}</li>
+              ))}
+            </ul>
+            <p className="muted">Response Code monitoring is on by default. Upgrade any time for more regions and features.</p>
+          </aside>
+        )}
       </div>
     </div>
   );

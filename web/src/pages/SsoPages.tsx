@@ -1,11 +1,12 @@
 // Single sign-on and invitation links. /login/sso takes the tokens the control plane put in the URL
 // fragment after the provider's sign-in (or, for an account with two-factor, a ticket it trades with
-// the code); /invitations/:token accepts an invitation as the signed-in person and switches to that
-// workspace.
+// the code); /invitations/:token shows an invitation to anyone holding the link and accepts it as the
+// signed-in person; /email-verified ends a verification link opened in a browser.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { useNavigate, useParams } from 'react-router-dom';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { LIMITS } from '@upfleet/proto/rest';
-import { useServices } from '../app-context';
+import { useAuth, useServices } from '../app-context';
+import { withNext } from '../lib/next-page';
 import { WORKSPACE_STORAGE_KEY } from '../services';
 import { Field } from '../components/Field';
 import { isCompleteCode, sanitizeCode } from '../lib/validation';
@@ -71,10 +72,21 @@ export function SsoCallbackPage() {
   );
 }
 
+interface InvitationPreview { workspace_name: string; inviter: string; role: string; email: string; expires_at: string }
+
+/** The join page: who invites to which workspace with which role; signed out, sign-in and sign-up
+ *  links that come back here; signed in, the Accept button. */
 export function InvitationPage() {
   const { api, storage } = useServices();
   const { token } = useParams();
+  const signedIn = useAuth((s) => s.status === 'authenticated' && !!s.user);
+  const [preview, setPreview] = useState<InvitationPreview | null>(null);
   const [state, setState] = useState<{ error?: string; joined?: string }>({});
+  useEffect(() => {
+    void api.publicRequest<InvitationPreview>('GET', `/api/public/invitations/${encodeURIComponent(token ?? '')}`)
+      .then((r) => (r.success ? setPreview(r.data) : setState({ error: r.error })))
+      .catch(() => setState({ error: 'The invitation could not be loaded. Please try again.' }));
+  }, [api, token]);
   const accept = async () => {
     const res = await api.post<{ id: number; name: string }>(`/api/invitations/${token}/accept`);
     if (res.success) {
@@ -83,14 +95,49 @@ export function InvitationPage() {
       window.location.assign('/dashboard');
     } else setState({ error: res.error });
   };
+  const here = `/invitations/${token ?? ''}`;
   return (
     <div className="auth-page">
       <div className="card auth-card">
-        <h1>Join a workspace</h1>
-        <p className="muted">You were invited to an Upfleet workspace. Accept with the account of the invited email address.</p>
+        <h1>{preview ? `Join ${preview.workspace_name}` : 'Join a workspace'}</h1>
+        {preview && (
+          <p data-testid="invitation-summary">
+            <strong>{preview.inviter}</strong> invited <strong>{preview.email}</strong> to the workspace <strong>{preview.workspace_name}</strong> as <strong>{preview.role}</strong>.
+          </p>
+        )}
         {state.error && <div className="alert alert-error" role="alert">{state.error}</div>}
         {state.joined && <div className="alert alert-success" role="status">You joined {state.joined}</div>}
-        <button type="button" className="btn btn-primary btn-block" onClick={() => void accept()}>Accept invitation</button>
+        {preview && (signedIn ? (
+          <button type="button" className="btn btn-primary btn-block" onClick={() => void accept()}>Accept invitation</button>
+        ) : (
+          <>
+            <p className="muted">Sign in or create an account with {preview.email} to accept; you come back here afterwards.</p>
+            <Link className="btn btn-primary btn-block" to={withNext('/login', here)}>Sign in to accept</Link>
+            <Link className="btn btn-secondary btn-block" to={withNext('/signup', here)}>Create an account</Link>
+          </>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+/** Where a verification link lands in a browser: says it worked (or why not), signed in or not. */
+export function EmailVerifiedPage() {
+  const [params] = useSearchParams();
+  const error = params.get('error');
+  const signedIn = useAuth((s) => s.status === 'authenticated' && !!s.user);
+  return (
+    <div className="auth-page">
+      <div className="card auth-card">
+        <h1>{error ? 'This link did not work' : 'Email address confirmed'}</h1>
+        {error ? (
+          <div className="alert alert-error" role="alert">{error}. Send a new link from your Profile.</div>
+        ) : (
+          <div className="alert alert-success" role="status">Your email address is confirmed. Thank you!</div>
+        )}
+        <Link className="btn btn-primary btn-block" to={signedIn ? (error ? '/profile' : '/dashboard') : '/login'}>
+          {signedIn ? (error ? 'Go to Profile' : 'Go to Dashboard') : 'Sign in'}
+        </Link>
       </div>
     </div>
   );

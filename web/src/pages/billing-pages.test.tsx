@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { Package, PlanChangeNotice } from '@upfleet/proto/rest';
+import { MESSAGES, type Package, type PlanChangeNotice } from '@upfleet/proto/rest';
 import { PricingPage } from './PricingPage';
 import { SignupPage } from './SignupPage';
 import { PlanNotices } from '../components/dashboard/PlanNotices';
@@ -17,7 +17,7 @@ const signIn = (services: AppServices) =>
 const plan = (package_id: number, package_name: string, price: number, stripe_price_id: string): Package => ({
   package_id, package_name, price, currency: 'EUR', description: '', max_endpoints: 10, max_regions: 1, max_members: 1, check_frequency_seconds: 300,
   retention_days: 30, ssl_monitoring: false, advanced_alerts: false, api_access: false, multi_region: false, ping_host: false,
-  cert_expiry: false, response_code: true, response_time: false, stripe_price_id, max_status_pages: 1, custom_domains: false,
+  cert_expiry: false, response_code: true, response_time: false, stripe_price_id, max_status_pages: 1, custom_domains: false, monitor_kinds: ['http', 'heartbeat'],
 });
 const PACKAGES = [plan(1, 'Free', 0, ''), plan(2, 'Starter', 9, ''), plan(3, 'Pro', 29, 'price_pro')];
 
@@ -51,6 +51,44 @@ describe('Pricing checkout', () => {
     expect(await screen.findByRole('button', { name: 'Current Plan' })).toBeDisabled();
     await userEvent.setup().click(screen.getByRole('button', { name: 'Choose Starter' }));
     expect(api.calls.filter((c) => c.method === 'POST')).toEqual([]);
+  });
+});
+
+describe('Pricing without billing', () => {
+  it('says plans are set by the operator and offers no checkout button that would do nothing', async () => {
+    const api = scriptedApi({
+      'GET /api/public/packages': () => ok(PACKAGES),
+      'GET /api/public/billing': () => ok({ enabled: false }),
+      'GET /api/users/dashboard': () => ok({ package_name: 'Free' }),
+    });
+    const services = testServices(api);
+    signIn(services);
+    renderWith(<PricingPage />, services, '/pricing');
+    expect(await screen.findByText(MESSAGES.plansSetByOperator)).toBeVisible();
+    expect(screen.queryByRole('button', { name: /^Choose / })).toBeNull();
+    expect(screen.getAllByText('Set by the operator of this server')).toHaveLength(2);
+    expect(screen.getByRole('link', { name: 'Go to Dashboard' })).toBeVisible();
+  });
+});
+
+describe('Signup on a server with DEFAULT_PACKAGE', () => {
+  it('says which plan the account starts on and what it includes, instead of the Free list', async () => {
+    const api = scriptedApi({
+      'GET /api/public/billing': () => ok({ enabled: false, default_package: 'Starter' }),
+      'GET /api/public/packages': () => ok([...PACKAGES.slice(0, 1), { ...PACKAGES[1]!, max_endpoints: 50 }, PACKAGES[2]!]),
+    });
+    renderWith(<SignupPage />, testServices(api), '/signup');
+    expect(await screen.findByRole('heading', { name: 'Your account starts on the Starter plan' })).toBeVisible();
+    expect(screen.getByRole('complementary', { name: 'Starter plan' })).toHaveTextContent('50 endpoints');
+    expect(screen.queryByRole('heading', { name: 'The Free plan includes' })).toBeNull();
+  });
+
+  it('keeps the Free list when new accounts start on Free', async () => {
+    const api = scriptedApi({ 'GET /api/public/billing': () => ok({ enabled: true, default_package: 'Free' }) });
+    renderWith(<SignupPage />, testServices(api), '/signup');
+    expect(screen.getByRole('heading', { name: 'The Free plan includes' })).toBeVisible();
+    await waitFor(() => expect(api.calls.map((c) => c.path)).toContain('/api/public/billing'));
+    expect(api.calls.map((c) => c.path)).not.toContain('/api/public/packages');
   });
 });
 

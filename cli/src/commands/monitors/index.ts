@@ -48,9 +48,13 @@ function thresholdItems(m: Monitor, types: MonitorType[], regions: Region[]): Al
   }));
 }
 
+/** The fields saved with the endpoint itself (PUT /api/users/endpoints/:id). */
+const ENDPOINT_FIELDS = ['url', 'description', 'regions', 'features', 'check', 'check_frequency_seconds'];
+
 // The check came from the file through the same schema (and is parsed again when sent): cast to the body type.
 const endpointFields = (m: Monitor): EndpointFields => ({
   name: m.name, description: m.description, regions: m.regions,
+  ...(m.check_frequency_seconds ? { check_frequency_seconds: m.check_frequency_seconds } : {}),
   // issue 22: an http endpoint by its URL (and options), the other kinds by their target
   ...((m.check?.kind ?? 'http') === 'http' ? { url: m.url } : {}),
   ...(m.check ?? {}),
@@ -69,7 +73,7 @@ async function applyChange(client: UserClient, c: Change, types: MonitorType[], 
       if (m.alert_thresholds.length) await client.saveThresholds(saved.url_id, thresholdItems(m, types, regions));
     } else if (c.action === 'update' && m) {
       const id = c.url_id!;
-      if (c.fields.some((f) => ['url', 'description', 'regions', 'features', 'check'].includes(f))) await client.updateEndpoint(id, endpointFields(m));
+      if (c.fields.some((f) => ENDPOINT_FIELDS.includes(f))) await client.updateEndpoint(id, endpointFields(m));
       if (c.fields.includes('monitoring')) await client.setMonitoring(id, m.monitoring);
       if (c.fields.includes('alert_thresholds')) await client.saveThresholds(id, thresholdItems(m, types, regions));
     }
@@ -80,7 +84,7 @@ async function applyChange(client: UserClient, c: Change, types: MonitorType[], 
 }
 
 /** Touches the endpoint itself (not only monitoring or thresholds): the server's dry run checks it. */
-const savesEndpoint = (c: Change) => c.action === 'create' || (c.action === 'update' && c.fields.some((f) => ['url', 'description', 'regions', 'features'].includes(f)));
+const savesEndpoint = (c: Change) => c.action === 'create' || (c.action === 'update' && c.fields.some((f) => ['url', 'description', 'regions', 'features', 'check_frequency_seconds'].includes(f)));
 
 /**
  * The whole file checked by the server before anything is applied (a dry run of every create and

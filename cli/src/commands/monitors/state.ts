@@ -18,6 +18,8 @@ export interface Monitor {
   alert_thresholds: Threshold[];
   /** Issue 22: kind, target, request, assertions... (absent: an http GET, as before). */
   check?: EndpointCheck;
+  /** The endpoint's own check interval in seconds; absent or null: its plan's. */
+  check_frequency_seconds?: number | null;
 }
 export interface Threshold { type: Feature; operator: ThresholdOperator; value: number; enabled: boolean; region: string | null }
 
@@ -27,7 +29,7 @@ export interface CurrentMonitor extends Monitor { url_id: number }
 export type Action = 'create' | 'update' | 'delete' | 'unchanged';
 export interface Change { action: Action; name: string; url_id: number | null; fields: string[]; monitor: Monitor | null }
 
-const FIELDS = ['url', 'description', 'regions', 'features', 'monitoring', 'alert_thresholds', 'check'] as const;
+const FIELDS = ['url', 'description', 'regions', 'features', 'monitoring', 'alert_thresholds', 'check', 'check_frequency_seconds'] as const;
 
 /** A check in the file's terms: only what differs from an http GET; secret header values left out (write-only). */
 function fileCheck(c: EndpointCheck | undefined): EndpointCheck | undefined {
@@ -58,6 +60,7 @@ export function currentMonitors(endpoints: Endpoint[], thresholds: Map<number, A
     regions: e.regions,
     features: FEATURES.filter((f) => e[f]),
     monitoring: e.monitoring_enabled,
+    ...(e.check_frequency_seconds ? { check_frequency_seconds: e.check_frequency_seconds } : {}),
     ...(fileCheck(e) ? { check: fileCheck(e) } : {}),
     alert_thresholds: sortThresholds(
       (thresholds.get(e.url_id) ?? [])
@@ -88,6 +91,7 @@ export function toYaml(monitors: Monitor[], header: string): string {
       name: m.name,
       ...checkYaml(m),
       ...(m.description ? { description: m.description } : {}),
+      ...(m.check_frequency_seconds ? { check_frequency_seconds: m.check_frequency_seconds } : {}),
       regions: m.regions,
       features: m.features,
       monitoring: m.monitoring,
@@ -137,7 +141,8 @@ export function readMonitorsFile(file: string, text: string, regions: Region[]):
     const problem = (text: string) => problems.push(`${file}: ${label}: ${text}`);
     const r = MonitorSpec.safeParse(item);
     if (!r.success) {
-      problem(item && typeof item === 'object' ? issueText(r.error.issues[0] as Issue) : 'must be a mapping with at least name and url');
+      if (!item || typeof item !== 'object') problem('must be a mapping with at least name and url');
+      else for (const issue of r.error.issues) problem(issueText(issue as Issue));
       return;
     }
     const m = r.data;
@@ -158,13 +163,14 @@ export function readMonitorsFile(file: string, text: string, regions: Region[]):
       url,
       ...(kept ? { check: { ...kept, ...(check.request ? { request: check.request } : {}) } } : {}),
       description: m.description,
+      ...(m.check_frequency_seconds ? { check_frequency_seconds: m.check_frequency_seconds } : {}),
       regions: m.regions.length === 0 && primary ? [regionKey(primary)] : m.regions,
       features: FEATURES.filter((f) => m.features.includes(f)),
       monitoring: m.monitoring,
       alert_thresholds: sortThresholds(m.alert_thresholds),
     });
   });
-  if (problems.length) throw new CliError('invalid', problems[0] + (problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''));
+  throwProblems(file, problems);
   return monitors;
 }
 
@@ -175,6 +181,7 @@ function changedFields(want: Monitor, have: Monitor): Field[] {
     // a heartbeat has no URL of its own (the server names it heartbeat://<id>)
     url: () => want.url === have.url || (isHeartbeat(want) && isHeartbeat(have)),
     description: () => want.description === have.description,
+    check_frequency_seconds: () => (want.check_frequency_seconds ?? null) === (have.check_frequency_seconds ?? null),
     regions: () => [...want.regions].sort().join('\n') === [...have.regions].sort().join('\n'),
     features: () => want.features.join() === have.features.join(),
     monitoring: () => want.monitoring === have.monitoring,
@@ -190,14 +197,16 @@ export function planChanges(file: string, wanted: Monitor[], current: CurrentMon
   const byName = new Map<string, CurrentMonitor[]>();
   for (const c of current) byName.set(c.name.toLowerCase(), [...(byName.get(c.name.toLowerCase()) ?? []), c]);
   const changes: Change[] = [];
+  const problems: string[] = [];
   for (const want of wanted) {
     const matches = byName.get(want.name.toLowerCase()) ?? [];
     if (matches.length > 1) {
-      throw new CliError('invalid', `${file}: monitor "${want.name}": name: ${matches.length} endpoints of the account are named "${want.name}"; rename all but one so the file can match it`);
+      problems.push(`${file}: monitor "${want.name}": name: ${matches.length} endpoints of the account are named "${want.name}"; rename all but one so the file can match it`);
+      continue;
     }
     const have = matches[0];
     if (!have) {
-      const fields = FIELDS.filter((f) => f !== 'monitoring' || !want.monitoring).filter((f) => f !== 'description' || want.description).filter((f) => f !== 'alert_thresholds' || want.alert_thresholds.length).filter((f) => f !== 'check' || want.check);
+      const fields = FIELDS.filter((f) => f !== 'monitoring' || !want.monitoring).filter((f) => f !== 'description' || want.description).filter((f) => f !== 'alert_thresholds' || want.alert_thresholds.length).filter((f) => f !== 'check' || want.check).filter((f) => f !== 'check_frequency_seconds' || (want.check_frequency_seconds ?? null) !== null);
       changes.push({ action: 'create', name: want.name, url_id: null, fields, monitor: want });
       continue;
     }
@@ -207,16 +216,17 @@ export function planChanges(file: string, wanted: Monitor[], current: CurrentMon
   const wantedNames = new Set(wanted.map((w) => w.name.toLowerCase()));
   const others = current.filter((c) => !wantedNames.has(c.name.toLowerCase()));
   if (prune) for (const c of others) changes.push({ action: 'delete', name: c.name, url_id: c.url_id, fields: [], monitor: null });
-  // One endpoint per URL (the API's rule), checked on the account as it would end up.
-  const urlOwner = new Map<string, string>(prune ? [] : others.map((c) => [c.url, c.name]));
+  // One endpoint per check (the API's rule: the same URL with another method or assertion is
+  // another check), on the account as it would end up.
+  const sameCheck = (m: Monitor) => `${m.url} ${JSON.stringify(fileCheck(m.check) ?? null)}`;
+  const urlOwner = new Map<string, string>(prune ? [] : others.map((c) => [sameCheck(c), c.name]));
   for (const want of wanted) {
     if (isHeartbeat(want)) continue;
-    const owner = urlOwner.get(want.url);
-    if (owner !== undefined) {
-      throw new CliError('invalid', `${file}: monitor "${want.name}": url: ${want.url} is also the URL of "${owner}" (one endpoint per URL)`);
-    }
-    urlOwner.set(want.url, want.name);
+    const owner = urlOwner.get(sameCheck(want));
+    if (owner !== undefined) problems.push(`${file}: monitor "${want.name}": url: ${want.url} is also the URL of "${owner}" (one endpoint per URL)`);
+    else urlOwner.set(sameCheck(want), want.name);
   }
+  throwProblems(file, problems);
   return changes;
 }
 
@@ -227,17 +237,27 @@ export function planChanges(file: string, wanted: Monitor[], current: CurrentMon
 export function checkPlanLimits(file: string, changes: Change[], currentCount: number, plan: Dashboard, regions: Region[]): void {
   const primary = regions.find((r) => r.primary_region);
   const ctx = { primaryRegion: primary ? { key: regionKey(primary), label: `${primary.region} - ${primary.city}` } : null };
+  const problems: string[] = [];
   for (const c of changes) {
     if (!c.monitor || c.action === 'unchanged') continue;
     const features = Object.fromEntries(c.monitor.features.map((f) => [f, true]));
-    const refused = planViolations(plan, { features, regions: c.monitor.regions, kind: c.monitor.check?.kind ?? 'http' }, ctx)[0];
-    if (refused) throw new CliError('invalid', `${file}: monitor "${c.name}": ${refused.subject}: ${refused.message}`);
+    const interval = c.monitor.check_frequency_seconds ?? null;
+    const refused = planViolations(plan, { features, regions: c.monitor.regions, kind: c.monitor.check?.kind ?? 'http', ...(interval !== null ? { interval } : {}) }, ctx)[0];
+    if (refused) problems.push(`${file}: monitor "${c.name}": ${refused.subject}: ${refused.message}`);
   }
   const count = (a: Action) => changes.filter((c) => c.action === a).length;
   if (count('create') > 0) {
     const refused = planViolations(plan, { endpoints: currentCount - count('delete') + count('create') })[0];
-    if (refused) throw new CliError('invalid', `${file}: ${refused.message}`);
+    if (refused) problems.push(`${file}: ${refused.message}`);
   }
+  throwProblems(file, problems);
+}
+
+/** One problem is one line; several are each on a line of their own, so a file is fixed in one go. */
+export function throwProblems(file: string, problems: string[]): void {
+  if (problems.length === 0) return;
+  if (problems.length === 1) throw new CliError('invalid', problems[0]!);
+  throw new CliError('invalid', `${file}: ${problems.length} problems (nothing was changed):\n${problems.map((p) => `  ${p}`).join('\n')}`);
 }
 
 export function summarize(changes: Change[]): Record<Action, number> {

@@ -4,10 +4,16 @@ import { AppError } from '../../errors';
 import { clientKey } from '../../lib/net';
 import { authOf } from './auth';
 
-/** Counts one request per signed-in user in `bucket`; the 429 leaves in the usual error shape. */
-export function limitPerUser(limiter: RateLimiter, bucket: LimitBucket): RequestHandler {
+/** Counts one request per signed-in user in `bucket`; the 429 leaves in the usual error shape.
+ *  `message` names what was limited when routes of several kinds share one allowance. */
+export function limitPerUser(limiter: RateLimiter, bucket: LimitBucket, message?: string): RequestHandler {
   return (req, _res, next) => {
-    limiter.consume(bucket, String(authOf(req).userId));
+    try {
+      limiter.consume(bucket, String(authOf(req).userId));
+    } catch (err) {
+      if (message && err instanceof AppError && err.code === 'rate_limited') throw new AppError('rate_limited', message, err.extra);
+      throw err;
+    }
     next();
   };
 }

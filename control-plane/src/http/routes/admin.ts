@@ -1,8 +1,8 @@
 import type { Router } from 'express';
 import type { AdminService } from '../../services/admin';
 import { AppError } from '../../errors';
-import { AgentTokenCreateBody, RegionCreateBody, ResultsCountQuery, SetPackageBody } from '@upfleet/proto/schemas';
-import { parseInput } from '../../services/validation';
+import { AgentTokenCreateBody, RegionCreateBody, ResultsCountQuery, SetPackageBody, WorkspaceSetPackageBody } from '@upfleet/proto/schemas';
+import { parseId, parseInput } from '../../services/validation';
 import { notFound } from '../../errors';
 import { requireAdmin } from '../middleware/auth';
 import { strictRouter } from '../route-table';
@@ -17,6 +17,10 @@ export function adminRoutes(admin: AdminService, adminToken: string, results: Re
   r.get('/admin/users', (_req, res) => { res.json({ success: true, data: admin.listUsers() }); });
   r.post('/admin/users/set-package', (req, res) => { res.json({ success: true, data: admin.setPackage(parseInput(SetPackageBody, req.body)) }); });
   r.get('/admin/workspaces', (_req, res) => { res.json({ success: true, data: admin.listWorkspaces() }); });
+  r.post('/admin/workspaces/:id/set-package', (req, res) => {
+    const id = parseId(req.params.id, 'Workspace not found');
+    res.json({ success: true, data: admin.setWorkspacePackage(id, parseInput(WorkspaceSetPackageBody, req.body)) });
+  });
   r.get('/admin/packages', (_req, res) => { res.json({ success: true, data: admin.listPackages() }); });
   r.get('/admin/regions', (_req, res) => { res.json({ success: true, data: admin.listRegions() }); });
   r.post('/admin/regions', (req, res) => { res.status(201).json({ success: true, data: admin.addRegion(parseInput(RegionCreateBody, req.body)) }); });

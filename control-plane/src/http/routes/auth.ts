@@ -2,6 +2,7 @@ import type { Router } from 'express';
 import type { AuthService } from '../../services/auth';
 import type { TokenService } from '../../services/tokens';
 import { LoginBody, PasswordChangeBody, ProfileUpdateBody, RefreshBody, SignupBody, TwoFactorDisableBody, TwoFactorVerifyBody } from '@upfleet/proto/schemas';
+import { AppError } from '../../errors';
 import { clientKey } from '../../lib/net';
 import { parseInput } from '../../services/validation';
 import { authOf, requireUser } from '../middleware/auth';
@@ -61,9 +62,16 @@ export function authRoutes(auth: AuthService, tokens: TokenService): Router {
     }),
   ], requireUser(tokens));
   // The link in the verification mail: one use, 48 h; then the app's profile page.
+  // A browser (asking for HTML first) lands on a page that says what happened, signed in or not.
   r.get('/auth/verify-email', (req, res) => {
-    auth.verifyEmail(typeof req.query.token === 'string' ? req.query.token : '');
-    res.redirect(302, '/profile?email_verified=1');
+    const browser = req.accepts(['json', 'html']) === 'html';
+    try {
+      auth.verifyEmail(typeof req.query.token === 'string' ? req.query.token : '');
+    } catch (err) {
+      if (browser && err instanceof AppError) return res.redirect(302, `/email-verified?error=${encodeURIComponent(err.message)}`);
+      throw err;
+    }
+    res.redirect(302, browser ? '/email-verified' : '/profile?email_verified=1');
   });
   r.post('/auth/resend-verification', requireUser(tokens), async (req, res) => {
     res.json({ success: true, data: await auth.resendVerification(authOf(req).userId), message: 'Verification email sent' });

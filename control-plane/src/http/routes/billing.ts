@@ -26,7 +26,9 @@ export function billingWebhookRoute(billing: BillingService): Router {
 
 export function billingRoutes(deps: { billing: BillingService; prices: PriceService; tokens: TokenService; adminToken: string; limiter?: RateLimiter; workspaces: WorkspaceService;
   /** A team workspace's billing contact (the member buying, the workspace's name); null for a personal workspace. */
-  billingContact?: (memberId: number, workspaceId: number) => { email: string; name: string } | null }): Router {
+  billingContact?: (memberId: number, workspaceId: number) => { email: string; name: string } | null;
+  /** The plan new accounts start on (DEFAULT_PACKAGE), for the sign-up page. */
+  defaultPackage?: () => string }): Router {
   const { billing, prices } = deps;
   const r = strictRouter();
   // The plan and subscription are the workspace's: the owner buys, every member sees the card.
@@ -58,6 +60,11 @@ export function billingRoutes(deps: { billing: BillingService; prices: PriceServ
       res.json({ success: true, data: null });
     }),
   ], signedIn, scope);
+  // Whether plans can be bought here (without billing the pricing page says the operator sets
+  // them), and the plan a new account starts on (the sign-up page lists what it includes).
+  r.get('/public/billing', (_req, res) => {
+    res.json({ success: true, data: { enabled: billing.enabled(), default_package: deps.defaultPackage?.() ?? 'Free' } });
+  });
   r.post('/public/create-checkout-session', async (req, res) => {
     deps.limiter?.consume('checkout_ip', clientKey(req.ip));
     res.json({ success: true, data: await billing.createPublicCheckout(parseInput(PublicCheckoutSessionBody, req.body)) });

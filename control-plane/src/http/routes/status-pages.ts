@@ -28,7 +28,8 @@ export function statusPageOwnerRoutes(deps: { statusPages: StatusPageService; su
   const sp = deps.statusPages;
   // The workspace's: X-Workspace-Id or the personal one, within the member's role (declared per route).
   r.use(['/users/status-pages', '/users/maintenance-windows'], requireUserOrKey(deps.tokens, deps.apiKeys), inWorkspace(deps.workspaces));
-  const mutation = limitPerUser(deps.limiter, 'endpoint_mutation');
+  // One allowance with endpoint changes (RATE_LIMIT_ENDPOINT_MUTATIONS_PER_MINUTE); the 429 says what it was.
+  const mutation = limitPerUser(deps.limiter, 'endpoint_mutation', 'Too many changes to status pages and maintenance windows. Please wait a minute and try again.');
   const uid = (req: Request) => authOf(req).userId;
   const pageId = (raw: unknown) => parseId(raw, 'Status page not found');
   const reportId = (raw: unknown) => parseId(raw, 'Report not found');

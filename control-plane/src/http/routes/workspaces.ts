@@ -14,6 +14,12 @@ import { mount, route, strictRouter } from '../route-table';
 export function workspaceRoutes(deps: { workspaces: WorkspaceService; repo: WorkspacesRepo; tokens: TokenService; limiter: RateLimiter }): Router {
   const { workspaces: ws } = deps;
   const r = strictRouter();
+  // The join page reads an invitation before anyone signs in (the token is the secret).
+  r.get('/public/invitations/:token', (req, res) => {
+    const token = String(req.params.token ?? '');
+    if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) throw notFound('This invitation is invalid, used or expired');
+    res.json({ success: true, data: ws.preview(token) });
+  });
   r.use(['/workspaces', '/invitations'], requireUser(deps.tokens));
   const me = (req: Parameters<typeof authOf>[0]) => authOf(req).userId;
   const wid = (raw: unknown) => parseId(raw, WORKSPACE_NOT_FOUND);

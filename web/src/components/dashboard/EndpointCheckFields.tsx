@@ -3,7 +3,7 @@
 // and the assertion rows. The values are the REST body's (`EndpointCheck`); the form validates the
 // whole body with the server's schema (EndpointCreateBody).
 import {
-  ASSERTION_COMPARISONS, ASSERTION_SOURCES, CREATABLE_KINDS, DNS_COMPARISONS, DNS_RECORD_TYPES, ENDPOINT_KIND_LABELS, HTTP_METHODS,
+  ASSERTION_COMPARISONS, ASSERTION_SOURCES, CREATABLE_KINDS, DNS_COMPARISONS, DNS_RECORD_TYPES, HTTP_METHODS,
   type Assertion, type EndpointKind,
 } from '@upfleet/proto/assertions';
 import type { EndpointCheck, HttpRequestOptions } from '@upfleet/proto/rest';
@@ -48,7 +48,7 @@ export function CheckFields({ value, onChange, allowedKinds, onKindRefused, urlI
             return (
               <label key={k} className={`option compact${kind === k ? ' selected' : ''}${locked ? ' locked' : ''}`}>
                 <input type="radio" name="check-kind" checked={kind === k} onChange={() => pickKind(k)} />
-                <span className="option-title">{ENDPOINT_KIND_LABELS[k]} {locked && <span className="lock-tag"><LockIcon width={12} height={12} /> Upgrade</span>}</span>
+                <span className="option-title">{endpointKindSpec(k).label} {locked && <span className="lock-tag"><LockIcon width={12} height={12} /> Upgrade</span>}</span>
               </label>
             );
           })}

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
-import { featureAllowed, planViolations } from '@upfleet/proto/plan';
+import { featureAllowed, formatInterval, planViolations } from '@upfleet/proto/plan';
 import { FEATURES, FEATURE_LABELS, type Dashboard, type Endpoint, type EndpointCheck, type EndpointInput, type Feature, type Region, type SavedEndpoint } from '@upfleet/proto/rest';
-import { ENDPOINT_KIND_LABELS } from '@upfleet/proto/assertions';
+import { endpointKindSpec } from '@upfleet/proto/check-kinds';
 import { EndpointCreateBody, firstError } from '@upfleet/proto/schemas';
 import { CheckFields } from './EndpointCheckFields';
 import { PingInstructions } from './HeartbeatFields';
@@ -11,7 +11,17 @@ import { validateEndpointBasics } from '../../lib/validation';
 import { LockIcon } from '../Icons';
 import { Field } from '../Field';
 
-export type PlanLimits = Pick<Dashboard, 'package_name' | 'max_regions' | 'ping_host' | 'cert_expiry' | 'response_code' | 'response_time'> & Partial<Pick<Dashboard, 'multi_region' | 'monitor_kinds'>>;
+export type PlanLimits = Pick<Dashboard, 'package_name' | 'max_regions' | 'ping_host' | 'cert_expiry' | 'response_code' | 'response_time'> & Partial<Pick<Dashboard, 'multi_region' | 'monitor_kinds' | 'check_frequency_seconds'>>;
+
+/** Intervals offered besides the plan's own; only those at or above the plan's are shown. */
+const INTERVAL_CHOICES = [10, 30, 60, 120, 300, 600, 900, 1800, 3600];
+
+/** The plan's interval, then the longer choices (and an endpoint's current one, if unusual). */
+function intervalChoices(planSeconds: number, current: number | null): number[] {
+  const set = new Set(INTERVAL_CHOICES.filter((s) => s > planSeconds));
+  if (current !== null && current > planSeconds) set.add(current);
+  return [...set].sort((a, b) => a - b);
+}
 
 /** An endpoint's check as the form edits it (issue 22); an http GET has only its kind. */
 function initialCheck(endpoint: Endpoint | null): EndpointCheck {
@@ -80,6 +90,9 @@ export function EndpointFormModal({
   const [created, setCreated] = useState<SavedEndpoint | null>(null);
   const [form, setForm] = useState<EndpointInput>(() => initialForm(endpoint, regions, plan));
   const [check, setCheck] = useState<EndpointCheck>(() => initialCheck(endpoint));
+  // null: the plan's interval (the endpoint follows the plan when it changes)
+  const [interval, setOwnInterval] = useState<number | null>(endpoint?.check_frequency_seconds ?? null);
+  const planInterval = plan.check_frequency_seconds ?? 300;
   const kind = check.kind ?? 'http';
   const [error, setError] = useState('');
   const [notice, setNotice] = useState('');
@@ -130,7 +143,8 @@ export function EndpointFormModal({
     }
     setError('');
     setBusy(true);
-    const ok = await onSubmit({ ...form, ...check, name: form.name.trim(), url: kind === 'http' ? form.url.trim() : undefined, description: form.description?.trim() ?? '', regions: chosen } as EndpointInput);
+    const own = kind !== 'heartbeat' && interval !== null ? { check_frequency_seconds: interval } : {};
+    const ok = await onSubmit({ ...form, ...check, ...own, name: form.name.trim(), url: kind === 'http' ? form.url.trim() : undefined, description: form.description?.trim() ?? '', regions: chosen } as EndpointInput);
     setBusy(false);
     if (!ok) return;
     if (!endpoint && typeof ok === 'object' && ok.kind === 'heartbeat') setCreated(ok);
@@ -165,7 +179,15 @@ export function EndpointFormModal({
           )}
         </div>
         <CheckFields value={check} onChange={setCheck} allowedKinds={plan.monitor_kinds} urlId={endpoint?.url_id}
-          onKindRefused={(k) => setNotice(planViolations(limits, { kind: k })[0]?.message ?? `${ENDPOINT_KIND_LABELS[k]} checks are not in your plan`)} />
+          onKindRefused={(k) => setNotice(planViolations(limits, { kind: k })[0]?.message ?? `${endpointKindSpec(k).label} checks are not in your plan`)} />
+        {kind !== 'heartbeat' && (
+          <Field id="ep-interval" label="Check interval">
+            <select id="ep-interval" value={interval ?? ''} onChange={(e) => setOwnInterval(e.target.value === '' ? null : Number(e.target.value))}>
+              <option value="">Every {formatInterval(planInterval)} (your {plan.package_name || 'Free'} plan's)</option>
+              {intervalChoices(planInterval, interval).map((s) => <option key={s} value={s}>Every {formatInterval(s)}</option>)}
+            </select>
+          </Field>
+        )}
         <Field id="ep-description" label={<>Description <span className="optional">(optional)</span></>}>
           <textarea id="ep-description" rows={2} value={form.description} onChange={(e) => setForm({ ...form, description: e.target.value })} />
         </Field>

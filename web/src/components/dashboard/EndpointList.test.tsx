@@ -9,7 +9,7 @@ import { EndpointList, PAGE } from './EndpointList';
 import type { ListQuery } from '../../lib/live-list';
 
 const endpoint = (url_id: number, name: string): Endpoint => ({
-  url_id, guid: `g${url_id}`, name, url: `https://${name}.example.com/`, description: '', regions: ['EU-Germany'], ping_host: false,
+  kind: 'http', url_id, guid: `g${url_id}`, name, url: `https://${name}.example.com/`, description: '', regions: ['EU-Germany'], ping_host: false,
   cert_expiry: false, response_code: true, response_time: false, monitoring_enabled: true, uptime_percentage: 100, created_at: '',
   status: 'up', last_checked_at: null, last_response_ms: null, last_status_code: null, last_error: null, recent: [],
 });

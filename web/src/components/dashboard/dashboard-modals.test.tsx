@@ -14,7 +14,7 @@ const regions: Region[] = [
 const free: PlanLimits = { package_name: 'Free', max_regions: 1, ping_host: false, cert_expiry: false, response_code: true, response_time: false };
 const pro: PlanLimits = { package_name: 'Pro', max_regions: 2, ping_host: true, cert_expiry: true, response_code: true, response_time: true };
 const endpoint: Endpoint = {
-  url_id: 7, guid: 'g', name: 'Shop', url: 'https://shop.example.com', description: '', regions: ['EU-Germany', 'Mars-Base'],
+  kind: 'http', url_id: 7, guid: 'g', name: 'Shop', url: 'https://shop.example.com', description: '', regions: ['EU-Germany', 'Mars-Base'],
   ping_host: false, cert_expiry: false, response_code: true, response_time: true, monitoring_enabled: true, uptime_percentage: 99.9, created_at: '',
   status: 'up', last_checked_at: null, last_response_ms: null, last_status_code: null, last_error: null, recent: [],
 };

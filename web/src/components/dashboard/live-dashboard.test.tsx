@@ -9,7 +9,7 @@ import { ok, renderWith, scriptedApi, testServices } from '../../test-utils';
 import { applyResult, filterAndSort, queryFromParams, type ResultEvent } from '../../lib/live-list';
 
 const endpoint = (url_id: number, name: string, over: Partial<Endpoint> = {}): Endpoint => ({
-  url_id, guid: `g${url_id}`, name, url: `https://${name}.example.com/`, description: '', regions: ['EU-Germany'], ping_host: false,
+  kind: 'http', url_id, guid: `g${url_id}`, name, url: `https://${name}.example.com/`, description: '', regions: ['EU-Germany'], ping_host: false,
   cert_expiry: false, response_code: true, response_time: false, monitoring_enabled: true, uptime_percentage: 100, created_at: '',
   status: 'up', last_checked_at: new Date(Date.now() - 12_000).toISOString(), last_response_ms: 84, last_status_code: 200, last_error: null,
   recent: [{ at: Date.now() - 12_000, ok: true, ms: 84, code: 200 }], ...over,

@@ -6,7 +6,7 @@ import type { Endpoint, EndpointStatus, Incident } from '@upfleet/proto/rest';
 import { EndpointList } from './EndpointList';
 
 const endpoint = (url_id: number, name: string, status: EndpointStatus, monitoring_enabled = true): Endpoint => ({
-  url_id, guid: `g${url_id}`, name, url: `https://${name}.example.com/`, description: '', regions: ['EU-Germany'], ping_host: false,
+  kind: 'http', url_id, guid: `g${url_id}`, name, url: `https://${name}.example.com/`, description: '', regions: ['EU-Germany'], ping_host: false,
   cert_expiry: false, response_code: true, response_time: false, monitoring_enabled, uptime_percentage: 99.9, created_at: '',
   status, last_checked_at: null, last_response_ms: null, last_status_code: null, last_error: null, recent: [],
 });
