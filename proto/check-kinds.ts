@@ -146,6 +146,8 @@ export interface EndpointKindSpec {
   label: string;
   /** The checks an agent runs for it (none for a heartbeat: its job pings it). */
   checks: readonly YieldedCheck[];
+  /** For a kind pinged by its job instead: the check kind its pings are stored as (region push). */
+  pushedAs?: AssignedKind;
   /** Its graph functions; with `feature`, only when that feature is on. */
   graphs: readonly { fn: GraphFunction; feature?: Feature }[];
   target: TargetSyntax;
@@ -221,6 +223,7 @@ export const ENDPOINT_KIND_TABLE: Readonly<Record<EndpointKind, EndpointKindSpec
   heartbeat: {
     label: 'Heartbeat',
     checks: [],
+    pushedAs: 'CHECK_KIND_TCP',
     graphs: [{ fn: 'response_time' }],
     target: { field: 'none' },
     assertions: { refused: 'A heartbeat has no assertions' },
