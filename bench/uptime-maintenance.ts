@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { createResultStore } from '../control-plane/src/results/clickhouse-store';
-import type { MaintenanceSpan } from '../control-plane/src/services/status-pages';
+import type { MaintenanceSpan } from '../control-plane/src/maintenance';
 
 const RUNS = Number(process.argv[2] ?? 20);
 const N = Number(process.argv[3] ?? 10_000);

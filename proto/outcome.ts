@@ -28,3 +28,15 @@ export function isDownResult(r: ResultOutcomeFields): boolean {
   if (r.phase === PHASE_ASSERTED) return false;
   return r.status_code > 0 && (r.status_code < 200 || r.status_code > 299);
 }
+
+/** Why a down result is down, in words an alert or the dashboard shows ("HTTP 503 from EU - Germany"). */
+export function downCause(r: ResultOutcomeFields & { error?: string | null }, regionLabel: string): string {
+  // A failed assertion says why itself ("status_code 503, expected equals 200").
+  if (r.phase === 'assertion' && r.error) return `${r.error} from ${regionLabel}`;
+  if (r.status_code > 0 && (r.status_code < 200 || r.status_code > 299)) return `HTTP ${r.status_code} from ${regionLabel}`;
+  if (r.phase === 'timeout') {
+    const ms = /after (\d+) ms/.exec(r.error ?? '');
+    return ms ? `timeout after ${Math.round(Number(ms[1]) / 1000)} s from ${regionLabel}` : `timeout from ${regionLabel}`;
+  }
+  return `${r.error || `${r.phase || 'check'} failed`} from ${regionLabel}`;
+}

@@ -24,6 +24,14 @@ describe('planViolations', () => {
     ]);
   });
 
+  it('answers each refusal with the status the API has always used: 400 for what an endpoint asks, 403 for what the account may not do', () => {
+    const none = { ...free, max_members: 1, max_status_pages: 0, api_access: false, monitor_kinds: ['http' as const], check_frequency_seconds: 300 };
+    const v = planViolations(none, { kind: 'tcp', interval: 60, features: { ping_host: true }, regions: ['US-Virginia'], endpoints: 11, apiAccess: true, members: 2, statusPages: 1 }, ctx);
+    expect(Object.fromEntries(v.map((x) => [x.subject, x.status]))).toEqual({
+      kind: 403, interval: 403, features: 400, regions: 400, endpoints: 400, api: 403, members: 403, status_pages: 403,
+    });
+  });
+
   it('refuses a non-primary region without multi_region even within max_regions', () => {
     expect(planViolations({ ...free, max_regions: 3 }, { regions: ['US-Virginia'] }, ctx).map((v) => v.field)).toEqual(['multi_region']);
   });

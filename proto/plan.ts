@@ -57,7 +57,26 @@ export interface PlanViolation {
   subject: 'kind' | 'interval' | 'features' | 'regions' | 'endpoints' | 'api' | 'status_pages' | 'custom_domain' | 'members';
   /** The SPEC message shown to the user. */
   message: string;
+  /** The HTTP status the API answers it with (REFUSAL_STATUS). */
+  status: 400 | 403;
 }
+
+/**
+ * The status each refusal answers. What an endpoint body asks for (features, regions) and the
+ * endpoint count answer 400; what the account may not do at all (a kind, a check interval below the
+ * plan's, API keys, members, status pages, custom domains) answers 403. Clients rely on these: a new subject picks one here.
+ */
+export const REFUSAL_STATUS = {
+  kind: 403,
+  interval: 403,
+  features: 400,
+  regions: 400,
+  endpoints: 400,
+  api: 403,
+  status_pages: 403,
+  custom_domain: 403,
+  members: 403,
+} as const satisfies Record<PlanViolation['subject'], 400 | 403>;
 
 /**
  * Checks run in this order (the first violation is the one an API answers): features (in FEATURES
@@ -201,12 +220,25 @@ const CHECKS = TABLE.filter(([, p]) => p.check)
   .map(([field, p], i) => ({ field, check: p.check!, i }))
   .sort((a, b) => a.check.phase - b.check.phase || a.i - b.i);
 
+/**
+ * The Free plan's limits as SPEC section 9 sells them: what a client assumes before the account's
+ * own plan has loaded (the seed writes the same values into the catalogue).
+ */
+export const FREE_PLAN_DEFAULTS = {
+  package_name: 'Free',
+  max_regions: 1,
+  ping_host: false,
+  cert_expiry: false,
+  response_code: true,
+  response_time: false,
+} as const satisfies PlanLimits;
+
 /** Everything the plan refuses in the input, first the one an API answers; empty when allowed. */
 export function planViolations(plan: PlanLimits, input: PlanInput, ctx: PlanContext = {}): PlanViolation[] {
   const out: PlanViolation[] = [];
   for (const { field, check } of CHECKS) {
     const message = check.run(plan, input, ctx);
-    if (message) out.push({ field, subject: check.subject, message });
+    if (message) out.push({ field, subject: check.subject, message, status: REFUSAL_STATUS[check.subject] });
   }
   return out;
 }

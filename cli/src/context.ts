@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { createAdminClient, type AdminClient } from './api/client';
 import { CliError, oneLine } from './errors';
-import { stripControls } from './formatters/safe-text';
+import { stripControls } from './safe-text';
 import type { AgentConfig, AgentConfigOverrides } from '@upfleet/agent';
 
 export type Env = Record<string, string | undefined>;

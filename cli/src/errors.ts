@@ -1,6 +1,6 @@
 // The CLI's one error family: every failure a user can meet becomes a CliError with a one-line
 // message; index.ts prints it as `upfleet: <message>` and exits non-zero.
-import { stripControls } from './formatters/safe-text';
+import { stripControls } from './safe-text';
 
 export type CliErrorCode =
   | 'usage' // bad flag value, missing token

@@ -1,4 +1,6 @@
 // One error type for the whole control plane; each edge (HTTP, gRPC) maps its code once.
+import type { PlanViolation } from '@upfleet/proto/plan';
+
 export type ErrorCode =
   | 'bad_request'
   | 'unauthorized'
@@ -39,3 +41,5 @@ export const unauthorized = (msg = 'Authentication required', extra: Record<stri
   new AppError('unauthorized', msg, extra);
 export const conflict = (msg: string) => new AppError('conflict', msg);
 export const forbidden = (msg: string) => new AppError('forbidden', msg);
+/** A plan's refusal, with the status the plan table gives it (`REFUSAL_STATUS` in @upfleet/proto/plan). */
+export const planRefused = (v: PlanViolation) => new AppError(v.status === 403 ? 'forbidden' : 'bad_request', v.message);

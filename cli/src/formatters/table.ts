@@ -1,5 +1,5 @@
 // Aligned plain-text tables for humans; scripts use --json instead, so no colours or borders.
-import { stripControls } from './safe-text';
+import { stripControls } from '../safe-text';
 export interface Column<Row> {
   header: string;
   value: (row: Row) => string | number | boolean | null | undefined;

@@ -1,7 +1,7 @@
 // What a check result says about each alert condition of its endpoint: failing or passing, and why.
 // Pure: no SQLite, no clock.
 import type { CheckResult } from '@upfleet/proto';
-import { isDownResult } from '@upfleet/proto/outcome';
+import { downCause, isDownResult } from '@upfleet/proto/outcome';
 import { FEATURES, type Feature, type ThresholdOperator } from '@upfleet/proto/rest';
 import { featureKind, kindNamesWhere } from '@upfleet/proto/check-kinds';
 import { kindName, type KindName } from '../checks';
@@ -50,17 +50,6 @@ const num = (n: number) => Math.round(n).toLocaleString('en-US');
 
 /** The same rule as uptime: failed, or for HTTP a final status outside 2xx. */
 export const isDown = isDownResult;
-
-export function downCause(r: CheckResult, regionLabel: string): string {
-  // A failed assertion says why itself ("status_code 503, expected equals 200").
-  if (r.phase === 'assertion' && r.error) return `${r.error} from ${regionLabel}`;
-  if (r.status_code > 0 && (r.status_code < 200 || r.status_code > 299)) return `HTTP ${r.status_code} from ${regionLabel}`;
-  if (r.phase === 'timeout') {
-    const ms = /after (\d+) ms/.exec(r.error ?? '');
-    return ms ? `timeout after ${Math.round(Number(ms[1]) / 1000)} s from ${regionLabel}` : `timeout from ${regionLabel}`;
-  }
-  return `${r.error || `${r.phase || 'check'} failed`} from ${regionLabel}`;
-}
 
 /** The measured value a threshold compares, or null when the result carries none. */
 function measured(type: Feature, r: CheckResult): number | null {

@@ -11,8 +11,7 @@ import { parseInput } from '../services/validation';
 import { createSigningSecret } from './channels/webhook';
 
 /** Test sends a user, and a method, may make per 10 minutes (each bucket: 429 with Retry-After). */
-export const TEST_SENDS_PER_WINDOW = 5;
-export const TEST_SEND_LIMITED = 'Too many test sends. Please wait a few minutes and try again.';
+export { TEST_SEND_LIMITED, TEST_SENDS_PER_WINDOW } from '../services/rate-limiter';
 export const SMS_TEST_NEEDS_PLAN = 'SMS test messages need a plan with advanced alerts';
 export const VERIFY_EMAIL_FIRST = 'Verify your email address first: email and SMS alerts are sent only for verified accounts';
 

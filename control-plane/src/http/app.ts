@@ -4,6 +4,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import express, { type Express } from 'express';
 import type { Logger } from '../logger';
+import { CONTROL_PLANE_VERSION } from '../version';
 import type { Alerting } from '../alerting';
 import type { AdminService } from '../services/admin';
 import type { AlertService } from '../alerting/settings';
@@ -17,6 +18,7 @@ import type { Heartbeats } from '../services/heartbeats';
 import { heartbeatPingRoutes } from './routes/heartbeats';
 import type { RateLimiter } from '../services/rate-limiter';
 import type { StatusPageService } from '../services/status-pages';
+import type { MaintenanceService } from '../maintenance';
 import type { StatusSubscribers } from '../services/status-subscribers';
 import type { TokenService } from '../services/tokens';
 import type { WorkspaceService } from '../services/workspaces';
@@ -43,7 +45,6 @@ import { statusPageOwnerRoutes, statusPagePublicApi, statusPageSite } from './ro
 const DOCS_DIR = path.join(import.meta.dirname, 'docs');
 const SWAGGER_UI_DIR = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 const SWAGGER_UI_FILES = new Set(['swagger-ui-bundle.js', 'swagger-ui.css', 'favicon-32x32.png', 'favicon-16x16.png']);
-const PACKAGE_VERSION = (JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '../../package.json'), 'utf8')) as { version: string }).version;
 
 export interface AppDeps {
   logger: Logger;
@@ -86,6 +87,8 @@ export interface AppDeps {
   heartbeats?: Heartbeats | null;
   /** Public status pages (issue 21). */
   statusPages: StatusPageService;
+  /** Maintenance windows (owner routes beside the status pages'). */
+  maintenance: MaintenanceService;
   subscribers: StatusSubscribers;
   adminToken: string;
   results: ResultCounter | null;
@@ -147,7 +150,7 @@ export function createApp(deps: AppDeps): Express {
   api.use(billingRoutes({ billing: deps.billing, prices: deps.prices, tokens: deps.tokens, adminToken: deps.adminToken, limiter: deps.limiter, workspaces: deps.workspaces, billingContact: deps.billingContact, defaultPackage: deps.defaultPackage }));
   api.use(adminRoutes(deps.admin, deps.adminToken, deps.results));
   // The public API's reference: the OpenAPI document and swagger-ui's static bundle (no CDN).
-  const openApi = buildOpenApi({ version: PACKAGE_VERSION, rateLimitPerMinute: deps.apiKeys.perMinute, publicUrl: deps.publicUrl });
+  const openApi = buildOpenApi({ version: CONTROL_PLANE_VERSION, rateLimitPerMinute: deps.apiKeys.perMinute, publicUrl: deps.publicUrl });
   api.get('/openapi.json', (_req, res) => {
     res.json(openApi);
   });

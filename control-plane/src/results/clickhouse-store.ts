@@ -6,10 +6,11 @@ import type { GraphFailure, GraphSeries } from '@upfleet/proto/rest';
 import type { Logger } from '../logger';
 import { AppError } from '../errors';
 import { openConnection, type Connection } from './connection';
-import { planGraphQuery, type GraphSource } from './graph-plan';
+import { planGraphQuery, type GraphPlan, type GraphSource } from './graph-plan';
 import { queryCount, queryFailures, queryGraphs, queryUptime, type GraphRange, type UptimeWindow } from './queries';
 import { INSERT_COLUMNS, PAYLOAD_FORMAT, encodeRows, type Payload } from './row-encoding';
 import { IngestLedger, MergedInserter, type InsertGroup } from './merged-inserts';
+import { dailyUptimeFrom, type DailyUptimeSource } from './status-queries';
 import { DEFAULT_DATABASE, MERGE_SETTINGS, RESULT_TABLES, assertDatabaseName, rollupUpgradeStatements, schemaStatements, viewBeforeStep3, beforeStep4 } from './schema';
 
 /** The deduplication key of an agent's batch (agent ids are server-made UUIDs: no '/' in them). */
@@ -17,13 +18,16 @@ export const batchKey = (agentId: string, batchId: string): string => `${agentId
 
 export type { GraphSource } from './graph-plan';
 export type { UptimeWindow } from './queries';
+export type { DailyUptimeSource } from './status-queries';
 
 /** Daily partitions one insert may touch (see insertBatch). */
 export const MAX_PARTITIONS_PER_INSERT = 10;
 
 export interface GraphQuery extends GraphRange {
-  /** Forces a source; the graph service passes the one its bucketSeconds was planned for. */
+  /** Forces a source (the step is planned for it). */
   source?: GraphSource;
+  /** The graph service's plan, whose step it answers as bucketSeconds: read as planned, not planned again. */
+  plan?: GraphPlan;
 }
 
 export interface ResultStore {
@@ -39,6 +43,8 @@ export interface ResultStore {
   uptime(endpointIds: number[], window: UptimeWindow): Promise<Map<number, number | null>>;
   /** Exact number of stored check results (raw rows, or the rollups' counts). */
   countResults(opts?: { endpointId?: number; table?: GraphSource }): Promise<number>;
+  /** Status pages' daily bars (status-queries.ts). */
+  dailyUptime: DailyUptimeSource['dailyUptime'];
 }
 
 export interface ResultStoreOptions {
@@ -217,7 +223,7 @@ export class ClickHouseResultStore implements ResultStore {
   }
 
   async graphs(endpointId: number, q: GraphQuery): Promise<GraphSeries[]> {
-    return queryGraphs(this.client, this.db, endpointId, q, planGraphQuery(q.fromMs, q.toMs, this.now(), q.source));
+    return queryGraphs(this.client, this.db, endpointId, q, q.plan ?? planGraphQuery(q.fromMs, q.toMs, this.now(), q.source));
   }
 
   async uptime(endpointIds: number[], window: UptimeWindow): Promise<Map<number, number | null>> {
@@ -226,6 +232,10 @@ export class ClickHouseResultStore implements ResultStore {
 
   async countResults(opts: { endpointId?: number; table?: GraphSource } = {}): Promise<number> {
     return queryCount(this.client, this.db, opts);
+  }
+
+  dailyUptime(...args: Parameters<DailyUptimeSource['dailyUptime']>): ReturnType<DailyUptimeSource['dailyUptime']> {
+    return dailyUptimeFrom(this).dailyUptime(...args);
   }
 
   /** Runs a statement on the query connection (benchmarks seed data with INSERT ... SELECT). */

@@ -4,7 +4,7 @@
 // window touches are read as before (a set lookup leaves the touched ones out); the hours a window
 // touches are read per minute and joined with the windows, leaving out the minutes a window touches.
 // Per-row work never grows with the number of windows (a window on 1,000 endpoints stays cheap).
-import type { MaintenanceSpan } from '../services/status-pages';
+import type { MaintenanceSpan } from '../maintenance';
 
 /** endpoint_id and hour packed in one UInt64 (hour index < 2^20 until 2089; ids below 2^33 stay exact in JS). */
 const HOUR_KEY = 1_048_576;

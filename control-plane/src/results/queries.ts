@@ -5,7 +5,7 @@ import type { CodeBucket, GraphFailure, GraphFunction, GraphSeries } from '@upfl
 import { checkKindByName, type GraphValue } from '@upfleet/proto/check-kinds';
 import { kindsForGraphs, sqlRollupPassed, sqlRowPassed, sqlUptimeKinds } from './kind-sql';
 import type { GraphPlan, GraphSource } from './graph-plan';
-import type { MaintenanceSpan } from '../services/status-pages';
+import type { MaintenanceSpan } from '../maintenance';
 import { hourTouched, minutesOutsideWindows, windowParams } from './maintenance-sql';
 import { SQL_CODE_CLASSES, SQL_HTTP_FAILED, SQL_HTTP_PASSED, SQL_CERT, SQL_TIMED } from './schema';
 

@@ -144,6 +144,8 @@ export function describeResultStore(name: string, makeStore: MakeStore | null, s
       const total = (id: number) => [...(days.get(id)?.values() ?? [])].reduce(([n, k], [a, b]) => [n + a, k + b], [0, 0]);
       expect(total(ep)).toEqual([5, 3]);
       expect(total(tcpEp)).toEqual([4, 3]);
+      // The store answers the same query itself (what the status pages call).
+      expect(await store.dailyUptime([ep, tcpEp], t0 - 2 * HOUR, NOW_HOUR, 'UTC')).toEqual(days);
     });
 
     it('brings rollup views made before schema step 3 (every 2xx counted up) to the assertion rule at start, once', async () => {

@@ -3,10 +3,19 @@
 // Results taken during an endpoint's maintenance count neither for nor against it: whole hours
 // outside every window come from the hour rollup; an hour a window touches comes from the minute
 // rollup, leaving out the minutes inside the window.
-import type { DailyUptimeSource, MaintenanceSpan } from '../services/status-pages';
 import { fixedOffsetMinutes, ianaZone } from '@upfleet/proto/time-zone';
+import type { MaintenanceSpan } from '../maintenance';
 import { hourTouched, minutesOutsideWindows, windowParams } from './maintenance-sql';
 import { sqlRollupPassed, sqlUptimeKinds } from './kind-sql';
+
+/** Daily uptime of endpoints, from the results store's rollups. */
+export interface DailyUptimeSource {
+  /**
+   * Per endpoint: date (YYYY-MM-DD in the page's zone) → [checks counted, checks up]; days without
+   * counted checks are absent. Results taken during `maintenance` count neither for nor against.
+   */
+  dailyUptime(endpointIds: number[], fromMs: number, untilMs: number, zone: string, maintenance?: MaintenanceSpan[]): Promise<Map<number, Map<string, [number, number]>>>;
+}
 
 export interface RowReader {
   select<T>(sql: string, params?: Record<string, unknown>): Promise<T[]>;

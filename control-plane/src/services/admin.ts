@@ -2,7 +2,7 @@
 import crypto from 'node:crypto';
 import type { AgentTokenCreateBody, RegionCreateBody, SetPackageBody, WorkspaceSetPackageBody } from '@upfleet/proto/schemas';
 import { badRequest, conflict, notFound } from '../errors';
-import { compareVersions, CONTROL_PLANE_VERSION } from '../grpc/agent-service';
+import { compareVersions, CONTROL_PLANE_VERSION } from '../version';
 import { randomToken, sha256 } from '../lib/crypto';
 import type { AgentsRepo } from '../store/agents-repo';
 import { regionKey, type CatalogRepo } from '../store/catalog-repo';

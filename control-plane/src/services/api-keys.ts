@@ -3,7 +3,7 @@
 import { planViolations } from '@upfleet/proto/plan';
 import { LIMITS, MESSAGES, type ApiKey, type CreatedApiKey, type Package } from '@upfleet/proto/rest';
 import type { ApiKeyCreateBody } from '@upfleet/proto/schemas';
-import { AppError, badRequest, forbidden, notFound, unauthorized } from '../errors';
+import { AppError, badRequest, notFound, planRefused, unauthorized } from '../errors';
 import { randomToken, sha256 } from '../lib/crypto';
 import type { ApiKeysRepo } from '../store/api-keys-repo';
 
@@ -41,7 +41,7 @@ export function createApiKeyService(deps: {
 
   function requireApiAccess(userId: number) {
     const refused = planViolations(deps.planOf(userId), { apiAccess: true })[0];
-    if (refused) throw forbidden(refused.message);
+    if (refused) throw planRefused(refused);
   }
 
   function spend(keyId: number): { allowance: KeyAllowance; allowed: boolean } {

@@ -1,4 +1,6 @@
 // Endpoints: the plan's rules (features, regions, count; decided in @upfleet/proto/plan) are enforced here, on the server.
+// Over 350 lines on purpose: every verb (create, update, toggle, list) goes through the same
+// applyPolicy/checkOf and the same cached list JSON; split per verb, those would be passed around.
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
@@ -6,7 +8,7 @@ import { allowedFeatures, allowedKinds, planViolations } from '@upfleet/proto/pl
 import { emptyStatusCounts, type Dashboard, type Endpoint, type EndpointInput, type EndpointStatus, type Package, type SavedEndpoint, type StatusCounts } from '@upfleet/proto/rest';
 import type { EndpointCreateBody, EndpointToggleBody } from '@upfleet/proto/schemas';
 import { matchesText, sortEndpoints, type EndpointSortKey } from '@upfleet/proto/endpoint-list';
-import { badRequest, conflict, forbidden, notFound } from '../errors';
+import { badRequest, conflict, notFound, planRefused } from '../errors';
 import { isPrivateAddress, isPrivateHostname } from '@upfleet/proto/targets';
 import { endpointCheck } from '@upfleet/proto/schemas';
 import { endpointKindSpec } from '@upfleet/proto/check-kinds';
@@ -16,6 +18,7 @@ import type { UsersRepo } from '../store/users-repo';
 import type { ChangeTopic } from '../change-hub';
 import type { LiveStateService } from './live-state';
 import { cronProblem } from './heartbeats';
+import { planLookup } from './plan-of';
 
 export interface UptimeSource {
   /** 7-day uptime per endpoint, percentage with two decimals; absent or null when no data. */
@@ -62,11 +65,7 @@ export function createEndpointService(deps: {
   const { endpoints, catalog } = deps;
   const changed = (urlId: number) => deps.changes?.changed(urlId);
 
-  function planOf(userId: number): Package {
-    const user = deps.users.byId(userId);
-    if (!user) throw notFound('User not found');
-    return catalog.packageById(user.package_id) ?? catalog.freePackage();
-  }
+  const planOf = planLookup(deps.users, catalog);
 
   /**
    * The check an endpoint body asks for (issue 22), its stored URL (tcp://host:port, dns://name/TYPE
@@ -102,18 +101,18 @@ export function createEndpointService(deps: {
   function applyPolicy(body: EndpointCreateBody, plan: Package, userId: number, urlId = 0): { input: EndpointWrite; check: CheckInput } {
     const interval = body.check_frequency_seconds ?? null;
     const kindRefused = planViolations(plan, { kind: body.kind ?? 'http', ...(interval !== null ? { interval } : {}) })[0];
-    if (kindRefused) throw forbidden(kindRefused.message);
+    if (kindRefused) throw planRefused(kindRefused);
     // A heartbeat is pinged by its job on its own period: it has no interval to choose.
     if (interval !== null && body.kind === 'heartbeat') throw badRequest('A heartbeat has no check interval: it expects pings every period_seconds or on its cron');
     const { url, check } = checkOf(body, userId, urlId);
     const feature = planViolations(plan, { features: body })[0];
-    if (feature) throw badRequest(feature.message);
+    if (feature) throw planRefused(feature);
     const primary = catalog.primaryRegion();
     let regions = body.regions;
     for (const r of regions) if (!catalog.regionByKey(r)) throw badRequest(`Unknown region: ${r}`);
     if (regions.length === 0 && primary) regions = [regionKey(primary)];
     const region = planViolations(plan, { regions }, planContext(catalog))[0];
-    if (region) throw badRequest(region.message);
+    if (region) throw planRefused(region);
     const { name, description, ping_host, cert_expiry, response_code, response_time } = body;
     return { input: { name, url, description, ping_host, cert_expiry, response_code, response_time, regions, check_frequency_seconds: interval }, check };
   }
@@ -302,7 +301,7 @@ export function createEndpointService(deps: {
       const plan = planOf(userId);
       const { input, check } = applyPolicy(body, plan, userId);
       const refused = planViolations(plan, { endpoints: endpoints.count(userId) + 1 })[0];
-      if (refused) throw badRequest(refused.message);
+      if (refused) throw planRefused(refused);
       if (endpoints.checkTaken(userId, input.url, check)) throw conflict('You are already monitoring this URL');
       const id = endpoints.insert(userId, crypto.randomUUID(), input, check);
       if (check.kind === 'heartbeat') deps.heartbeats?.ensure(id);
@@ -337,7 +336,7 @@ export function createEndpointService(deps: {
       if (next && !e.monitoring_enabled) {
         const plan = planOf(userId);
         const refused = planViolations(plan, { endpoints: endpoints.countActive(userId) + 1 })[0];
-        if (refused) throw badRequest(refused.message);
+        if (refused) throw planRefused(refused);
       }
       endpoints.toggle(userId, urlId, next);
       // A heartbeat switched back on waits for its next ping (new): a miss while paused is no alert.

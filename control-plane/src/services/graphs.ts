@@ -2,13 +2,14 @@
 import { endpointKindSpec } from '@upfleet/proto/check-kinds';
 import { Summary, type Registry } from 'prom-client';
 import type { GraphFailure, GraphFunction, GraphSeries, GraphsResponse } from '@upfleet/proto/rest';
+import type { GraphQuery } from '@upfleet/proto/schemas';
 import { AppError, badRequest } from '../errors';
 import { GRAPH_MAX_RANGE_MS } from '../checks';
-import { planGraphQuery, type GraphSource } from '../results/graph-plan';
+import { planGraphQuery, type GraphPlan } from '../results/graph-plan';
 import type { EndpointService } from './endpoints';
 
 export interface GraphReader {
-  graphs(endpointId: number, opts: { fromMs: number; toMs: number; functions: GraphFunction[]; regions?: string[]; source?: GraphSource; notBeforeMs?: number }): Promise<GraphSeries[]>;
+  graphs(endpointId: number, opts: { fromMs: number; toMs: number; functions: GraphFunction[]; regions?: string[]; plan?: GraphPlan; notBeforeMs?: number }): Promise<GraphSeries[]>;
   /** The latest failed checks with their reasons (absent: the answer has no failures list). */
   failures?(endpointId: number, opts: { fromMs: number; toMs: number; notBeforeMs?: number }): Promise<GraphFailure[]>;
 }
@@ -30,29 +31,18 @@ export function createGraphService(deps: {
     registers: deps.metrics ? [deps.metrics] : [],
   });
   return {
-    async forEndpoint(userId: number, endpointId: number, query: Record<string, unknown>): Promise<GraphsResponse> {
+    async forEndpoint(userId: number, endpointId: number, query: GraphQuery): Promise<GraphsResponse> {
       const endpoint = deps.endpoints.get(userId, endpointId);
-      let fromMs: number;
-      let toMs: number;
-      if (query.timeFrom !== undefined || query.timeTo !== undefined) {
-        fromMs = Number(query.timeFrom);
-        toMs = Number(query.timeTo);
-        if (!Number.isFinite(fromMs) || !Number.isFinite(toMs) || fromMs < 0 || toMs <= fromMs) {
-          throw badRequest('timeFrom and timeTo must be millisecond timestamps with timeFrom before timeTo');
-        }
-      } else {
-        const hours = query.hours === undefined ? 1 : Number(query.hours);
-        if (!Number.isFinite(hours) || hours <= 0) throw badRequest('hours must be a positive number');
-        toMs = now();
-        fromMs = toMs - hours * 3600_000;
-      }
+      // The schema (GraphQuery) has checked the values: an explicit range, or `hours` back from now.
+      const toMs = query.timeTo ?? now();
+      const fromMs = query.timeFrom ?? toMs - (query.hours ?? 1) * 3600_000;
       if (toMs - fromMs > GRAPH_MAX_RANGE_MS) throw badRequest('The time range can be at most 400 days');
       // The endpoint kind's graphs, each HTTP one only with its feature on (a tcp or dns endpoint
       // plots its connect or lookup time, a heartbeat its job's run time, as response time).
       const functions: GraphFunction[] = endpointKindSpec(endpoint.kind ?? 'http').graphs
         .filter((g) => !g.feature || endpoint[g.feature])
         .map((g) => g.fn);
-      // The store is told which source this plan read, so bucketSeconds is the step its points have.
+      // The store reads with this plan (source and step), so bucketSeconds is the step its points have.
       const plan = planGraphQuery(Math.floor(fromMs), Math.ceil(toMs), now());
       const bucketSeconds = plan.stepMs / 1000;
       if (functions.length === 0) return { graphs: [], from: fromMs, to: toMs, bucketSeconds };
@@ -66,7 +56,7 @@ export function createGraphService(deps: {
         const notBeforeMs = Date.parse(endpoint.created_at);
         const range = { fromMs: Math.floor(fromMs), toMs: Math.ceil(toMs), notBeforeMs: Number.isFinite(notBeforeMs) ? notBeforeMs : 0 };
         [graphs, failures, uptime] = await Promise.all([
-          deps.source.graphs(endpointId, { ...range, functions, source: plan.source }),
+          deps.source.graphs(endpointId, { ...range, functions, plan }),
           deps.source.failures?.(endpointId, range),
           deps.uptime?.(endpointId, range.fromMs, range.toMs),
         ]);

@@ -5,7 +5,7 @@
 import type { CheckResult } from '@upfleet/proto';
 import { isDownResult } from '@upfleet/proto/outcome';
 import { countStatus, emptyStatusCounts, type EndpointLive, type EndpointStatus, type RecentCheck, type StatusCounts } from '@upfleet/proto/rest';
-import { downCause } from '../alerting/conditions';
+import { downCause } from '@upfleet/proto/outcome';
 import { kindName, type KindName } from '../checks';
 import { checkKindByName } from '@upfleet/proto/check-kinds';
 import type { Db } from '../store/db';

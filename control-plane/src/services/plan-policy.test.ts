@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PLAN_FIELDS, pricingLines } from '@upfleet/proto/plan';
+import { FREE_PLAN_DEFAULTS, PLAN_FIELDS, pricingLines } from '@upfleet/proto/plan';
 import { MESSAGES, type Package } from '@upfleet/proto/rest';
 import { PackageResource } from '@upfleet/proto/schemas';
 import { EndpointCreateBody } from '@upfleet/proto/schemas';
@@ -24,6 +24,7 @@ import { createWorkspaceService } from './workspaces';
 import { createWorkspacesRepo } from '../store/workspaces-repo';
 import { createChangeHub } from '../change-hub';
 import { createStatusPageService } from './status-pages';
+import { createMaintenanceService } from '../maintenance';
 import { createStatusPagesRepo } from '../store/status-pages-repo';
 import { StatusPageBody } from '@upfleet/proto/schemas';
 
@@ -39,7 +40,8 @@ const workspaces = createWorkspaceService({
   workspaces: createWorkspacesRepo(db), users, planOf: endpoints.planOf, freePackageId: () => catalog.freePackage().package_id,
   endpointChanges: createChangeHub().endpoints, mailer: null, emailVerified: () => true, publicUrl: () => 'http://127.0.0.1',
 });
-const statusPages = createStatusPageService({ repo: createStatusPagesRepo(db), planOf: endpoints.planOf, cookieKey: Buffer.alloc(32) });
+const statusPagesRepo = createStatusPagesRepo(db);
+const statusPages = createStatusPageService({ repo: statusPagesRepo, maintenance: createMaintenanceService({ repo: statusPagesRepo }), planOf: endpoints.planOf, cookieKey: Buffer.alloc(32) });
 const planChanger = createPlanChanger({ users, catalog, endpoints: endpointsRepo, billing: createBillingRepo(db) });
 
 afterAll(() => {
@@ -226,6 +228,10 @@ describe('every package field has one policy entry and is enforced where it says
   let columns: string[] = [];
   beforeAll(() => {
     columns = (db.prepare('PRAGMA table_info(packages)').all() as Array<{ name: string }>).map((c) => c.name).filter((c) => c !== 'sort_order');
+  });
+
+  it('the Free plan clients assume before the account loads is the seeded Free plan', () => {
+    expect(catalog.freePackage()).toMatchObject(FREE_PLAN_DEFAULTS);
   });
 
   it('the policy table, the REST Package and the packages table name the same fields', () => {

@@ -1,5 +1,6 @@
 import { Counter, type Registry } from 'prom-client';
 import { AppError } from '../errors';
+import type { Config } from '../config';
 import type { RateLimitRepo } from '../store/rate-limit-repo';
 
 export type LimitBucket = 'login_ip' | 'signup_ip' | 'refresh_ip' | 'twofa_ip' | 'account_fail' | 'endpoint_mutation'
@@ -11,6 +12,36 @@ export interface LimitRule {
   windowSeconds: number;
   /** The 429 text; 'Too many attempts. Please try again later.' unless set. */
   message?: string;
+}
+
+/** Test sends per user and per method in ten minutes: a test send is a free relay otherwise. */
+export const TEST_SENDS_PER_WINDOW = 5;
+export const TEST_SEND_LIMITED = 'Too many test sends. Please wait a few minutes and try again.';
+
+/** Every bucket's allowance; the configurable ones come from RATE_LIMIT_*. */
+export function rateLimitRules(rl: Config['rateLimits']): Record<LimitBucket, LimitRule> {
+  const perWindow = (max: number) => ({ max, windowSeconds: rl.windowSeconds });
+  return {
+    login_ip: perWindow(rl.ipLogins),
+    signup_ip: perWindow(rl.ipSignups),
+    refresh_ip: perWindow(rl.ipRefreshes),
+    twofa_ip: perWindow(rl.ipLogins),
+    account_fail: perWindow(rl.accountFailures),
+    endpoint_mutation: { max: rl.endpointMutationsPerMinute, windowSeconds: 60, message: 'Too many changes to endpoints. Please wait a minute and try again.' },
+    // Anonymous checkouts per address, test sends and verification mails: each sends mail or costs money.
+    checkout_ip: { ...perWindow(rl.ipSignups), message: 'Too many checkouts from this address. Please try again later.' },
+    test_send_user: { max: TEST_SENDS_PER_WINDOW, windowSeconds: 600, message: TEST_SEND_LIMITED },
+    // the same allowance per person across all their workspaces (a new workspace is not a new one)
+    test_send_person: { max: TEST_SENDS_PER_WINDOW, windowSeconds: 600, message: TEST_SEND_LIMITED },
+    test_send_method: { max: TEST_SENDS_PER_WINDOW, windowSeconds: 600, message: TEST_SEND_LIMITED },
+    verify_email_user: { max: 3, windowSeconds: 3600, message: 'Too many verification emails. Please try again later.' },
+    // Each invitation is a mail to an address the member chose.
+    invitation_user: { max: 30, windowSeconds: 3600, message: 'Too many invitations. Please try again later.' },
+    // Status pages: wrong page passwords per address and page, subscriptions per address and per page.
+    status_password: { max: 10, windowSeconds: 600 },
+    subscribe_email: { max: 3, windowSeconds: 3600, message: 'Too many subscription requests. Please try again later.' },
+    subscribe_page: { max: 100, windowSeconds: 3600, message: 'Too many subscription requests. Please try again later.' },
+  };
 }
 
 /** One counted attempt, so a caller can take it back once it turns out to be a success. */

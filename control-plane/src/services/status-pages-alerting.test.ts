@@ -10,6 +10,7 @@ import { createAlertEvaluator } from '../alerting/evaluator';
 import { createAlertingRepo } from '../alerting/repo';
 import { createCatalogRepo } from '../store/catalog-repo';
 import { createStatusPagesRepo } from '../store/status-pages-repo';
+import { createMaintenanceService, type MaintenanceService } from '../maintenance';
 import { createStatusPageService, type StatusPageService } from './status-pages';
 
 const logger = pino({ level: 'silent' });
@@ -19,11 +20,12 @@ describe('status pages and alerting', () => {
   let fx: AlertingFixture;
   let clock: number;
   let sp: StatusPageService;
+  let maintenance: MaintenanceService;
   let ts: number;
   const make = () =>
     createAlertEvaluator({
       repo: createAlertingRepo(fx.db), logger, regionLabel: (k) => k, primaryRegion: () => 'EU-Germany', now: () => clock,
-      skipResult: (u, t) => sp.inMaintenance(u, t), incidentHooks: sp.incidentHooks,
+      skipResult: (u, t) => maintenance.inMaintenance(u, t), incidentHooks: sp.incidentHooks,
     });
   const incidents = () => fx.db.prepare('SELECT * FROM incidents ORDER BY incident_id').all() as Array<Record<string, any>>;
   const down = (id: number) => httpResult(id, next(), { ok: false, phase: 'http', error: 'HTTP 503', status_code: 503 });
@@ -34,7 +36,7 @@ describe('status pages and alerting', () => {
     return ts;
   };
   const window = (endpointId: number, startsAt: number, endsAt: number) =>
-    sp.createWindow(fx.userId, MaintenanceBody.parse({ title: 'Upgrade', endpoint_ids: [endpointId], starts_at: new Date(startsAt).toISOString(), ends_at: new Date(endsAt).toISOString() }));
+    maintenance.createWindow(fx.userId, MaintenanceBody.parse({ title: 'Upgrade', endpoint_ids: [endpointId], starts_at: new Date(startsAt).toISOString(), ends_at: new Date(endsAt).toISOString() }));
   const page = (components: Array<{ name: string; endpoint_id: number | null }>, over: Record<string, unknown> = {}) =>
     sp.create(fx.userId, StatusPageBody.parse({ slug: `page-${Math.random().toString(36).slice(2, 10)}`, title: 'Status', components, ...over }));
 
@@ -43,7 +45,9 @@ describe('status pages and alerting', () => {
     clock = T0;
     ts = T0;
     const catalog = createCatalogRepo(fx.db);
-    sp = createStatusPageService({ repo: createStatusPagesRepo(fx.db), planOf: () => catalog.packageByName('Business')!, cookieKey: Buffer.alloc(32), now: () => clock });
+    const repo = createStatusPagesRepo(fx.db);
+    maintenance = createMaintenanceService({ repo, now: () => clock });
+    sp = createStatusPageService({ repo, maintenance, planOf: () => catalog.packageByName('Business')!, cookieKey: Buffer.alloc(32), now: () => clock });
   });
   afterEach(() => fx.close());
 

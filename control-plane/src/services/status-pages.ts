@@ -1,15 +1,19 @@
-// Status pages (issue 21): the owner side (pages, components, reports with updates, maintenance
-// windows, the plan's max_status_pages) and the public view (overall and component state, 90 daily
-// bars, reports, maintenance), cached per page and revalidated with an ETag.
+// Status pages: the owner side (pages, components, reports with updates, the plan's
+// max_status_pages) and the public view (overall and component state, 90 daily bars, reports,
+// maintenance from maintenance/), cached per page and revalidated with an ETag.
+// Over 350 lines on purpose: the owner side, custom domains and the public view share the per-page
+// version that tells a cached view it is stale; each change bumps it in the same function.
 import crypto from 'node:crypto';
 import { planViolations } from '@upfleet/proto/plan';
 import { fromZonedLocal, zonedDate } from '@upfleet/proto/time-zone';
 import {
-  COMPONENT_STATES, type ComponentState, type DomainVerification, type MaintenanceWindow, type Package, type PublicStatus, type PublicStatusDay, type ReportImpact, type StatusPage, type StatusReport,
+  COMPONENT_STATES, type ComponentState, type DomainVerification, type Package, type PublicStatus, type PublicStatusDay, type ReportImpact, type StatusPage, type StatusReport,
 } from '@upfleet/proto/rest';
-import type { MaintenanceBody, StatusPageBody, StatusReportBody, StatusUpdateBody } from '@upfleet/proto/schemas';
-import { badRequest, conflict, forbidden, notFound } from '../errors';
+import type { StatusPageBody, StatusReportBody, StatusUpdateBody } from '@upfleet/proto/schemas';
+import { badRequest, conflict, notFound, planRefused } from '../errors';
 import { hashPassword, safeEqual, verifyPassword } from '../lib/crypto';
+import type { MaintenanceService } from '../maintenance';
+import type { DailyUptimeSource } from '../results/status-queries';
 import type { PageRow, StatusPagesRepo } from '../store/status-pages-repo';
 import type { TxtLookup } from '../lib/dns-txt';
 
@@ -24,17 +28,6 @@ const DAY_MS = 86_400_000;
 /** A rendered public view is reused this long (the answer says max-age=30), unless the page changes. */
 export const PUBLIC_VIEW_TTL_MS = 10_000;
 
-/** An endpoint's maintenance window, as the uptime query leaves it out. */
-export interface MaintenanceSpan { endpointId: number; startsAt: number; endsAt: number }
-
-/** Daily uptime of endpoints, from the results store's rollups. */
-export interface DailyUptimeSource {
-  /**
-   * Per endpoint: date (YYYY-MM-DD in the page's zone) → [checks counted, checks up]; days without
-   * counted checks are absent. Results taken during `maintenance` count neither for nor against.
-   */
-  dailyUptime(endpointIds: number[], fromMs: number, untilMs: number, zone: string, maintenance?: MaintenanceSpan[]): Promise<Map<number, Map<string, [number, number]>>>;
-}
 
 const rank = (s: ComponentState) => COMPONENT_STATES.indexOf(s);
 const worst = (a: ComponentState, b: ComponentState) => (rank(b) > rank(a) ? b : a);
@@ -42,8 +35,6 @@ const worst = (a: ComponentState, b: ComponentState) => (rank(b) > rank(a) ? b :
 export interface StatusEvents {
   /** A report was opened or got an update (subscribers' mail). */
   reportChanged?(page: PageRow, report: StatusReport, kind: 'opened' | 'updated'): void;
-  /** A maintenance window was created or changed. */
-  windowChanged?(window: MaintenanceWindow): void;
 }
 
 export interface PublicView {
@@ -56,6 +47,8 @@ export interface PublicView {
 
 export function createStatusPageService(deps: {
   repo: StatusPagesRepo;
+  /** The windows a public view shows; a window's change makes every cached view stale. */
+  maintenance: MaintenanceService;
   planOf: (userId: number) => Package;
   uptime?: DailyUptimeSource;
   events?: StatusEvents;
@@ -78,7 +71,7 @@ export function createStatusPageService(deps: {
     if (pageId === undefined) globalVersion++;
     else versions.set(pageId, (versions.get(pageId) ?? 0) + 1);
   };
-  const versionOf = (pageId: number) => `${globalVersion}.${versions.get(pageId) ?? 0}`;
+  const versionOf = (pageId: number) => `${globalVersion}.${deps.maintenance.version()}.${versions.get(pageId) ?? 0}`;
 
   function page(ownerId: number, pageId: number): PageRow {
     const p = repo.ownedPage(ownerId, pageId);
@@ -109,7 +102,7 @@ export function createStatusPageService(deps: {
     if (domain === 'localhost' || domain.endsWith('.localhost') || (own && (domain === own || domain.endsWith(`.${own}`)))) throw badRequest(OWN_HOST_DOMAIN);
     if (domain === current) return; // kept as it was: editing a page after a downgrade still works
     const v = planViolations(deps.planOf(ownerId), { customDomain: true })[0];
-    if (v) throw forbidden(v.message);
+    if (v) throw planRefused(v);
   }
 
   /** Looks the claim's TXT record up and records the outcome; a failed lookup changes nothing. */
@@ -149,48 +142,6 @@ export function createStatusPageService(deps: {
     const r = repo.report(pageId, reportId);
     if (!r) throw notFound('Report not found');
     return r;
-  }
-
-  function checkWindowEndpoints(ownerId: number, ids: number[]) {
-    for (const id of ids) if (!repo.ownsEndpoint(ownerId, id)) throw notFound('Endpoint not found');
-  }
-
-  // ---- maintenance, in memory: alerting asks for every result it evaluates ----
-  /** Windows are looked back this far: results older than this are not asked about (the 7-day uptime is the longest look back). */
-  const SPAN_LOOKBACK_MS = 8 * DAY_MS;
-  let spans: { version: number; at: number; byEndpoint: Map<number, Array<[number, number]>> } | null = null;
-  function spansNow(t: number) {
-    if (!spans || spans.version !== globalVersion || t - spans.at > 60_000) {
-      const byEndpoint = new Map<number, Array<[number, number]>>();
-      for (const [urlId, start, end] of repo.windowSpans(t - SPAN_LOOKBACK_MS)) {
-        const list = byEndpoint.get(urlId) ?? [];
-        list.push([start, end]);
-        byEndpoint.set(urlId, list);
-      }
-      spans = { version: globalVersion, at: t, byEndpoint };
-    }
-    return spans.byEndpoint;
-  }
-  function inMaintenance(urlId: number, at: number): boolean {
-    const list = spansNow(now()).get(urlId);
-    return list !== undefined && list.some(([s, e]) => at >= s && at < e);
-  }
-  /** Endpoints with a window in progress now (from memory). */
-  function inMaintenanceNow(): Set<number> {
-    const t = now();
-    const out = new Set<number>();
-    for (const [urlId, list] of spansNow(t)) if (list.some(([s, e]) => t >= s && t < e)) out.add(urlId);
-    return out;
-  }
-  /** The windows of these endpoints that overlap [fromMs, untilMs] (from memory: an endpoint without one costs a map lookup). */
-  function spansFor(urlIds: readonly number[], fromMs: number, untilMs: number): MaintenanceSpan[] {
-    const byEndpoint = spansNow(now());
-    const out: MaintenanceSpan[] = [];
-    if (byEndpoint.size === 0) return out;
-    for (const endpointId of urlIds) {
-      for (const [startsAt, endsAt] of byEndpoint.get(endpointId) ?? []) if (endsAt > fromMs && startsAt <= untilMs) out.push({ endpointId, startsAt, endsAt });
-    }
-    return out;
   }
 
   // ---- auto reports: an alerting incident on a component's endpoint opens and resolves a report ----
@@ -236,10 +187,10 @@ export function createStatusPageService(deps: {
     const firstDayMs = fromZonedLocal(`${new Date(Date.parse(`${today}T00:00:00Z`) - (STATUS_DAYS - 1) * DAY_MS).toISOString().slice(0, 10)}T00:00`, zone);
     const dates = Array.from({ length: STATUS_DAYS }, (_, i) => new Date(Date.parse(`${today}T00:00:00Z`) - (STATUS_DAYS - 1 - i) * DAY_MS).toISOString().slice(0, 10));
 
-    const maintenance = repo.spansFor(urlIds, firstDayMs).filter(([, s]) => s < t).map(([endpointId, startsAt, endsAt]) => ({ endpointId, startsAt, endsAt }));
+    const maintenance = deps.maintenance.spansSince(urlIds, firstDayMs, t);
     const daily = deps.uptime && urlIds.length > 0 ? await deps.uptime.dailyUptime(urlIds, firstDayMs, t, zone, maintenance) : new Map<number, Map<string, [number, number]>>();
     const incidents = repo.openIncidents(urlIds);
-    const windows = repo.windowsForEndpoints(urlIds, t, t + 30 * DAY_MS, t);
+    const windows = deps.maintenance.windowsForEndpoints(urlIds, t, t + 30 * DAY_MS, t);
     const reports = repo.reportsSince(p.page_id, firstDayMs);
     const open = reports.filter((r) => r.resolved_at === null);
 
@@ -332,14 +283,14 @@ export function createStatusPageService(deps: {
     slugAvailable: (slug: string): boolean => !repo.bySlug(slug),
     async create(ownerId: number, body: StatusPageBody): Promise<StatusPage> {
       const v = planViolations(deps.planOf(ownerId), { statusPages: repo.countOf(ownerId) + 1 })[0];
-      if (v) throw forbidden(v.message);
+      if (v) throw planRefused(v);
       checkComponents(ownerId, body);
       checkDomainPolicy(ownerId, body.custom_domain, null);
       checkUnique(body, null);
       const hash = body.password ? await hashPassword(body.password) : null;
       // Checked again after the await: another request may have taken the slug or the last page meanwhile.
       const again = planViolations(deps.planOf(ownerId), { statusPages: repo.countOf(ownerId) + 1 })[0];
-      if (again) throw forbidden(again.message);
+      if (again) throw planRefused(again);
       checkUnique(body, null);
       const id = repo.createPage(ownerId, fields(body), hash, body.components);
       return repo.toPage(page(ownerId, id));
@@ -433,43 +384,6 @@ export function createStatusPageService(deps: {
       return repo.report(pageId, reportId)!;
     },
 
-    // ---- maintenance windows ----
-    listWindows: (ownerId: number): MaintenanceWindow[] => repo.windowsOf(ownerId, now()),
-    getWindow(ownerId: number, windowId: number): MaintenanceWindow {
-      const w = repo.ownedWindow(ownerId, windowId, now());
-      if (!w) throw notFound('Maintenance window not found');
-      return w;
-    },
-    createWindow(ownerId: number, body: MaintenanceBody): MaintenanceWindow {
-      checkWindowEndpoints(ownerId, body.endpoint_ids);
-      if (body.ends_at <= now()) throw badRequest('The end must be in the future');
-      const id = repo.createWindow(ownerId, body, now());
-      touch();
-      const w = repo.ownedWindow(ownerId, id, now())!;
-      deps.events?.windowChanged?.(w);
-      return w;
-    },
-    updateWindow(ownerId: number, windowId: number, body: MaintenanceBody): MaintenanceWindow {
-      if (!repo.ownedWindow(ownerId, windowId, now())) throw notFound('Maintenance window not found');
-      checkWindowEndpoints(ownerId, body.endpoint_ids);
-      repo.updateWindow(ownerId, windowId, body);
-      touch();
-      const w = repo.ownedWindow(ownerId, windowId, now())!;
-      deps.events?.windowChanged?.(w);
-      return w;
-    },
-    removeWindow(ownerId: number, windowId: number): { id: number } {
-      if (!repo.deleteWindow(ownerId, windowId)) throw notFound('Maintenance window not found');
-      touch();
-      return { id: windowId };
-    },
-    /** Whether an endpoint was in a maintenance window at `at` (alerting skips such results; from memory). */
-    inMaintenance,
-    /** Windows overlapping a range, for the 7-day uptime (results inside count neither for nor against). */
-    spansFor,
-    inMaintenanceNow,
-    /** Changes whenever a maintenance window is created, edited or deleted. */
-    windowsVersion: () => globalVersion,
     /** Alerting's incident hooks: auto reports and fresh component states. */
     incidentHooks: { opened: incidentOpened, resolved: incidentResolved },
 

@@ -10,6 +10,7 @@ import { createRateLimitRepo } from '../store/rate-limit-repo';
 import { createStatusMailRepo } from '../store/status-mail-repo';
 import { createStatusPagesRepo } from '../store/status-pages-repo';
 import { createRateLimiter, type LimitBucket, type LimitRule } from './rate-limiter';
+import { createMaintenanceService } from '../maintenance';
 import { createStatusPageService } from './status-pages';
 import { createStatusSubscribers, type StatusSubscribers } from './status-subscribers';
 
@@ -47,7 +48,7 @@ describe('status mail outbox', () => {
   it('mails a subscription made after a quiet spell within seconds', async () => {
     const catalog = createCatalogRepo(fx.db);
     const pagesRepo = createStatusPagesRepo(fx.db);
-    const sp = createStatusPageService({ repo: pagesRepo, planOf: () => catalog.packageByName('Business')!, cookieKey: Buffer.alloc(32) });
+    const sp = createStatusPageService({ repo: pagesRepo, maintenance: createMaintenanceService({ repo: pagesRepo }), planOf: () => catalog.packageByName('Business')!, cookieKey: Buffer.alloc(32) });
     const limiter = createRateLimiter(createRateLimitRepo(fx.db), rules);
     subs = createStatusSubscribers({
       mail: createStatusMailRepo(fx.db), pages: pagesRepo, limiter, logger,

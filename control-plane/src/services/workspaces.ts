@@ -4,7 +4,7 @@ import { planViolations } from '@upfleet/proto/plan';
 import { MESSAGES, type Package } from '@upfleet/proto/rest';
 import type { InvitationBody, WorkspaceRole } from '@upfleet/proto/schemas';
 import type { ChangeTopic } from '../change-hub';
-import { badRequest, conflict, forbidden, notFound } from '../errors';
+import { badRequest, conflict, forbidden, notFound, planRefused } from '../errors';
 import { randomToken, sha256, verifyPassword } from '../lib/crypto';
 import type { UsersRepo } from '../store/users-repo';
 import type { Role, WorkspacesRepo } from '../store/workspaces-repo';
@@ -174,7 +174,7 @@ export function createWorkspaceService(deps: {
       const at = now();
       const plan = deps.planOf(id);
       const over = planViolations(plan, { members: workspaces.memberCount(id) + workspaces.pendingCount(id, at) + 1 }, { checkout: deps.billingEnabled?.() })[0];
-      if (over) throw forbidden(over.message);
+      if (over) throw planRefused(over);
       const token = randomToken(32);
       const invId = workspaces.insertInvitation(id, email, body.role, sha256(token), actorId, at, at + INVITATION_TTL_MS);
       const link = `${deps.publicUrl().replace(/\/+$/, '')}/invitations/${token}`;

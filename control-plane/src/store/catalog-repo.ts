@@ -1,6 +1,7 @@
 // Plans, regions and monitor types: the catalogue every user shares.
 import { endpointKinds } from '@upfleet/proto/check-kinds';
 import type { PlanContext } from '@upfleet/proto/plan';
+import { planContextOf } from '@upfleet/proto/regions';
 import type { MonitorType, Package, Region } from '@upfleet/proto/rest';
 import type { Db } from './db';
 
@@ -24,13 +25,11 @@ export const toRegion = (row: Row): Region => ({
   primary_region: Boolean(row.primary_region),
 });
 
-export const regionKey = (r: { region: string; city: string }): string => `${r.region}-${r.city}`;
-export const regionLabel = (r: { region: string; city: string }): string => `${r.region} - ${r.city}`;
+export { regionKey, regionLabel } from '@upfleet/proto/regions';
 
 /** The catalogue's primary region as the plan policy (`@upfleet/proto/plan`) needs it. */
 export function planContext(catalog: { primaryRegion(): Region | undefined }): PlanContext {
-  const primary = catalog.primaryRegion();
-  return { primaryRegion: primary ? { key: regionKey(primary), label: regionLabel(primary) } : null };
+  return planContextOf(catalog.primaryRegion());
 }
 
 export function createCatalogRepo(db: Db) {

@@ -1,7 +1,8 @@
 // Display rules of SPEC sections 3, 8 and 9: currency symbols, badges, classes, and the app's one date formatter.
 import { formatDuration } from '@upfleet/proto/duration';
 import { intlTimeZone, isTimeZone, zonedDate } from '@upfleet/proto/time-zone';
-import { FEATURE_LABELS, type CodeBucket, type CodeClass, type Currency, type Feature, type GraphFunction, type GraphSeries, type Region } from '@upfleet/proto/rest';
+import { FEATURE_LABELS, type CodeBucket, type CodeClass, type Currency, type Feature, type GraphFunction, type GraphSeries } from '@upfleet/proto/rest';
+import { regionKey, regionKeyLabel, regionLabel } from '@upfleet/proto/regions';
 
 const SYMBOLS: Record<string, string> = { EUR: '€', USD: '$', GBP: '£', JPY: '¥' };
 
@@ -155,14 +156,8 @@ export function formatDate(value: string | number | null | undefined, zone?: str
   return show(ms, 'date', zone);
 }
 
-export const regionKey = (r: Pick<Region, 'region' | 'city'>): string => `${r.region}-${r.city}`;
-export const regionLabel = (r: Pick<Region, 'region' | 'city'>): string => `${r.region} - ${r.city}`;
-
-/** 'EU-Germany' → 'EU - Germany' (only the first dash separates region from city). */
-export function regionKeyLabel(key: string): string {
-  const i = key.indexOf('-');
-  return i < 0 ? key : `${key.slice(0, i)} - ${key.slice(i + 1)}`;
-}
+// Defined once in proto (the server and the CLI name regions the same way).
+export { regionKey, regionKeyLabel, regionLabel };
 
 export const GRAPH_FUNCTION_LABELS: Record<GraphFunction, string> = {
   response_time: 'Response Time',

@@ -15,17 +15,11 @@ import { EndpointList } from '../components/dashboard/EndpointList';
 import { GlobeIcon, ActivityIcon, PlusIcon } from '../components/Icons';
 import { mayOffer, useWorkspaces } from '../lib/workspaces';
 import { NEW_ACCOUNT_STORAGE_KEY } from '../services';
+import { FREE_PLAN_DEFAULTS } from '@upfleet/proto/plan';
 
 const GraphsModal = lazy(() => import('../components/graphs/GraphsModal'));
 
-const DEFAULT_PLAN: PlanLimits & { max_endpoints?: number } = {
-  package_name: 'Free',
-  max_regions: 1,
-  ping_host: false,
-  cert_expiry: false,
-  response_code: true,
-  response_time: false,
-};
+const DEFAULT_PLAN: PlanLimits & { max_endpoints?: number } = { ...FREE_PLAN_DEFAULTS };
 
 type Dialog =
   | { kind: 'add' }
@@ -208,7 +202,7 @@ export function DashboardPage() {
     return () => document.removeEventListener('keydown', onKey);
   }, [dialog]);
 
-  const plan: PlanLimits = dashboard ? { ...DEFAULT_PLAN, ...dashboard, package_name: dashboard.package_name || 'Free', max_regions: dashboard.max_regions || 1 } : DEFAULT_PLAN;
+  const plan: PlanLimits = dashboard ? { ...DEFAULT_PLAN, ...dashboard, package_name: dashboard.package_name || FREE_PLAN_DEFAULTS.package_name, max_regions: dashboard.max_regions || FREE_PLAN_DEFAULTS.max_regions } : DEFAULT_PLAN;
 
   const save = async (input: EndpointInput, endpoint?: Endpoint): Promise<SavedEndpoint | boolean> => {
     try {

@@ -3,6 +3,7 @@
 // Pure functions: the command (index.ts) fetches, calls these, and applies the plan.
 import { parse, stringify } from 'yaml';
 import { planViolations } from '@upfleet/proto/plan';
+import { planContextOf, regionKey } from '@upfleet/proto/regions';
 import { FEATURES, type AlertThreshold, type Dashboard, type Endpoint, type EndpointCheck, type Feature, type Region, type ThresholdOperator } from '@upfleet/proto/rest';
 import { MonitorSpec, MonitorsFile, endpointCheck } from '@upfleet/proto/schemas';
 import { CliError, oneLine } from '../../errors';
@@ -42,7 +43,7 @@ function fileCheck(c: EndpointCheck | undefined): EndpointCheck | undefined {
 }
 type Field = (typeof FIELDS)[number];
 
-export const regionKey = (r: Pick<Region, 'region' | 'city'>) => `${r.region}-${r.city}`;
+export { regionKey };
 
 function sortThresholds(list: Threshold[]): Threshold[] {
   const key = (t: Threshold) => `${FEATURES.indexOf(t.type)}:${t.region ?? ''}`;
@@ -235,8 +236,7 @@ export function planChanges(file: string, wanted: Monitor[], current: CurrentMon
  * each failure carries the SPEC's message.
  */
 export function checkPlanLimits(file: string, changes: Change[], currentCount: number, plan: Dashboard, regions: Region[]): void {
-  const primary = regions.find((r) => r.primary_region);
-  const ctx = { primaryRegion: primary ? { key: regionKey(primary), label: `${primary.region} - ${primary.city}` } : null };
+  const ctx = planContextOf(regions.find((r) => r.primary_region));
   const problems: string[] = [];
   for (const c of changes) {
     if (!c.monitor || c.action === 'unchanged') continue;

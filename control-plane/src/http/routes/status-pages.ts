@@ -5,6 +5,7 @@ import express, { Router, type Request, type Response } from 'express';
 import {
   MaintenanceBody, SubscribeBody, SlugQuery, StatusPageBody, StatusReportBody, StatusReportEditBody, StatusUpdateBody, StatusUpdateEditBody,
 } from '@upfleet/proto/schemas';
+import type { MaintenanceService } from '../../maintenance';
 import type { ApiKeyService } from '../../services/api-keys';
 import type { RateLimiter } from '../../services/rate-limiter';
 import type { PublicView, StatusPageService } from '../../services/status-pages';
@@ -23,7 +24,7 @@ import { renderAtom, renderNotice, renderPasswordForm, renderStatusPage } from '
 
 export const STATUS_PASSWORD_HEADER = 'x-status-password';
 
-export function statusPageOwnerRoutes(deps: { statusPages: StatusPageService; subscribers: StatusSubscribers; tokens: TokenService; apiKeys: ApiKeyService; limiter: RateLimiter; workspaces: WorkspaceService }): Router {
+export function statusPageOwnerRoutes(deps: { statusPages: StatusPageService; maintenance: MaintenanceService; subscribers: StatusSubscribers; tokens: TokenService; apiKeys: ApiKeyService; limiter: RateLimiter; workspaces: WorkspaceService }): Router {
   const r = strictRouter();
   const sp = deps.statusPages;
   // The workspace's: X-Workspace-Id or the personal one, within the member's role (declared per route).
@@ -98,19 +99,19 @@ export function statusPageOwnerRoutes(deps: { statusPages: StatusPageService; su
     }),
 
     route('get', '/users/maintenance-windows', 'viewer', (req, res) => {
-      res.json({ success: true, data: sp.listWindows(uid(req)) });
+      res.json({ success: true, data: deps.maintenance.listWindows(uid(req)) });
     }),
     route('post', '/users/maintenance-windows', { role: 'editor', action: 'maintenance.create' }, mutation, (req, res) => {
-      res.status(201).json({ success: true, data: sp.createWindow(uid(req), parseInput(MaintenanceBody, req.body)) });
+      res.status(201).json({ success: true, data: deps.maintenance.createWindow(uid(req), parseInput(MaintenanceBody, req.body)) });
     }),
     route('get', '/users/maintenance-windows/:id', 'viewer', (req, res) => {
-      res.json({ success: true, data: sp.getWindow(uid(req), windowId(req.params.id)) });
+      res.json({ success: true, data: deps.maintenance.getWindow(uid(req), windowId(req.params.id)) });
     }),
     route('put', '/users/maintenance-windows/:id', { role: 'editor', action: 'maintenance.update' }, mutation, (req, res) => {
-      res.json({ success: true, data: sp.updateWindow(uid(req), windowId(req.params.id), parseInput(MaintenanceBody, req.body)) });
+      res.json({ success: true, data: deps.maintenance.updateWindow(uid(req), windowId(req.params.id), parseInput(MaintenanceBody, req.body)) });
     }),
     route('delete', '/users/maintenance-windows/:id', { role: 'editor', action: 'maintenance.delete' }, mutation, (req, res) => {
-      res.json({ success: true, data: sp.removeWindow(uid(req), windowId(req.params.id)) });
+      res.json({ success: true, data: deps.maintenance.removeWindow(uid(req), windowId(req.params.id)) });
     }),
   ]);
 }

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { featureAllowed, formatInterval, planViolations } from '@upfleet/proto/plan';
+import { featureAllowed, formatInterval, planViolations, FREE_PLAN_DEFAULTS } from '@upfleet/proto/plan';
 import { FEATURES, FEATURE_LABELS, type Dashboard, type Endpoint, type EndpointCheck, type EndpointInput, type Feature, type Region, type SavedEndpoint } from '@upfleet/proto/rest';
 import { endpointKindSpec } from '@upfleet/proto/check-kinds';
 import { EndpointCreateBody, firstError } from '@upfleet/proto/schemas';
@@ -102,7 +102,7 @@ export function EndpointFormModal({
   const primary = regions.find((r) => r.primary_region);
 
   // The plan's rules are @upfleet/proto/plan's, the same the server and the CLI apply.
-  const limits = { ...plan, max_regions: maxRegions, package_name: plan.package_name || 'Free' };
+  const limits = { ...plan, max_regions: maxRegions, package_name: plan.package_name || FREE_PLAN_DEFAULTS.package_name };
   const primaryKey = primaryRegionKey(regions);
   const ctx = { primaryRegion: { key: primaryKey, label: primary ? regionLabel(primary) : 'EU - Germany' } };
 
@@ -217,7 +217,7 @@ export function EndpointFormModal({
           {singleRegion ? (
             <div className="single-region">
               <span className="chip chip-primary">{primary ? regionLabel(primary) : 'EU - Germany'}</span>
-              <span className="option-hint">Your {plan.package_name || 'Free'} plan checks from the primary region.</span>
+              <span className="option-hint">Your {plan.package_name || FREE_PLAN_DEFAULTS.package_name} plan checks from the primary region.</span>
             </div>
           ) : (
             <>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { stripControls } from './safe-text';
-import { formatTable } from './table';
+import { formatTable } from './formatters/table';
 
 describe('stripControls', () => {
   it.each([

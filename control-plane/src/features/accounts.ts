@@ -1,0 +1,52 @@
+// Accounts: sessions and tokens (expired ones pruned hourly), sign-up and sign-in, single sign-on,
+// and API keys.
+import type { BillingService } from '../services/billing';
+import { createApiKeyService } from '../services/api-keys';
+import { createAuthService } from '../services/auth';
+import type { EventHub } from '../services/events';
+import { createOidcService } from '../services/oidc';
+import { createTokenService } from '../services/tokens';
+import { createApiKeysRepo } from '../store/api-keys-repo';
+import { createSessionsRepo } from '../store/sessions-repo';
+import type { Foundation } from './foundation';
+import { every, type Feature } from './lifecycle';
+
+export function createAccountsFeature(base: Foundation, deps: { billing: BillingService; events: EventHub }, opts: { pruneIntervalMs?: number }) {
+  const { config, users, catalog, logger } = base;
+  const tokens = createTokenService({
+    sessions: createSessionsRepo(base.db),
+    signingKey: base.key('access-tokens'),
+    accessTtlSeconds: config.accessTokenTtlSeconds,
+    refreshTtlDays: config.refreshTokenTtlDays,
+    reuseGraceSeconds: config.refreshReuseGraceSeconds,
+  });
+  const pruneSessions = () => {
+    const pruned = tokens.prune();
+    if (pruned.sessions + pruned.tokens > 0) logger.info(pruned, 'pruned expired sessions');
+  };
+  const prune = every(opts.pruneIntervalMs ?? 3600_000, pruneSessions);
+  const auth = createAuthService({
+    users, catalog, tokens, limiter: base.limiter, box: base.box, checkout: deps.billing, logger, now: base.now, defaultPackageId: base.defaultPackageId,
+    mailer: base.accountMailer,
+    publicUrl: base.publicUrl,
+  });
+  const oidc = config.oidc
+    ? createOidcService({
+        config: config.oidc, db: base.db, users, workspaces: base.workspacesRepo, issueTokens: (id) => tokens.issue(id),
+        revokeSessions: (id, reason) => tokens.revokeOthers(id, '', reason), verifySecondFactor: (id, code) => auth.verifySecondFactor(id, code),
+        freePackageId: base.defaultPackageId, publicUrl: base.publicUrl, logger, now: base.now,
+      })
+    : null;
+  const apiKeys = createApiKeyService({
+    keys: createApiKeysRepo(base.db), planOf: base.planOf, perMinute: config.rateLimits.apiKeyPerMinute, onRevoked: (id) => deps.events.endKeyStreams(id),
+  });
+  return {
+    name: 'accounts',
+    services: { tokens, auth, oidc, apiKeys },
+    start: () => {
+      pruneSessions();
+      prune.start();
+    },
+    stop: () => prune.stop(),
+  } satisfies Feature<unknown>;
+}

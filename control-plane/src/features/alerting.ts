@@ -1,0 +1,60 @@
+// Alerting: incidents from stored results and heartbeats, their deliveries, and the alert settings
+// (thresholds and methods) the owner edits.
+import { createAlerting } from '../alerting';
+import { createChannels } from '../alerting/channels';
+import { createAlertingRepo } from '../alerting/repo';
+import { createAlertService } from '../alerting/settings';
+import { createAlertsRepo } from '../alerting/settings-repo';
+import type { MaintenanceService } from '../maintenance';
+import type { EventHub } from '../services/events';
+import type { LiveStateService } from '../services/live-state';
+import type { StatusPageService } from '../services/status-pages';
+import type { Foundation } from './foundation';
+import type { Feature } from './lifecycle';
+
+export function createAlertingFeature(base: Foundation, deps: { maintenance: MaintenanceService; statusPages: StatusPageService; events: EventHub; live: LiveStateService }) {
+  const { config } = base;
+  const alertsRepo = createAlertsRepo(base.db);
+  const alerting = createAlerting({
+    inMaintenance: (urlId, ts) => deps.maintenance.inMaintenance(urlId, ts),
+    // The dashboard row's state, auto reports on status pages, and fresh component states.
+    incidentHooks: {
+      opened: (i) => {
+        deps.live.incidentChanged(i.url_id);
+        deps.statusPages.incidentHooks.opened(i);
+      },
+      resolved: (i) => {
+        deps.live.incidentChanged(i.url_id);
+        deps.statusPages.incidentHooks.resolved(i);
+      },
+    },
+    emailVerified: base.emailVerified,
+    repo: createAlertingRepo(base.db),
+    alerts: alertsRepo,
+    box: base.box,
+    logger: base.logger,
+    regionLabel: base.regionLabel,
+    primaryRegion: base.primaryRegionKey,
+    channels: createChannels({
+      publicUrl: config.publicUrl,
+      allowPrivateTargets: config.allowPrivateTargets,
+      slackApiUrl: config.alerting.slackApiUrl,
+      telegramApiUrl: config.alerting.telegramApiUrl,
+      twilio: config.alerting.twilio,
+      smtp: { url: config.alerting.smtpUrl, from: config.alerting.smtpFrom },
+    }),
+    metrics: base.metrics,
+    onIncidentEvent: (userId, e) => deps.events.publish(userId, e.type as 'incident.opened' | 'incident.resolved', { url_id: e.endpoint?.id ?? null, ...e }),
+  });
+  alerting.followChanges(base.changes);
+  const alerts = createAlertService({
+    alerts: alertsRepo, endpoints: base.endpointsRepo, catalog: base.catalog, box: base.box, onThresholdsChanged: (urlId) => alerting.thresholdsChanged(urlId),
+    limiter: base.limiter, advancedAlerts: (userId) => base.planOf(userId).advanced_alerts, emailVerified: base.emailVerified,
+  });
+  return {
+    name: 'alerting',
+    services: { alerting, alerts },
+    start: () => alerting.start(),
+    stop: () => alerting.stop(),
+  } satisfies Feature<unknown>;
+}

@@ -1,0 +1,40 @@
+// Billing: Stripe checkout and webhooks, plan changes, prices, and the past-due grace.
+// Off without STRIPE_SECRET_KEY: checkout answers 503, everything else works.
+import { createStripeClient } from '../lib/stripe';
+import { createBillingService } from '../services/billing';
+import { createPriceService } from '../services/billing-prices';
+import { createPlanChanger } from '../services/plan-change';
+import { createBillingRepo } from '../store/billing-repo';
+import type { Foundation } from './foundation';
+import { every, type Feature } from './lifecycle';
+
+export function createBillingFeature(base: Foundation) {
+  const { config, users, catalog, metrics } = base;
+  const stripe = config.stripe.secretKey ? createStripeClient(config.stripe.secretKey, config.stripe.apiBase) : null;
+  const billingRepo = createBillingRepo(base.db);
+  const billing = createBillingService({
+    stripe, webhookSecret: config.stripe.webhookSecret, billing: billingRepo, users, catalog, logger: base.logger, now: base.now, metrics,
+    plans: createPlanChanger({
+      users, catalog, endpoints: base.endpointsRepo, billing: billingRepo, now: base.now, metrics,
+      // A plan change edits many endpoints at once: agents get deltas, alerting re-reads them.
+      changes: base.changes,
+    }),
+    publicUrl: base.publicUrl,
+  });
+  // Past-due subscriptions past their 7-day grace fall back to Free even when nobody signs in.
+  const grace = every(60_000, () => {
+    try {
+      billing.expireGrace();
+    } catch (err) {
+      base.logger.error({ err }, 'past-due grace check failed');
+    }
+  });
+  return {
+    name: 'billing',
+    services: { billing, prices: createPriceService({ stripe, catalog }) },
+    start: () => {
+      if (stripe) grace.start();
+    },
+    stop: () => grace.stop(),
+  } satisfies Feature<unknown>;
+}

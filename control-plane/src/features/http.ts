@@ -1,0 +1,95 @@
+// The HTTP server: the app over every feature's services. Stopping it ends event streams, stops
+// accepting, and lets requests in flight finish (up to SHUTDOWN_TIMEOUT_SECONDS).
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { createApp, type AppDeps } from '../http/app';
+import { registerHttpMetrics } from '../lib/metrics';
+import type { Foundation } from './foundation';
+import type { Feature } from './lifecycle';
+
+type Shared = 'defaultPackage' | 'logger' | 'publicPerMinute' | 'publicUrl' | 'allowHttpInstall' | 'catalog' | 'limiter' | 'adminToken' | 'webDistDir' | 'trustProxy' | 'metrics' | 'eventStreamMaxMs' | 'workspacesRepo' | 'memberName' | 'billingContact';
+
+export function createHttpFeature(base: Foundation, services: Omit<AppDeps, Shared> & { events: NonNullable<AppDeps['events']> }) {
+  const { config, users, workspacesRepo } = base;
+  const app = createApp({
+    ...services,
+    logger: base.logger,
+    publicPerMinute: config.rateLimits.publicPerMinute,
+    publicUrl: config.publicUrl,
+    allowHttpInstall: config.allowHttpInstall,
+    workspacesRepo,
+    memberName: (id) => users.byId(id)?.username ?? `user ${id}`,
+    defaultPackage: base.defaultPackageName,
+    billingContact: (memberId, workspaceId) => {
+      const w = workspacesRepo.get(workspaceId);
+      const member = users.byId(memberId);
+      return w && !w.personal && member ? { email: member.email, name: w.name } : null;
+    },
+    eventStreamMaxMs: config.accessTokenTtlSeconds * 1000,
+    catalog: base.catalog,
+    limiter: base.limiter,
+    adminToken: base.adminToken,
+    webDistDir: config.webDistDir,
+    trustProxy: config.trustProxy,
+    metrics: registerHttpMetrics(base.metrics),
+  });
+  let server: Server | null = null;
+  let drain: ((timeoutMs: number) => Promise<void>) | null = null;
+  let address = { port: 0, url: '' };
+  return {
+    name: 'http',
+    services: {
+      /** The listening port and the URL to open (after start). */
+      address: () => address,
+      server: () => server!,
+    },
+    async start() {
+      const s: Server = await new Promise((resolve, reject) => {
+        const listening = app.listen(config.port, config.host, () => resolve(listening));
+        listening.once('error', reject);
+      });
+      server = s;
+      drain = trackInFlight(s);
+      const port = (s.address() as AddressInfo).port;
+      address = { port, url: `http://${config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host}:${port}` };
+      base.setListeningUrl(address.url);
+      base.logger.info({ port }, 'http listening');
+    },
+    async stop() {
+      services.events.close(); // open event streams would otherwise hold the drain below
+      await drain?.(config.shutdownTimeoutSeconds * 1000);
+    },
+  } satisfies Feature<unknown>;
+}
+
+/** Counts requests in flight; the returned drain() stops accepting connections, waits for those
+ *  requests up to a bound, then closes every connection (a stuck client cannot hold a stop). */
+function trackInFlight(server: Server): (timeoutMs: number) => Promise<void> {
+  let inFlight = 0;
+  let closing = false;
+  let onIdle: (() => void) | null = null;
+  server.on('request', (_req, res) => {
+    inFlight++;
+    if (closing) res.setHeader('Connection', 'close');
+    res.once('close', () => {
+      inFlight--;
+      if (closing) server.closeIdleConnections();
+      if (inFlight === 0) onIdle?.();
+    });
+  });
+  return async (timeoutMs) => {
+    closing = true;
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    if (inFlight > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      await new Promise<void>((resolve) => {
+        onIdle = resolve;
+        timer = setTimeout(resolve, timeoutMs);
+      });
+      clearTimeout(timer);
+    }
+    server.closeAllConnections();
+    await closed;
+  };
+}
