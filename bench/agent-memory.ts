@@ -119,7 +119,7 @@ async function measure(runtime: Runtime, nodeFlags: string[], agentArgs: string[
   console.log(`  RSS anonymous ${kb('RssAnon').toFixed(0)} MB, file-backed ${kb('RssFile').toFixed(0)} MB, threads ${threads}`);
   console.log(`  V8 heap used ${heapUsed.toFixed(0)} MB of ${heapTotal.toFixed(0)} MB reserved, external ${external.toFixed(0)} MB`);
   for (const [name, mb] of mappings) console.log(`    ${mb.toFixed(1).padStart(6)} MB  ${name}`);
-  console.log(`  agent RSS after warm-up: ${samples[samples.length - 1]!.toFixed(0)} MB (avg ${avg.toFixed(0)} MB over ${SECONDS} s, peak ${peak.toFixed(0)} MB incl. warm-up)   goal < 120 MB`);
+  console.log(`  agent RSS after warm-up: ${samples[samples.length - 1].toFixed(0)} MB (avg ${avg.toFixed(0)} MB over ${SECONDS} s, peak ${peak.toFixed(0)} MB incl. warm-up)   goal < 120 MB`);
   await cp.close();
   await targets.close();
   rmSync(dir, { recursive: true, force: true });

@@ -58,7 +58,7 @@ async function waitHttp(url: string): Promise<void> {
 
 function start(bin: string, args: string[]): ChildProcess {
   const c = spawn(bin, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-  c.stderr!.on('data', () => {});
+  c.stderr.on('data', () => {});
   children.push(c);
   return c;
 }
@@ -158,7 +158,7 @@ async function main(): Promise<void> {
   }
 
   const os = await import('node:os');
-  console.log(`target ${target} (nginx, 1 worker); ${SECONDS} s per phase; machine: ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(1)}; V8 heap ${tuned ? 'tuned (agent/src/heap.ts)' : 'defaults'}`);
+  console.log(`target ${target} (nginx, 1 worker); ${SECONDS} s per phase; machine: ${os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(1)}; V8 heap ${tuned ? 'tuned (agent/src/heap.ts)' : 'defaults'}`);
   const wrk = runWrk(target, ['Connection: close']);
   console.log(`wrk -H 'Connection: close'        ${wrk.rps.toFixed(0).padStart(8)} req/s   ${wrk.errors}`);
   const bb = haveBlackbox ? runWrk(probeUrl) : { rps: NaN, errors: '' };

@@ -23,7 +23,7 @@ const BATCH = Number(process.argv[3] ?? 1000);
 const WINDOW = 4;
 const logger = pino({ level: 'warn' });
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 function setup(withThresholds: boolean) {
   const fx = createAlertingFixture('Business');
@@ -48,7 +48,7 @@ function makeBatches(tag: string, ids: number[], total: number): Array<{ id: str
   const out: Array<{ id: string; results: CheckResult[] }> = [];
   let results: CheckResult[] = [];
   for (let i = 0; i < total; i++) {
-    const endpoint = ids[i % ids.length]!;
+    const endpoint = ids[i % ids.length];
     const round = Math.floor(i / ids.length);
     const failing = (endpoint + round) % 200 === 0 || (endpoint + round - 1) % 200 === 0;
     results.push(httpResult(endpoint, t0 + round * 10_000 + (i % 1000), failing
@@ -81,7 +81,7 @@ async function ingest(label: string, withThresholds: boolean, evaluate: boolean,
   let next = 0;
   await Promise.all(Array.from({ length: WINDOW }, async () => {
     while (next < batches.length) {
-      const b = batches[next++]!;
+      const b = batches[next++];
       await store.insertBatch(b.id, 'bench', b.results);
       if (evaluate) {
         const t = performance.now();

@@ -105,7 +105,7 @@ async function runServer(): Promise<void> {
       if (now >= end) return resolve();
       const n = Math.floor(((now - started) / 1000) * rate) - sent;
       const at = Date.now();
-      const batch = Array.from({ length: Math.max(0, n) }, () => httpResult(ids[next++ % ids.length]!, at));
+      const batch = Array.from({ length: Math.max(0, n) }, () => httpResult(ids[next++ % ids.length], at));
       sent += batch.length;
       live.onResults(batch);
       setTimeout(tick, Math.max(0, tickMs - (performance.now() - now)));

@@ -13,7 +13,7 @@ const TOTAL = Number(process.argv[2] ?? 200_000);
 const BATCH = Number(process.argv[3] ?? 2000);
 const CHUNK = Number(process.argv[4] ?? 50);
 
-const serialize = loadAgentService().service.ReportResults!.requestSerialize as (v: unknown) => Buffer;
+const serialize = loadAgentService().service.ReportResults.requestSerialize as (v: unknown) => Buffer;
 
 function result(i: number): CheckResult {
   return {
@@ -49,7 +49,7 @@ function run(): { ms: number; cpuUs: number; bytes: number } {
 
 run(); // warm-up (JIT, page cache)
 const figures = [run(), run(), run()].sort((a, b) => a.ms - b.ms);
-const best = figures[0]!;
+const best = figures[0];
 console.log(`agent outbox: ${TOTAL.toLocaleString('en-US')} results, batches of ${BATCH}, added ${CHUNK} at a time`);
 console.log(`  ${Math.round((TOTAL * 1000) / best.ms).toLocaleString('en-US')} results/s (best of 3), ${(best.cpuUs / TOTAL).toFixed(2)} us CPU per result, ${(best.bytes / TOTAL).toFixed(1)} wire bytes per result`);
 console.log(`  all runs: ${figures.map((f) => `${Math.round((TOTAL * 1000) / f.ms).toLocaleString('en-US')}/s`).join(', ')}`);

@@ -9,15 +9,15 @@ import { makeBatches } from './ingest-data';
 
 const [address, prefix, total, size, window] = process.argv.slice(2);
 const live = process.env.INGEST_AGENT_ENCODE === 'live';
-const method = loadAgentService().service.ReportResults!;
-const batches = makeBatches(prefix!, Number(total), Number(size));
+const method = loadAgentService().service.ReportResults;
+const batches = makeBatches(prefix, Number(total), Number(size));
 const payloads: Array<ResultBatch | Buffer> = live ? batches : batches.map((b) => method.requestSerialize(b));
 const Client = grpc.makeGenericClientConstructor(
   { ReportResults: { ...method, requestSerialize: (v: ResultBatch | Buffer) => (Buffer.isBuffer(v) ? v : method.requestSerialize(v)) } },
   'AgentService',
 );
-const client = new Client(address!, grpc.credentials.createInsecure(), { 'grpc.max_send_message_length': 64 * 1024 * 1024 });
-const report = (client as unknown as Record<string, (md: grpc.Metadata) => grpc.ClientDuplexStream<ResultBatch | Buffer, BatchAck>>).ReportResults!.bind(client);
+const client = new Client(address, grpc.credentials.createInsecure(), { 'grpc.max_send_message_length': 64 * 1024 * 1024 });
+const report = (client as unknown as Record<string, (md: grpc.Metadata) => grpc.ClientDuplexStream<ResultBatch | Buffer, BatchAck>>).ReportResults.bind(client);
 process.stdout.write('ready\n');
 process.stdin.once('data', () => {
   const stream = report(new grpc.Metadata());
@@ -27,7 +27,7 @@ process.stdin.once('data', () => {
   let acked = 0;
   let failed = 0;
   const pump = () => {
-    while (sent < payloads.length && sent - acked < Number(window)) stream.write(payloads[sent++]!);
+    while (sent < payloads.length && sent - acked < Number(window)) stream.write(payloads[sent++]);
     if (sent === payloads.length && acked === payloads.length) stream.end();
   };
   stream.on('data', (a: BatchAck) => {

@@ -21,9 +21,9 @@ export function makeBatches(prefix: string, total: number, size: number): Result
     const results: CheckResult[] = [];
     for (let j = 0; j < Math.min(size, total - b * size); j++) { // the last batch holds what is left
       const i = b * size + j;
-      const kind = KINDS[i % 3]!;
+      const kind = KINDS[i % 3];
       results.push({
-        check_id: `${1 + (i % ENDPOINTS)}:${SHORT[i % 3]}:${REGIONS[i % 3]}`, endpoint_id: 1 + (i % ENDPOINTS), kind, region: REGIONS[i % 3]!,
+        check_id: `${1 + (i % ENDPOINTS)}:${SHORT[i % 3]}:${REGIONS[i % 3]}`, endpoint_id: 1 + (i % ENDPOINTS), kind, region: REGIONS[i % 3],
         ts_ms: T0 + Math.floor(i / 10) * 10, ok: i % 17 !== 0, phase: i % 17 === 0 ? 'http' : '',
         error: i % 17 === 0 ? 'HTTP 503' : '', status_code: i % 17 === 0 ? 503 : 200, dns_ms: 1.2, connect_ms: 3.4,
         tls_ms: 8.1, ttfb_ms: 40.5, total_ms: 50 + (i % 100), cert_days_left: kind === 'CHECK_KIND_TLS' ? 80 : 0,
@@ -43,7 +43,7 @@ export async function insertConcurrently(store: ResultStore, batches: readonly R
   let next = 0;
   await Promise.all(Array.from({ length: concurrency }, async () => {
     while (next < batches.length) {
-      const b = batches[next++]!;
+      const b = batches[next++];
       await store.insertBatch(b.batch_id, 'bench', b.results);
     }
   }));

@@ -46,7 +46,7 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'upfleet-ingest-profile-'));
   const store = createResultStore({ clickhouseUrl: null, dataDir: dir, logger: pino({ level: 'warn' }), insertLanes: 1 });
   await store.init();
-  for (let w = 0; w < 3; w++) await store.insertBatch(`warm${w}`, 'bench', decoded[w]!.results);
+  for (let w = 0; w < 3; w++) await store.insertBatch(`warm${w}`, 'bench', decoded[w].results);
   let i = 0;
   await cpuAsync('insertBatch (raw + 2 rollup views)', rows, async () => {
     for (const b of decoded) await store.insertBatch(`a${i++}`, 'bench', b.results);

@@ -32,7 +32,7 @@ async function main(): Promise<void> {
       await store.command(`DROP VIEW ${db}.check_results_${grain}_mv`);
       await store.command(`ALTER TABLE ${db}.check_results_${grain} DROP COLUMN total_p95`);
       await store.command(`ALTER TABLE ${db}.check_results_${grain} ADD COLUMN total_p95 AggregateFunction(${p95}(0.95), Float32) AFTER total_max`);
-      await store.command(`CREATE MATERIALIZED VIEW ${db}.check_results_${grain}_mv TO ${db}.check_results_${grain} AS ${view!.q.replace('quantileTimingStateIf', `${p95}StateIf`)}`);
+      await store.command(`CREATE MATERIALIZED VIEW ${db}.check_results_${grain}_mv TO ${db}.check_results_${grain} AS ${view.q.replace('quantileTimingStateIf', `${p95}StateIf`)}`);
     }
   }
   const batches = makeBatches('views', TOTAL, 2000);
@@ -43,7 +43,7 @@ async function main(): Promise<void> {
   const cpuInsert = process.cpuUsage(cpu0);
   for (let quiet = 0; quiet < 6; ) {
     const [m] = await store.select<{ c: string }>('SELECT count() AS c FROM system.merges');
-    quiet = Number(m!.c) === 0 ? quiet + 1 : 0;
+    quiet = Number(m.c) === 0 ? quiet + 1 : 0;
     await new Promise((r) => setTimeout(r, 500));
   }
   const cpuAll = process.cpuUsage(cpu0);

@@ -118,7 +118,7 @@ async function benchTarget(target: Target): Promise<Figures> {
     const lines = agents.map((a) => {
       let buf = '';
       const waiters: Array<(l: string) => void> = [];
-      a.stdout!.on('data', (d) => {
+      a.stdout.on('data', (d) => {
         buf += d;
         let i;
         while ((i = buf.indexOf('\n')) >= 0) {
@@ -136,7 +136,7 @@ async function benchTarget(target: Target): Promise<Figures> {
     const started = performance.now();
     const cpu0 = process.cpuUsage();
     const merged0 = store.mergeStats;
-    for (const a of agents) a.stdin!.write('go\n');
+    for (const a of agents) a.stdin.write('go\n');
     const reports = (await Promise.all(done)).map((l) => JSON.parse(l) as { sent: number; failed: number; cpuMs: number });
     const ms = performance.now() - started;
     const cpu = process.cpuUsage(cpu0);

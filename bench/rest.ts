@@ -26,7 +26,7 @@ const N = Number(values.endpoints);
 
 /** CPU time the control-plane process has used (ms): a cost per request that a busy machine does not inflate as much as latency. */
 function serverCpuMs(): number {
-  const fields = fs.readFileSync(`/proc/${stack.process.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  const fields = fs.readFileSync(`/proc/${stack.process.pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in 100 Hz ticks
 }
 
@@ -45,7 +45,7 @@ async function withLiveState(): Promise<void> {
     for (const id of ids) {
       const down = id % 10 === 0;
       const recent = Array.from({ length: 30 }, (_, i) => ({ at: now - (30 - i) * 10_000 - id, ok: !(down && i > 26), ms: 80 + ((id * 7 + i) % 200), code: down && i > 26 ? 503 : 200 }));
-      const last = recent[29]!;
+      const last = recent[29];
       save.run(id, JSON.stringify({ kind: 'http', regions: { 'EU-Germany': { at: last.at, ok: last.ok, ms: last.ms, code: last.code, error: last.ok ? null : 'HTTP 503 from EU - Germany' } }, recent }));
     }
   })();
@@ -55,7 +55,7 @@ async function withLiveState(): Promise<void> {
 }
 async function call(method: string, path: string, body?: unknown, token?: string, parse = true, encoding = 'identity') {
   const res = await pool.request({
-    method: method as 'GET', path,
+    method: method, path,
     headers: { 'content-type': 'application/json', 'accept-encoding': encoding, ...(token ? { authorization: `Bearer ${token}` } : {}) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
@@ -102,7 +102,7 @@ try {
       one.push(performance.now() - s);
     }
     one.sort((a, b) => a - b);
-    const median = one[10]!;
+    const median = one[10];
     const zipped = ((await call('GET', path, undefined, token, false, 'gzip')) as ArrayBuffer).byteLength;
     console.log(`${path.padEnd(34)} alone: ${median.toFixed(2)} ms median, ${(bytes / 1000).toFixed(0)} kB (${(zipped / 1000).toFixed(0)} kB gzipped)${path.endsWith('uptime') ? ` = ${((median * 1000) / N).toFixed(2)} µs and ${Math.round(bytes / N)} B per endpoint` : ''}`);
     const lat: number[] = [];
@@ -121,7 +121,7 @@ try {
     const cpuPerReq = (serverCpuMs() - cpu0) / lat.length;
     lat.sort((a, b) => a - b);
     const q = (p: number) => lat[Math.min(lat.length - 1, Math.floor(p * lat.length))].toFixed(2);
-    console.log(`${path.padEnd(34)} ${String(lat.length).padStart(6)} req  ${(lat.length / elapsed).toFixed(0).padStart(6)} req/s  p50 ${q(0.5)} ms  p99 ${q(0.99)} ms  (concurrency ${concurrency})  server CPU ${cpuPerReq.toFixed(2)} ms/req  load ${os.loadavg()[0]!.toFixed(1)}`);
+    console.log(`${path.padEnd(34)} ${String(lat.length).padStart(6)} req  ${(lat.length / elapsed).toFixed(0).padStart(6)} req/s  p50 ${q(0.5)} ms  p99 ${q(0.99)} ms  (concurrency ${concurrency})  server CPU ${cpuPerReq.toFixed(2)} ms/req  load ${os.loadavg()[0].toFixed(1)}`);
   }
 } finally {
   await pool.close();

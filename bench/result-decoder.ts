@@ -5,8 +5,8 @@ import { loadAgentService } from '@upfleet/proto';
 import { decodeResultBatch } from '../control-plane/src/grpc/result-batch-decoder';
 import { makeBatches } from './ingest-data';
 
-const method = loadAgentService().service.ReportResults!;
-const bufs = makeBatches('bench', 100_000, 2000).map((b) => method.requestSerialize(b) as Buffer);
+const method = loadAgentService().service.ReportResults;
+const bufs = makeBatches('bench', 100_000, 2000).map((b) => method.requestSerialize(b));
 const ROUNDS = 3;
 
 function cpuPerResult(decode: (b: Buffer) => unknown): number {

@@ -35,7 +35,7 @@ const REGIONS = ['EU-Germany', 'US-Virginia', 'AP-Singapore'];
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
 };
 
 // 1. Seed chDB in this process under the data dir the control plane will open (endpoint ids 1..N:
@@ -84,7 +84,7 @@ const stack = await startStack({ dataDir, env: { NODE_ENV: 'production' } });
 const pool = new Pool(stack.baseUrl, { connections: CONCURRENCY });
 async function call(method: string, p: string, body?: unknown, token?: string): Promise<any> {
   const res = await pool.request({
-    method: method as 'GET', path: p,
+    method: method, path: p,
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });

@@ -73,11 +73,11 @@ export function parseJsonPath(path: string): JsonPathStep[] | null {
   while (i < path.length) {
     const rest = path.slice(i);
     let m = /^\.([A-Za-z_$][\w$-]*)/.exec(rest);
-    if (m) { steps.push(m[1]!); i += m[0].length; continue; }
+    if (m) { steps.push(m[1]); i += m[0].length; continue; }
     m = /^\[(\d{1,9})\]/.exec(rest);
     if (m) { steps.push(Number(m[1])); i += m[0].length; continue; }
     m = /^\[(?:'([^']*)'|"([^"]*)")\]/.exec(rest);
-    if (m) { steps.push((m[1] ?? m[2])!); i += m[0].length; continue; }
+    if (m) { steps.push((m[1] ?? m[2])); i += m[0].length; continue; }
     return null;
   }
   return steps;
@@ -145,7 +145,7 @@ export function regexBacktrackingProblem(pattern: string): string | null {
     for (let k = 0; k < open.length; k++) if (r === 'unbounded' || open[k] === 'none') open[k] = r;
   };
   for (let i = 0; i < pattern.length; ) {
-    const c = pattern[i]!;
+    const c = pattern[i];
     if (c === '\\') {
       const next = pattern[i + 1] ?? '';
       if (/[1-9]/.test(next) || (next === 'k' && pattern[i + 2] === '<')) return 'Backreferences (\\1, \\k<name>) are not allowed in a regular expression';

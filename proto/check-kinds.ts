@@ -82,7 +82,7 @@ export const CHECK_KINDS: Readonly<Record<AssignedKind, KindName>> = Object.from
 ) as Record<AssignedKind, KindName>;
 
 /** The short name of a proto kind, or null for UNSPECIFIED and anything unknown. */
-export function kindName(kind: CheckKind | string): KindName | null {
+export function kindName(kind: string): KindName | null {
   return Object.hasOwn(CHECK_KIND_TABLE, kind) ? CHECK_KIND_TABLE[kind as AssignedKind].name : null;
 }
 

@@ -84,7 +84,7 @@ export interface EncodedResultBatch { batch_id: string; encoded: Buffer }
 export function loadAgentService(): AgentServiceCtor {
   if (cached) return cached;
   const def = protoLoader.loadSync(PROTO_PATH, LOADER_OPTIONS);
-  const method = (def['upfleet.agent.v1.AgentService'] as unknown as Record<string, grpc.MethodDefinition<unknown, unknown>>).ReportResults!;
+  const method = (def['upfleet.agent.v1.AgentService'] as unknown as Record<string, grpc.MethodDefinition<unknown, unknown>>).ReportResults;
   const serialize = method.requestSerialize;
   method.requestSerialize = (v: unknown) => {
     const encoded = (v as Partial<EncodedResultBatch> | null)?.encoded;

@@ -10,5 +10,5 @@ export interface JoinToken {
 
 export function splitJoinToken(token: string): JoinToken {
   const m = /^([^.]+)\.([0-9a-fA-F]{64})$/.exec(token.trim());
-  return m ? { secret: m[1]!, caFingerprint: m[2]!.toLowerCase() } : { secret: token.trim(), caFingerprint: null };
+  return m ? { secret: m[1], caFingerprint: m[2].toLowerCase() } : { secret: token.trim(), caFingerprint: null };
 }

@@ -8,7 +8,7 @@ export function parseHostPort(raw: string): { host: string; port: number } | nul
   if (!m) return null;
   const port = Number(m[3]);
   if (port < 1 || port > 65535) return null;
-  return { host: m[1] ? `[${m[1].toLowerCase()}]` : m[2]!.toLowerCase(), port };
+  return { host: m[1] ? `[${m[1].toLowerCase()}]` : m[2].toLowerCase(), port };
 }
 
 /** A DNS name (labels of letters, digits, hyphens, underscores), trailing dot dropped. */
@@ -24,8 +24,8 @@ export function parseResolver(raw: string): { address: string; port: number } | 
   const v6 = /^\[([0-9A-Fa-f:.]+)\](?::(\d{1,5}))?$/.exec(s) ?? /^([0-9A-Fa-f]*:[0-9A-Fa-f:.]*)()$/.exec(s);
   const m = v4 ?? v6;
   if (!m) return null;
-  if (v4 && m[1]!.split('.').some((o) => Number(o) > 255 || (o.length > 1 && o.startsWith('0')))) return null;
+  if (v4 && m[1].split('.').some((o) => Number(o) > 255 || (o.length > 1 && o.startsWith('0')))) return null;
   const port = m[2] ? Number(m[2]) : 53;
   if (port < 1 || port > 65535) return null;
-  return { address: m[1]!.toLowerCase(), port };
+  return { address: m[1].toLowerCase(), port };
 }

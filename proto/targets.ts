@@ -21,11 +21,11 @@ for (const [net6, prefix] of [
 function mappedIpv4(address: string): string | null {
   const s = address.toLowerCase();
   const dotted = /^(?:0{0,4}:){0,5}:?ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(s);
-  if (dotted) return dotted[1]!;
+  if (dotted) return dotted[1];
   const hex = /^(?:0{0,4}:){0,5}:?ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(s);
   if (!hex) return null;
-  const hi = parseInt(hex[1]!, 16);
-  const lo = parseInt(hex[2]!, 16);
+  const hi = parseInt(hex[1], 16);
+  const lo = parseInt(hex[2], 16);
   return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
 }
 

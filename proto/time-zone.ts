@@ -82,7 +82,7 @@ function wallParts(ms: number, iana: string): { y: number; mo: number; d: number
   }
   const p: Record<string, number> = {};
   for (const part of f.formatToParts(new Date(ms))) if (part.type !== 'literal') p[part.type] = Number(part.value);
-  return { y: p.year!, mo: p.month!, d: p.day!, h: p.hour! % 24, mi: p.minute!, s: p.second! };
+  return { y: p.year, mo: p.month, d: p.day, h: p.hour % 24, mi: p.minute, s: p.second };
 }
 
 /** Minutes east of UTC in `zone` at the instant `ms` (DST included); 0 for an unknown zone. */

@@ -53,13 +53,13 @@ export interface BuiltAgent {
 
 /** Runs a build step quietly (postject warns about every ELF note); its output only when it fails. */
 function run([cmd, ...args]: string[]): void {
-  const r = spawnSync(cmd!, args, { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`${path.basename(args[0] ?? cmd!)} failed (${r.status ?? r.signal}): ${r.stdout}${r.stderr}`.trim());
+  const r = spawnSync(cmd, args, { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`${path.basename(args[0] ?? cmd)} failed (${r.status ?? r.signal}): ${r.stdout}${r.stderr}`.trim());
 }
 
 function result(binary: string, built: boolean): BuiltAgent {
   const sha256File = `${binary}.sha256`;
-  return { binary, sha256File, sha256: readFileSync(sha256File, 'utf8').split(/\s/)[0]!, bytes: statSync(binary).size, built };
+  return { binary, sha256File, sha256: readFileSync(sha256File, 'utf8').split(/\s/)[0], bytes: statSync(binary).size, built };
 }
 
 /** Builds the executable into outDir unless the one there was built from the same sources. */

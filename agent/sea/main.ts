@@ -27,7 +27,7 @@ export const SEA_ASSETS: Record<string, string> = {
 function cacheRoot(): string {
   const env = process.env;
   if (env.UPFLEET_CACHE_DIR) return env.UPFLEET_CACHE_DIR;
-  if (env.CACHE_DIRECTORY) return env.CACHE_DIRECTORY.split(':')[0]!;
+  if (env.CACHE_DIRECTORY) return env.CACHE_DIRECTORY.split(':')[0];
   const home = os.homedir();
   const xdg = env.XDG_CACHE_HOME || (home && home !== '/' ? path.join(home, '.cache') : '');
   if (xdg) {
@@ -92,7 +92,7 @@ function main(): void {
   const g = globalThis as { __upfleetSeaUrl?: string; __upfleetSqliteBinding?: object };
   g.__upfleetSeaUrl = pathToFileURL(path.join(dir, 'agent.js')).href;
   const addon = { exports: {} as object };
-  process.dlopen(addon, path.join(dir, SEA_ASSETS['better_sqlite3.node']!));
+  process.dlopen(addon, path.join(dir, SEA_ASSETS['better_sqlite3.node']));
   g.__upfleetSqliteBinding = addon.exports;
   // Loaded after the setup above: the agent's modules read import.meta.url when they load.
   void import('../src/main');

@@ -134,7 +134,7 @@ export function loadAgentConfig(env: Env = process.env, overrides: AgentConfigOv
       if (v !== undefined && v.trim() !== '') return { value: v.trim(), from: name };
     }
     const f = file[k];
-    if (f !== undefined && f !== null && f !== '') return { value: String(f), from: `${fileName}:${k}` };
+    if (f !== undefined && f !== null && f !== '') return { value: typeof f === 'string' ? f : JSON.stringify(f), from: `${fileName}:${k}` };
     return undefined;
   };
   const str = (k: Key): string | null => raw(k)?.value ?? null;

@@ -63,7 +63,7 @@ async function main(): Promise<number> {
   });
 }
 
-main().then((code) => {
+void main().then((code) => {
   process.exitCode = code;
   // gRPC keepalive timers or a stuck socket must not keep a stopped agent alive
   setTimeout(() => process.exit(code), 500).unref();

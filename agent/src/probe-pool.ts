@@ -72,7 +72,7 @@ export function createProbePool(opts: ProbePoolOptions): ProbePool {
   return {
     run(a: Assignment) {
       // least busy thread: checks differ a lot in duration (timeouts vs fast 200s)
-      let best = slots[0]!;
+      let best = slots[0];
       for (const s of slots) if (s.inflight.size < best.inflight.size) best = s;
       const id = nextId++;
       return new Promise<CheckResult>((resolve) => {

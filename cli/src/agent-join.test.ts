@@ -35,7 +35,7 @@ describe('agent token create', () => {
   it('asks for --uses N and --expires never, and prints the one-line join (no CA file) when the token carries the CA fingerprint', async () => {
     const run = await admin('agent', 'token', 'create', '--region', 'US-Virginia', '--uses', '3', '--expires', 'never');
     expect(run.code).toBe(0);
-    expect(api.requests[0]!.body).toEqual({ region: 'US-Virginia', expires_in_seconds: null, max_uses: 3 });
+    expect(api.requests[0].body).toEqual({ region: 'US-Virginia', expires_in_seconds: null, max_uses: 3 });
     const token = `upf_boot_secret_1.${FP}`;
     expect(run.stdout).toContain('does not expire, 3 agents');
     expect(run.stdout).toContain(`\n  upfleet agent run --control-plane 127.0.0.1:50051 --region US-Virginia --token ${token}\n`);
@@ -46,7 +46,7 @@ describe('agent token create', () => {
 
     const unlimited = await admin('agent', 'token', 'create', '--region', 'US-Virginia', '--uses', 'unlimited');
     expect(unlimited.code).toBe(0);
-    expect(api.requests[1]!.body).toEqual({ region: 'US-Virginia', max_uses: null });
+    expect(api.requests[1].body).toEqual({ region: 'US-Virginia', max_uses: null });
     const bad = await admin('agent', 'token', 'create', '--region', 'US-Virginia', '--uses', '0');
     expect(bad).toEqual({ code: 1, stdout: '', stderr: "upfleet: Invalid --uses '0': a whole number of agents (1 or more), or 'unlimited'\n" });
   });

@@ -18,7 +18,7 @@ export function parseCheckId(checkId: string): { endpointId: number; kind: Assig
   const m = /^([1-9][0-9]*):([a-z]+):(.+)$/.exec(checkId);
   if (!m) return null;
   const kind = (Object.keys(CHECK_KIND_TABLE) as AssignedKind[]).find((k) => kindName(k) === m[2]);
-  return kind ? { endpointId: Number(m[1]), kind, region: m[3]! } : null;
+  return kind ? { endpointId: Number(m[1]), kind, region: m[3] } : null;
 }
 
 // ---- timeout: decided here only; the agent takes the assignment's timeout_ms ----

@@ -3,6 +3,8 @@
 import type { Logger } from './logger';
 
 export interface ProcessEvents {
+  // Node's EventEmitter types its listeners with any[]; a narrower type here would refuse `process`.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   on(event: string, listener: (...args: any[]) => void): unknown;
 }
 

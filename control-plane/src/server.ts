@@ -85,7 +85,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     db: base.db,
     httpServer: http.services.server(),
     tickHeartbeats: () => monitoring.services.heartbeats.tick(),
-    prepareAgentDownload: downloads.services.prepare,
+    prepareAgentDownload: () => downloads.services.prepare(),
     close: stop,
   };
 }

@@ -4,7 +4,7 @@ import { isTimeZone } from '../time-zone';
 import { ENDPOINT_STATUSES, FEATURES, type EndpointCheck, type EndpointStatus, type Feature } from '../rest';
 import {
   ASSERTION_COMPARISONS, ASSERTION_SOURCES, DNS_RECORD_TYPES, FORBIDDEN_HEADERS, HTTP_METHODS, LIMITS_CHECK, LIMITS_HEARTBEAT,
-  assertionProblem, type Assertion, type EndpointKind,
+  assertionProblem, type EndpointKind,
 } from '../assertions';
 import { flag, optionalText, requiredText } from './common';
 import { ENDPOINT_SORTS, parseSort } from '../endpoint-list';
@@ -153,7 +153,7 @@ export function checkKindRules(b: CheckFields, ctx: z.core.$RefinementCtx): void
   }
   const assertions = endpointKindSpec(kind).assertions;
   for (const a of b.assertions ?? []) {
-    const problem = assertionProblem(a as Assertion, assertions === 'answer' ? 'answer' : 'http');
+    const problem = assertionProblem(a, assertions === 'answer' ? 'answer' : 'http');
     if (problem) return issue(problem, 'assertions');
   }
   if (typeof assertions === 'object' && (b.assertions?.length ?? 0) > 0) issue(assertions.refused, 'assertions');

@@ -53,7 +53,7 @@ describe.skipIf(unavailable !== null)(`ClickHouse cluster: 2 shards, Distributed
   const rows = ENDPOINTS.flatMap((id) => history(id, NOW_HOUR - 3 * DAY, NOW_HOUR, 'h'));
   const sent = batches(rows, 1000, 'cluster');
 
-  const onNode = async (i: number, sql: string) => Number((await cluster.nodes[i]!.query(sql)).trim());
+  const onNode = async (i: number, sql: string) => Number((await cluster.nodes[i].query(sql)).trim());
   const perShard = (sql: string) => Promise.all(cluster.nodes.map((_, i) => onNode(i, sql)));
   const counts = async () => ({
     raw: await store.countResults(),
@@ -65,7 +65,7 @@ describe.skipIf(unavailable !== null)(`ClickHouse cluster: 2 shards, Distributed
     [cluster, reference] = await Promise.all([startClickHouseCluster({ shards: 2 }), startClickHouseServer()]);
     for (const node of cluster.nodes) for (const stmt of clusterSchemaForTests()) await node.query(stmt);
     // The control plane writes to any node (here the first); its init() must find the cluster schema.
-    store = createResultStore({ clickhouseUrl: cluster.nodes[0]!.url, dataDir: '/nonexistent', logger });
+    store = createResultStore({ clickhouseUrl: cluster.nodes[0].url, dataDir: '/nonexistent', logger });
     await store.init();
     // The same data on one plain server: what the cluster must answer like.
     single = createResultStore({ clickhouseUrl: reference.url, dataDir: '/nonexistent', logger });
@@ -84,7 +84,7 @@ describe.skipIf(unavailable !== null)(`ClickHouse cluster: 2 shards, Distributed
 
   it('keeps the Distributed tables of the cluster schema when the control plane applies its own schema', async () => {
     for (let i = 0; i < cluster.nodes.length; i++) {
-      const engines = await cluster.nodes[i]!.query(
+      const engines = await cluster.nodes[i].query(
         "SELECT name, engine FROM system.tables WHERE database = 'upfleet' ORDER BY name FORMAT TSV",
       );
       expect(engines.trim().split('\n')).toEqual([
@@ -103,9 +103,9 @@ describe.skipIf(unavailable !== null)(`ClickHouse cluster: 2 shards, Distributed
   it('spreads results written through the Distributed table over both shards, each endpoint on one shard, every row once', async () => {
     const raw = await perShard('SELECT count() FROM upfleet.check_results_local');
     for (const n of raw) expect(n).toBeGreaterThan(rows.length / 5);
-    expect(raw[0]! + raw[1]!).toBe(rows.length);
+    expect(raw[0] + raw[1]).toBe(rows.length);
     const endpoints = await perShard('SELECT uniqExact(endpoint_id) FROM upfleet.check_results_local');
-    expect(endpoints[0]! + endpoints[1]!).toBe(ENDPOINTS.length);
+    expect(endpoints[0] + endpoints[1]).toBe(ENDPOINTS.length);
     // The views run on each shard, on the rows that shard received.
     expect(await perShard('SELECT sum(n) FROM upfleet.check_results_1m_local')).toEqual(raw);
     expect(await perShard('SELECT sum(n) FROM upfleet.check_results_1h_local')).toEqual(raw);
@@ -145,10 +145,10 @@ describe.skipIf(unavailable !== null)(`ClickHouse cluster: 2 shards, Distributed
       await store.insertBatch(b.id, 'agent-1', b.results);
     }
     // Through the other node too: the token, not the node, decides.
-    const other = createResultStore({ clickhouseUrl: cluster.nodes[1]!.url, dataDir: '/nonexistent', logger });
+    const other = createResultStore({ clickhouseUrl: cluster.nodes[1].url, dataDir: '/nonexistent', logger });
     try {
       await other.init();
-      await other.insertBatch(sent[0]!.id, 'agent-1', sent[0]!.results);
+      await other.insertBatch(sent[0].id, 'agent-1', sent[0].results);
     } finally {
       await other.close();
     }
@@ -168,12 +168,12 @@ describe.skipIf(unavailable !== null)(`ClickHouse cluster: 2 shards, Distributed
     await store.insertBatch(batch.id, 'agent-1', batch.results);
     expect(await counts()).toEqual({ raw: expected, '1m': expected, '1h': expected });
     const raw = await perShard('SELECT count() FROM upfleet.check_results_local');
-    expect(raw[0]! + raw[1]!).toBe(expected);
+    expect(raw[0] + raw[1]).toBe(expected);
   });
 
   it('upgrades a cluster made before schema step 2 with deploy/clickhouse/upgrades/2-rollup-p95.sql; a control plane refuses to start on it until then', async () => {
     const views = () => perShard("SELECT cityHash64(groupArray(as_select)) FROM (SELECT as_select FROM system.tables WHERE database = 'upfleet' AND name LIKE '%\\_mv' ORDER BY name)");
-    const p95Columns = () => cluster.nodes[0]!.query(
+    const p95Columns = () => cluster.nodes[0].query(
       "SELECT table, name FROM system.columns WHERE database = 'upfleet' AND name IN ('total_q', 'total_p95') ORDER BY table FORMAT TSV");
     const viewsNow = await views();
     const columnsNow = await p95Columns();
@@ -191,10 +191,10 @@ describe.skipIf(unavailable !== null)(`ClickHouse cluster: 2 shards, Distributed
     // Up to the hour before the outage test's: it re-sent rows with the same timestamps, and the
     // last status code of a tie is whichever part a merge reads first.
     const graph = { fromMs: NOW_HOUR - 30 * DAY, toMs: NOW_HOUR - 2 * HOUR, functions: ['response_time' as const, 'response_code' as const] };
-    const graphBefore = await store.graphs(ENDPOINTS[0]!, graph);
+    const graphBefore = await store.graphs(ENDPOINTS[0], graph);
     const countsBefore = await counts();
 
-    const fresh = () => createResultStore({ clickhouseUrl: cluster.nodes[1]!.url, dataDir: '/nonexistent', logger });
+    const fresh = () => createResultStore({ clickhouseUrl: cluster.nodes[1].url, dataDir: '/nonexistent', logger });
     const refused = fresh();
     await expect(refused.init()).rejects.toThrow(/upgrades\/2-rollup-p95\.sql/);
     await refused.close();
@@ -226,7 +226,7 @@ describe.skipIf(unavailable !== null)(`ClickHouse cluster: 2 shards, Distributed
     const upgraded = fresh();
     try {
       await upgraded.init();
-      expect(await upgraded.graphs(ENDPOINTS[0]!, graph)).toEqual(graphBefore);
+      expect(await upgraded.graphs(ENDPOINTS[0], graph)).toEqual(graphBefore);
       const extra = ENDPOINTS.flatMap((id) => history(id, NOW_HOUR - 2 * HOUR, NOW_HOUR - HOUR, 'after-upgrade'));
       await upgraded.insertBatch('after-upgrade-1', 'agent-1', extra);
       await upgraded.insertBatch('after-upgrade-1', 'agent-1', extra);
@@ -234,7 +234,7 @@ describe.skipIf(unavailable !== null)(`ClickHouse cluster: 2 shards, Distributed
       expect(await counts()).toEqual({ raw: n, '1m': n, '1h': n });
       const [p] = await upgraded.select<{ filled: string }>(
         "SELECT countIf(finalizeAggregation(total_p95) > 0) AS filled FROM upfleet.check_results_1h WHERE bucket >= now() - INTERVAL 3 HOUR");
-      expect(Number(p!.filled)).toBeGreaterThan(0);
+      expect(Number(p.filled)).toBeGreaterThan(0);
     } finally {
       await upgraded.close();
     }

@@ -33,7 +33,7 @@ describe.skipIf(unavailable !== null)(`local ClickHouse server (clickhouse-local
     const client = createClient({ url: server.url });
     try {
       const version = await (await client.query({ query: 'SELECT version() AS v', format: 'JSONEachRow' })).json<{ v: string }>();
-      expect(version[0]!.v).toMatch(/^\d+\.\d+\./);
+      expect(version[0].v).toMatch(/^\d+\.\d+\./);
       await client.command({ query: 'CREATE DATABASE own' });
       await client.command({ query: "CREATE TABLE own.t (ts DateTime64(3, 'UTC'), v UInt32) ENGINE = MergeTree ORDER BY ts" });
       await client.insert({ table: 'own.t', values: [{ ts: '2026-01-01 00:00:00.123', v: 7 }], format: 'JSONEachRow' });

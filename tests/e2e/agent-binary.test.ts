@@ -81,7 +81,7 @@ describe('the agent executable', () => {
       const s = (g.body.data as { graphs: Array<{ function: string; data: Array<[number, number]> }> }).graphs.find((x) => x.function === 'response_code');
       return s && s.data.length > 0 ? s : null;
     }, 30_000);
-    expect(code.data[0]![1]).toBe(200);
+    expect(code.data[0][1]).toBe(200);
     expect(target.total('/exe')).toBeGreaterThanOrEqual(1);
     // the SQLite addon came out of the executable into a private cache dir under its HOME
     const cache = path.join(alone.dir, '.cache/upfleet-agent');

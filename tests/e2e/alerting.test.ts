@@ -45,7 +45,7 @@ async function startScriptedTarget() {
 
 function verifySignature(secret: string, req: ReceivedRequest): boolean {
   const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
-  const signed = `${req.headers['webhook-id']}.${req.headers['webhook-timestamp']}.${req.body}`;
+  const signed = `${String(req.headers['webhook-id'])}.${String(req.headers['webhook-timestamp'])}.${req.body}`;
   const expected = `v1,${crypto.createHmac('sha256', key).update(signed).digest('base64')}`;
   return String(req.headers['webhook-signature']).split(' ').includes(expected);
 }
@@ -221,8 +221,8 @@ describe('alerts that reach people', () => {
   it('check kinds (issue 22): a failed assertion and a closed tcp port open incidents whose alerts say why', async () => {
     await waitFor('two incidents of the kinds scenario', async () => (await incidents('kinds')).length >= 2, 60_000);
     const byId = Object.fromEntries((await incidents('kinds')).map((i) => [i.url_id, i]));
-    expect(byId[ids.assert!]).toMatchObject({ condition: 'down', cause: 'body does not contain "healthy" from EU - Germany', resolved_at: null });
-    expect(byId[ids.tcp!]).toMatchObject({ condition: 'down', cause: 'connection refused from EU - Germany', resolved_at: null });
+    expect(byId[ids.assert]).toMatchObject({ condition: 'down', cause: 'body does not contain "healthy" from EU - Germany', resolved_at: null });
+    expect(byId[ids.tcp]).toMatchObject({ condition: 'down', cause: 'connection refused from EU - Germany', resolved_at: null });
     await waitFor('both webhooks', async () => ofType(kindsHook, 'incident.opened').length >= 2, 30_000);
     const causes = ofType(kindsHook, 'incident.opened').map((q) => JSON.parse(q.body).incident.cause).sort();
     expect(causes).toEqual(['body does not contain "healthy" from EU - Germany', 'connection refused from EU - Germany']);

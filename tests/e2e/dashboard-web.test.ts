@@ -51,7 +51,7 @@ d(title, () => {
       method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${stack.adminToken}` },
       body: JSON.stringify({ email: account.email, package: 'Business' }),
     });
-    token = (await page.evaluate('localStorage.getItem("accessToken")')) as string;
+    token = (await page.evaluate<string>('localStorage.getItem("accessToken")'));
     await rest('POST', '/api/users/endpoints', { name: 'Flip shop', url: `${targetUrl}/flip`, response_code: true, response_time: true });
     for (let i = 1; i <= 10; i++) await rest('POST', '/api/users/endpoints', { name: `Steady ${String(i).padStart(2, '0')}`, url: `${targetUrl}/steady-${i}`, response_code: true });
     const paused = await rest('POST', '/api/users/endpoints', { name: 'Quiet blog', url: `${targetUrl}/quiet`, response_code: true });

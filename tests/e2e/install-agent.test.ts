@@ -32,7 +32,7 @@ describe('agent downloads and install-agent.sh', () => {
     expect(sum.status).toBe(200);
     const line = await sum.text();
     expect(line).toMatch(/^[0-9a-f]{64} {2}upfleet-agent-linux-x64\n$/);
-    const sha = line.split(' ')[0]!;
+    const sha = line.split(' ')[0];
     const bin = await fetch(`${stack.baseUrl}/downloads/upfleet-agent-linux-x64`);
     expect(bin.status).toBe(200);
     expect(bin.headers.get('etag')).toBe(`"${sha}"`);

@@ -224,7 +224,7 @@ monitors:
 
   it('--prune deletes only the endpoints the file lacks', async () => {
     const before = await snapshot(a);
-    const file = write('prune.yaml', (await upfleet(['monitors', 'export', '--api-key', a.key])).stdout.replace(/\n  - name: API\n(    .*\n)+/, '\n'));
+    const file = write('prune.yaml', (await upfleet(['monitors', 'export', '--api-key', a.key])).stdout.replace(/\n {2}- name: API\n( {4}.*\n)+/, '\n'));
     expect(parse(fs.readFileSync(path.join(tmp, file), 'utf8')).monitors.map((m: any) => m.name)).toEqual(['Home', 'Status']);
     const without = await upfleet(['monitors', 'apply', '-f', file, '--api-key', a.key]);
     expect(without.stdout).toContain('1 endpoint(s) not in the file were kept (--prune deletes them).');

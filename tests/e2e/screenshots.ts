@@ -132,12 +132,12 @@ async function main(): Promise<void> {
     await addEndpoint(page, 'Status API', `${base}/api/public/packages`, 'Public packages endpoint');
     await addEndpoint(page, 'Docs site', `${base}/about`);
     await addEndpoint(page, 'Payments API', `${base}/api/users/payments`, 'Answers 401 without a key: shows a down row'); // the dashboard's red row
-    const token = (await page.evaluate('localStorage.getItem("accessToken")')) as string;
+    const token = await page.evaluate<string>('localStorage.getItem("accessToken")');
     const list = (await (await fetch(`${base}/api/users/endpoints-with-uptime`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
       data: Array<Record<string, unknown>>;
     };
     for (const e of list.data) {
-      await fetch(`${base}/api/users/endpoints/${e.url_id}`, {
+      await fetch(`${base}/api/users/endpoints/${String(e.url_id)}`, {
         method: 'PUT',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
         body: JSON.stringify({ ...e, response_time: true, ping_host: true }),

@@ -26,7 +26,7 @@ export function apiFor(getStack: () => Stack): Api {
       const r = await api.call('POST', '/api/auth/signup', { username, email: `${username}@example.com`, password: 'pipeline pw' });
       if (r.status !== 201) throw new Error(`signup: ${JSON.stringify(r.body)}`);
       if (plan) await api.admin('POST', '/api/admin/users/set-package', { email: `${username}@example.com`, package: plan });
-      return (r.body.data as any).accessToken;
+      return (r.body.data).accessToken;
     },
   };
   return api;

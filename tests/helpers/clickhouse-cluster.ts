@@ -88,7 +88,7 @@ async function startClusterOnce(n: number): Promise<ClickHouseCluster> {
     return d;
   });
   const start = (i: number) =>
-    startClickHouseServer({ dataDir: dirs[i], httpPort: ports[i]!.http, tcpPort: ports[i]!.tcp, configFile });
+    startClickHouseServer({ dataDir: dirs[i], httpPort: ports[i].http, tcpPort: ports[i].tcp, configFile });
   const nodes: ClickHouseServer[] = [];
   try {
     for (let i = 0; i < n; i++) nodes.push(await start(i));
@@ -100,7 +100,7 @@ async function startClusterOnce(n: number): Promise<ClickHouseCluster> {
   return {
     name: TEST_CLUSTER,
     nodes,
-    stopNode: (i) => nodes[i]!.stop(),
+    stopNode: (i) => nodes[i].stop(),
     async startNode(i) {
       nodes[i] = await start(i);
     },

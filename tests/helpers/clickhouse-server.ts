@@ -148,8 +148,8 @@ async function startOnce(opts: ClickHouseServerOptions): Promise<ClickHouseServe
   const keep = (d: Buffer) => {
     out = (out + d.toString()).slice(-20_000);
   };
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const removeDir = () => {
     if (ownDir) fs.rmSync(dataDir, { recursive: true, force: true });
@@ -165,7 +165,7 @@ async function startOnce(opts: ClickHouseServerOptions): Promise<ClickHouseServe
     try {
       // Ours, not another process that holds the port: it must serve our data dir and TCP port.
       const [servedPath, servedTcp] = (await httpQuery(url, "SELECT getServerSetting('path'), tcpPort() FORMAT TSV")).trim().split('\t');
-      if (path.resolve(servedPath!) === path.resolve(dataDir) && Number(servedTcp) === tcpPort) break;
+      if (path.resolve(servedPath) === path.resolve(dataDir) && Number(servedTcp) === tcpPort) break;
       throw new PortInUseError(`port ${httpPort} answers for another server (${servedPath})`);
     } catch (err) {
       if (err instanceof PortInUseError) {

@@ -73,7 +73,7 @@ export async function openSse(url: string, headers: Record<string, string>, onEv
           events.push(e);
           onEvent?.(e);
           for (let i = waiters.length - 1; i >= 0; i--) {
-            if (waiters[i]!.match(e)) waiters.splice(i, 1)[0]!.resolve(e);
+            if (waiters[i].match(e)) waiters.splice(i, 1)[0].resolve(e);
           }
         }
       }

@@ -4,9 +4,9 @@ import type { Assignment } from '@upfleet/proto';
 import { kvAccess, type AgentDb } from './agent-db';
 
 export interface AssignmentStore {
-  load(): { version: number; assignments: Assignment[] };
-  saveSnapshot(version: number, assignments: Assignment[]): void;
-  applyDelta(version: number, upserts: Assignment[], removedCheckIds: string[]): void;
+  load(this: void): { version: number; assignments: Assignment[] };
+  saveSnapshot(this: void, version: number, assignments: Assignment[]): void;
+  applyDelta(this: void, version: number, upserts: Assignment[], removedCheckIds: string[]): void;
 }
 
 export function createAssignmentStore(db: AgentDb): AssignmentStore {

@@ -10,8 +10,8 @@ export interface AgentIdentity {
 }
 
 export interface IdentityStore {
-  get(): AgentIdentity | undefined;
-  save(identity: AgentIdentity): void;
+  get(this: void): AgentIdentity | undefined;
+  save(this: void, identity: AgentIdentity): void;
 }
 
 export function createIdentityStore(db: AgentDb): IdentityStore {

@@ -29,7 +29,7 @@ describe('outbox batches on the wire', () => {
     const rs = [1, 2, 3].map(result);
     o.add(rs);
     const b = o.takeBatch(10)!;
-    const plain = loadAgentService().service.ReportResults!;
+    const plain = loadAgentService().service.ReportResults;
     expect(plain.requestSerialize(b)).toBe(b.encoded); // passed through, not encoded again
     expect(decodeResultBatch(b.encoded)).toEqual({ batch_id: b.batch_id, results: rs });
     d.close();

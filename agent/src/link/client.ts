@@ -41,7 +41,7 @@ function fetchServerCert(address: string, timeoutMs = 5000): Promise<tls.Detaile
       sock.destroy();
       resolve(cert);
     });
-    sock.once('error', (e) => {
+    sock.once('error', (e: Error) => {
       clearTimeout(timer);
       reject(Object.assign(new Error(`cannot reach ${address}: ${e.message}`), { code: grpc.status.UNAVAILABLE }));
     });

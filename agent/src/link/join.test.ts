@@ -44,7 +44,7 @@ function runMain(args: string[]): { child: ChildProcess; stderr: () => string; e
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
-  child.stderr!.on('data', (d) => (stderr += String(d)));
+  child.stderr.on('data', (d) => (stderr += String(d)));
   const exit = new Promise<{ code: number | null; stderr: string }>((resolve) => child.on('exit', (code) => resolve({ code, stderr })));
   cleanups.push(() => {
     if (child.exitCode === null) child.kill('SIGKILL');

@@ -67,7 +67,7 @@ function runMain(args: string[]): { child: ChildProcess; exit: Promise<{ code: n
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
-  child.stderr!.on('data', (d) => (stderr += String(d)));
+  child.stderr.on('data', (d) => (stderr += String(d)));
   const exit = new Promise<{ code: number | null; stderr: string }>((resolve) =>
     child.on('exit', (code) => resolve({ code, stderr })),
   );

@@ -15,9 +15,9 @@ export interface SessionDeps extends WatchDeps, Omit<ReportOptions, 'logger'> {
 
 export interface SessionEvents {
   /** a call came back: the link is up */
-  connected(): void;
+  connected(this: void): void;
   /** an assignment update of this version was applied */
-  applied(version: number): void;
+  applied(this: void, version: number): void;
 }
 
 export interface Session {

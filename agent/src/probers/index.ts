@@ -1,7 +1,6 @@
 // The probers, one folder per check kind (the grafana synthetic-monitoring agent's
 // internal/prober/<kind> layout): pure from a target to result fields. No gRPC, no SQLite, never
 // throw. A new kind is one folder plus one line in PROBERS (and its entry in @upfleet/proto/check-kinds).
-import type { AssignedKind } from '@upfleet/proto/check-kinds';
 import { httpProber } from './http/index';
 import { pingProber } from './ping/index';
 import type { Prober } from './prober';
@@ -13,7 +12,7 @@ export const PROBERS: readonly Prober[] = [httpProber, tlsProber, pingProber, tc
 
 const byKind = new Map<string, Prober>(PROBERS.map((p) => [p.kind, p]));
 /** The prober of a kind, or undefined for UNSPECIFIED and anything unknown. */
-export const proberFor = (kind: AssignedKind | string): Prober | undefined => byKind.get(kind);
+export const proberFor = (kind: string): Prober | undefined => byKind.get(kind);
 
 export type { Prober, ProberOptions, ProbedFields } from './prober';
 export { probeHttp, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_REDIRECTS, type HttpProbeOptions, type HttpProbeResult } from './http/http-probe';

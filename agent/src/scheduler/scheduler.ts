@@ -151,7 +151,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
       try {
         p = deps.runCheck(a, plannedAt);
       } catch (err) {
-        p = Promise.reject(err);
+        p = Promise.reject(err instanceof Error ? err : new Error(String(err)));
       }
       p.then((outcome) => afterRun(entry, outcome), (err) => deps.onError?.(err, a)).finally(() => {
         running--;

@@ -18,7 +18,7 @@ async function serve(statuses: number[]) {
     res.end(JSON.stringify(status === 200 ? { success: true, data: { ok: 1 } } : { success: false, error: 'Rate limit of 600 requests a minute reached for this API key' }));
   });
   await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server!.address() as AddressInfo).port}`, seen };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
 }
 
 describe('createJsonApi', () => {

@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Command } from 'commander';
 import { defaultOnSignal } from './agent/run';
-import type { CliDeps, Env, SpawnFn } from '../context';
+import type { CliDeps, Env } from '../context';
 import { CliError, oneLine } from '../errors';
 
 export interface SpawnStep {
@@ -55,7 +55,7 @@ const SIGNAL_NUMBERS: Partial<Record<NodeJS.Signals, number>> = { SIGHUP: 1, SIG
 
 /** Runs one step with the terminal attached; our SIGINT/SIGTERM/SIGHUP go to the child. */
 export function runStep(step: SpawnStep, deps: Pick<CliDeps, 'spawn' | 'onSignal'>): Promise<number> {
-  const spawn = deps.spawn ?? (nodeSpawn as unknown as SpawnFn);
+  const spawn = deps.spawn ?? (nodeSpawn);
   const onSignal = deps.onSignal ?? defaultOnSignal;
   return new Promise((resolve, reject) => {
     const child = spawn(step.command, step.args, { cwd: step.cwd, env: step.env, stdio: 'inherit' });

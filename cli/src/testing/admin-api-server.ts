@@ -61,7 +61,7 @@ export function freePackage(overrides: Partial<Package> = {}): Package {
 
 export async function startAdminApiServer(adminToken: string, state: AdminApiState): Promise<AdminApiServer> {
   const requests: RecordedRequest[] = [];
-  const server = http.createServer(async (req, res) => {
+  const handle = async (req: http.IncomingMessage, res: http.ServerResponse) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const raw = Buffer.concat(chunks).toString('utf8');
@@ -168,7 +168,8 @@ export async function startAdminApiServer(adminToken: string, state: AdminApiSta
       return ok({ token_id: token.token_id, revoked_at: token.revoked_at });
     }
     return fail(404, 'Not found');
-  });
+  };
+  const server = http.createServer((req, res) => void handle(req, res));
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -15,7 +15,7 @@ describe('down condition for every main check kind', () => {
     const r = result({ ok: false, phase: 'assertion', error: 'body does not contain "ok"' });
     expect(observe(r, [], 'EU - Germany')).toEqual([{ condition: DOWN, failing: true, cause: 'body does not contain "ok" from EU - Germany' }]);
     const code = result({ ok: false, status_code: 503, phase: 'assertion', error: 'status_code 503, expected equals 200' });
-    expect(observe(code, [], 'EU - Germany')[0]!.cause).toBe('status_code 503, expected equals 200 from EU - Germany');
+    expect(observe(code, [], 'EU - Germany')[0].cause).toBe('status_code 503, expected equals 200 from EU - Germany');
   });
   it('tcp and dns results inform the down condition', () => {
     expect(observe(result({ kind: 'CHECK_KIND_TCP', status_code: 0, ok: false, phase: 'connect', error: 'connection refused' }), [], 'US - Virginia')).toEqual([

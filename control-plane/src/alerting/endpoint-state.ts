@@ -80,7 +80,7 @@ export function createEndpointCache(deps: {
   return {
     context,
     stateOf,
-    labelOf(key: string): string {
+    labelOf(this: void, key: string): string {
       let l = labels.get(key);
       if (l === undefined) labels.set(key, (l = deps.regionLabel(key)));
       return l;

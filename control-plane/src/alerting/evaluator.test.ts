@@ -61,7 +61,7 @@ describe('alert evaluator', () => {
     expect(incidents()).toMatchObject([{ url_id: id, condition: 'down', cause: 'connection refused from EU - Germany', resolved_at: null }]);
     ev.evaluate([tcp({ ok: true })]);
     ev.evaluate([tcp({ ok: true })]);
-    expect(incidents()[0]!.resolved_at).not.toBeNull();
+    expect(incidents()[0].resolved_at).not.toBeNull();
   });
 
   it('resolves after two consecutive passes and queues the resolved event; a single pass keeps it open', () => {

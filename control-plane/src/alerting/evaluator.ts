@@ -45,7 +45,7 @@ export function createAlertEvaluator(deps: EvaluatorDeps) {
     const t = now();
 
     let inOrder = true;
-    for (let i = 1; i < results.length && inOrder; i++) inOrder = Number(results[i - 1]!.ts_ms) <= Number(results[i]!.ts_ms);
+    for (let i = 1; i < results.length && inOrder; i++) inOrder = Number(results[i - 1].ts_ms) <= Number(results[i].ts_ms);
     const sorted = inOrder ? results : [...results].sort((a, b) => Number(a.ts_ms) - Number(b.ts_ms));
     for (const r of sorted) {
       const urlId = Number(r.endpoint_id);

@@ -20,8 +20,8 @@ export interface AlertingDeps {
   alerts: AlertsRepo;
   box: SecretBox;
   logger: Logger;
-  regionLabel(key: string): string;
-  primaryRegion(): string | null;
+  regionLabel(this: void, key: string): string;
+  primaryRegion(this: void): string | null;
   /** One channel per platform (createChannels(settings) in production). */
   channels: Record<AlertPlatform, Channel>;
   now?: () => number;
@@ -31,9 +31,9 @@ export interface AlertingDeps {
   /** Email and SMS go out only for accounts with a verified email (issue 17); unset: all do. */
   emailVerified?(userId: number): boolean;
   /** Each incident opened or resolved, with its owner, once committed (the user's event stream). */
-  onIncidentEvent?(userId: number, event: AlertEvent): void;
+  onIncidentEvent?(this: void, userId: number, event: AlertEvent): void;
   /** Whether an endpoint was in a maintenance window at a result's time: such results are not evaluated. */
-  inMaintenance?(urlId: number, tsMs: number): boolean;
+  inMaintenance?(this: void, urlId: number, tsMs: number): boolean;
   /** Told of incidents opening and resolving (status pages' auto reports). */
   incidentHooks?: IncidentHooks;
 }

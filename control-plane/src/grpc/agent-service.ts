@@ -28,8 +28,8 @@ export function createAgentStreams() {
       if (!set) open.set(agentId, (set = new Set()));
       set.add(close);
       return () => {
-        set!.delete(close);
-        if (set!.size === 0 && open.get(agentId) === set) open.delete(agentId);
+        set.delete(close);
+        if (set.size === 0 && open.get(agentId) === set) open.delete(agentId);
       };
     },
     /** Ends every open stream of these agents with PERMISSION_DENIED. */
@@ -52,7 +52,7 @@ export type AgentStreams = ReturnType<typeof createAgentStreams>;
 const HEARTBEAT_INTERVAL_SECONDS_MAX = 5;
 
 function fail(code: grpc.status, details: string): grpc.ServiceError {
-  return Object.assign(new Error(details), { code, details, metadata: new grpc.Metadata() }) as grpc.ServiceError;
+  return Object.assign<Error, Omit<grpc.ServiceError, keyof Error>>(new Error(details), { code, details, metadata: new grpc.Metadata() });
 }
 
 export function createAgentServiceHandlers(deps: {
@@ -61,7 +61,7 @@ export function createAgentServiceHandlers(deps: {
   engine: AssignmentEngine;
   store: Pick<ResultStore, 'insertBatch'>;
   /** Sees every stored batch's results (alert evaluation); see ReportResultsDeps.onStored. */
-  onResultsStored?(results: CheckResult[]): void;
+  onResultsStored?(this: void, results: CheckResult[]): void;
   leaseSeconds: number;
   logger: Logger;
   now?: () => number;

@@ -134,7 +134,7 @@ async function rowsOf(endpointId: number): Promise<Array<{ region: string; reten
     query_params: { id: endpointId },
     format: 'JSONEachRow',
   });
-  return (await rs.json()) as Array<{ region: string; retention_days: number; agent_id: string }>;
+  return rs.json<{ region: string; retention_days: number; agent_id: string }>();
 }
 
 async function createEndpoint(url: string, over: Record<string, unknown> = {}) {
@@ -284,7 +284,7 @@ describe('bootstrap tokens', () => {
     const two = await token('EU-Germany', { max_uses: 2, expires_in_seconds: null });
     expect(two).toMatchObject({ max_uses: 2, expires_at: null });
     await register(c, two.token, 'EU-Germany');
-    await register(c, two.token.split('.')[0]!, 'EU-Germany'); // the bare secret works as well
+    await register(c, two.token.split('.')[0], 'EU-Germany'); // the bare secret works as well
     await expect(register(c, two.token, 'EU-Germany')).rejects.toMatchObject({ code: grpc.status.PERMISSION_DENIED });
     const list = await admin('GET', '/api/admin/agent-tokens');
     expect(list.body.data.find((x: any) => x.token_id === two.token_id)).toMatchObject({ used_count: 2, max_uses: 2, expires_at: null });
@@ -303,7 +303,7 @@ describe('one-line join against the real control plane', () => {
     const child = spawn(process.execPath, ['--import', 'tsx', main, '--control-plane', `127.0.0.1:${h.cp.grpcPort}`, '--region', 'EU-Germany',
       '--data-dir', agentDir, '--metrics-port', '0', '--log-level', 'warn'], { env: { ...process.env, UPFLEET_TOKEN: t.token }, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
-    child.stderr!.on('data', (d) => (stderr += String(d)));
+    child.stderr.on('data', (d) => (stderr += String(d)));
     try {
       const start = Date.now();
       for (;;) {

@@ -52,7 +52,7 @@ async function connect(sent: string | undefined): Promise<{ agentId: string; clo
   const c = new Ctor(`localhost:${cp.grpcPort}`, grpc.credentials.createSsl(fs.readFileSync(path.join(dataDir, 'grpc-tls', 'ca.pem')))) as unknown as AgentServiceClient;
   const token = (await admin('POST', '/api/admin/agent-tokens', { region: 'EU-Germany' })).data.token as string;
   const reg = await new Promise<RegisterResponse>((resolve, reject) =>
-    c.Register({ bootstrap_token: token.split('.')[0]!, region: 'EU-Germany', hostname: 'skew', version: '0.0.1' }, (err, r) => (err ? reject(err) : resolve(r!))));
+    c.Register({ bootstrap_token: token.split('.')[0], region: 'EU-Germany', hostname: 'skew', version: '0.0.1' }, (err, r) => (err ? reject(err) : resolve(r!))));
   const md = new grpc.Metadata();
   md.set('authorization', `Bearer ${reg.agent_id}.${reg.agent_secret}`);
   // an agent from before the field: the request as it encoded it, without agent_version

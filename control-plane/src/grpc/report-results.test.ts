@@ -165,13 +165,13 @@ describe('ReportResults over gRPC on loopback', () => {
     const batch = { batch_id: 'b-fail', results: [result(ep, 0)] };
     s.stream.write(batch);
     const [failed] = await s.until(1);
-    expect(failed!.ok).toBe(false);
-    expect(failed!.batch_id).toBe('b-fail');
-    expect(failed!.error).toMatch(/re-send/);
+    expect(failed.ok).toBe(false);
+    expect(failed.batch_id).toBe('b-fail');
+    expect(failed.error).toMatch(/re-send/);
     expect(await store.countResults({ endpointId: ep })).toBe(0);
     s.stream.write(batch);
     const [, retried] = await s.until(2);
-    expect(retried!.ok).toBe(true);
+    expect(retried.ok).toBe(true);
     expect(await store.countResults({ endpointId: ep })).toBe(1);
     s.stream.end();
     expect((await s.closed).code).toBe(grpc.status.OK);

@@ -56,7 +56,7 @@ function toServiceError(err: unknown): Partial<grpc.ServiceError> {
   }
   const e = err as { code?: unknown; details?: unknown; message?: unknown };
   if (typeof e?.code === 'number') {
-    const details = typeof e.details === 'string' ? e.details : String(e.message ?? 'rejected');
+    const details = typeof e.details === 'string' ? e.details : (typeof e.message === 'string' ? e.message : 'rejected');
     return { code: e.code, details, message: details };
   }
   return { code: grpc.status.UNAUTHENTICATED, details: 'authentication failed', message: 'authentication failed' };
@@ -88,7 +88,7 @@ export function createReportResultsHandler(deps: ReportResultsDeps): grpc.handle
 
     // Acks leave in the order batches arrived, each as soon as everything before it is acked.
     const flush = () => {
-      while (queue.length > 0 && queue[0]!.done) {
+      while (queue.length > 0 && queue[0].done) {
         const slot = queue.shift()!;
         if (!call.cancelled && !finished) call.write(slot.ack!);
       }

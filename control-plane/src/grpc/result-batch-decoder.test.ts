@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { loadAgentService, type ResultBatch } from '@upfleet/proto';
 import { decodeResultBatch } from './result-batch-decoder';
 
-const method = loadAgentService().service.ReportResults!;
-const encode = (b: unknown) => method.requestSerialize(b) as Buffer;
+const method = loadAgentService().service.ReportResults;
+const encode = (b: unknown) => method.requestSerialize(b);
 const reference = (buf: Buffer) => method.requestDeserialize(buf) as ResultBatch;
 
 describe('decodeResultBatch', () => {

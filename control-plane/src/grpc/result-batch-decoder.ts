@@ -19,12 +19,12 @@ const TWO_32 = 4_294_967_296;
 // decoding. Unique strings (result ids) are not looked up.
 const INTERN_MAX = 48;
 const INTERN_SLOTS = 1 << 14;
-const interned: Array<string | undefined> = new Array(INTERN_SLOTS);
+const interned = new Array<string | undefined>(INTERN_SLOTS);
 
 function internedString(buf: Buffer, start: number, end: number): string {
   let h = 0x811c9dc5;
   for (let i = start; i < end; i++) {
-    const b = buf[i]!;
+    const b = buf[i];
     if (b >= 0x80) return buf.toString('utf8', start, end);
     h = Math.imul(h ^ b, 0x01000193);
   }
@@ -168,7 +168,7 @@ function checkResult(r: Reader): CheckResult {
       case 203: {
         const k = r.varint();
         // proto-loader gives an unknown enum value as its number.
-        out.kind = (KINDS[k] ?? k) as CheckKind;
+        out.kind = (KINDS[k] ?? k);
         break;
       }
       case 205: out.ts_ms = r.int64(); break;

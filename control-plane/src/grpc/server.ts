@@ -5,7 +5,7 @@ import { decodeResultBatch } from './result-batch-decoder';
 /** AgentService as proto-loader defines it, with ReportResults read by the one-pass decoder. */
 export function agentServiceDefinition(): grpc.ServiceDefinition {
   const def = loadAgentService().service;
-  return { ...def, ReportResults: { ...def.ReportResults!, requestDeserialize: decodeResultBatch } };
+  return { ...def, ReportResults: { ...def.ReportResults, requestDeserialize: decodeResultBatch } };
 }
 
 export interface GrpcServerHandle {

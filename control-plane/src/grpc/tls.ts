@@ -20,7 +20,7 @@ export interface GrpcTlsMaterial {
 /** The last certificate of a PEM bundle (the top of a chain). */
 function lastCertificate(pem: string): string {
   const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [pem];
-  return blocks[blocks.length - 1]!;
+  return blocks[blocks.length - 1];
 }
 
 function keyPair(): forge.pki.rsa.KeyPair {
@@ -41,7 +41,7 @@ function makeCert(opts: {
   cert.validity.notAfter = new Date(Date.now() + opts.years * 365 * 86400_000);
   cert.setSubject([{ name: 'commonName', value: opts.subjectCn }, { name: 'organizationName', value: 'Upfleet' }]);
   cert.setIssuer(opts.issuer ? opts.issuer.cert.subject.attributes : [{ name: 'commonName', value: opts.subjectCn }, { name: 'organizationName', value: 'Upfleet' }]);
-  const ext: any[] = [{ name: 'basicConstraints', cA: opts.isCa, critical: true }];
+  const ext: Array<Record<string, unknown>> = [{ name: 'basicConstraints', cA: opts.isCa, critical: true }];
   if (opts.isCa) ext.push({ name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true });
   else {
     ext.push({ name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true });

@@ -121,8 +121,8 @@ describe('test send limits (issue 17: 25 back-to-back test sends were 25 SMS at 
     const answers = [];
     for (let i = 0; i < 25; i++) answers.push(await h.call('POST', `/api/users/alert-methods/${sms}/test`, undefined, s.token));
     expect(answers.map((a) => a.status)).toEqual([...Array(5).fill(200), ...Array(20).fill(429)]);
-    expect(answers[5]!.body).toEqual({ success: false, error: TEST_SEND_LIMITED });
-    const retry = Number(answers[5]!.headers.get('retry-after'));
+    expect(answers[5].body).toEqual({ success: false, error: TEST_SEND_LIMITED });
+    const retry = Number(answers[5].headers.get('retry-after'));
     expect(retry).toBeGreaterThan(0);
     expect(retry).toBeLessThanOrEqual(600);
     expect(texts()).toBe(before + 5);

@@ -181,11 +181,11 @@ describe('endpoint kinds over the API', () => {
     const { loadMasterKey, deriveKey } = await import('../lib/secrets-files');
     const repo = createEndpointsRepo(h.cp.db, createSecretBox(deriveKey(loadMasterKey(h.dataDir, null), 'secrets-at-rest')));
     const [a] = checksForEndpoint(repo.monitoredById(id)!, 'EU-Germany');
-    expect(a!.request).toEqual({ method: 'GET', headers: [{ name: 'Authorization', value: 'Bearer s3cr3t-value', secret: true }], body: '', follow_redirects: true });
+    expect(a.request).toEqual({ method: 'GET', headers: [{ name: 'Authorization', value: 'Bearer s3cr3t-value', secret: true }], body: '', follow_redirects: true });
 
     // a new secret value replaces the old one
     await h.call('PUT', `/api/users/endpoints/${id}`, { name: 'Secret 2', url: 'https://secret.example.com/', regions: ['EU-Germany'], request: { headers: [{ name: 'Authorization', value: 'Bearer new', secret: true }] } }, pro);
-    expect(checksForEndpoint(repo.monitoredById(id)!, 'EU-Germany')[0]!.request!.headers).toEqual([{ name: 'Authorization', value: 'Bearer new', secret: true }]);
+    expect(checksForEndpoint(repo.monitoredById(id)!, 'EU-Germany')[0].request!.headers).toEqual([{ name: 'Authorization', value: 'Bearer new', secret: true }]);
   });
 
   it('the assignment carries the kind, target, timeout and assertions; tcp and dns run one check per region', async () => {
@@ -210,13 +210,13 @@ describe('endpoint kinds over the API', () => {
 describe('OpenAPI', () => {
   it('describes the kinds, the request and the assertions of an endpoint body and answer', async () => {
     const doc = (await h.call('GET', '/api/openapi.json')).body as { components: { schemas: Record<string, { properties: Record<string, any> }> } };
-    const body = doc.components.schemas.EndpointCreateBody!.properties;
+    const body = doc.components.schemas.EndpointCreateBody.properties;
     expect(body.kind.enum).toEqual(['http', 'tcp', 'dns', 'heartbeat']);
     expect(Object.keys(body.request.properties).sort()).toEqual(['body', 'follow_redirects', 'headers', 'method', 'timeout_seconds']);
     expect(body.request.properties.method.enum).toContain('PATCH');
     expect(body.assertions.items.properties.comparison.enum).toContain('matches');
     expect(body.record_type.enum).toEqual(['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS']);
-    const answer = doc.components.schemas.Endpoint!.properties;
+    const answer = doc.components.schemas.Endpoint.properties;
     expect(Object.keys(answer)).toEqual(expect.arrayContaining(['kind', 'target', 'record_type', 'resolver', 'request', 'assertions']));
   });
 });

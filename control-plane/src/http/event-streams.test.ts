@@ -51,8 +51,8 @@ describe('event streams are limited per person and per API key, not per workspac
     expect(owners.status).toBe(200);
     const more = await open(viewer.token, ws);
     expect(more.status).toBe(200);
-    expect(await within(mine[0]!, 5_000)).toBe('ended');
-    expect(await within(mine[1]!, 300)).toBe('open');
+    expect(await within(mine[0], 5_000)).toBe('ended');
+    expect(await within(mine[1], 300)).toBe('open');
     expect(await within(owners, 300)).toBe('open');
   });
 

@@ -123,7 +123,7 @@ describe('heartbeat endpoints over the API', () => {
     expect(h.cp.tickHeartbeats()).toBe(1);
     expect((await get(id)).heartbeat_state).toBe('down');
     await until(() => hooksFor(id, 'incident.opened').length === 1);
-    expect((await incidents(id))[0]!.cause).toMatch(/^no ping since .* \(expected by .*\)$/);
+    expect((await incidents(id))[0].cause).toMatch(/^no ping since .* \(expected by .*\)$/);
 
     await h.restart(); // ticks at start: the miss is already counted
     clock += 600_000;
@@ -159,7 +159,7 @@ describe('heartbeat endpoints over the API', () => {
     expect((await get(id)).heartbeat_state).toBe('up');
     await ping(`${url}/3`, 'POST', 'disk full');
     expect((await get(id)).heartbeat_state).toBe('down');
-    expect((await incidents(id))[0]!.cause).toBe('failure ping (exit code 3)');
+    expect((await incidents(id))[0].cause).toBe('failure ping (exit code 3)');
     await ping(`${url}/0`);
     expect((await get(id)).heartbeat_state).toBe('up');
     await ping(`${url}/fail`);

@@ -26,7 +26,7 @@ async function mailedLink(to: string, re: RegExp): Promise<{ link: string; subje
   const start = Date.now();
   for (;;) {
     const mail = smtp.messages.filter((m) => m.to.includes(to)).map((m) => decoded(m.raw)).reverse().find((raw) => re.test(raw));
-    if (mail) return { link: re.exec(mail)![1]!, subject: /^Subject: (.*)$/m.exec(mail)?.[1] ?? '' };
+    if (mail) return { link: re.exec(mail)![1], subject: /^Subject: (.*)$/m.exec(mail)?.[1] ?? '' };
     if (Date.now() - start > 10_000) throw new Error(`no mail to ${to}`);
     await new Promise((r) => setTimeout(r, 25));
   }

@@ -61,14 +61,14 @@ describe(`endpoints-with-uptime with ${N} endpoints`, () => {
     const a = await get();
     const etag = String(a.headers.etag);
     expect(a.headers['content-type']).toMatch(/^application\/json/);
-    const id = ((await a.body.json()) as { data: Array<{ url_id: number }> }).data[0]!.url_id;
+    const id = ((await a.body.json()) as { data: Array<{ url_id: number }> }).data[0].url_id;
     const again = await get(etag);
     await again.body.dump();
     expect(again.statusCode).toBe(304);
     await h.call('PATCH', `/api/users/endpoints/${id}/toggle`, {}, token);
     const b = await get(etag);
     expect(b.statusCode).toBe(200);
-    expect(((await b.body.json()) as { data: Array<{ monitoring_enabled: boolean }> }).data[0]!.monitoring_enabled).toBe(false);
+    expect(((await b.body.json()) as { data: Array<{ monitoring_enabled: boolean }> }).data[0].monitoring_enabled).toBe(false);
   });
 
   it('sends the same list gzipped to a client that accepts gzip', async () => {
@@ -99,7 +99,7 @@ describe(`endpoints-with-uptime with ${N} endpoints`, () => {
       ['limit=ten', 'limit must be a whole number from 1 to 1000'],
       ['offset=-1', 'offset must be a whole number from 0 to 100000000'],
     ]) {
-      const r = await page(q!);
+      const r = await page(q);
       expect(r.status, q).toBe(400);
       expect(r.body, q).toEqual({ success: false, error });
     }

@@ -23,7 +23,7 @@ beforeAll(async () => {
   h = await startHarnessWithResults();
   const r = await h.call('GET', '/api/openapi.json');
   expect(r.status).toBe(200);
-  doc = r.body as unknown as Doc;
+  doc = r.body;
 }, 120_000);
 afterAll(async () => {
   await h?.close();
@@ -32,7 +32,7 @@ afterAll(async () => {
 describe('GET /api/openapi.json', () => {
   it('validates as an OpenAPI 3.1 document', async () => {
     const validator = new Validator();
-    const res = await validator.validate(structuredClone(doc) as unknown as Parameters<Validator["validate"]>[0]);
+    const res = await validator.validate(structuredClone(doc));
     expect(res.errors ?? []).toEqual([]);
     expect(res.valid).toBe(true);
     expect(validator.version).toBe('3.1');
@@ -86,13 +86,13 @@ describe('GET /api/openapi.json', () => {
       'GET /api/workspaces/{id}/invitations', 'POST /api/workspaces/{id}/invitations', 'DELETE /api/workspaces/{id}/invitations/{inv_id}',
       'POST /api/invitations/{token}/accept', 'GET /api/workspaces/{id}/audit-log',
     ].sort());
-    const keyed = doc.paths['/api/users/endpoints']!.post!;
+    const keyed = doc.paths['/api/users/endpoints'].post;
     expect(keyed.security).toEqual([{ apiKey: [] }, { session: [] }]);
     // 200: the dry run (?dry_run=1, issue 17)
     expect(Object.keys(keyed.responses).sort()).toEqual(['200', '201', '400', '401', '403', '409', '429']);
     expect((keyed as { parameters?: unknown }).parameters).toEqual([expect.objectContaining({ name: 'dry_run', in: 'query', required: false })]);
-    expect(doc.paths['/api/users/api-keys']!.post!.security).toEqual([{ session: [] }]);
-    expect(doc.paths['/api/public/packages']!.get!.security).toEqual([]);
+    expect(doc.paths['/api/users/api-keys'].post.security).toEqual([{ session: [] }]);
+    expect(doc.paths['/api/public/packages'].get.security).toEqual([]);
     expect((doc as unknown as { components: { securitySchemes: unknown } }).components.securitySchemes).toMatchObject({
       apiKey: { type: 'http', scheme: 'bearer' },
     });
@@ -109,7 +109,7 @@ describe('GET /api/openapi.json', () => {
       else expect(errors, `${name} is signed in`).toEqual(expect.arrayContaining(['401', '403']));
       if (op.security.some((s) => 'apiKey' in (s as object))) expect(errors, `${name} takes a key`).toContain('429');
       for (const s of errors) {
-        const id = op.responses[s]!.$ref?.split('/').pop() ?? '';
+        const id = op.responses[s].$ref?.split('/').pop() ?? '';
         expect(components.responses[id]?.content['application/json'].schema.$ref, `${name} ${s}`).toBe('#/components/schemas/Error');
       }
     }
@@ -143,11 +143,11 @@ describe('GET /api/openapi.json', () => {
     const call = async (method: string, docPath: string, url: string, body?: unknown, token?: string) => {
       const r = await h.call(method, url, body, token);
       expect(Object.keys(doc.paths[docPath] ?? {}), `${method} ${docPath} is documented`).toContain(method.toLowerCase());
-      const responses = doc.paths[docPath]![method.toLowerCase()]!.responses;
+      const responses = doc.paths[docPath][method.toLowerCase()].responses;
       expect(Object.keys(responses), `${method} ${url} answered ${r.status}, which its route does not document: ${JSON.stringify(r.body)}`).toContain(String(r.status));
       const response = responses[String(r.status)];
-      const target = response!.$ref
-        ? `openapi.json${response!.$ref}/content/application~1json/schema`
+      const target = response.$ref
+        ? `openapi.json${response.$ref}/content/application~1json/schema`
         : `openapi.json#/paths/${ptr(docPath)}/${method.toLowerCase()}/responses/${r.status}/content/application~1json/schema`;
       const validate = ajv.compile({ $ref: target });
       expect(validate(r.body), `${method} ${url} → ${r.status}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(r.body).slice(0, 400)}`).toBe(true);
@@ -217,7 +217,7 @@ describe('GET /api/openapi.json', () => {
     const stream = await fetch(`${h.cp.url}/api/users/events`, { headers: { authorization: `Bearer ${key}` } });
     expect(stream.status).toBe(200);
     expect(stream.headers.get('content-type')).toMatch(/^text\/event-stream/);
-    expect(Object.keys(doc.paths['/api/users/events']!.get!.responses['200'] as object)).toContain('content');
+    expect(Object.keys(doc.paths['/api/users/events'].get.responses['200'] as object)).toContain('content');
     await stream.body?.cancel();
 
     const method = await call('POST', '/api/users/alert-methods', '/api/users/alert-methods', { platform: 'slack', platform_config: { bot_token: 'xoxb-1', channel: '#ops' } }, key);
@@ -241,7 +241,7 @@ describe('GET /api/openapi.json', () => {
         platform: 'webhook', platform_config: { webhook_url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook` },
       }, key);
       const hid = hook.body.data.alert_method_id as number;
-      expect(hook.body.data.signing_secret).toMatch(/^whsec_[A-Za-z0-9+\/=]+$/);
+      expect(hook.body.data.signing_secret).toMatch(/^whsec_[A-Za-z0-9+/=]+$/);
       await call('GET', '/api/users/alert-methods/{alert_method_id}/signing-secret', `/api/users/alert-methods/${hid}/signing-secret`, undefined, key);
       await call('POST', '/api/users/alert-methods/{alert_method_id}/test', `/api/users/alert-methods/${hid}/test`, {}, key);
       expect(received).toEqual(['/hook']);
@@ -283,8 +283,8 @@ describe('/api/docs', () => {
     expect(page.headers.get('content-type')).toMatch(/text\/html/);
     const html = await page.text();
     const scripts = [...html.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)];
-    expect(scripts.map((m) => /src="([^"]+)"/.exec(m[1]!)?.[1])).toEqual(['./swagger-ui-bundle.js', './upfleet-docs.js']);
-    expect(scripts.every((m) => m[2]!.trim() === '')).toBe(true);
+    expect(scripts.map((m) => /src="([^"]+)"/.exec(m[1])?.[1])).toEqual(['./swagger-ui-bundle.js', './upfleet-docs.js']);
+    expect(scripts.every((m) => m[2].trim() === '')).toBe(true);
     expect(html).not.toMatch(/https?:\/\//);
     for (const asset of ['swagger-ui-bundle.js', 'swagger-ui.css', 'upfleet-docs.js']) {
       const res = await fetch(`${h.cp.url}/api/docs/${asset}`);

@@ -109,7 +109,7 @@ export function buildOpenApi(opts: { version: string; rateLimitPerMinute: number
     }));
     if (r.query) {
       const q = toSchema(r.query, 'input', defs);
-      const queryId = q.$ref ? String(q.$ref).split('/').pop()! : null;
+      const queryId = typeof q.$ref === 'string' ? q.$ref.split('/').pop()! : null;
       const props = ((queryId ? defs[queryId] : q) as { properties?: Record<string, unknown>; required?: string[] }) ?? {};
       // A query becomes parameters: its schema as a whole is referenced nowhere (lint: unused component).
       if (queryId) delete defs[queryId];

@@ -86,7 +86,7 @@ function filled(path: string): string {
     if (path.startsWith('/users/api-keys')) return String(ids.key);
     if (path.startsWith('/workspaces')) return name === 'id' ? String(A) : String(people.viewer.id);
     if (path.startsWith('/invitations')) return 'x'.repeat(30);
-    return String(({ id: ids.page, reportId: ids.report, updateId: ids.update } as Record<string, unknown>)[name] ?? 1);
+    return String(({ id: ids.page, reportId: ids.report, updateId: ids.update } as Record<string, number>)[name] ?? 1);
   });
 }
 
@@ -123,7 +123,7 @@ async function snapshot() {
 function misspelled(path: string): string[] {
   const segs = path.split('/');
   const last = segs.map((s, i) => (/^[a-z]/.test(s) ? i : -1)).filter((i) => i >= 0).pop()!;
-  const upper = segs.map((s, i) => (i === last ? s[0]!.toUpperCase() + s.slice(1) : s)).join('/');
+  const upper = segs.map((s, i) => (i === last ? s[0].toUpperCase() + s.slice(1) : s)).join('/');
   return [upper, `${path}/`, `${upper}/`, path.toUpperCase()];
 }
 

@@ -480,7 +480,7 @@ describe('public status page', () => {
     const post = (password: string) => fetch(`${h.cp.url}/status/${page.slug}`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `password=${encodeURIComponent(password)}` });
     const right = await post('letmein-123');
     expect(right.status).toBe(303);
-    const cookie = right.headers.get('set-cookie')!.split(';')[0]!;
+    const cookie = right.headers.get('set-cookie')!.split(';')[0];
     const opened = await fetch(`${h.cp.url}/status/${page.slug}`, { headers: { cookie } });
     expect(opened.status).toBe(200);
     expect(await opened.text()).toContain('class="bar');

@@ -422,25 +422,25 @@ describe('invitations of an admin who loses the right to invite', () => {
     const invite = async (token: string, email: string) => {
       const r = await h.call('POST', `/api/workspaces/${ws}/invitations`, { email, role: 'editor' }, token);
       expect(r.status).toBe(201);
-      return { id: r.body.data.id as number, token: /\/invitations\/([A-Za-z0-9_-]+)$/.exec(r.body.data.link)![1]! };
+      return { id: r.body.data.id as number, token: /\/invitations\/([A-Za-z0-9_-]+)$/.exec(r.body.data.link)![1] };
     };
-    const byAlice = await invite(alice.token, later[0]!.user.email);
-    const byBob = await invite(bob.token, later[1]!.user.email);
-    const byOwner = await invite(owner.token, later[2]!.user.email);
+    const byAlice = await invite(alice.token, later[0].user.email);
+    const byBob = await invite(bob.token, later[1].user.email);
+    const byOwner = await invite(owner.token, later[2].user.email);
     const pending = async () => (await h.call('GET', `/api/workspaces/${ws}/invitations`, undefined, owner.token)).body.data as Array<{ id: number; email: string; invited_by: string | null }>;
     expect((await pending()).map((i) => [i.email, i.invited_by])).toEqual([
-      [later[0]!.user.email, alice.user.email], [later[1]!.user.email, bob.user.email], [later[2]!.user.email, owner.user.email],
+      [later[0].user.email, alice.user.email], [later[1].user.email, bob.user.email], [later[2].user.email, owner.user.email],
     ]);
     // alice becomes an editor: what she sent goes; bob is removed: what he sent goes too
     expect((await h.call('PUT', `/api/workspaces/${ws}/members/${alice.user.id}`, { role: 'editor' }, owner.token)).status).toBe(200);
     expect((await h.call('DELETE', `/api/workspaces/${ws}/members/${bob.user.id}`, undefined, owner.token)).status).toBe(200);
     expect((await pending()).map((i) => i.id)).toEqual([byOwner.id]);
-    for (const [inv, who] of [[byAlice, later[0]!], [byBob, later[1]!]] as const) {
+    for (const [inv, who] of [[byAlice, later[0]], [byBob, later[1]]] as const) {
       const r = await h.call('POST', `/api/invitations/${inv.token}/accept`, undefined, who.token);
       expect(r.status).toBe(404);
       expect((await h.call('GET', `/api/workspaces/${ws}`, undefined, who.token)).status).toBe(404);
     }
-    expect((await h.call('POST', `/api/invitations/${byOwner.token}/accept`, undefined, later[2]!.token)).status).toBe(200);
+    expect((await h.call('POST', `/api/invitations/${byOwner.token}/accept`, undefined, later[2].token)).status).toBe(200);
     // a demotion between admins keeps them: an owner made admin again invites as before
     expect((await h.call('PUT', `/api/workspaces/${ws}/members/${alice.user.id}`, { role: 'admin' }, owner.token)).status).toBe(200);
     const again = await invite(alice.token, 'someone@example.com');

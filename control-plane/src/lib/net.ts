@@ -27,6 +27,6 @@ function expandIpv6(ip: string): string[] {
   const [head, tail] = text.split('::');
   const left = head ? head.split(':') : [];
   const right = tail === undefined ? [] : tail ? tail.split(':') : [];
-  const fill = tail === undefined ? [] : Array(8 - left.length - right.length).fill('0');
+  const fill: string[] = tail === undefined ? [] : Array<string>(8 - left.length - right.length).fill('0');
   return [...left, ...fill, ...right].map((g) => parseInt(g, 16).toString(16));
 }

@@ -51,17 +51,17 @@ function parseSchema(statements: string[]): ParsedSchema {
     const table = /CREATE TABLE IF NOT EXISTS (\S+)(?: ON CLUSTER \S+)?\s*(?:\(([\s\S]*?)\)\s*ENGINE|AS (\S+))/.exec(stmt);
     if (table) {
       const [, name, columnList, copyOf] = table;
-      const columns = columnList !== undefined ? splitTopLevel(columnList) : tables.get(copyOf!)?.columns;
+      const columns = columnList !== undefined ? splitTopLevel(columnList) : tables.get(copyOf)?.columns;
       if (!columns) throw new Error(`${name} copies ${copyOf}, which is not defined before it`);
       if (/ENGINE = Distributed\(/.test(stmt)) {
-        distributed.set(name!, copyOf!);
+        distributed.set(name, copyOf);
         continue;
       }
-      tables.set(name!, { columns, partitionBy: clause(stmt, 'PARTITION BY'), orderBy: clause(stmt, 'ORDER BY'), ttl: clause(stmt, 'TTL') });
+      tables.set(name, { columns, partitionBy: clause(stmt, 'PARTITION BY'), orderBy: clause(stmt, 'ORDER BY'), ttl: clause(stmt, 'TTL') });
       continue;
     }
     const view = /CREATE MATERIALIZED VIEW IF NOT EXISTS (\S+)(?: ON CLUSTER \S+)?\s+TO (\S+) AS\s+([\s\S]+?);?\s*$/.exec(stmt);
-    if (view) views.set(view[1]!, [view[2]!, loose(view[3]!)]);
+    if (view) views.set(view[1], [view[2], loose(view[3])]);
   }
   return { tables, views, distributed };
 }

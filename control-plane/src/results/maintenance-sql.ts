@@ -18,7 +18,7 @@ export function windowParams(spans: readonly MaintenanceSpan[]): { exIds: number
   const exTo = spans.map((m) => Math.ceil(m.endsAt / 1000));
   const hours = new Set<number>();
   spans.forEach((m, i) => {
-    for (let h = Math.floor(exFrom[i]! / 3600); h * 3600 < exTo[i]!; h++) hours.add(m.endpointId * HOUR_KEY + h);
+    for (let h = Math.floor(exFrom[i] / 3600); h * 3600 < exTo[i]; h++) hours.add(m.endpointId * HOUR_KEY + h);
   });
   return { exIds: spans.map((m) => m.endpointId), exFrom, exTo, exHours: [...hours] };
 }

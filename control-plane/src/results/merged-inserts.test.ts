@@ -137,7 +137,7 @@ describe('merged inserts on chDB', () => {
       const count = (table: 'raw' | '1m' | '1h') => legacy.countResults({ endpointId: ep, table });
       expect([await count('raw'), await count('1m'), await count('1h')]).toEqual([12, 12, 12]);
       const stored = await legacy.select<{ total: number }>('SELECT sum(total_ms) AS total FROM legacy.check_results WHERE endpoint_id = {ep:UInt64}', { ep });
-      expect(stored[0]!.total).toBe(rows.reduce((n, r) => n + r.total_ms, 0));
+      expect(stored[0].total).toBe(rows.reduce((n, r) => n + r.total_ms, 0));
       // The agent re-sends it (now encoded as RowBinary): acknowledged, nothing added.
       await legacy.insertBatch('legacy-1', 'x', rows);
       await legacy.insertBatch('legacy-2', 'x', batch(nextEndpoint++, 5));

@@ -172,7 +172,7 @@ export class MergedInserter {
     while (this.running < this.opts.lanes && this.queue.length > 0) {
       let rows = 0;
       let n = 0;
-      while (n < this.queue.length && (n === 0 || rows + this.queue[n]!.rows <= this.opts.maxRows)) rows += this.queue[n++]!.rows;
+      while (n < this.queue.length && (n === 0 || rows + this.queue[n].rows <= this.opts.maxRows)) rows += this.queue[n++].rows;
       const group = this.queue.splice(0, n);
       this.stats.inserts++;
       this.stats.batches += n;
@@ -190,7 +190,7 @@ export class MergedInserter {
     try {
       // New groups are always RowBinary, whose rows concatenate as they are; only groups an older
       // version recorded are JSON, and those are replayed whole from the ledger, never merged.
-      const body = group.length === 1 ? group[0]!.body : Buffer.concat(group.map((w) => w.body));
+      const body = group.length === 1 ? group[0].body : Buffer.concat(group.map((w) => w.body));
       token = this.ledger.begin(group.map((w) => w.batchId), { body, format: PAYLOAD_FORMAT });
     } catch (err) {
       for (const w of group) w.done.reject(err);

@@ -136,7 +136,7 @@ export async function queryGraphs(client: ClickHouseClient, db: string, endpoint
     },
     format: 'JSONCompactEachRow',
   });
-  const rows = (await rs.json()) as GraphRow[];
+  const rows = await rs.json<GraphRow>();
 
   const series = new Map<string, GraphSeries>();
   const push = (fn: GraphFunction, location: string, t: number, v: number) => {
@@ -264,7 +264,7 @@ export async function queryUptime(client: ClickHouseClient, db: string, endpoint
     },
     format: 'JSONCompactEachRow',
   });
-  for (const [id, n, ok] of (await rs.json()) as Array<[number | string, number | string, number | string]>) {
+  for (const [id, n, ok] of await rs.json<[number | string, number | string, number | string]>()) {
     const total = Number(n);
     out.set(Number(id), total > 0 ? round2((Number(ok) * 100) / total) : null);
   }
@@ -286,7 +286,7 @@ export async function queryFailures(
     query_params: { endpointId, fromMs: Math.trunc(q.fromMs), toMs: Math.trunc(q.toMs), notBeforeMs: Math.max(0, Math.trunc(q.notBeforeMs ?? 0)), limit: q.limit ?? 20 },
     format: 'JSONCompactEachRow',
   });
-  return ((await rs.json()) as Array<[number | string, string, string]>).map(([t, location, reason]) => ({ t: Number(t), location, reason }));
+  return (await rs.json<[number | string, string, string]>()).map(([t, location, reason]) => ({ t: Number(t), location, reason }));
 }
 
 /** Exact number of stored check results (raw rows, or the rollups' counts). */
@@ -299,7 +299,7 @@ export async function queryCount(client: ClickHouseClient, db: string, opts: { e
     query_params: { all: opts.endpointId === undefined ? 1 : 0, endpointId: opts.endpointId ?? 0 },
     format: 'JSONCompactEachRow',
   });
-  const rows = (await rs.json()) as Array<[number | string]>;
+  const rows = await rs.json<[number | string]>();
   return Number(rows[0]?.[0] ?? 0);
 }
 

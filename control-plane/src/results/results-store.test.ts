@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
-import type { CheckKind, CheckResult } from '@upfleet/proto';
+import type { CheckResult } from '@upfleet/proto';
 import { clickhouseServerUnavailable, startClickHouseServer } from '../../../tests/helpers/clickhouse-server';
 import { createResultStore, type ClickHouseResultStore } from './clickhouse-store';
 import { planGraphQuery } from './graph-plan';
@@ -113,8 +113,8 @@ export function describeResultStore(name: string, makeStore: MakeStore | null, s
       const [s] = await store.graphs(ep, { fromMs: t0 - MIN, toMs: t0 + HOUR, functions: ['response_time'] });
       expect(s).toMatchObject({ function: 'response_time', location: 'EU-Germany', data: [[ts[0], 10], [ts[2], 12]] });
       const dnsEp = newEndpoint();
-      await store.insertBatch(`dns-${dnsEp}`, 'agent-a', [result({ endpoint_id: dnsEp, ts_ms: ts[0]!, check_id: `${dnsEp}:dns:EU-Germany`, kind: 'CHECK_KIND_DNS', status_code: 0, total_ms: 3 })]);
-      expect((await store.graphs(dnsEp, { fromMs: t0 - MIN, toMs: t0 + HOUR, functions: ['response_time'] }))[0]!.data).toEqual([[ts[0], 3]]);
+      await store.insertBatch(`dns-${dnsEp}`, 'agent-a', [result({ endpoint_id: dnsEp, ts_ms: ts[0], check_id: `${dnsEp}:dns:EU-Germany`, kind: 'CHECK_KIND_DNS', status_code: 0, total_ms: 3 })]);
+      expect((await store.graphs(dnsEp, { fromMs: t0 - MIN, toMs: t0 + HOUR, functions: ['response_time'] }))[0].data).toEqual([[ts[0], 3]]);
     });
 
     it('counts a tcp endpoint\'s passed checks as its uptime (raw part and hour rollup)', async () => {
@@ -163,7 +163,7 @@ export function describeResultStore(name: string, makeStore: MakeStore | null, s
       const failedOn200 = result({ endpoint_id: ep, ts_ms: t0 + 5 * MIN, status_code: 200, ok: false, phase: 'assertion' });
       await store.insertBatch(`step3-old-${ep}`, 'a', [failedOn200]);
       const ok2xx = async () => Number((await store.select<{ n: string }>(
-        `SELECT sum(ok2xx_n) AS n FROM ${db}.check_results_1h WHERE endpoint_id = {ep:UInt64}`, { ep }))[0]!.n);
+        `SELECT sum(ok2xx_n) AS n FROM ${db}.check_results_1h WHERE endpoint_id = {ep:UInt64}`, { ep }))[0].n);
       expect(await ok2xx()).toBe(1); // the old view's count
       await store.init();
       expect(await views()).toEqual(now);
@@ -190,12 +190,12 @@ export function describeResultStore(name: string, makeStore: MakeStore | null, s
       await store.insertBatch(`step4-new-${ep}`, 'a', [result({ endpoint_id: ep, ts_ms: t0 + 2 * DAY, status_code: 404, ok: false, phase: 'http' })]);
       const [s] = await store.graphs(ep, { fromMs: t0, toMs: NOW_HOUR, functions: ['response_code'] });
       // the old bucket: passed / not passed; the new one: by class, its worst status
-      expect(s!.data.map((p) => p[1])).toEqual([0, 404]);
-      expect(s!.codes!.map((b) => b.classes)).toEqual([
+      expect(s.data.map((p) => p[1])).toEqual([0, 404]);
+      expect(s.codes!.map((b) => b.classes)).toEqual([
         { '2xx': 1, '3xx': 0, '4xx': 0, '5xx': 0, failed: 1 },
         { '2xx': 0, '3xx': 0, '4xx': 1, '5xx': 0, failed: 0 },
       ]);
-      expect(s!.uptime).toBe(33.33);
+      expect(s.uptime).toBe(33.33);
     });
 
     it('shows the worst failing status of a rollup bucket and its checks by class, as raw rows do', async () => {
@@ -206,9 +206,9 @@ export function describeResultStore(name: string, makeStore: MakeStore | null, s
       const q = { fromMs: t0, toMs: NOW_HOUR, functions: ['response_code' as const] };
       const [rollup] = await store.graphs(ep, q);
       const [raw] = await store.graphs(ep, { ...q, source: 'raw' });
-      expect(rollup!.data).toEqual([[t0, 503]]);
-      expect(rollup!.codes).toEqual([{ t: t0, checks: 6, passed: 2, classes: { '2xx': 2, '3xx': 1, '4xx': 1, '5xx': 1, failed: 1 } }]);
-      expect(rollup!.lastCode).toBe(301);
+      expect(rollup.data).toEqual([[t0, 503]]);
+      expect(rollup.codes).toEqual([{ t: t0, checks: 6, passed: 2, classes: { '2xx': 2, '3xx': 1, '4xx': 1, '5xx': 1, failed: 1 } }]);
+      expect(rollup.lastCode).toBe(301);
       expect(raw).toEqual(rollup);
     });
 
@@ -233,7 +233,7 @@ export function describeResultStore(name: string, makeStore: MakeStore | null, s
       await store.insertBatch('order-2', 'a', [result({ endpoint_id: ep, ts_ms: t0 + 30 * MIN, total_ms: 3 })]);
       await store.insertBatch('order-1', 'a', [result({ endpoint_id: ep, ts_ms: t0 + 10 * MIN, total_ms: 1 }), result({ endpoint_id: ep, ts_ms: t0 + 20 * MIN, total_ms: 2 })]);
       const [s] = await store.graphs(ep, { fromMs: t0, toMs: t0 + HOUR, functions: ['response_time'] });
-      expect(s!.data.map((p) => p[1])).toEqual([1, 2, 3]);
+      expect(s.data.map((p) => p[1])).toEqual([1, 2, 3]);
     });
 
     it('buckets dense raw data server-side to at most 500 points per series with averaged values', async () => {
@@ -245,9 +245,9 @@ export function describeResultStore(name: string, makeStore: MakeStore | null, s
       await store.insertBatch('dense-1', 'a', rows);
       expect(planGraphQuery(t0, t0 + 2 * HOUR, Date.now())).toEqual({ source: 'raw', stepMs: 15_000 });
       const [s] = await store.graphs(ep, { fromMs: t0, toMs: t0 + 2 * HOUR - 1, functions: ['response_time'] });
-      expect(s!.data.length).toBe(480);
-      for (const [, v] of s!.data) expect(v).toBe(200);
-      const times = s!.data.map((p) => p[0]);
+      expect(s.data.length).toBe(480);
+      for (const [, v] of s.data) expect(v).toBe(200);
+      const times = s.data.map((p) => p[0]);
       expect([...times].sort((a, b) => a - b)).toEqual(times);
     });
 
@@ -284,8 +284,8 @@ export function describeResultStore(name: string, makeStore: MakeStore | null, s
       expect(planGraphQuery(t0, NOW_HOUR, Date.now()).source).toBe('1m');
       const fromRollup = await store.graphs(ep, { fromMs: t0, toMs: NOW_HOUR, functions: ['ping'] });
       const fromRaw = await store.graphs(ep, { fromMs: t0, toMs: NOW_HOUR, functions: ['ping'], source: 'raw' });
-      expect(fromRollup[0]!.data.length).toBeLessThanOrEqual(500);
-      expect(fromRollup[0]!.data.length).toBeGreaterThan(400);
+      expect(fromRollup[0].data.length).toBeLessThanOrEqual(500);
+      expect(fromRollup[0].data.length).toBeGreaterThan(400);
       expect(fromRollup).toEqual(fromRaw);
     });
 
@@ -398,7 +398,7 @@ export function describeResultStore(name: string, makeStore: MakeStore | null, s
       await store.insertBatch('p95-old', 'a', Array.from({ length: 30 }, (_, i) => result({ endpoint_id: before, ts_ms: t0 + i * MIN, total_ms: 10 + i })));
       const range = { fromMs: t0 - HOUR, toMs: t0 + 2 * HOUR, functions: ['response_time' as const] };
       const graphBefore = await store.graphs(before, { ...range, source: '1h' });
-      expect(graphBefore[0]!.data.length).toBeGreaterThan(0);
+      expect(graphBefore[0].data.length).toBeGreaterThan(0);
 
       await store.init();
       expect(await shape()).toEqual(upgraded);
@@ -412,12 +412,12 @@ export function describeResultStore(name: string, makeStore: MakeStore | null, s
       await store.insertBatch('p95-new', 'a', rows); // re-sent: counted once, in the p95 state too
       const [raw] = await store.select<{ p: number }>(
         `SELECT quantileTiming(0.95)(total_ms) AS p FROM ${db}.check_results WHERE endpoint_id = {ep:UInt64}`, { ep: after });
-      expect(raw!.p).toBeGreaterThanOrEqual(95);
-      expect(raw!.p).toBeLessThanOrEqual(96);
+      expect(raw.p).toBeGreaterThanOrEqual(95);
+      expect(raw.p).toBeLessThanOrEqual(96);
       for (const table of ['check_results_1m', 'check_results_1h']) {
         const [rollup] = await store.select<{ p: number; n: string }>(
           `SELECT quantileTimingMerge(0.95)(total_p95) AS p, sum(n) AS n FROM ${db}.${table} WHERE endpoint_id = {ep:UInt64}`, { ep: after });
-        expect({ table, p: rollup!.p, n: Number(rollup!.n) }).toEqual({ table, p: raw!.p, n: 100 });
+        expect({ table, p: rollup.p, n: Number(rollup.n) }).toEqual({ table, p: raw.p, n: 100 });
       }
     });
 
@@ -464,9 +464,9 @@ export function describeResultStore(name: string, makeStore: MakeStore | null, s
       for (const source of ['raw', '1h'] as const) {
         const q = { fromMs: created - DAY, toMs: created + DAY, functions: ['response_time' as const], source };
         const before = await store.graphs(ep, q);
-        expect(before[0]!.data.map(([, v]) => v)).toContain(999);
+        expect(before[0].data.map(([, v]) => v)).toContain(999);
         const bounded = await store.graphs(ep, { ...q, notBeforeMs: created });
-        expect(bounded[0]!.data.map(([, v]) => v)).toEqual([100]);
+        expect(bounded[0].data.map(([, v]) => v)).toEqual([100]);
       }
     });
 
@@ -510,8 +510,8 @@ export function describeResultStore(name: string, makeStore: MakeStore | null, s
       const up = await store.uptime(ids, { sinceMs: NOW_HOUR - 7 * DAY, untilMs: Date.now() });
       const ms = performance.now() - started;
       expect(up.size).toBe(1000);
-      expect(up.get(ids[0]!)).toBe(100);
-      expect(up.get(ids[1]!)).toBe(50);
+      expect(up.get(ids[0])).toBe(100);
+      expect(up.get(ids[1])).toBe(50);
       expect(ms).toBeLessThan(2000);
     });
 

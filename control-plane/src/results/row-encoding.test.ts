@@ -16,7 +16,7 @@ function readRow(buf: Buffer): Record<string, unknown> {
     let len = 0;
     let shift = 0;
     for (;;) {
-      const b = buf[pos++]!;
+      const b = buf[pos++];
       len |= (b & 0x7f) << shift;
       if (b < 0x80) break;
       shift += 7;

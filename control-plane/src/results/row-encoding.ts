@@ -138,6 +138,6 @@ function writeRow(w: RowWriter, r: CheckResult, agentId: string): void {
 /** The insert body for a batch: its rows in RowBinary, INSERT_COLUMNS order. */
 export function encodeRows(results: readonly CheckResult[], agentId: string): Buffer {
   const w = new RowWriter(results.length * 160 + 64);
-  for (let i = 0; i < results.length; i++) writeRow(w, results[i]!, agentId);
+  for (let i = 0; i < results.length; i++) writeRow(w, results[i], agentId);
   return w.buf.subarray(0, w.pos);
 }

@@ -59,7 +59,7 @@ export function dailyUptimeFrom(store: RowReader): DailyUptimeSource {
       for (const r of rows) {
         const id = Number(r.endpoint_id);
         let m = out.get(id);
-        if (!m) out.set(id, (m = new Map()));
+        if (!m) out.set(id, (m = new Map<string, [number, number]>()));
         if (Number(r.n) > 0) m.set(r.d, [Number(r.n), Number(r.ok)]);
       }
       return out;

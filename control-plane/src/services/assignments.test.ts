@@ -47,8 +47,8 @@ describe('checksForEndpoint', () => {
     const list = ['1.1.1.1:53', '[2606:4700:4700::1111]:53'];
     expect(checksForEndpoint(dns(), 'EU-Germany', true, list).map((a) => a.default_resolvers)).toEqual([list]);
     expect(checksForEndpoint(dns('9.9.9.9'), 'EU-Germany', true, list)[0]).toMatchObject({ resolver: '9.9.9.9' });
-    expect(checksForEndpoint(dns('9.9.9.9'), 'EU-Germany', true, list)[0]!.default_resolvers).toBeUndefined();
-    expect(checksForEndpoint(dns(), 'EU-Germany', false, list)[0]!.default_resolvers).toBeUndefined();
+    expect(checksForEndpoint(dns('9.9.9.9'), 'EU-Germany', true, list)[0].default_resolvers).toBeUndefined();
+    expect(checksForEndpoint(dns(), 'EU-Germany', false, list)[0].default_resolvers).toBeUndefined();
   });
 });
 
@@ -98,8 +98,8 @@ describe('assignment engine deltas', () => {
       engine.watch({ agentId: 'agent-a', region: 'EU-Germany', send: (u) => updates.push(u) });
       const tick = () => new Promise((r) => setImmediate(r));
       await tick();
-      expect(updates[0]!.snapshot!.assignments).toHaveLength(200);
-      expect(updates[0]!.snapshot!.assignments.every((a) => a.private_targets_denied)).toBe(true);
+      expect(updates[0].snapshot!.assignments).toHaveLength(200);
+      expect(updates[0].snapshot!.assignments.every((a) => a.private_targets_denied)).toBe(true);
       const scansAfterSnapshot = fullScans;
       const services = createEndpointService({ endpoints: repo, users: createUsersRepo(db), catalog, allowPrivateTargets: true, changes: followedBy(engine) });
       const deltas = () => updates.filter((u) => u.delta).map((u) => ({ up: u.delta!.upserts.map((a) => a.check_id), rm: u.delta!.removed_check_ids }));
@@ -317,7 +317,7 @@ describe('an agent connecting (issue 17)', () => {
       // the US checks are split between both US agents, the new one got a snapshot, the other a delta
       expect(engine.ownedCount('us-1') + engine.ownedCount('us-2')).toBe(10);
       expect(engine.ownedCount('us-2')).toBeGreaterThan(0);
-      expect(got.get('us-2')![0]!.snapshot!.assignments).toHaveLength(engine.ownedCount('us-2'));
+      expect(got.get('us-2')![0].snapshot!.assignments).toHaveLength(engine.ownedCount('us-2'));
       expect(got.get('us-1')!.at(-1)!.delta!.removed_check_ids).toHaveLength(engine.ownedCount('us-2'));
       engine.close();
     } finally {

@@ -137,14 +137,14 @@ export function createAssignmentEngine(deps: {
   function sendRegionDiffs(region: string, desired: Map<string, Map<string, Assignment>>, except?: WatcherState): void {
     for (const w of watchers.values()) {
       if (w === except || w.pending || w.region !== region) continue;
-      sendDiff(w, desired.get(w.agentId) ?? new Map(), (checkId) => w.current.get(checkId)?.region === region);
+      sendDiff(w, desired.get(w.agentId) ?? new Map<string, Assignment>(), (checkId) => w.current.get(checkId)?.region === region);
     }
   }
 
   /** Remembers what an agent stops holding, so its in-flight results are still accepted a while. */
   function release(agentId: string, list: Iterable<Assignment>): void {
     let m = released.get(agentId);
-    if (!m) released.set(agentId, (m = new Map()));
+    if (!m) released.set(agentId, (m = new Map<string, { a: Assignment; at: number }>()));
     const t = now();
     for (const a of list) m.set(a.check_id, { a, at: t });
   }
@@ -183,7 +183,7 @@ export function createAssignmentEngine(deps: {
       pendingEndpoints.clear();
       pendingRegions.clear();
       const desired = desiredByAgent();
-      for (const w of watchers.values()) if (!w.pending) sendDiff(w, desired.get(w.agentId) ?? new Map());
+      for (const w of watchers.values()) if (!w.pending) sendDiff(w, desired.get(w.agentId) ?? new Map<string, Assignment>());
       return;
     }
     // A watcher came or went, or a region's live agents changed: only that region moves.
@@ -239,7 +239,7 @@ export function createAssignmentEngine(deps: {
      * count, and only those: never its region's other checks. An agent that never watched holds
      * nothing. Null: the agent has no business reporting it.
      */
-    assignedTo(agentId: string, region: string, checkId: string, registeredAt = Number.POSITIVE_INFINITY, tsMs = Number.NaN): Assignment | null {
+    assignedTo(this: void, agentId: string, region: string, checkId: string, registeredAt = Number.POSITIVE_INFINITY, tsMs = Number.NaN): Assignment | null {
       const held = watchers.get(agentId)?.current.get(checkId);
       if (held) return held;
       const t = now();

@@ -72,7 +72,7 @@ describe('event hub', () => {
     t += 60_000;
     hub.publish(1, 'incident.opened', { n: 3 });
     const back = sink();
-    hub.subscribe(1, back, seen!);
+    hub.subscribe(1, back, seen);
     expect(back.text).not.toContain('resync');
     expect(back.text).toContain('"n":2');
     expect(back.text).toContain('event: incident.opened');
@@ -81,7 +81,7 @@ describe('event hub', () => {
 
     t += EVENT_REPLAY_MS; // n:2 is now older than 5 minutes, n:3 exactly 5 minutes old
     const late = sink();
-    hub.subscribe(1, late, seen!);
+    hub.subscribe(1, late, seen);
     expect(late.text).toContain('event: resync');
     expect(late.text).not.toContain('"n":2');
     expect(late.text).toContain('"n":3');
@@ -120,8 +120,8 @@ describe('event hub', () => {
     expect(person.map((s) => s.ended)).toEqual(person.map((_s, i) => i === 0));
     expect([next.ended, other.ended]).toEqual([false, false]);
     hub.publish(100, 'result', { url_id: 1 });
-    expect(person[0]!.text).not.toContain('url_id');
-    expect(person[4]!.text).toContain('"url_id":1');
+    expect(person[0].text).not.toContain('url_id');
+    expect(person[4].text).toContain('"url_id":1');
     expect(hub.streamsOf(100) + hub.streamsOf(101) + hub.streamsOf(102) + hub.streamsOf(103)).toBe(EVENT_STREAMS_PER_USER + 1);
     hub.close();
   });
@@ -130,11 +130,11 @@ describe('event hub', () => {
     const hub = createEventHub();
     const keyed = [sink(), sink()];
     const session = sink();
-    hub.subscribe(1, keyed[0]!, null, 7, 55);
-    hub.subscribe(2, keyed[1]!, null, 7, 55);
+    hub.subscribe(1, keyed[0], null, 7, 55);
+    hub.subscribe(2, keyed[1], null, 7, 55);
     hub.subscribe(1, session, null, 7);
     expect(hub.endKeyStreams(55)).toBe(2);
-    expect([keyed[0]!.ended, keyed[1]!.ended, session.ended]).toEqual([true, true, false]);
+    expect([keyed[0].ended, keyed[1].ended, session.ended]).toEqual([true, true, false]);
     expect(hub.endKeyStreams(55)).toBe(0);
     expect(hub.streamsOf(1)).toBe(1);
     hub.close();

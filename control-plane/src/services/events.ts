@@ -67,8 +67,8 @@ export function createEventHub(opts: { now?: () => number; heartbeatMs?: number 
   };
 
   function prune(u: UserStreams, t: number) {
-    while (u.head < u.kept.length && (t - u.kept[u.head]!.at > EVENT_REPLAY_MS || u.kept.length - u.head > EVENT_REPLAY_MAX)) {
-      u.dropped = u.kept[u.head]!.id;
+    while (u.head < u.kept.length && (t - u.kept[u.head].at > EVENT_REPLAY_MS || u.kept.length - u.head > EVENT_REPLAY_MAX)) {
+      u.dropped = u.kept[u.head].id;
       u.head++;
     }
     if (u.head > 1024 && u.head * 2 > u.kept.length) {
@@ -134,7 +134,7 @@ export function createEventHub(opts: { now?: () => number; heartbeatMs?: number 
       const holder = apiKeyId !== undefined ? `key:${apiKeyId}` : readerId !== undefined ? `member:${readerId}` : `workspace:${userId}`;
       const mine = held.get(holder) ?? [];
       while (mine.length >= EVENT_STREAMS_PER_USER) {
-        const oldest = mine[0]!;
+        const oldest = mine[0];
         drop(oldest.sink, oldest.u, true);
         if (mine[0] === oldest) mine.shift(); // dropped elsewhere already
       }
@@ -142,7 +142,7 @@ export function createEventHub(opts: { now?: () => number; heartbeatMs?: number 
       sink.write('retry: 2000\n\n');
       if (lastEventId !== null) {
         if (lastEventId < u.dropped || lastEventId < firstId - 1) sink.write('event: resync\ndata: {}\n\n');
-        for (let i = u.head; i < u.kept.length; i++) if (u.kept[i]!.id > lastEventId) sink.write(u.kept[i]!.text);
+        for (let i = u.head; i < u.kept.length; i++) if (u.kept[i].id > lastEventId) sink.write(u.kept[i].text);
       }
       u.sinks.set(sink, { member: readerId ?? null, holder });
       mine.push({ sink, u });

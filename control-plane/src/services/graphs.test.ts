@@ -70,7 +70,7 @@ describe('control plane with a chDB results store', () => {
     // and one insert touches at most 10 daily partitions.
     h.cp.db.prepare('UPDATE endpoints SET created_at = ? WHERE url_id = ?').run(new Date(now - hours * HOUR - HOUR).toISOString(), endpointId);
     for (let i = 0, part = 0; i < rows.length; part++) {
-      const dayEnd = rows[i]!.ts_ms + 5 * 24 * HOUR;
+      const dayEnd = rows[i].ts_ms + 5 * 24 * HOUR;
       const chunk = rows.slice(i).filter((x) => x.ts_ms < dayEnd);
       await store.insertBatch(`graph-${hours}-${part}`, 'agent-1', chunk);
       i += chunk.length;
@@ -83,7 +83,7 @@ describe('control plane with a chDB results store', () => {
     const times = graphs.find((g) => g.function === 'response_code')!.data.map((p) => p[0]);
     expect(times.length).toBeGreaterThan(300);
     expect(times.length).toBeLessThanOrEqual(500);
-    const gaps = new Set(times.slice(1).map((t, i) => t - times[i]!));
+    const gaps = new Set(times.slice(1).map((t, i) => t - times[i]));
     expect([...gaps]).toEqual([bucketSeconds * 1000]);
   });
 

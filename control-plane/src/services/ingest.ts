@@ -31,7 +31,7 @@ export interface IngestDeps {
   maxBatchResults?: number;
   /** Called with a batch's results once they are stored (alert evaluation). It runs after the ack
    *  is on its way, and whatever it throws is logged: it never delays or fails an ack. */
-  onStored?(results: CheckResult[]): void;
+  onStored?(this: void, results: CheckResult[]): void;
   /** Registers its own metrics here (results ingested, batches by outcome, store time, refusals). */
   metrics?: Registry;
 }

@@ -25,7 +25,7 @@ describe('live state', () => {
     expect(live.fields(id, false).status).toBe('paused');
     expect(live.counts(fx.userId)).toEqual({ down: 1, degraded: 0, pending: 0, up: 0, paused: 0 });
     expect(published.map((p) => [p.userId, p.type, p.data.status])).toEqual([[fx.userId, 'result', 'up'], [fx.userId, 'result', 'degraded'], [fx.userId, 'result', 'down']]);
-    expect(published[2]!.data.recent).toEqual({ at: t - 1000, ok: false, ms: 10, code: 503 });
+    expect(published[2].data.recent).toEqual({ at: t - 1000, ok: false, ms: 10, code: 503 });
     live.close();
   });
 
@@ -67,7 +67,7 @@ describe('live state', () => {
     const results = Array.from({ length: 40 }, (_, i) => httpResult(id, t + 1000 + i * 1000, { total_ms: i }));
     live.onResults(results.slice(20));
     live.onResults(results.slice(0, 20).reverse()); // late ones: older than the region's last, not counted again
-    live.onResults([results[39]!]);
+    live.onResults([results[39]]);
     const recent = live.fields(id, true).recent;
     expect(recent).toHaveLength(20);
     expect(recent.map((c) => c.ms)).toEqual(Array.from({ length: 20 }, (_, i) => 20 + i));

@@ -41,7 +41,7 @@ export type LiveEventPublisher = (userId: number, type: 'result' | 'endpoint.cha
 
 const PENDING: EndpointLive = Object.freeze({
   status: 'pending', last_checked_at: null, last_response_ms: null, last_status_code: null, last_error: null, recent: [],
-}) as EndpointLive;
+});
 
 export function createLiveState(deps: {
   db: Db;
@@ -198,7 +198,7 @@ export function createLiveState(deps: {
     const check: RecentCheck = { at, ok, ms: entry.ms, code: entry.code };
     // A new array each time: a rendering already handed out keeps the checks it had.
     const recent = [...st.recent, check];
-    if (recent.length > 1 && recent[recent.length - 2]!.at > at) recent.sort((a, b) => a.at - b.at);
+    if (recent.length > 1 && recent[recent.length - 2].at > at) recent.sort((a, b) => a.at - b.at);
     st.recent = recent.length > RECENT_CHECKS ? recent.slice(recent.length - RECENT_CHECKS) : recent;
     rendered.delete(urlId);
     jsonCache.delete(urlId);

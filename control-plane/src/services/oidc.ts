@@ -101,7 +101,8 @@ export function createOidcService(deps: {
 
   /** A free username from the provider's, within the username rules. */
   function usernameFor(claims: { preferred_username?: unknown; email?: unknown; sub: string }): string {
-    const raw = String(claims.preferred_username ?? String(claims.email ?? '').split('@')[0] ?? '') || `sso-${claims.sub}`;
+    const text = (v: unknown) => (typeof v === 'string' ? v : '');
+    const raw = text(claims.preferred_username) || text(claims.email).split('@')[0] || `sso-${claims.sub}`;
     let base = raw.replace(/[^A-Za-z0-9_.-]/g, '').slice(0, LIMITS.usernameMax - 4);
     if (base.length < LIMITS.usernameMin) base = `sso-${base}`.slice(0, LIMITS.usernameMax - 4);
     let name = base;

@@ -73,7 +73,7 @@ describe('status pages and alerting', () => {
     expect(incidents()).toHaveLength(1);
     window(id, ts, ts + 3600_000);
     for (let i = 0; i < 5; i++) ev.evaluate([up(id)]);
-    expect(incidents()[0]!.resolved_at).toBeNull();
+    expect(incidents()[0].resolved_at).toBeNull();
   });
 
   it('auto reports: a down incident opens an investigating major_outage report on its components, its resolution posts resolved', async () => {
@@ -83,13 +83,13 @@ describe('status pages and alerting', () => {
     const ev = make();
     ev.evaluate([down(id)]);
     ev.evaluate([down(id)]);
-    const incident = incidents()[0]!;
+    const incident = incidents()[0];
     const [report] = sp.listReports(fx.userId, p.id);
     expect(report).toMatchObject({
       title: 'Public API is down', status: 'investigating', incident_id: incident.incident_id, resolved_at: null,
-      affected: [{ component_id: p.components[0]!.component_id, impact: 'major_outage' }],
+      affected: [{ component_id: p.components[0].component_id, impact: 'major_outage' }],
     });
-    expect(report!.updates.map((u) => u.message)).toEqual(['We are investigating an outage of Public API.']);
+    expect(report.updates.map((u) => u.message)).toEqual(['We are investigating an outage of Public API.']);
     expect(sp.listReports(fx.userId, off.id)).toEqual([]);
     // The public view shows it: the component is major_outage, and so is the page.
     const view = await sp.view(sp.publicPage({ slug: p.slug }));
@@ -98,11 +98,11 @@ describe('status pages and alerting', () => {
 
     ev.evaluate([up(id)]);
     ev.evaluate([up(id)]);
-    expect(incidents()[0]!.resolved_at).not.toBeNull();
+    expect(incidents()[0].resolved_at).not.toBeNull();
     const [after] = sp.listReports(fx.userId, p.id);
     expect(after).toMatchObject({ status: 'resolved' });
-    expect(after!.resolved_at).not.toBeNull();
-    expect(after!.updates.map((u) => u.status)).toEqual(['resolved', 'investigating']);
+    expect(after.resolved_at).not.toBeNull();
+    expect(after.updates.map((u) => u.status)).toEqual(['resolved', 'investigating']);
     const later = await sp.view(sp.publicPage({ slug: p.slug }));
     expect(later.data.overall).toBe('operational');
   });
@@ -127,6 +127,6 @@ describe('status pages and alerting', () => {
     const open = incidents().filter((i) => i.resolved_at === null);
     expect(open.map((i) => i.condition)).toEqual(['threshold:response_time:any']);
     const [report] = sp.listReports(fx.userId, p.id);
-    expect(report).toMatchObject({ title: 'Shop: degraded performance', affected: [{ component_id: p.components[0]!.component_id, impact: 'degraded' }] });
+    expect(report).toMatchObject({ title: 'Shop: degraded performance', affected: [{ component_id: p.components[0].component_id, impact: 'degraded' }] });
   });
 });

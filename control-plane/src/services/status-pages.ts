@@ -212,7 +212,7 @@ export function createStatusPageService(deps: {
     let overall: ComponentState = 'operational';
     const out = components.map((c) => {
       let status: ComponentState = 'operational';
-      for (const r of open) for (const a of r.affected) if (a.component_id === c.component_id) status = worst(status, a.impact as ReportImpact);
+      for (const r of open) for (const a of r.affected) if (a.component_id === c.component_id) status = worst(status, a.impact);
       if (windows.some((w) => w.state === 'in_progress' && c.endpoint_id !== null && w.endpoint_ids.includes(c.endpoint_id))) status = worst(status, 'maintenance');
       if (c.endpoint_id !== null) {
         const mine = incidents.filter((i) => i.url_id === c.endpoint_id);

@@ -26,7 +26,7 @@ const backoffMs = (attempts: number) => Math.min(3600_000, 5_000 * 2 ** attempts
  */
 export function plainMailbox(email: string): string {
   const parsed = addressparser(email, { flatten: true });
-  const only = parsed.length === 1 ? parsed[0]! : null;
+  const only = parsed.length === 1 ? parsed[0] : null;
   if (!only || only.name !== '' || only.address !== email.trim()) throw badRequest('Please enter a valid email address');
   return only.address.toLowerCase();
 }
@@ -199,7 +199,7 @@ export function createStatusSubscribers(deps: {
     /** One-click unsubscribe: `<id>.<signature>`; true also when already gone (the link keeps working). */
     unsubscribe(p: PageRow, token: string): boolean {
       const m = /^(\d{1,15})\.([A-Za-z0-9_-]{32})$/.exec(token);
-      if (!m || !safeEqual(m[2]!, sign(Number(m[1])))) return false;
+      if (!m || !safeEqual(m[2], sign(Number(m[1])))) return false;
       mail.remove(p.page_id, Number(m[1]));
       return true;
     },

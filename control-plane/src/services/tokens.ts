@@ -53,7 +53,7 @@ export function createTokenService(deps: {
         throw unauthorized('Invalid or expired token');
       }
       const userId = Number(payload.sub);
-      const sessionId = String(payload.sid ?? '');
+      const sessionId = typeof payload.sid === 'string' ? payload.sid : '';
       if (!Number.isInteger(userId) || !deps.sessions.isLive(sessionId, userId)) throw unauthorized('Session has ended');
       return { userId, sessionId };
     },

@@ -12,7 +12,7 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null &
  * missing body says which field is required); the first failure becomes a 400 with its message.
  */
 export function parseInput<T>(schema: Schema<T>, raw: unknown): T {
-  const r = check(schema, isPlainObject(raw) ? raw : {}) as Checked<T>;
+  const r: Checked<T> = check(schema, isPlainObject(raw) ? raw : {});
   if (!r.ok) throw badRequest(r.error);
   return r.data;
 }

@@ -10,7 +10,7 @@ type Row = Record<string, unknown>;
 const PACKAGE_BOOLS = ['ssl_monitoring', 'advanced_alerts', 'api_access', 'multi_region', 'ping_host', 'cert_expiry', 'response_code', 'response_time', 'custom_domains'] as const;
 
 export function toPackage(row: Row): Package {
-  const p = { ...row } as Row;
+  const p = { ...row };
   for (const k of PACKAGE_BOOLS) p[k] = Boolean(p[k]);
   delete p.sort_order;
   // NULL: every kind, spelled out so a client need not know that absent means all

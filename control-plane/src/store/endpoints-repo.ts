@@ -46,7 +46,7 @@ function checkView(kind: unknown, config: unknown): EndpointCheck & { kind: Endp
 function checkIdentity(kind: EndpointKind, check: StoredCheck | EndpointCheck): string {
   const { kind: _k, ...rest } = check as EndpointCheck;
   const c = { ...rest } as Record<string, unknown>;
-  const request = (check as StoredCheck).request;
+  const request = (check).request;
   if (request) {
     c.request = { ...request, headers: request.headers.map((h) => (h.secret ? { name: h.name.toLowerCase(), secret: true } : { name: h.name.toLowerCase(), value: h.value ?? '' })) };
   }
@@ -176,7 +176,7 @@ export function createEndpointsRepo(db: Db, box?: SecretBox) {
   const storedCheck = (check: CheckInput | undefined, previous: StoredCheck): string | null => {
     if (!check || check.kind === 'http' && !check.request && !check.assertions?.length) return null;
     const { kind: _kind, ...rest } = check;
-    const out: StoredCheck = { ...rest } as StoredCheck;
+    const out: StoredCheck = { ...rest };
     if (check.request) {
       const before = new Map((previous.request?.headers ?? []).filter((h) => h.secret && h.sealed).map((h) => [h.name.toLowerCase(), h.sealed!]));
       out.request = {

@@ -28,9 +28,9 @@ describe('migrations 45 (sso_workspace_joins) and 46 (custom_domain_proof)', () 
     expect(db.prepare('SELECT * FROM sso_workspace_joins').all()).toEqual([{ workspace_id: 1, user_id: 2, at: 5 }]);
     const pages = db.prepare('SELECT slug, custom_domain, custom_domain_claim, custom_domain_token FROM status_pages ORDER BY slug').all() as Array<Record<string, string | null>>;
     expect(pages[0]).toMatchObject({ custom_domain: null, custom_domain_claim: 'status.x.example' });
-    expect(pages[0]!.custom_domain_token).toMatch(/^[0-9a-f]{32}$/);
-    expect(pages[1]!.custom_domain_token).toMatch(/^[0-9a-f]{32}$/);
-    expect(pages[1]!.custom_domain_token).not.toBe(pages[0]!.custom_domain_token);
+    expect(pages[0].custom_domain_token).toMatch(/^[0-9a-f]{32}$/);
+    expect(pages[1].custom_domain_token).toMatch(/^[0-9a-f]{32}$/);
+    expect(pages[1].custom_domain_token).not.toBe(pages[0].custom_domain_token);
     expect(db.prepare('SELECT package_name, custom_domains FROM packages ORDER BY package_id').all()).toEqual([
       { package_name: 'Free', custom_domains: 0 }, { package_name: 'Pro', custom_domains: 1 },
     ]);

@@ -2,7 +2,6 @@
 // from a map the test changes as it goes; any other name is NXDOMAIN. The control plane reaches it
 // through DNS_RESOLVERS=127.0.0.1:{port}.
 import dgram from 'node:dgram';
-import type { AddressInfo } from 'node:net';
 import dnsPacket from 'dns-packet';
 
 export interface LocalDnsServer {
@@ -37,7 +36,7 @@ export async function startDnsServer(): Promise<LocalDnsServer> {
   });
   await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
   return {
-    address: `127.0.0.1:${(socket.address() as AddressInfo).port}`,
+    address: `127.0.0.1:${(socket.address()).port}`,
     txt,
     queries,
     close: () => new Promise<void>((resolve) => socket.close(() => resolve())),

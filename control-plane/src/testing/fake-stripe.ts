@@ -161,7 +161,7 @@ export async function startFakeStripe(opts: { secretKey?: string; webhookSecret?
   const page = (title: string, text: string) =>
     `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${title}</h1><p>${text}</p></body></html>`;
 
-  const server = http.createServer(async (req, res) => {
+  const handle = async (req: http.IncomingMessage, res: http.ServerResponse) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const url = new URL(req.url ?? '/', 'http://x');
@@ -197,7 +197,8 @@ export async function startFakeStripe(opts: { secretKey?: string; webhookSecret?
     const r = route(method, url.pathname, params);
     if (replayKey && method === 'POST') replays.set(replayKey, r);
     send(r.status, r.body);
-  });
+  };
+  const server = http.createServer((req, res) => void handle(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 

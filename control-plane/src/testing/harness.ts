@@ -77,7 +77,7 @@ export async function startHarnessWithResults(env: Record<string, string> = {}):
   const store = createResultStore({ clickhouseUrl: null, dataDir: dir, logger: createLogger('silent') });
   await store.init();
   const h = await startHarness(env, { results: store });
-  const closeHarness = h.close;
+  const closeHarness = h.close.bind(h);
   return Object.assign(h, {
     store,
     async close() {

@@ -44,9 +44,9 @@ export async function signInThroughProvider(startUrl: string, login: string, opt
   const keep = (u: URL, res: Response) => {
     for (const c of res.headers.getSetCookie()) {
       const [pair] = c.split(';');
-      const [k, ...v] = pair!.split('=');
+      const [k, ...v] = pair.split('=');
       if (!jar.has(u.host)) jar.set(u.host, new Map());
-      jar.get(u.host)!.set(k!.trim(), v.join('='));
+      jar.get(u.host)!.set(k.trim(), v.join('='));
     }
   };
   let url = new URL(startUrl);

@@ -23,7 +23,7 @@ export interface TokenStore {
 interface ApiClientDeps {
   tokens: TokenStore;
   /** Clears stored tokens and user and navigates to /login. */
-  onAuthFailure(): void;
+  onAuthFailure: () => void;
   fetch?: typeof fetch;
   baseUrl?: string;
   /** The workspace the data routes act on (X-Workspace-Id); null: the personal one. */
@@ -60,7 +60,7 @@ async function readBody<T>(res: Response): Promise<ApiResult<T>> {
     return { ...(parsed as ApiSuccess<T> | ApiFailure), status: res.status, ...total };
   }
   if (res.ok) return { success: true, data: parsed as T, status: res.status };
-  const error = parsed && typeof parsed === 'object' && 'error' in parsed ? String((parsed as { error: unknown }).error) : `Request failed (${res.status})`;
+  const error = parsed && typeof parsed === 'object' && 'error' in parsed ? String((parsed).error) : `Request failed (${res.status})`;
   return { success: false, error, status: res.status };
 }
 

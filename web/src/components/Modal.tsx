@@ -5,7 +5,7 @@ import { CloseIcon } from './Icons';
 
 interface ModalProps {
   title: ReactNode;
-  onClose(): void;
+  onClose: () => void;
   children: ReactNode;
   footer?: ReactNode;
   size?: 'sm' | 'md' | 'lg' | 'full';
@@ -69,8 +69,8 @@ export function ConfirmDialog({
   confirmLabel?: string;
   danger?: boolean;
   busy?: boolean;
-  onConfirm(): void;
-  onCancel(): void;
+  onConfirm: () => void;
+  onCancel: () => void;
   children?: ReactNode;
 }) {
   return (

@@ -6,7 +6,7 @@ import { useServices } from '../app-context';
 import { Field } from './Field';
 import { Modal } from './Modal';
 
-export function NewWorkspaceModal({ onCreated, onClose }: { onCreated(id: number): void; onClose(): void }) {
+export function NewWorkspaceModal({ onCreated, onClose }: { onCreated: (id: number) => void; onClose: () => void }) {
   const { api } = useServices();
   const [name, setName] = useState('');
   const [error, setError] = useState('');

@@ -6,7 +6,7 @@ import { EyeIcon, EyeOffIcon } from './Icons';
 export function PasswordInput({ id, value, onChange, autoComplete, label, hint }: {
   id: string;
   value: string;
-  onChange(v: string): void;
+  onChange: (v: string) => void;
   autoComplete: string;
   label: string;
   hint?: string;

@@ -6,7 +6,7 @@ import { timeZoneChoices } from '@upfleet/proto/time-zone';
 
 const FIXED = TIMEZONES.filter((z) => z !== 'UTC');
 
-export function TimeZoneSelect({ id, value, onChange }: { id: string; value: string; onChange(zone: string): void }) {
+export function TimeZoneSelect({ id, value, onChange }: { id: string; value: string; onChange: (zone: string) => void }) {
   const zones = timeZoneChoices(value).filter((z) => z === value || !FIXED.includes(z));
   return (
     <select id={id} value={value} onChange={(e) => onChange(e.target.value)}>

@@ -29,7 +29,7 @@ function useCopied(): [string | null, (key: string, text: string) => void] {
 
 const STEPS = ['Scan QR code', 'Save backup codes', 'Verify'];
 
-export function TwoFactorSetupModal({ onClose, onEnabled }: { onClose(): void; onEnabled(): void }) {
+export function TwoFactorSetupModal({ onClose, onEnabled }: { onClose: () => void; onEnabled: () => void }) {
   const { api } = useServices();
   const [setup, setSetup] = useState<TwoFactorSetup | null>(null);
   const [step, setStep] = useState(1);

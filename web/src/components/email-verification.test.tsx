@@ -61,7 +61,7 @@ describe('ProfileForm email change', () => {
     await u.type(screen.getByLabelText(/Current password/), 'correct horse');
     await u.click(save);
     expect(await screen.findByText('We sent a link to new@example.com: your email changes once you open it.')).toBeInTheDocument();
-    expect(api.calls[0]!.body).toEqual({ username: 'alice', email: 'new@example.com', timezone: 'UTC', current_password: 'correct horse' });
+    expect(api.calls[0].body).toEqual({ username: 'alice', email: 'new@example.com', timezone: 'UTC', current_password: 'correct horse' });
     expect(screen.getByLabelText('Email')).toHaveValue('alice@example.com');
   });
 });

@@ -8,7 +8,7 @@ export type StreamState = 'connecting' | 'live' | 'reconnecting';
 
 export interface LiveEvent {
   type: string;
-  data: any;
+  data: unknown;
 }
 
 export function connectEvents(api: ApiClient, on: { event(e: LiveEvent): void; state(s: StreamState): void }): () => void {
@@ -43,7 +43,7 @@ export function connectEvents(api: ApiClient, on: { event(e: LiveEvent): void; s
         }
         if (!data) continue;
         try {
-          on.event({ type, data: JSON.parse(data) });
+          on.event({ type, data: JSON.parse(data) as unknown });
         } catch {
           // one unreadable event: skip it
         }

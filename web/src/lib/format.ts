@@ -1,16 +1,16 @@
 // Display rules of SPEC sections 3, 8 and 9: currency symbols, badges, classes, and the app's one date formatter.
 import { formatDuration } from '@upfleet/proto/duration';
 import { intlTimeZone, isTimeZone, zonedDate } from '@upfleet/proto/time-zone';
-import { FEATURE_LABELS, type CodeBucket, type CodeClass, type Currency, type Feature, type GraphFunction, type GraphSeries } from '@upfleet/proto/rest';
+import { FEATURE_LABELS, type CodeBucket, type CodeClass, type Feature, type GraphFunction, type GraphSeries } from '@upfleet/proto/rest';
 import { regionKey, regionKeyLabel, regionLabel } from '@upfleet/proto/regions';
 
 const SYMBOLS: Record<string, string> = { EUR: '€', USD: '$', GBP: '£', JPY: '¥' };
 
-export function currencySymbol(currency: Currency | string | null | undefined): string {
+export function currencySymbol(currency: string | null | undefined): string {
   return (currency && SYMBOLS[currency]) || '€';
 }
 
-export function formatPrice(price: number, currency?: Currency | string | null): string {
+export function formatPrice(price: number, currency?: string | null): string {
   const digits = currency === 'JPY' || Number.isInteger(price) ? 0 : 2;
   return `${currencySymbol(currency)}${Number(price).toFixed(digits)}`;
 }

@@ -56,7 +56,7 @@ export interface ResultEvent {
 
 /** The row after a result: its new state and one more bar (a paused endpoint stays paused). */
 export function applyResult(e: Endpoint, r: ResultEvent): Endpoint {
-  if (e.recent.length > 0 && e.recent[e.recent.length - 1]!.at >= r.recent.at) return e; // already shown
+  if (e.recent.length > 0 && e.recent[e.recent.length - 1].at >= r.recent.at) return e; // already shown
   return {
     ...e,
     status: e.monitoring_enabled ? r.status : 'paused',
@@ -82,7 +82,7 @@ export function applyResults(list: Endpoint[], results: ResultEvent[]): Endpoint
     const i = index.get(r.url_id);
     if (i === undefined) continue;
     out ??= [...list];
-    out[i] = applyResult(out[i]!, r);
+    out[i] = applyResult(out[i], r);
   }
   return out ?? list;
 }

@@ -42,7 +42,7 @@ export function LoginPage() {
     setError('');
     const out = await actions.login(email.trim(), password, undefined, checkoutSession);
     setBusy(false);
-    if (out.ok) navigate(next ?? '/dashboard');
+    if (out.ok) void navigate(next ?? '/dashboard');
     else if (out.requires2FA) {
       setCode('');
       setCodeError('');
@@ -59,7 +59,7 @@ export function LoginPage() {
     setBusy(false);
     if (out.ok) {
       setNeedsCode(false);
-      navigate(next ?? '/dashboard');
+      void navigate(next ?? '/dashboard');
     } else setCodeError(out.error || 'Invalid verification code');
   };
 

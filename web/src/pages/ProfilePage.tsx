@@ -19,7 +19,7 @@ export function ProfilePage() {
 
   useEffect(() => {
     let live = true;
-    (async () => {
+    void (async () => {
       try {
         const [p, d, s, pk] = await Promise.all([
           api.get<Profile>('/api/users/profile'),

@@ -61,7 +61,7 @@ export function SignupPage() {
     setError('');
     const out = await actions.signup(form.username.trim(), form.email.trim(), form.password, checkoutSession);
     setBusy(false);
-    if (out.ok) navigate(next ?? '/dashboard');
+    if (out.ok) void navigate(next ?? '/dashboard');
     else setError(out.error);
   };
 

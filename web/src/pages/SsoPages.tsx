@@ -2,7 +2,7 @@
 // fragment after the provider's sign-in (or, for an account with two-factor, a ticket it trades with
 // the code); /invitations/:token shows an invitation to anyone holding the link and accepts it as the
 // signed-in person; /email-verified ends a verification link opened in a browser.
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { LIMITS } from '@upfleet/proto/rest';
 import { useAuth, useServices } from '../app-context';
@@ -19,10 +19,10 @@ export function SsoCallbackPage() {
   const [code, setCode] = useState('');
   const [codeError, setCodeError] = useState('');
   const [busy, setBusy] = useState(false);
-  const finish = (access: string, refresh: string) => {
+  const finish = useCallback((access: string, refresh: string) => {
     auth.getState().setTokens(access, refresh);
     void actions.validateSession().then(() => navigate('/dashboard'));
-  };
+  }, [auth, actions, navigate]);
   useEffect(() => {
     if (done.current) return;
     done.current = true;
@@ -36,11 +36,11 @@ export function SsoCallbackPage() {
       return;
     }
     if (!access || !refresh) {
-      navigate('/login?sso_error=' + encodeURIComponent('Single sign-on failed. Please try again.'));
+      void navigate('/login?sso_error=' + encodeURIComponent('Single sign-on failed. Please try again.'));
       return;
     }
     finish(access, refresh);
-  }, [auth, actions, navigate]);
+  }, [navigate, finish]);
   const verify = async (e: FormEvent) => {
     e.preventDefault();
     if (!ticket || !isCompleteCode(code)) return;
@@ -49,7 +49,7 @@ export function SsoCallbackPage() {
     const out = await api.publicRequest<{ accessToken: string; refreshToken: string }>('POST', '/api/auth/oidc/two-factor', { ticket, two_factor_code: code });
     setBusy(false);
     if (out.success) finish(out.data.accessToken, out.data.refreshToken);
-    else if (out.status === 401 && !out.requires2FA) navigate('/login?sso_error=' + encodeURIComponent(out.error));
+    else if (out.status === 401 && !out.requires2FA) void navigate('/login?sso_error=' + encodeURIComponent(out.error));
     else setCodeError(out.error || 'Invalid verification code');
   };
   if (!ticket) return <div className="container page"><p className="muted">Signing you in…</p></div>;

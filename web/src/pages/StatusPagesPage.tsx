@@ -175,17 +175,17 @@ function PageEditor({ page, endpoints, zone, onDone }: { page: StatusPage | null
     if (to < 0 || to >= d.components.length || from === to) return;
     const list = [...d.components];
     const [item] = list.splice(from, 1);
-    list.splice(to, 0, item!);
+    list.splice(to, 0, item);
     set('components', list);
   };
 
   // Live slug availability (the page's own slug is available to it).
   useEffect(() => {
     if (!d.slug || d.slug === page?.slug) return setSlugState(null);
-    const t = setTimeout(async () => {
+    const t = setTimeout(() => void (async () => {
       const r = await api.get<{ available: boolean; error: string | null }>(`/api/users/status-pages/slug-available?slug=${encodeURIComponent(d.slug)}`);
       if (r.success && r.data) setSlugState(r.data);
-    }, 250);
+    })(), 250);
     return () => clearTimeout(t);
   }, [api, d.slug, page?.slug]);
 

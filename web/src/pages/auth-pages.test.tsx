@@ -59,15 +59,15 @@ describe('Login page', () => {
   function renderLogin(routes: Parameters<typeof scriptedApi>[0]) {
     // Real services (store + client) over a scripted fetch of the login route.
     const fetchImpl = async (input: RequestInfo | URL, init?: RequestInit) => {
-      const path = String(input);
-      const body = JSON.parse(String(init?.body ?? '{}'));
+      const path = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+      const body = JSON.parse(typeof init?.body === 'string' ? init.body : '{}');
       const h = routes[`POST ${path}`];
       const res = h ? await h(body) : fail('nope', 404);
       const { status, ...rest } = res;
       return new Response(JSON.stringify(rest), { status, headers: { 'content-type': 'application/json' } });
     };
     const router = createMemoryRouter([{ path: '/login', element: <LoginPage /> }, { path: '/dashboard', element: <h1>Dashboard page</h1> }], { initialEntries: ['/login'] });
-    const services = createServices({ storage: localStorage, navigate: (p) => void router.navigate(p), fetch: fetchImpl as typeof fetch });
+    const services = createServices({ storage: localStorage, navigate: (p) => void router.navigate(p), fetch: fetchImpl });
     render(<ServicesProvider services={services}><RouterProvider router={router} /></ServicesProvider>);
     return services;
   }

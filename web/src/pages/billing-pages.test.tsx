@@ -75,7 +75,7 @@ describe('Signup on a server with DEFAULT_PACKAGE', () => {
   it('says which plan the account starts on and what it includes, instead of the Free list', async () => {
     const api = scriptedApi({
       'GET /api/public/billing': () => ok({ enabled: false, default_package: 'Starter' }),
-      'GET /api/public/packages': () => ok([...PACKAGES.slice(0, 1), { ...PACKAGES[1]!, max_endpoints: 50 }, PACKAGES[2]!]),
+      'GET /api/public/packages': () => ok([...PACKAGES.slice(0, 1), { ...PACKAGES[1], max_endpoints: 50 }, PACKAGES[2]]),
     });
     renderWith(<SignupPage />, testServices(api), '/signup');
     expect(await screen.findByRole('heading', { name: 'Your account starts on the Starter plan' })).toBeVisible();

@@ -13,7 +13,7 @@ export interface SessionMonitorDeps {
   /** Logs out because of inactivity. */
   logout(): void;
   /** Seconds left on the warning countdown, or null when no warning is shown. */
-  onWarning(secondsLeft: number | null): void;
+  onWarning: (secondsLeft: number | null) => void;
   limits?: Partial<typeof SESSION_LIMITS>;
   now?: () => number;
 }

@@ -2,7 +2,6 @@
 // decodes the wire format): each record type, assertions on the answer, NXDOMAIN, no records,
 // SERVFAIL, a silent server (timeout) and a private resolver refused when private targets are denied.
 import dgram from 'node:dgram';
-import type { AddressInfo } from 'node:net';
 import dnsPacket, { type Answer } from 'dns-packet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Assignment, AssertionSpec } from '@upfleet/proto';
@@ -26,7 +25,7 @@ beforeAll(async () => {
   server = dgram.createSocket('udp4');
   server.on('message', (msg, rinfo) => {
     const q = dnsPacket.decode(msg);
-    const question = q.questions![0]!;
+    const question = q.questions![0];
     queries.push(`${question.name}:${question.type}`);
     if (question.name === 'silent.example.test') return; // never answers
     const answers = ZONE[`${question.name}:${question.type}`];
@@ -39,7 +38,7 @@ beforeAll(async () => {
     server.send(reply, rinfo.port, rinfo.address);
   });
   await new Promise<void>((r) => server.bind(0, '127.0.0.1', r));
-  port = (server.address() as AddressInfo).port;
+  port = (server.address()).port;
 });
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 

@@ -275,8 +275,8 @@ function connect(
         ALPNProtocols: ['http/1.1'],
       });
       hop.socket = ts;
-      ts.once('error', (e) => {
-        const code = (e as NodeJS.ErrnoException).code ?? '';
+      ts.once('error', (e: NodeJS.ErrnoException) => {
+        const code = e.code ?? '';
         settle(new PhaseError('tls', describeTlsCode(code, e.message)));
       });
       ts.once('secureConnect', () => {

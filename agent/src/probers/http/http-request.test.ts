@@ -74,14 +74,14 @@ describe('http check request options', () => {
     const r = await run(assignment('/echo', { request: request({ method: 'POST', headers, body: '{"q":"uptime"}' }) }));
     expect(r.ok).toBe(true);
     expect(seen[0]).toMatchObject({ method: 'POST', body: '{"q":"uptime"}' });
-    expect(seen[0]!.headers).toMatchObject({ 'content-type': 'application/json', 'x-api-key': 'k-123', 'user-agent': 'custom/1' });
+    expect(seen[0].headers).toMatchObject({ 'content-type': 'application/json', 'x-api-key': 'k-123', 'user-agent': 'custom/1' });
   });
 
   it('an old assignment without request fields is a GET with the agent user agent (compatible)', async () => {
     seen = [];
     expect((await run(assignment('/echo'))).ok).toBe(true);
-    expect(seen[0]!.method).toBe('GET');
-    expect(seen[0]!.headers['user-agent']).toBe('Upfleet-Agent/0.1 (region EU-Germany)');
+    expect(seen[0].method).toBe('GET');
+    expect(seen[0].headers['user-agent']).toBe('Upfleet-Agent/0.1 (region EU-Germany)');
   });
 
   it('follows redirects by default; with follow_redirects false the 3xx is the answer', async () => {
@@ -100,15 +100,15 @@ describe('http check request options', () => {
     // Same origin: everything follows the redirect.
     seen = [];
     expect(await run(assignment('/redirect', { request: request({ headers }) }))).toMatchObject({ ok: true, redirects: 1 });
-    expect(seen[1]!.headers).toMatchObject({ authorization: 'Bearer top', cookie: 'sid=1', 'proxy-authorization': 'Basic eA==', 'x-api-key': 'k-secret', 'x-trace': 'plain' });
+    expect(seen[1].headers).toMatchObject({ authorization: 'Bearer top', cookie: 'sid=1', 'proxy-authorization': 'Basic eA==', 'x-api-key': 'k-secret', 'x-trace': 'plain' });
     // Another origin (another port): the first hop gets them, the second none of the credentials.
     seen = [];
     otherSeen = [];
     expect(await run(assignment('/elsewhere', { request: request({ headers }) }))).toMatchObject({ ok: true, status_code: 200, redirects: 1 });
-    expect(seen[0]!.headers).toMatchObject({ authorization: 'Bearer top', 'x-api-key': 'k-secret' });
+    expect(seen[0].headers).toMatchObject({ authorization: 'Bearer top', 'x-api-key': 'k-secret' });
     expect(otherSeen).toHaveLength(1);
-    for (const name of ['authorization', 'cookie', 'proxy-authorization', 'x-api-key']) expect(otherSeen[0]![name]).toBeUndefined();
-    expect(otherSeen[0]!['x-trace']).toBe('plain');
+    for (const name of ['authorization', 'cookie', 'proxy-authorization', 'x-api-key']) expect(otherSeen[0][name]).toBeUndefined();
+    expect(otherSeen[0]['x-trace']).toBe('plain');
   });
 
   it('drops the credentials when an https redirect leads to plain http', async () => {
@@ -122,8 +122,8 @@ describe('http check request options', () => {
       const headers = [{ name: 'Authorization', value: 'Bearer top', secret: false }, { name: 'X-Api-Key', value: 'k-secret', secret: true }];
       expect(await httpProber.probe(assignment('/', { url, request: request({ headers }) }), { ...opts, extraCa: [ca.cert] })).toMatchObject({ ok: true, redirects: 1 });
       expect(otherSeen).toHaveLength(1);
-      expect(otherSeen[0]!.authorization).toBeUndefined();
-      expect(otherSeen[0]!['x-api-key']).toBeUndefined();
+      expect(otherSeen[0].authorization).toBeUndefined();
+      expect(otherSeen[0]['x-api-key']).toBeUndefined();
     } finally {
       await new Promise<void>((r) => tlsServer.close(() => r()));
     }

@@ -36,7 +36,7 @@ export function agentRunOverrides(flags: Flags): AgentRunOverrides {
   }
   if (typeof flags.config === 'string' && flags.config !== '') overrides.configFile = flags.config;
   if (flags.insecure === true) overrides.insecure = true;
-  return overrides as AgentRunOverrides;
+  return overrides;
 }
 
 export function defaultOnSignal(signal: NodeJS.Signals, handler: () => void): () => void {

@@ -60,7 +60,7 @@ const endpointFields = (m: Monitor): EndpointFields => ({
   ...(m.check ?? {}),
   ping_host: m.features.includes('ping_host'), cert_expiry: m.features.includes('cert_expiry'),
   response_code: m.features.includes('response_code'), response_time: m.features.includes('response_time'),
-}) as EndpointFields;
+});
 
 /** Carries out one change; a refusal names the monitor. */
 async function applyChange(client: UserClient, c: Change, types: MonitorType[], regions: Region[]): Promise<void> {

@@ -130,7 +130,7 @@ export function readMonitorsFile(file: string, text: string, regions: Region[]):
     throw new CliError('invalid', `${file}: not valid YAML: ${oneLine((err as Error).message)}`);
   }
   const top = MonitorsFile.safeParse(raw);
-  if (!top.success) throw new CliError('invalid', `${file}: ${issueText(top.error.issues[0] as Issue)}`);
+  if (!top.success) throw new CliError('invalid', `${file}: ${issueText(top.error.issues[0])}`);
 
   const primary = regions.find((r) => r.primary_region);
   const known = new Set(regions.map(regionKey));
@@ -143,7 +143,7 @@ export function readMonitorsFile(file: string, text: string, regions: Region[]):
     const r = MonitorSpec.safeParse(item);
     if (!r.success) {
       if (!item || typeof item !== 'object') problem('must be a mapping with at least name and url');
-      else for (const issue of r.error.issues) problem(issueText(issue as Issue));
+      else for (const issue of r.error.issues) problem(issueText(issue));
       return;
     }
     const m = r.data;
@@ -256,7 +256,7 @@ export function checkPlanLimits(file: string, changes: Change[], currentCount: n
 /** One problem is one line; several are each on a line of their own, so a file is fixed in one go. */
 export function throwProblems(file: string, problems: string[]): void {
   if (problems.length === 0) return;
-  if (problems.length === 1) throw new CliError('invalid', problems[0]!);
+  if (problems.length === 1) throw new CliError('invalid', problems[0]);
   throw new CliError('invalid', `${file}: ${problems.length} problems (nothing was changed):\n${problems.map((p) => `  ${p}`).join('\n')}`);
 }
 

@@ -38,7 +38,7 @@ afterEach(async () => {
 /** Standard Webhooks verification, written from the spec, independent of the sender's code. */
 function verifyStandardWebhook(secret: string, headers: Record<string, unknown>, body: string): boolean {
   const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
-  const expected = crypto.createHmac('sha256', key).update(`${headers['webhook-id']}.${headers['webhook-timestamp']}.${body}`).digest('base64');
+  const expected = crypto.createHmac('sha256', key).update(`${String(headers['webhook-id'])}.${String(headers['webhook-timestamp'])}.${body}`).digest('base64');
   return String(headers['webhook-signature']).split(' ').some((s) => s === `v1,${expected}`);
 }
 
@@ -101,7 +101,8 @@ describe('slack channel', () => {
 
   it('treats ok:false invalid_auth / channel_not_found / not_in_channel as final and ratelimited as a retry', async () => {
     const errors = ['invalid_auth', 'channel_not_found', 'not_in_channel', 'ratelimited'];
-    receiver = await startHttpReceiver((_r, n) => ({ status: 200, headers: n === 3 ? { 'retry-after': '7' } : ({} as Record<string, string>), body: { ok: false, error: errors[n] } }));
+    const noHeaders: Record<string, string> = {};
+    receiver = await startHttpReceiver((_r, n) => ({ status: 200, headers: n === 3 ? { 'retry-after': '7' } : noHeaders, body: { ok: false, error: errors[n] } }));
     const ch = createSlackChannel({ http: open, apiUrl: receiver.url, publicUrl: null });
     for (const e of errors.slice(0, 3)) expect(await ch.send(msg(), { bot_token: 'x', channel: 'c' })).toEqual({ ok: false, final: true, error: `Slack: ${e}` });
     expect(await ch.send(msg(), { bot_token: 'x', channel: 'c' })).toEqual({ ok: false, final: false, error: 'Slack: ratelimited', retryAfterMs: 7000 });

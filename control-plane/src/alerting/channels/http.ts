@@ -19,10 +19,10 @@ export function createGuardedDispatcher(): Dispatcher {
       if (err) return cb(err, '', 0);
       const list = Array.isArray(address) ? address : [{ address, family: family ?? 4 }];
       if (list.some((a) => isPrivateAddress(a.address))) return cb(Object.assign(new Error(TARGET_NOT_ALLOWED), { code: 'EPRIVATE' }), '', 0);
-      cb(null, address as string, family);
+      cb(null, address, family);
     });
   };
-  return new Agent({ connect: { lookup: lookup as unknown as net.LookupFunction, timeout: TIMEOUT_MS } });
+  return new Agent({ connect: { lookup: lookup, timeout: TIMEOUT_MS } });
 }
 
 export interface HttpSender {
@@ -84,7 +84,7 @@ export function outcomeOf(status: number, headers: Record<string, string | strin
 export function reasonOf(body: string): string {
   try {
     const j = JSON.parse(body) as Record<string, unknown>;
-    for (const k of ['description', 'message', 'error', 'error_description']) if (typeof j[k] === 'string') return j[k] as string;
+    for (const k of ['description', 'message', 'error', 'error_description']) if (typeof j[k] === 'string') return j[k];
   } catch {
     /* not JSON */
   }

@@ -31,7 +31,7 @@ export function buildingAgentSource(logger: Logger, opts: { now?: () => number; 
   const now = opts.now ?? Date.now;
   const build = opts.build ?? buildFromRepo;
   let pending: Promise<AgentArtifact> | null = null;
-  let failed: { at: number; err: unknown } | null = null;
+  let failed: { at: number; err: Error } | null = null;
   return () => {
     if (!pending && failed && now() - failed.at < BUILD_RETRY_MS) return Promise.reject(failed.err);
     pending ??= (async () => {
@@ -41,7 +41,7 @@ export function buildingAgentSource(logger: Logger, opts: { now?: () => number; 
       return { binary: built.binary, sha256: built.sha256 };
     })().catch((err: unknown) => {
       pending = null; // a request after BUILD_RETRY_MS tries again
-      failed = { at: now(), err };
+      failed = { at: now(), err: err instanceof Error ? err : new Error(String(err)) };
       throw err;
     });
     return pending;

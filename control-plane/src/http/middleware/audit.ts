@@ -42,7 +42,7 @@ function show(v: unknown): string {
   if (v === null || v === undefined) return String(v);
   if (Array.isArray(v)) return `[${v.map(show).join(', ')}]`;
   if (typeof v === 'object') return '{…}';
-  const s = String(v);
+  const s = typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint' ? v.toString() : typeof v;
   return s.length > 60 ? `${s.slice(0, 57)}…` : s;
 }
 

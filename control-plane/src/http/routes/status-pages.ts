@@ -204,7 +204,7 @@ export function statusPageSite(deps: { statusPages: StatusPageService; subscribe
   const html = new WeakMap<PublicView, Map<string, Buffer>>();
   const htmlOf = (view: PublicView, base: string) => {
     let byBase = html.get(view);
-    if (!byBase) html.set(view, (byBase = new Map()));
+    if (!byBase) html.set(view, (byBase = new Map<string, Buffer>()));
     let b = byBase.get(base);
     if (b === undefined) {
       b = Buffer.from(renderStatusPage(view.data, { subscribeAction: `${base}/subscribe`, feedUrl: `${base}/feed.atom` }));
@@ -227,7 +227,8 @@ export function statusPageSite(deps: { statusPages: StatusPageService; subscribe
   }
 
   async function unlock(req: Request, res: Response, page: PageRow, base: string) {
-    const password = typeof req.body?.password === 'string' ? req.body.password : '';
+    const body = req.body as { password?: unknown } | undefined;
+    const password = typeof body?.password === 'string' ? body.password : '';
     const attempt = deps.limiter.consume('status_password', `${clientKey(req.ip)}|${page.page_id}`);
     if (!password || !(await sp.unlocks(page, password))) {
       res.status(401).set('Cache-Control', 'no-store').type('html').send(renderPasswordForm(page.title, base || '/', true));

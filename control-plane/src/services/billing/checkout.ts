@@ -23,7 +23,7 @@ export function createCheckoutSessions(p: BillingProvider, sync: PlanSync) {
 
   return {
     /** `contact`: for a team workspace, the Stripe customer's email and name (the owner buying, the workspace's name). */
-    async createCheckout(userId: number, body: CheckoutSessionBody, contact?: { email: string; name: string } | null): Promise<CheckoutSession> {
+    async createCheckout(this: void, userId: number, body: CheckoutSessionBody, contact?: { email: string; name: string } | null): Promise<CheckoutSession> {
       const stripe = p.requireStripe();
       const pkg = checkedPackage(body);
       const user = deps.users.byId(userId);
@@ -59,7 +59,7 @@ export function createCheckoutSessions(p: BillingProvider, sync: PlanSync) {
       return { url: session.url };
     },
 
-    async createPublicCheckout(input: PublicCheckoutSessionBody): Promise<CheckoutSession> {
+    async createPublicCheckout(this: void, input: PublicCheckoutSessionBody): Promise<CheckoutSession> {
       const stripe = p.requireStripe();
       const pkg = checkedPackage(input);
       const session = await p.call('start the checkout', () =>
@@ -75,7 +75,7 @@ export function createCheckoutSessions(p: BillingProvider, sync: PlanSync) {
       return { url: session.url };
     },
 
-    async subscription(userId: number): Promise<Subscription> {
+    async subscription(this: void, userId: number): Promise<Subscription> {
       if (!deps.stripe) throw notFound(MESSAGES.noSubscription);
       sync.expireGraceFor(userId);
       const subs = billing.subscriptionsOf(userId);

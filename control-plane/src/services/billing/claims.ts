@@ -28,8 +28,8 @@ export interface PreparedClaim {
 
 /** What auth needs to attach an anonymous checkout to the account signing up or in. */
 export interface CheckoutClaimer {
-  prepareClaim(sessionId: string | null | undefined, who: Claimant): Promise<PreparedClaim | null>;
-  commitClaim(claim: PreparedClaim, userId: number): void;
+  prepareClaim(this: void, sessionId: string | null | undefined, who: Claimant): Promise<PreparedClaim | null>;
+  commitClaim(this: void, claim: PreparedClaim, userId: number): void;
 }
 
 export function createCheckoutClaimer(p: BillingProvider, sync: PlanSync): CheckoutClaimer {

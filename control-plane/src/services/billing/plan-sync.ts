@@ -76,18 +76,18 @@ export function createPlanSync(p: BillingProvider) {
     },
 
     /** Past-due subscriptions whose grace has run out fall back (timer and lazily on reads). */
-    expireGrace(): number {
+    expireGrace(this: void): number {
       const users = billing.pastDueUsers(now() - PAST_DUE_GRACE_MS);
       for (const u of users) expireGraceFor(u);
       return users.length;
     },
 
-    notices(userId: number): PlanChangeNotice[] {
+    notices(this: void, userId: number): PlanChangeNotice[] {
       expireGraceFor(userId);
       return billing.openPlanChanges(userId).map(toNotice);
     },
 
-    dismissNotice(userId: number, id: number): void {
+    dismissNotice(this: void, userId: number, id: number): void {
       if (!billing.dismissPlanChange(userId, id, now())) throw notFound('Notice not found');
     },
   };

@@ -39,7 +39,7 @@ export interface BillingProvider {
   /** The subscription as Stripe says it is now (the fallback when Stripe no longer has it). */
   fetchSubscription(id: string, fallback?: Stripe.Subscription): Promise<Stripe.Subscription>;
   /** The public URL without a trailing slash, for return URLs. */
-  base(): string;
+  base(this: void): string;
 }
 
 export const idOf = (x: string | { id: string } | null | undefined): string | null => (x == null ? null : typeof x === 'string' ? x : x.id);

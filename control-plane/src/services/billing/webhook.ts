@@ -74,7 +74,7 @@ export function createWebhookHandler(p: BillingProvider, sync: PlanSync) {
 
   return {
     /** Verifies, deduplicates by event id and applies one webhook delivery. */
-    async handleWebhook(rawBody: Buffer, signature: string | undefined): Promise<{ received: true; duplicate?: true; ignored?: true }> {
+    async handleWebhook(this: void, rawBody: Buffer, signature: string | undefined): Promise<{ received: true; duplicate?: true; ignored?: true }> {
       const stripe = p.requireStripe();
       if (!deps.webhookSecret) throw new AppError('unavailable', 'STRIPE_WEBHOOK_SECRET is not set');
       let event: Stripe.Event;

@@ -10,9 +10,9 @@ import { PLATFORM_LABELS, summary } from './platforms';
 
 export function AlertMethodItem({ method: m, onToggle, onEdit, onDelete, manage = true }: {
   method: AlertMethod;
-  onToggle(): void;
-  onEdit(): void;
-  onDelete(): void;
+  onToggle: () => void;
+  onEdit: () => void;
+  onDelete: () => void;
   /** false for a member who may not change alert methods (below admin): no switch, edit, delete or test send. */
   manage?: boolean;
 }) {

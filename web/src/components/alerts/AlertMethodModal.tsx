@@ -17,8 +17,8 @@ export function AlertMethodModal({
 }: {
   method: AlertMethod | null;
   existing: AlertPlatform[];
-  onSave(platform: AlertPlatform, config: Record<string, string>): Promise<boolean>;
-  onClose(): void;
+  onSave: (platform: AlertPlatform, config: Record<string, string>) => Promise<boolean>;
+  onClose: () => void;
   loadSigningSecret?: () => Promise<string | null>;
 }) {
   const free = ALERT_PLATFORMS.filter((p) => !existing.includes(p));

@@ -17,7 +17,7 @@ export function SigningSecret({ load, initial }: { load?: () => Promise<string |
   );
 }
 
-export function NewSigningSecretNotice({ secret, onDismiss }: { secret: string; onDismiss(): void }) {
+export function NewSigningSecretNotice({ secret, onDismiss }: { secret: string; onDismiss: () => void }) {
   return (
     <div className="alert alert-success signing-secret-notice" role="status">
       <p><strong>Webhook signing secret</strong>: every webhook is signed (Standard Webhooks: <code>webhook-id</code>, <code>webhook-timestamp</code>, <code>webhook-signature</code>). Verify it with this secret; you can show it again from the edit form.</p>

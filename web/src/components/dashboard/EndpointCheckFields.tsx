@@ -18,10 +18,10 @@ export function CheckFields({ value, onChange, allowedKinds, onKindRefused, urlI
   value: EndpointCheck;
   /** The saved endpoint's id (a heartbeat shows its ping URL). */
   urlId?: number;
-  onChange(next: EndpointCheck): void;
+  onChange: (next: EndpointCheck) => void;
   /** absent: every kind */
   allowedKinds?: EndpointKind[];
-  onKindRefused(kind: EndpointKind): void;
+  onKindRefused: (kind: EndpointKind) => void;
 }) {
   const kind = value.kind ?? 'http';
   const target = endpointKindSpec(kind).target;

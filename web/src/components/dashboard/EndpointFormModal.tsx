@@ -83,8 +83,8 @@ export function EndpointFormModal({
   regions: Region[];
   plan: PlanLimits;
   /** The saved endpoint (or true) on success, false otherwise. */
-  onSubmit(input: EndpointInput): Promise<boolean | SavedEndpoint>;
-  onClose(): void;
+  onSubmit: (input: EndpointInput) => Promise<boolean | SavedEndpoint>;
+  onClose: () => void;
 }) {
   // A new heartbeat is of no use until its job pings: its URL and lines are shown at once.
   const [created, setCreated] = useState<SavedEndpoint | null>(null);

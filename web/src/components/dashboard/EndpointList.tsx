@@ -38,9 +38,9 @@ export const EndpointList = forwardRef<HTMLInputElement, {
   matching: number;
   all: number;
   more: number;
-  onShowMore(): void;
+  onShowMore: () => void;
   query: ListQuery;
-  onQuery(q: Partial<ListQuery>): void;
+  onQuery: (q: Partial<ListQuery>) => void;
   openIncidents: Map<number, Incident>;
   /** Endpoints in a maintenance window in progress. */
   inMaintenance?: Set<number>;
@@ -117,7 +117,7 @@ export const EndpointList = forwardRef<HTMLInputElement, {
             onKeyDown={(e) => {
               if (e.key === 'ArrowDown') {
                 e.preventDefault();
-                (document.querySelector('[data-testid="endpoint-row"]') as HTMLElement | null)?.focus();
+                document.querySelector<HTMLElement>('[data-testid="endpoint-row"]')?.focus();
               }
             }}
           />

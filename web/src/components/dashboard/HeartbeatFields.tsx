@@ -17,7 +17,7 @@ export const userTimeZone = displayZone;
 
 const numberOr = (raw: string) => (raw.trim() === '' ? undefined : Number(raw));
 
-export function HeartbeatFields({ value, onChange, urlId }: { value: EndpointCheck; onChange(next: EndpointCheck): void; urlId?: number }) {
+export function HeartbeatFields({ value, onChange, urlId }: { value: EndpointCheck; onChange: (next: EndpointCheck) => void; urlId?: number }) {
   const usesCron = value.cron !== undefined;
   const runs = usesCron && value.cron!.trim().split(/\s+/).length === 5 ? nextRuns(value.cron!.trim(), value.timezone ?? 'UTC', Date.now()) : null;
   const show = (t: number) => formatDateTime(t);

@@ -10,7 +10,7 @@ import { mayOffer, useWorkspaces } from '../../lib/workspaces';
 const POLL_MS = 3000;
 const POLL_TRIES = 20;
 
-export function PlanNotices({ onPlanChanged }: { onPlanChanged(): void }) {
+export function PlanNotices({ onPlanChanged }: { onPlanChanged: () => void }) {
   const { api } = useServices();
   const mayDismiss = mayOffer(useWorkspaces().role, 'admin'); // the server lets admins dismiss
   const [params] = useSearchParams();
@@ -46,9 +46,9 @@ export function PlanNotices({ onPlanChanged }: { onPlanChanged(): void }) {
         if (!live || ++tries > POLL_TRIES) return;
         const now = await load();
         if (now.some((n) => !seen.has(n.id))) planChanged.current();
-        else timer = setTimeout(poll, POLL_MS);
+        else timer = setTimeout(() => void poll(), POLL_MS);
       };
-      timer = setTimeout(poll, POLL_MS);
+      timer = setTimeout(() => void poll(), POLL_MS);
     });
     return () => {
       live = false;

@@ -9,7 +9,7 @@ const ALWAYS: EndpointStatus[] = ['up', 'down', 'paused'];
 export function StatusSummary({ counts, selected, onSelect, stream }: {
   counts: StatusCounts;
   selected: EndpointStatus[];
-  onSelect(status: EndpointStatus[]): void;
+  onSelect: (status: EndpointStatus[]) => void;
   stream: StreamState | null;
 }) {
   const shown = ENDPOINT_STATUSES.filter((s) => ALWAYS.includes(s) || (counts[s] ?? 0) > 0);

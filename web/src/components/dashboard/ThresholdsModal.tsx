@@ -71,7 +71,7 @@ function toThresholdInputs(rows: ThresholdRow[]): AlertThresholdInput[] {
   }));
 }
 
-export function ThresholdsModal({ endpoint, onClose }: { endpoint: Endpoint; onClose(): void }) {
+export function ThresholdsModal({ endpoint, onClose }: { endpoint: Endpoint; onClose: () => void }) {
   const { api } = useServices();
   const [rows, setRows] = useState<ThresholdRow[] | null>(null);
   const [error, setError] = useState('');

@@ -75,7 +75,7 @@ export function heartbeatNote(ep: Endpoint, now: number, zone: string | undefine
   if (ep.last_checked_at === null && ep.status !== 'down') return { kind: 'new', text: 'Waiting for the first ping' };
   const missed = ep.status === 'down' ? /no ping since (\S+)/.exec(ep.last_error ?? '') : null;
   if (missed) {
-    const last = Date.parse(missed[1]!);
+    const last = Date.parse(missed[1]);
     if (!Number.isNaN(last)) return { kind: 'missed', text: `No ping since ${clockLabel(last, now, zone)} (${graceLabel(ep)})` };
   }
   if (ep.status === 'up' && ep.last_checked_at) {

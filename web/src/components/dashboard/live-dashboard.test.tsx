@@ -50,11 +50,11 @@ describe('live dashboard', () => {
     }), { stream: live.stream });
     renderWith(<DashboardPage />, testServices(api));
     const rows = await screen.findAllByTestId('endpoint-row');
-    expect(within(rows[0]!).getByTestId('status-word')).toHaveTextContent('Up');
-    expect(within(rows[0]!).getByTestId('last-ms')).toHaveTextContent('84 ms');
-    expect(within(rows[0]!).getByTestId('checked-ago')).toHaveTextContent(/^checked 1[2-4] s ago$/);
-    expect(rows[0]!.querySelectorAll('.beat')).toHaveLength(30);
-    expect(rows[0]!.querySelectorAll('.beat-up')).toHaveLength(1);
+    expect(within(rows[0]).getByTestId('status-word')).toHaveTextContent('Up');
+    expect(within(rows[0]).getByTestId('last-ms')).toHaveTextContent('84 ms');
+    expect(within(rows[0]).getByTestId('checked-ago')).toHaveTextContent(/^checked 1[2-4] s ago$/);
+    expect(rows[0].querySelectorAll('.beat')).toHaveLength(30);
+    expect(rows[0].querySelectorAll('.beat-up')).toHaveLength(1);
     await screen.findByText('Live');
     expect(screen.getByTestId('count-up')).toHaveTextContent('2 Up');
 

@@ -25,18 +25,18 @@ describe('dashboard row state', () => {
     );
     const [shop, search, blog] = screen.getAllByTestId('endpoint-row');
     expect(shop).toHaveClass('is-down');
-    expect(within(shop!).getByTestId('status-word')).toHaveTextContent('Down');
-    expect(within(shop!).getByTestId('down-badge')).toHaveTextContent(/^Down since \d\d:\d\d$/);
-    expect(within(shop!).getByTestId('down-badge')).toHaveClass('badge-red');
+    expect(within(shop).getByTestId('status-word')).toHaveTextContent('Down');
+    expect(within(shop).getByTestId('down-badge')).toHaveTextContent(/^Down since \d\d:\d\d$/);
+    expect(within(shop).getByTestId('down-badge')).toHaveClass('badge-red');
     // a threshold incident on a degraded row: yellow, never the red of a down row
     expect(search).toHaveClass('is-degraded');
     expect(search).not.toHaveClass('is-down');
-    expect(within(search!).getByTestId('status-word')).toHaveTextContent('Degraded');
-    expect(within(search!).getByTestId('down-badge')).toHaveClass('badge-yellow');
+    expect(within(search).getByTestId('status-word')).toHaveTextContent('Degraded');
+    expect(within(search).getByTestId('down-badge')).toHaveClass('badge-yellow');
     // monitoring: a switch, on for the down row (no green check that reads as "up"), off for the paused one
-    expect(within(shop!).getByRole('switch', { name: 'Disable monitoring for shop' })).toHaveAttribute('aria-checked', 'true');
-    expect(within(blog!).getByRole('switch', { name: 'Enable monitoring for blog' })).toHaveAttribute('aria-checked', 'false');
-    expect(within(blog!).getByTestId('status-word')).toHaveTextContent('Paused');
+    expect(within(shop).getByRole('switch', { name: 'Disable monitoring for shop' })).toHaveAttribute('aria-checked', 'true');
+    expect(within(blog).getByRole('switch', { name: 'Enable monitoring for blog' })).toHaveAttribute('aria-checked', 'false');
+    expect(within(blog).getByTestId('status-word')).toHaveTextContent('Paused');
     expect(document.querySelector('.monitor-icon')).toBeNull();
   });
 });

@@ -15,12 +15,12 @@ export interface EndpointListData {
   matching: number;
   all: number;
   more: number;
-  showMore(): void;
+  showMore: () => void;
   /** Per status over the whole account (whole mode; server mode: null, the dashboard's counts apply). */
   counts: StatusCounts | null;
-  apply(results: ResultEvent[]): void;
+  apply: (results: ResultEvent[]) => void;
   update(urlId: number, patch: Partial<Endpoint>): void;
-  reload(): Promise<void>;
+  reload: () => Promise<void>;
 }
 
 export function useEndpointList(api: ApiClient, query: ListQuery, totalEndpoints: number | null | undefined): EndpointListData {

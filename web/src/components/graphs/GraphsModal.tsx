@@ -1,5 +1,5 @@
 // Full-screen graphs for one endpoint. Loaded lazily: it pulls in apexcharts.
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { Endpoint, GraphFailure, GraphFunction, GraphSeries, GraphsResponse, Incident } from '@upfleet/proto/rest';
 import { useServices } from '../../app-context';
 import { Modal } from '../Modal';
@@ -45,7 +45,7 @@ function graphQuery(hours: number, custom: TimeRange | null): string {
   return custom ? `timeFrom=${custom.from}&timeTo=${custom.to}` : `hours=${hours}`;
 }
 
-export default function GraphsModal({ endpoint, onClose, now = () => Date.now() }: { endpoint: Endpoint; onClose(): void; now?: () => number }) {
+export default function GraphsModal({ endpoint, onClose, now = () => Date.now() }: { endpoint: Endpoint; onClose: () => void; now?: () => number }) {
   const { api, session } = useServices();
   const [hours, setHours] = useState(1);
   const [custom, setCustom] = useState<TimeRange | null>(null);

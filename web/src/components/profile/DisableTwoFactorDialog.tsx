@@ -7,7 +7,7 @@ import { Flash, useFlashCall } from './Flash';
 
 export const DISABLE_TEXTS = { ok: 'Two-factor authentication has been disabled', failed: 'Failed to disable 2FA', crashed: 'An error occurred while disabling 2FA' };
 
-export function DisableTwoFactorDialog({ onDisabled, onCancel }: { onDisabled(): void; onCancel(): void }) {
+export function DisableTwoFactorDialog({ onDisabled, onCancel }: { onDisabled: () => void; onCancel: () => void }) {
   const { api } = useServices();
   const [mode, setMode] = useState<'password' | 'token'>('password');
   const [value, setValue] = useState('');

@@ -11,7 +11,7 @@ const TEXTS = { ok: 'Profile updated successfully!', failed: 'Failed to update p
 
 type ProfileFields = Pick<Profile, 'username' | 'email' | 'timezone'>;
 
-export function ProfileForm({ initial, onSaved }: { initial: ProfileFields & Partial<Profile>; onSaved(p: ProfileFields): void }) {
+export function ProfileForm({ initial, onSaved }: { initial: ProfileFields & Partial<Profile>; onSaved: (p: ProfileFields) => void }) {
   const { api } = useServices();
   const start = { username: initial.username, email: initial.email, timezone: initial.timezone };
   const [form, setForm] = useState<ProfileFields>(start);

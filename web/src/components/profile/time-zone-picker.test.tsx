@@ -10,7 +10,7 @@ describe('time zone picker', () => {
   it('offers the IANA zones, keeps a stored fixed offset, and saves Asia/Kathmandu', async () => {
     const api = scriptedApi({ 'PUT /api/users/profile': () => ok(null) });
     renderWith(<ProfileForm initial={{ username: 'alice', email: 'a@example.com', timezone: 'UTC+2' }} onSaved={() => undefined} />, testServices(api));
-    const select = screen.getByLabelText('Timezone') as HTMLSelectElement;
+    const select = screen.getByLabelText<HTMLSelectElement>('Timezone');
     expect(select.value).toBe('UTC+2');
     const values = [...select.options].map((o) => o.value);
     for (const z of ['UTC', 'Asia/Kathmandu', 'Australia/Adelaide', 'Pacific/Kiritimati', 'Europe/Berlin', 'America/New_York']) expect(values).toContain(z);
@@ -19,6 +19,6 @@ describe('time zone picker', () => {
     await u.selectOptions(select, 'Asia/Kathmandu');
     await u.click(screen.getByRole('button', { name: 'Save Changes' }));
     expect(await screen.findByText('Profile updated successfully!')).toBeInTheDocument();
-    expect(api.calls[0]!.body).toEqual({ username: 'alice', email: 'a@example.com', timezone: 'Asia/Kathmandu' });
+    expect(api.calls[0].body).toEqual({ username: 'alice', email: 'a@example.com', timezone: 'Asia/Kathmandu' });
   });
 });
