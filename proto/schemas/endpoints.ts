@@ -9,7 +9,7 @@ import {
 import { flag, optionalText, requiredText } from './common';
 import { ENDPOINT_SORTS, parseSort } from '../endpoint-list';
 import { isDnsName, parseHostPort, parseResolver } from '../target-syntax';
-import { ENDPOINT_KIND_TABLE, endpointKindSpec, type TargetFields } from '../check-kinds';
+import { ENDPOINT_KIND_TABLE, endpointKindSpec } from '../check-kinds';
 
 /** A monitor target: an absolute http(s) URL without credentials, normalised by the URL parser. */
 export const MonitorUrl = requiredText('URL', 2048).transform((raw, ctx) => {
@@ -149,7 +149,7 @@ export function checkKindRules(b: CheckFields, ctx: z.core.$RefinementCtx): void
     const target = endpointKindSpec(kind).target;
     if (target.field !== 'target') return;
     if (!b.target) return issue(target.required, 'target');
-    for (const p of target.problems(b as TargetFields)) issue(p.message, p.path);
+    for (const p of target.problems(b)) issue(p.message, p.path);
   }
   const assertions = endpointKindSpec(kind).assertions;
   for (const a of b.assertions ?? []) {
@@ -169,7 +169,7 @@ export function endpointCheck(b: CheckFields): { url: string; check: EndpointChe
   }
   const target = endpointKindSpec(kind).target;
   if (target.field === 'target') {
-    const stored = target.stored(b as TargetFields);
+    const stored = target.stored(b);
     return { url: stored.url, check: { ...stored.check, kind } };
   }
   const check: EndpointCheck & { kind: EndpointKind } = { kind: 'http' };

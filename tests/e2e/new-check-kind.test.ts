@@ -93,10 +93,10 @@ describe('a kind added to the kinds table alone', () => {
     expect(assignment).toMatchObject({ check_id: `${id}:smtp:EU-Germany`, kind: SMTP, target: `localhost:${mailPort}`, region: 'EU-Germany' });
 
     const run = createCheckRunner({ resolver: createHostResolver(), allowPrivateTargets: true, probers: [smtpProber] });
-    const result = await run(assignment!);
+    const result = await run(assignment);
     expect(result).toMatchObject({ ok: true, kind: SMTP, endpoint_id: id });
 
-    const admit = createResultAdmission({ assignedTo: (_agent, _region, checkId) => (checkId === assignment!.check_id ? assignment! : null) });
+    const admit = createResultAdmission({ assignedTo: (_agent, _region, checkId) => (checkId === assignment.check_id ? assignment : null) });
     const { rows, rejectedCount } = admit({ agentId: 'agent-smtp', region: 'EU-Germany' }, [result]);
     expect(rejectedCount).toBe(0);
     await h.store.insertBatch(`smtp-${id}`, 'agent-smtp', rows);
