@@ -2,7 +2,7 @@
 // same target: wrk with `Connection: close` (the machine's limit for new connections) and
 // Debian's prometheus-blackbox-exporter driven by wrk through /probe.
 //   tsx bench/agent-throughput.ts [--seconds 12] [--concurrency 256] [--kinds http,tcp]
-// --kinds tcp (issue 22) also runs the agent with TCP checks (connect, close) on nginx's port and
+// --kinds tcp also runs the agent with TCP checks (connect, close) on nginx's port and
 // prints its checks/s next to the HTTP figure of the same run.
 // Needs: apt-get install -y nginx wrk (prometheus-blackbox-exporter optional: its row is left out without it).
 // Goal: agent / wrk >= 0.6. Profile the agent with: node --cpu-prof --import tsx bench/agent-throughput.ts --probe-threads 0

@@ -1,4 +1,4 @@
-// Assignment engine at connect time (issue 17): how long an agent's WatchAssignments connect takes
+// Assignment engine at connect time: how long an agent's WatchAssignments connect takes
 // on the real schema in a temp dir, with which checks each agent holds persisted in SQLite
 // (agent_held_checks), and how many checks are placed. A connect places only its own region's
 // checks; the figures show it for a region with few checks next to one with many.

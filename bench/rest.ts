@@ -1,6 +1,6 @@
 // REST latency and throughput for dashboard and endpoints-with-uptime with N endpoints (default
 // 1,000) in one account, against the real control plane (child process, embedded chDB, no agent).
-// Every endpoint has its live state (issue 20: status, last check, 30 recent checks, a tenth of
+// Every endpoint has its live state (status, last check, 30 recent checks, a tenth of
 // them down), written to the stack's SQLite between a stop and a restart, as results would leave it.
 // Run: npx tsx bench/rest.ts [--endpoints 1000] [--seconds 10] [--concurrency 16]
 // Above the Business plan's 1,000 endpoints the bench raises that plan's limit in the stack's

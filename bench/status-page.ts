@@ -1,4 +1,4 @@
-// Status page benchmark (issue 21): a page of 50 components whose endpoints have 90 days of 1-minute
+// Status page benchmark: a page of 50 components whose endpoints have 90 days of 1-minute
 // HTTP results in 3 regions (19.4 M rows, generated inside chDB with numbers(); the materialized
 // views fill the rollups), served by the real control plane in a child process. Prints p50/p99 and
 // requests/s of GET /api/public/status/{slug} (JSON) and GET /status/{slug} (HTML):

@@ -1,4 +1,4 @@
-// 7-day uptime of 10,000 endpoints with and without maintenance windows (issue 21): the query the
+// 7-day uptime of 10,000 endpoints with and without maintenance windows: the query the
 // dashboard list runs (results/queries.ts queryUptime) on embedded chDB, one HTTP check per endpoint
 // every 30 minutes for 7 days (generated inside the engine; the views fill the rollups). Prints
 // p50/p99 for: no window at all (the plain query), windows on 10 endpoints, windows on 1,000.

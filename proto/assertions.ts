@@ -1,4 +1,4 @@
-// Check kinds beyond GET (issue 22): the endpoint kinds, an HTTP check's request options and the
+// Check kinds beyond GET: the endpoint kinds, an HTTP check's request options and the
 // assertions on a check's answer, with the one rule that judges an assertion and says why it
 // failed ("status_code 503, expected equals 200"). The control plane validates with the parsers here
 // (proto/schemas/endpoints.ts) and the agent judges with `failedAssertion`. Browser-safe: no Node imports.
@@ -24,7 +24,7 @@ export const NUMERIC_SOURCES: readonly AssertionSource[] = ['status_code', 'resp
 export const DNS_SOURCES: readonly AssertionSource[] = ['answer'];
 export const DNS_COMPARISONS: readonly AssertionComparison[] = ['equals', 'not_equals', 'contains', 'not_contains'];
 
-/** A heartbeat's schedule bounds (issue 22): a period of 60 s to 31 days, a grace up to 31 days. */
+/** A heartbeat's schedule bounds: a period of 60 s to 31 days, a grace up to 31 days. */
 export const LIMITS_HEARTBEAT = {
   periodSecondsMin: 60,
   periodSecondsMax: 31 * 86400,

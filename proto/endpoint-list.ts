@@ -5,7 +5,7 @@ import { type Endpoint, type EndpointLive, type EndpointStatus } from './rest';
 export const ENDPOINT_SORTS = ['name', 'status', 'uptime', 'last_checked'] as const;
 export type EndpointSortKey = (typeof ENDPOINT_SORTS)[number];
 
-/** Sort order by status: maintenance (issue 21, listed last in ENDPOINT_STATUSES) ranks after the failing ones. */
+/** Sort order by status: maintenance (listed last in ENDPOINT_STATUSES) ranks after the failing ones. */
 const STATUS_ORDER: readonly EndpointStatus[] = ['down', 'degraded', 'maintenance', 'pending', 'up', 'paused'];
 const STATUS_RANK = Object.fromEntries(STATUS_ORDER.map((s, i) => [s, i])) as Record<EndpointStatus, number>;
 

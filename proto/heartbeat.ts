@@ -1,4 +1,4 @@
-// A heartbeat's schedule (issue 22), shared by the control plane (deadlines) and the web form (the
+// A heartbeat's schedule, shared by the control plane (deadlines) and the web form (the
 // cron's next five runs): a period after the last ping, or a five-field cron's next run in its IANA
 // time zone (croner; DST handled by its zone arithmetic). Browser-safe: no Node imports.
 import { Cron } from 'croner';

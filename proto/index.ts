@@ -35,7 +35,7 @@ export type HttpRequestSpec = HttpRequest__Output;
 export type AssertionSpec = Assertion__Output;
 /**
  * Field 9 stays optional: assignments saved by an agent before it existed lack it (absent = not
- * denied). So do fields 10-14 (issue 22: request, assertions, target, record_type, resolver): an
+ * denied). So do fields 10-14 (request, assertions, target, record_type, resolver): an
  * http check without them is a GET judged by its status, as before.
  */
 export type Assignment = Omit<Assignment__Output, 'private_targets_denied' | 'request' | 'assertions' | 'target' | 'record_type' | 'resolver' | 'default_resolvers'> & {

@@ -40,7 +40,7 @@ export interface Package {
   response_code: boolean;
   response_time: boolean;
   stripe_price_id: string;
-  /** Status pages an account may have (issue 21). */
+  /** Status pages an account may have. */
   max_status_pages: number;
   /** Status pages may serve a custom domain (proved by a DNS TXT record). */
   custom_domains: boolean;
@@ -86,7 +86,7 @@ export interface HttpRequestOptions {
   timeout_seconds?: number;
 }
 
-/** What an endpoint checks beyond its URL (issue 22); absent members are the http defaults. */
+/** What an endpoint checks beyond its URL; absent members are the http defaults. */
 export interface EndpointCheck {
   kind?: EndpointKind;
   /** tcp: host:port; dns: the name */
@@ -123,7 +123,7 @@ export type SavedEndpoint = Omit<Endpoint, 'uptime_percentage' | keyof EndpointL
 
 /**
  * What the dashboard shows at a glance: pending before the first result, paused when monitoring is
- * off, maintenance while a maintenance window of the endpoint is in progress (issue 21).
+ * off, maintenance while a maintenance window of the endpoint is in progress.
  */
 export const ENDPOINT_STATUSES = ['down', 'degraded', 'pending', 'up', 'paused', 'maintenance'] as const;
 export type EndpointStatus = (typeof ENDPOINT_STATUSES)[number];
@@ -171,7 +171,7 @@ export interface Dashboard {
   response_code: boolean;
   response_time: boolean;
   status_counts: StatusCounts;
-  /** The endpoint kinds the plan allows (issue 22). */
+  /** The endpoint kinds the plan allows. */
   monitor_kinds?: EndpointKind[];
   /** The plan's shortest check interval in seconds: an endpoint may choose this or longer. */
   check_frequency_seconds?: number;
@@ -299,7 +299,7 @@ export interface GraphSeries {
   uptime?: number | null;
 }
 
-/** A failed check in a graph's range and why (issue 22: an assertion's reason, a refused connection...). */
+/** A failed check in a graph's range and why (an assertion's reason, a refused connection...). */
 export interface GraphFailure { t: number; location: string; reason: string }
 
 export interface GraphsResponse {
@@ -404,7 +404,7 @@ export interface AlertDelivery {
 export const SECRET_FIELDS = ['bot_token', 'webhook_url', 'phone_number'] as const;
 export const MASK_CHAR = '•';
 
-// ---- Status pages (issue 21) ----
+// ---- Status pages ----
 export const REPORT_STATUSES = ['investigating', 'identified', 'monitoring', 'resolved'] as const;
 export type ReportStatus = (typeof REPORT_STATUSES)[number];
 export const REPORT_IMPACTS = ['degraded', 'partial_outage', 'major_outage'] as const;

@@ -30,7 +30,7 @@ describe('TRUST_PROXY', () => {
   });
 });
 
-describe('TRUST_PROXY warning at start (issue 17)', () => {
+describe('TRUST_PROXY warning at start', () => {
   it('warns when a hop count is trusted on a port reachable directly (HOST=0.0.0.0 or ::), not for addresses or a loopback HOST', () => {
     const warn = (env: Record<string, string>) => configWarnings(loadConfig(env, '/srv'));
     expect(warn({ TRUST_PROXY: '1' })).toEqual([expect.stringMatching(/^TRUST_PROXY=1 \(a hop count\) with HOST=0\.0\.0\.0: .*X-Forwarded-For.*loopback/)]);

@@ -54,7 +54,7 @@ export interface Config {
   };
   /** express 'trust proxy': false, a hop count, or a list such as 'loopback, 10.0.0.0/8'. */
   trustProxy: boolean | number | string;
-  /** OpenID Connect sign-in (issue 23): on when OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET are set. */
+  /** OpenID Connect sign-in: on when OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET are set. */
   oidc: OidcConfig | null;
   /** The package new accounts and workspaces start on (DEFAULT_PACKAGE; checked against the packages at start). */
   defaultPackage: string;

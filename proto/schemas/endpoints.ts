@@ -42,7 +42,7 @@ const featureFlags = Object.fromEntries(FEATURES.map((f) => [f, flag(f, f === 'r
   ReturnType<typeof flag>
 >;
 
-// ---- check kinds beyond GET (issue 22): request options, assertions, tcp and dns targets ----
+// ---- check kinds beyond GET: request options, assertions, tcp and dns targets ----
 
 const oneOf = (field: string, list: readonly string[]) => `${field} must be one of ${list.join(', ')}`;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
@@ -95,7 +95,7 @@ const INTERVAL_ERROR = 'check_frequency_seconds must be a whole number of second
 /** The fields of an endpoint body; EndpointCreateBody adds the rules between them. */
 export const EndpointFields = z.object({
   name: requiredText('Name', 200),
-  /** Absent: http (what every endpoint made before issue 22 is). */
+  /** Absent: http (what every endpoint made before other kinds existed is). */
   kind: z.enum(CREATABLE, { error: oneOf('kind', CREATABLE) }).optional(),
   /** http: the URL checked (required). */
   url: MonitorUrl.optional(),

@@ -12,9 +12,9 @@ describe('REST schemas as JSON Schema', () => {
       'EndpointListQuery', 'EndpointToggleBody', 'EndpointUpdateBody', 'GraphQuery', 'IncidentsQuery', 'LoginBody', 'LogoutBody', 'PasswordChangeBody',
       'ProfileUpdateBody', 'PublicCheckoutSessionBody', 'RefreshBody', 'RegionCreateBody', 'ResultsCountQuery', 'SetPackageBody',
       'SetPackagePriceBody', 'SignupBody', 'TwoFactorDisableBody', 'TwoFactorVerifyBody', 'OidcTwoFactorBody',
-      // Status pages (issue 21)
+      // Status pages
       'MaintenanceBody', 'SlugQuery', 'StatusPageBody', 'StatusReportBody', 'StatusReportEditBody', 'StatusUpdateBody', 'StatusUpdateEditBody', 'SubscribeBody',
-      // Workspaces (issue 23)
+      // Workspaces
       'AuditLogQuery', 'InvitationBody', 'MemberRoleBody', 'WorkspaceBody', 'WorkspaceDeleteBody',
       // Operators move a workspace's plan by its id
       'WorkspaceSetPackageBody',

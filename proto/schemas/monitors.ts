@@ -20,7 +20,7 @@ export type MonitorThresholdSpec = z.infer<typeof MonitorThresholdSpec>;
 
 export const MonitorSpec = z.strictObject({
   name: EndpointCreateBody.shape.name,
-  /** Issue 22: the endpoint's kind and check, as the API takes them (url only for http). */
+  /** The endpoint's kind and check, as the API takes them (url only for http). */
   kind: EndpointFields.shape.kind,
   url: MonitorUrl.optional(),
   target: EndpointFields.shape.target,

@@ -1,4 +1,4 @@
-// What the status-page routes answer (issue 21), as zod schemas for the OpenAPI document; each is
+// What the status-page routes answer, as zod schemas for the OpenAPI document; each is
 // checked against its TypeScript type in proto/rest.ts at compile time, like responses.ts.
 import { z } from 'zod';
 import {

@@ -1,4 +1,4 @@
-// Status pages, their incident reports and scheduled maintenance (issue 21): one schema per body,
+// Status pages, their incident reports and scheduled maintenance: one schema per body,
 // each failure carrying its message. The plan limit (max_status_pages) is policy: the service checks it.
 import { z } from 'zod';
 import { REPORT_IMPACTS, REPORT_STATUSES } from '../rest';

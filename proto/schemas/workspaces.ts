@@ -1,4 +1,4 @@
-// Workspaces, members, invitations and the audit log (issue 23).
+// Workspaces, members, invitations and the audit log.
 import { z } from 'zod';
 import { isEmail, requiredText } from './common';
 

@@ -104,7 +104,7 @@ describe('alerts that reach people', () => {
     await waitFor('an agent live in each region', async () =>
       (await api.admin<Array<{ status: string }>>('GET', '/api/admin/agents')).filter((a) => a.status === 'live').length === 3);
     for (const u of ['main', 'retry', 'regions', 'thresholds', 'crash', 'kinds']) users[u] = await api.signup(`alerts-${u}`, 'Business');
-    // With SMTP_URL set, email and SMS alerts go out only for verified addresses (issue 17): each
+    // With SMTP_URL set, email and SMS alerts go out only for verified addresses: each
     // user opens the link mailed at signup.
     for (const u of Object.keys(users)) {
       const mail = await waitFor(`the verification mail of alerts-${u}`, async () => smtp.messages.find((m) => m.to.includes(`alerts-${u}@example.com`)));
@@ -125,7 +125,7 @@ describe('alerts that reach people', () => {
     target.set('/slow', { status: 200, delayMs: 500 });
     ids.slow = await addEndpoint('thresholds', { name: 'Slow', url: target.url('/slow'), response_time: true });
     ids.cert = await addEndpoint('thresholds', { name: 'Cert', url: tlsUrl, response_code: false, cert_expiry: true });
-    // issue 22: an assertion that fails on a 200 answer, and a tcp check on a closed port
+    // an assertion that fails on a 200 answer, and a tcp check on a closed port
     await addMethod('kinds', 'webhook', { webhook_url: `${kindsHook.url}/kinds` });
     target.set('/assert', { status: 200 });
     ids.assert = await addEndpoint('kinds', { name: 'Asserted', url: target.url('/assert'), assertions: [{ source: 'body', comparison: 'contains', target: 'healthy' }] });
@@ -218,7 +218,7 @@ describe('alerts that reach people', () => {
     expect(cert).toMatchObject({ condition: 'threshold:cert_expiry:any', cause: 'certificate expires in 5 days' });
   });
 
-  it('check kinds (issue 22): a failed assertion and a closed tcp port open incidents whose alerts say why', async () => {
+  it('check kinds: a failed assertion and a closed tcp port open incidents whose alerts say why', async () => {
     await waitFor('two incidents of the kinds scenario', async () => (await incidents('kinds')).length >= 2, 60_000);
     const byId = Object.fromEntries((await incidents('kinds')).map((i) => [i.url_id, i]));
     expect(byId[ids.assert]).toMatchObject({ condition: 'down', cause: 'body does not contain "healthy" from EU - Germany', resolved_at: null });

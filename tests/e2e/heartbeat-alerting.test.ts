@@ -1,4 +1,4 @@
-// Heartbeat monitors end to end with real processes on loopback (issue 22): a control plane (its
+// Heartbeat monitors end to end with real processes on loopback: a control plane (its
 // own process), a job that pings over HTTP, and a local Standard Webhooks receiver. The heartbeat
 // misses its deadline and the alert arrives; the control plane is killed and restarted while it is
 // down (no second alert for the same miss); the next ping resolves it.

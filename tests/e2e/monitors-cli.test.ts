@@ -141,7 +141,7 @@ monitors:
     expect(await snapshot(a)).toEqual(after);
   });
 
-  it('carries the check kinds (issue 22): tcp, dns, an http request with a secret header and assertions; export then apply is a no-op', async () => {
+  it('carries the check kinds: tcp, dns, an http request with a secret header and assertions; export then apply is a no-op', async () => {
     const file = write('kinds.yaml', `
 monitors:
   - name: Postgres
@@ -356,7 +356,7 @@ describe('upfleet monitors credentials', () => {
   });
 });
 
-describe('upfleet monitors apply is all or nothing (issue 17)', () => {
+describe('upfleet monitors apply is all or nothing', () => {
   it('a file the server refuses in part (a private target after two good monitors) changes nothing, --dry-run says so too; fixed, it applies', async () => {
     const strict = await startHarness({ ALLOW_PRIVATE_TARGETS: '0' });
     try {

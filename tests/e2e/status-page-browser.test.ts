@@ -1,4 +1,4 @@
-// Status pages in Debian's chromium against the real control plane (issue 21): the editor (live slug
+// Status pages in Debian's chromium against the real control plane: the editor (live slug
 // check, components from endpoints, order, groups, a report, a maintenance window) and the public
 // page with JavaScript on and off, desktop and phone; screenshots go to docs/screenshots.
 import path from 'node:path';

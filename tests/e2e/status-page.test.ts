@@ -1,4 +1,4 @@
-// A status page end to end with real processes on loopback (issue 21): the control plane, an agent,
+// A status page end to end with real processes on loopback: the control plane, an agent,
 // a target that goes down, and a real SMTP server. The endpoint goes down → the alerting incident
 // opens an auto report, the page turns major_outage (JSON and HTML), and a confirmed subscriber's
 // mail arrives; the target comes back → the report resolves and the page is operational again.

@@ -1,4 +1,4 @@
-// Issue 23 in Debian's chromium against the real control plane: OpenID Connect sign-in (code flow
+// In Debian's chromium against the real control plane: OpenID Connect sign-in (code flow
 // with PKCE) against a real OIDC provider running locally (the oidc-provider package, its own
 // login and consent pages), the SSO user joining OIDC_DEFAULT_WORKSPACE_ID with OIDC_DEFAULT_ROLE,
 // the navbar's workspace switcher (remembered per browser), role-based hiding and the Members page.

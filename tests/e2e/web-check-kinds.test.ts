@@ -1,4 +1,4 @@
-// Issue 22 in Debian's chromium against the real control plane with its embedded agent: the
+// In Debian's chromium against the real control plane with its embedded agent: the
 // endpoint form refuses a kind outside the plan with the SPEC message, then (Pro) creates a TCP
 // check and an HTTP check with request options and an assertion, which the agent runs against
 // local servers (the TCP server sees connections, the HTTP server sees the form's POST and header).

@@ -1,4 +1,4 @@
-// Issue 22 heartbeats in Debian's chromium against the real control plane: a Free account picks the
+// Heartbeats in Debian's chromium against the real control plane: a Free account picks the
 // heartbeat kind, a cron with its time zone shows its next five runs, the heartbeat is created;
 // its ping URL and the crontab line for its cron show at once and in its edit form (copy buttons),
 // its row waits for the first ping without a heartbeat:// link, and a ping turns the row up.

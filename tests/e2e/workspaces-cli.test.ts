@@ -1,4 +1,4 @@
-// Issue 23 from the CLI against the real control plane (in-process, real HTTP, real SQLite):
+// From the CLI against the real control plane (in-process, real HTTP, real SQLite):
 // `upfleet monitors --workspace` with a key bound to a shared workspace, `upfleet user list` with
 // each person's workspaces, and `upfleet workspace list` (admin token).
 import fs from 'node:fs';

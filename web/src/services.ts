@@ -53,7 +53,7 @@ export function createServices(deps: ServicesDeps): AppServices {
     auth.getState().clear();
     deps.navigate('/login');
   };
-  // The workspace switcher's choice, remembered per browser (issue 23).
+  // The workspace switcher's choice, remembered per browser.
   const workspaceId = () => deps.storage.getItem(WORKSPACE_STORAGE_KEY);
   const api = createApiClient({ tokens: tokenStoreOf(auth), onAuthFailure: goLogin, fetch: deps.fetch, baseUrl: deps.baseUrl, workspaceId });
   const sessionUi = createStore<SessionUiState>(() => ({ warningSeconds: null }));

@@ -13,7 +13,7 @@ export interface AdminUser {
   endpoints: number;
   two_factor_enabled: boolean;
   created_at: string;
-  /** The workspaces the person is in: `Name #id (role)`, comma-separated (issue 23). */
+  /** The workspaces the person is in: `Name #id (role)`, comma-separated. */
   workspaces?: string | null;
 }
 

@@ -1,4 +1,4 @@
-// Issue 22: tcp and dns results say whether their endpoint is down like http ones, and a failed
+// Tcp and dns results say whether their endpoint is down like http ones, and a failed
 // assertion's reason is the incident's cause (and so the alert message's).
 import { describe, expect, it } from 'vitest';
 import type { CheckResult } from '@upfleet/proto';

@@ -50,7 +50,7 @@ describe('alert evaluator', () => {
     expect(JSON.parse(d[0].payload)).toMatchObject({ type: 'incident.opened', endpoint: { id, name: 'Shop', url: 'https://shop.example.com/' }, incident: { id: inc.incident_id, cause: 'HTTP 503 from EU - Germany' } });
   });
 
-  it('a tcp endpoint (issue 22) opens its down incident from its tcp results, cause included, and resolves on passes', () => {
+  it('a tcp endpoint opens its down incident from its tcp results, cause included, and resolves on passes', () => {
     const id = fx.addEndpoint({ name: 'Db', url: 'tcp://db.example.com:5432' });
     fx.db.prepare(`INSERT INTO endpoint_checks (url_id, kind, config) VALUES (?, 'tcp', '{"target":"db.example.com:5432"}')`).run(id);
     fx.addMethod('webhook', { webhook_url: 'https://hooks.example.com/x' });

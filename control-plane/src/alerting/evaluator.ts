@@ -124,7 +124,7 @@ export function createAlertEvaluator(deps: EvaluatorDeps) {
   }
 
   /**
-   * A heartbeat's verdict (issue 22): down opens the endpoint's down incident at once (one source:
+   * A heartbeat's verdict: down opens the endpoint's down incident at once (one source:
    * no confirmation count, no quorum), up resolves it. An open incident is never opened twice.
    */
   function pushed(urlId: number, down: boolean, cause: string, t: number): number {

@@ -28,7 +28,7 @@ export interface AlertingDeps {
   pollMs?: number;
   /** Alerting registers its own metrics here: delivery tries, incident events, evaluation time, outbox depth. */
   metrics?: Registry;
-  /** Email and SMS go out only for accounts with a verified email (issue 17); unset: all do. */
+  /** Email and SMS go out only for accounts with a verified email; unset: all do. */
   emailVerified?(userId: number): boolean;
   /** Each incident opened or resolved, with its owner, once committed (the user's event stream). */
   onIncidentEvent?(this: void, userId: number, event: AlertEvent): void;

@@ -1,4 +1,4 @@
-// Issue 17: email and SMS alerts go out only for accounts whose email is verified (a real SMTP
+// Email and SMS alerts go out only for accounts whose email is verified (a real SMTP
 // server on loopback, the real alerting service and SQLite).
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

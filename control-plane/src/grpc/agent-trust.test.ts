@@ -226,7 +226,7 @@ describe('results only from the agent that owns the check', () => {
 });
 
 describe('results buffered across a control-plane restart', () => {
-  // Before issue 17 any agent registered before the restart had any check of its region accepted
+  // Formerly any agent registered before the restart had any check of its region accepted
   // (another customer's endpoint, dated 36 h back, still minutes later); now only what it held.
   it('accepts an agent\'s backlog for the checks it held before the restart, not its region\'s others, nothing from an agent that never watched nor from a new agent', async () => {
     const ep = await createEndpoint('https://example.com/restart');

@@ -1,4 +1,4 @@
-// Issue 8, accounts: limits that hold under parallel requests, 2FA that cannot be stripped or
+// Accounts: limits that hold under parallel requests, 2FA that cannot be stripped or
 // replayed, sessions ended when credentials change, expired sessions pruned. Real server, real HTTP.
 import { authenticator } from 'otplib';
 import { afterEach, describe, expect, it } from 'vitest';

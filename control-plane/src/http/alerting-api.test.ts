@@ -108,7 +108,7 @@ describe('test sends and deliveries', () => {
   });
 });
 
-describe('test send limits (issue 17: 25 back-to-back test sends were 25 SMS at the operator\'s cost)', () => {
+describe('test send limits (25 back-to-back test sends must not be 25 SMS at the operator\'s cost)', () => {
   it('sends SMS tests only on a plan with advanced alerts, 5 per method and per user in 10 minutes, then 429 with Retry-After', async () => {
     receiver.script = () => ({ status: 201, body: { sid: 'SM1' } });
     const s = await h.signup();

@@ -321,7 +321,7 @@ describe('alert methods', () => {
     expect(slack.status).toBe(201);
     const id = slack.body.data.alert_method_id;
     const off = await h.call('PUT', `/api/users/alert-methods/${id}`, { is_enabled: false }, token);
-    // Secrets are write-only (issue 9): all but the last 4 characters masked.
+    // Secrets are write-only: all but the last 4 characters masked.
     expect(off.body.data).toMatchObject({ is_enabled: false, platform_config: { bot_token: `${'•'.repeat(19)}alue`, channel: '#ops' } });
     const change = await h.call('PUT', `/api/users/alert-methods/${id}`, { platform: 'teams', is_enabled: true, platform_config: { webhook_url: 'https://x' } }, token);
     expect(change.status).toBe(400);
@@ -345,7 +345,7 @@ describe('alert methods', () => {
 describe('profile and password', () => {
   it('updates the profile with validation and changes the password only with the current one', async () => {
     const { token, user } = await h.signup();
-    // email_verified: issue 17 (true without SMTP); a new email needs the current password (issue 17)
+    // email_verified: true without SMTP; a new email needs the current password
     expect((await h.call('GET', '/api/users/profile', undefined, token)).body.data).toEqual({ username: user.username, email: user.email, timezone: 'UTC', email_verified: true });
     const upd = await h.call('PUT', '/api/users/profile', { username: `${user.username}z`, email: `z${user.email}`, timezone: 'UTC+5:30', current_password: 'correct horse' }, token);
     expect(upd.status).toBe(200);
@@ -419,7 +419,7 @@ describe('admin API', () => {
   });
 });
 
-describe('endpoint dry run (?dry_run=1, issue 17)', () => {
+describe('endpoint dry run (?dry_run=1)', () => {
   it('answers 200 with the endpoint as it would be saved, refuses what a save would refuse, and saves nothing', async () => {
     const { token } = await h.signup();
     const body = { name: 'Dry', url: 'https://dry.example.com/', regions: [], response_code: true };

@@ -83,9 +83,9 @@ export interface AppDeps {
   prices: PriceService;
   catalog: CatalogRepo;
   limiter: RateLimiter;
-  /** Heartbeat monitors' ping routes and ping log (issue 22); absent: not served. */
+  /** Heartbeat monitors' ping routes and ping log; absent: not served. */
   heartbeats?: Heartbeats | null;
-  /** Public status pages (issue 21). */
+  /** Public status pages. */
   statusPages: StatusPageService;
   /** Maintenance windows (owner routes beside the status pages'). */
   maintenance: MaintenanceService;

@@ -320,7 +320,7 @@ describe('anonymous checkout', () => {
     expect([unknown.status, unknown.body.error]).toEqual([400, 'Unknown checkout session']);
   });
 
-  // Issue 17: an anonymous checkout is tied to its buyer's email. It used to attach itself to any
+  // An anonymous checkout is tied to its buyer's email. It used to attach itself to any
   // account with that email by webhook, and to any account signing in with its session id.
   it('signing in with a paid checkout session attaches it only to the account with the checkout\'s email', async () => {
     const u = await h.signup();
@@ -432,7 +432,7 @@ describe('Stripe unreachable', () => {
   });
 });
 
-describe('anonymous checkout rate limit (issue 17)', () => {
+describe('anonymous checkout rate limit', () => {
   it('allows RATE_LIMIT_IP_SIGNUPS anonymous checkouts per address in the window, then 429 with Retry-After, asking Stripe for nothing more', async () => {
     const s2 = await startFakeStripe();
     const h2 = await startHarness({ STRIPE_SECRET_KEY: s2.secretKey, STRIPE_WEBHOOK_SECRET: s2.webhookSecret, STRIPE_API_BASE: s2.url, RATE_LIMIT_IP_SIGNUPS: '3' });
@@ -451,7 +451,7 @@ describe('anonymous checkout rate limit (issue 17)', () => {
   });
 });
 
-describe('a team workspace buys its own plan (issue 23)', () => {
+describe('a team workspace buys its own plan', () => {
   it('the owner checks out for the workspace (customer: the owner\'s email, the workspace\'s name); the plan is the workspace\'s, not the owner\'s; others get 403', async () => {
     const owner = await h.signup();
     const ws = (await h.call('POST', '/api/workspaces', { name: 'Ops team' }, owner.token)).body.data.id as number;

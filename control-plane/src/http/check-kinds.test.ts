@@ -1,4 +1,4 @@
-// Issue 22 over REST: an endpoint's kind (http default, tcp, dns), an HTTP check's request options
+// Over REST: an endpoint's kind (http default, tcp, dns), an HTTP check's request options
 // and assertions, their validation (400, nothing stored), plan gating (403 in the SPEC's feature
 // message style), secret header values sealed at rest and write-only, the private-target rule on
 // tcp hosts and dns resolvers, and what the assignment carries to the agent.

@@ -1,4 +1,4 @@
-// Email verification and email changes (issue 17, items 3 and 4), end to end: the real control
+// Email verification and email changes (items 3 and 4), end to end: the real control
 // plane with SMTP_URL pointed at a real SMTP server on loopback (smtp-server), and Stripe at the
 // local fake for the checkout claim.
 import { authenticator } from 'otplib';

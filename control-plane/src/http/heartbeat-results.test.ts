@@ -1,4 +1,4 @@
-// Heartbeat pings are results (issue 22): stored in ClickHouse (chDB here) with region `push`, ok,
+// Heartbeat pings are results: stored in ClickHouse (chDB here) with region `push`, ok,
 // total_ms as the run time and error as the failure reason; counted in uptime; graphed; and the
 // dashboard's live state shows the last one.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

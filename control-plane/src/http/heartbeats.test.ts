@@ -1,4 +1,4 @@
-// Heartbeat (cron job) monitors over REST and the ping routes (issue 22), on a real control plane
+// Heartbeat (cron job) monitors over REST and the ping routes, on a real control plane
 // with a fake clock: validation and plan gating; the ping URL and its answers; new → up → late →
 // down after the grace, an incident whose webhook reaches a local receiver, resolved by the next
 // ping; a control-plane restart in between (a miss while it was away is found, and no second

@@ -1,4 +1,4 @@
-// Invitations end to end (issue 23) with the mail at a local SMTP server: the link is mailed, works
+// Invitations end to end with the mail at a local SMTP server: the link is mailed, works
 // once for 7 days, only for a signed-in person whose confirmed address is the invited one, and the
 // plan's max_members counts members and pending invitations.
 import Database from 'better-sqlite3';

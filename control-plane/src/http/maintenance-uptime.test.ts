@@ -1,4 +1,4 @@
-// Maintenance in the 7-day uptime and the dashboard's live status (issue 21) over real chDB and a
+// Maintenance in the 7-day uptime and the dashboard's live status over real chDB and a
 // real server: results taken while a window is in progress count neither for nor against uptime,
 // an endpoint in maintenance the whole range has no data (null, not 100 %), and an endpoint whose
 // window is in progress reports `status: "maintenance"` (filterable) until the window ends.

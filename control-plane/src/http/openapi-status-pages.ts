@@ -1,4 +1,4 @@
-// The status-page routes of the public API (issue 21), spliced into API_ROUTES by openapi.ts.
+// The status-page routes of the public API, spliced into API_ROUTES by openapi.ts.
 import { z } from 'zod';
 import {
   DomainVerification, SubscribeBody, SubscribeResult, SubscriberList, MaintenanceBody, MaintenanceWindowResource, PublicStatusResource, SlugAvailability, SlugQuery, StatusPageBody, StatusPageDeleted, StatusPageResource,

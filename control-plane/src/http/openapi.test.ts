@@ -68,9 +68,9 @@ describe('GET /api/openapi.json', () => {
       'GET /api/users/alert-methods/{alert_method_id}/signing-secret', 'POST /api/users/alert-methods/{alert_method_id}/test',
       'GET /api/users/alert-methods/{alert_method_id}/deliveries', 'GET /api/users/incidents', 'POST /api/public/create-checkout-session',
       'GET /api/public/billing', 'GET /api/public/invitations/{token}',
-      // One endpoint and a heartbeat's ping log (issue 22)
+      // One endpoint and a heartbeat's ping log
       'GET /api/users/endpoints/{url_id}', 'GET /api/users/endpoints/{url_id}/pings', 'POST /api/users/endpoints/{url_id}/rotate-ping-url',
-      // Status pages (issue 21)
+      // Status pages
       'GET /api/public/status/{slug}', 'GET /api/users/status-pages', 'POST /api/users/status-pages', 'GET /api/users/status-pages/slug-available',
       'GET /api/users/status-pages/{id}', 'PUT /api/users/status-pages/{id}', 'DELETE /api/users/status-pages/{id}',
       'GET /api/users/status-pages/{id}/reports', 'POST /api/users/status-pages/{id}/reports', 'PUT /api/users/status-pages/{id}/reports/{report_id}',
@@ -88,7 +88,7 @@ describe('GET /api/openapi.json', () => {
     ].sort());
     const keyed = doc.paths['/api/users/endpoints'].post;
     expect(keyed.security).toEqual([{ apiKey: [] }, { session: [] }]);
-    // 200: the dry run (?dry_run=1, issue 17)
+    // 200: the dry run (?dry_run=1)
     expect(Object.keys(keyed.responses).sort()).toEqual(['200', '201', '400', '401', '403', '409', '429']);
     expect((keyed as { parameters?: unknown }).parameters).toEqual([expect.objectContaining({ name: 'dry_run', in: 'query', required: false })]);
     expect(doc.paths['/api/users/api-keys'].post.security).toEqual([{ session: [] }]);
@@ -295,7 +295,7 @@ describe('/api/docs', () => {
     expect(init).toContain('../openapi.json');
   });
 
-  it('serves only the page the product configures: not the package\'s petstore page, initializer, oauth2 redirect or source maps (issue 17)', async () => {
+  it('serves only the page the product configures: not the package\'s petstore page, initializer, oauth2 redirect or source maps', async () => {
     const index = await fetch(`${h.cp.url}/api/docs/index.html`);
     expect(index.status).toBe(200);
     const html = await index.text();

@@ -1,4 +1,4 @@
-// Issue 8, control plane: endpoint mutations limited per user, security headers, and a stop that
+// Control plane: endpoint mutations limited per user, security headers, and a stop that
 // lets requests in flight finish (bounded). Real server on port 0, real HTTP.
 import fs from 'node:fs';
 import http from 'node:http';

@@ -1,4 +1,4 @@
-// The public page's 90 daily bars over real chDB (issue 21): daily uptime from the rollups, days cut
+// The public page's 90 daily bars over real chDB: daily uptime from the rollups, days cut
 // in the page's timezone, a day without results is "no data" (null, not 100 %), and results taken
 // during a maintenance window count neither for nor against.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Status pages over real HTTP and SQLite (issue 21): the owner API's every rule (validation, slug
+// Status pages over real HTTP and SQLite: the owner API's every rule (validation, slug
 // rules, ownership, the plan limit), reports with updates, maintenance windows whose state follows the
 // clock, and the public JSON, HTML and Atom answers (component state, cache headers, passwords).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Status-page subscribers over real HTTP, SQLite and a real local SMTP server (issue 21): double
+// Status-page subscribers over real HTTP, SQLite and a real local SMTP server: double
 // opt-in, mail only to confirmed addresses (report, update, maintenance), one-click unsubscribe and
 // List-Unsubscribe, the same answer whether subscribed or not, rate limits, and a durable outbox
 // (a mail refused for a while, and one pending across a restart, still arrives).

@@ -1,4 +1,4 @@
-// Issue 23 over HTTP on the real control plane: every data route × every role in a shared workspace
+// Over HTTP on the real control plane: every data route × every role in a shared workspace
 // (what each role may do, the exact 403 otherwise, nothing changed by a refusal), two workspaces that
 // never see each other, API keys bound to one workspace and their maker's role, membership that ends
 // at once, workspace CRUD, and the audit log of every mutation.

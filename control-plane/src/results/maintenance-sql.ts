@@ -1,4 +1,4 @@
-// Maintenance windows in result-store SQL (issue 21): results taken while an endpoint's window is
+// Maintenance windows in result-store SQL: results taken while an endpoint's window is
 // in progress count neither for nor against its uptime. One place for the window arithmetic, used
 // by the status pages' daily bars (status-queries.ts) and the 7-day uptime (queries.ts): hours no
 // window touches are read as before (a set lookup leaves the touched ones out); the hours a window

@@ -199,7 +199,7 @@ export interface UptimeWindow {
   untilMs: number;
   /** Each endpoint's creation time: its older rows are never counted (ids could once be reused). */
   createdAtMs?: Map<number, number>;
-  /** The endpoints' maintenance windows: results taken inside count neither for nor against (issue 21). */
+  /** The endpoints' maintenance windows: results taken inside count neither for nor against. */
   maintenance?: readonly MaintenanceSpan[];
 }
 

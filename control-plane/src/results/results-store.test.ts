@@ -102,7 +102,7 @@ export function describeResultStore(name: string, makeStore: MakeStore | null, s
       expect(onlyUs.map((s) => [s.function, s.location])).toEqual([['response_code', 'US-Virginia']]);
     });
 
-    it('graphs a tcp or dns check (issue 22) as the endpoint response time; a failed check has no time', async () => {
+    it('graphs a tcp or dns check as the endpoint response time; a failed check has no time', async () => {
       const ep = newEndpoint();
       const t0 = NOW_HOUR - 2 * HOUR;
       const ts = [0, 1, 2].map((i) => t0 + i * MIN + 5);
@@ -306,7 +306,7 @@ export function describeResultStore(name: string, makeStore: MakeStore | null, s
       }
     });
 
-    it('scopes the deduplication by agent: another agent\'s batch with the same id is stored (issue 17)', async () => {
+    it('scopes the deduplication by agent: another agent\'s batch with the same id is stored', async () => {
       const ep = newEndpoint();
       const t0 = NOW_HOUR - 5 * HOUR;
       const mine = Array.from({ length: 10 }, (_, i) => result({ endpoint_id: ep, ts_ms: t0 + i * MIN }));

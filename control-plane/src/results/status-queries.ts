@@ -1,4 +1,4 @@
-// Status pages' daily uptime (issue 21): HTTP checks per endpoint and page-local day, read from the
+// Status pages' daily uptime: HTTP checks per endpoint and page-local day, read from the
 // rollups (never the raw results at request time). A day without counted checks is absent ("no data").
 // Results taken during an endpoint's maintenance count neither for nor against it: whole hours
 // outside every window come from the hour rollup; an hour a window touches comes from the minute

@@ -7,7 +7,7 @@ export const VERIFY_LINK_TTL_MS = 48 * 3600_000;
 
 export interface AccountMailer {
   sendVerification(to: string, link: string, isNewAddress: boolean): Promise<void>;
-  /** A workspace invitation (issue 23): a one-use link, 7 days. */
+  /** A workspace invitation: a one-use link, 7 days. */
   sendInvitation(to: string, link: string, workspaceName: string, inviterName: string): Promise<void>;
 }
 

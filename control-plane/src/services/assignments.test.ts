@@ -279,7 +279,7 @@ describe('held checks across a restart, by the agent\'s own account', () => {
   });
 });
 
-describe('an agent connecting (issue 17)', () => {
+describe('an agent connecting', () => {
   it('places only its region\'s checks, in one pass: the other regions\' watchers are not recomputed', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'upfleet-engine-'));
     const db = openDatabase(path.join(dir, 'upfleet.db'));

@@ -58,7 +58,7 @@ export function createEndpointService(deps: {
   changes?: Pick<ChangeTopic, 'changed' | 'removed'>;
   /** Status, last check and recent checks per endpoint (absent: every endpoint pending or paused). */
   live?: Pick<LiveStateService, 'fields' | 'fieldsJson' | 'statusOf' | 'counts'>;
-  /** Heartbeat endpoints' ping tokens (issue 22): made on save, shown as ping_url to the owner. */
+  /** Heartbeat endpoints' ping tokens: made on save, shown as ping_url to the owner. */
   heartbeats?: { ensure(urlId: number): void; rotate(urlId: number): boolean; resume(urlId: number): void; pingUrl(urlId: number): string | null; state(urlId: number): SavedEndpoint['heartbeat_state'] | null };
   now?: () => number;
 }) {
@@ -68,7 +68,7 @@ export function createEndpointService(deps: {
   const planOf = planLookup(deps.users, catalog);
 
   /**
-   * The check an endpoint body asks for (issue 22), its stored URL (tcp://host:port, dns://name/TYPE
+   * The check an endpoint body asks for, its stored URL (tcp://host:port, dns://name/TYPE
    * for the kinds without one: the uniqueness rule and the lists keep working) and the
    * private-target rule on every kind's host: URL host, tcp host, dns resolver.
    */

@@ -20,7 +20,7 @@ describe('control plane with a chDB results store', () => {
   }, 120_000);
   afterAll(() => h?.close());
 
-  it('graphs a tcp endpoint (issue 22) as its response time: connect times, failures without a point', async () => {
+  it('graphs a tcp endpoint as its response time: connect times, failures without a point', async () => {
     await h.setPackage((await h.call('GET', '/api/users/profile', undefined, token)).body.data.email, 'Pro');
     const created = await h.call('POST', '/api/users/endpoints', { name: 'Db', kind: 'tcp', target: 'db.example.com:5432', regions: ['EU-Germany'] }, token);
     expect(created.status, JSON.stringify(created.body)).toBe(201);

@@ -1,4 +1,4 @@
-// Heartbeat (cron job) monitors (issue 22): a job pings `{PUBLIC_URL}/ping/{token}`; the control
+// Heartbeat (cron job) monitors: a job pings `{PUBLIC_URL}/ping/{token}`; the control
 // plane knows when the next ping is due (a period, or a cron in a time zone) and marks the monitor
 // late after that, down after the grace (or at once on a failure ping). Down opens the endpoint's
 // `down` incident through alerting (no confirmation count, no quorum: one source); the next success

@@ -50,7 +50,7 @@ export function createLiveState(deps: {
   publish?: LiveEventPublisher;
   flushMs?: number;
   /**
-   * Whether a maintenance window of the endpoint is in progress at `at` (issue 21): its status then
+   * Whether a maintenance window of the endpoint is in progress at `at`: its status then
    * reads `maintenance`, computed when read, so it changes when the window starts and ends.
    */
   inMaintenance?(urlId: number, at: number): boolean;
@@ -274,7 +274,7 @@ export function createLiveState(deps: {
         const st = states.get(urlId);
         const regions = new Set(JSON.parse(row[1]) as string[]);
         if (st) {
-          // a heartbeat's pings come from region push, never one of the endpoint's regions (issue 22)
+          // a heartbeat's pings come from region push, never one of the endpoint's regions
           for (const key of Object.keys(st.regions)) if (!regions.has(key) && key !== 'push' && st.kind !== 'http') delete st.regions[key];
           rendered.delete(urlId);
           jsonCache.delete(urlId);

@@ -1,4 +1,4 @@
-// Maintenance and auto reports against the real alert evaluator over real SQLite (issue 21): no
+// Maintenance and auto reports against the real alert evaluator over real SQLite: no
 // incident opens for an endpoint in a maintenance window in progress (an open one stays open), and an
 // incident on a component's endpoint opens a report (investigating; major_outage for down, degraded
 // for a threshold) that a resolved update closes when the incident resolves.

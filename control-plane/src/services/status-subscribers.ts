@@ -1,4 +1,4 @@
-// Status-page subscribers (issue 21): double opt-in (a token link valid 48 h), mail on a new report,
+// Status-page subscribers: double opt-in (a token link valid 48 h), mail on a new report,
 // each update, and maintenance scheduled / started / completed, to confirmed addresses only. Every
 // mail carries a one-click unsubscribe link and List-Unsubscribe (+ List-Unsubscribe-Post, RFC 8058).
 // Mail goes through a durable SQLite outbox (status_mail_outbox): retried with backoff, picked up

@@ -1,4 +1,4 @@
-// Workspaces, members, roles and invitations (issue 23): which workspace a request acts on and with
+// Workspaces, members, roles and invitations: which workspace a request acts on and with
 // which role, who may change what, and the one-use 7-day invitation links.
 import { planViolations } from '@upfleet/proto/plan';
 import { MESSAGES, type Package } from '@upfleet/proto/rest';
@@ -18,7 +18,7 @@ const RANK: Record<Role, number> = { viewer: 0, editor: 1, admin: 2, owner: 3 };
 /** True when `role` may do what needs `needed`. */
 export const roleAllows = (role: Role, needed: Role): boolean => RANK[role] >= RANK[needed];
 
-/** The 403 of a mutation beyond one's role (the exact message of issue 23). */
+/** The 403 of a mutation beyond one's role (the exact message clients rely on). */
 export function requireRole(role: Role, needed: Role): void {
   if (!roleAllows(role, needed)) throw forbidden(MESSAGES.roleNotAllowed(role));
 }

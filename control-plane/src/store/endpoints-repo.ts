@@ -17,7 +17,7 @@ function parseRegions(text: string): string[] {
   return list;
 }
 
-// ---- check options (issue 22): the `kind` column and `check_config` JSON ----
+// ---- check options: the `kind` column and `check_config` JSON ----
 
 /** check_config as stored: a secret header's value sealed (`sealed`), never in clear. */
 interface StoredCheck extends Omit<EndpointCheck, 'kind' | 'request'> {

@@ -328,14 +328,14 @@ CREATE INDEX api_keys_user ON api_keys (user_id);
   },
   {
     // Which agent each check was last given to, so a restarted control plane accepts an agent's
-    // buffered results only for checks it held (issue 17).
+    // buffered results only for checks it held.
     id: 8,
     name: 'agent_held_checks',
     sql: `CREATE TABLE agent_held_checks (check_id TEXT NOT NULL, agent_id TEXT NOT NULL, PRIMARY KEY (check_id, agent_id)) WITHOUT ROWID;
 CREATE INDEX agent_held_checks_agent ON agent_held_checks (agent_id);`,
   },
   {
-    // Issue 17: a customer linked by a checkout claimed at login (an anonymous checkout someone else
+    // A customer linked by a checkout claimed at login (an anonymous checkout someone else
     // may have started) never decides the plan over the user's own; email verification (accounts
     // that existed before count as verified) with one-use links, also for a new address.
     id: 9,
@@ -368,7 +368,7 @@ CREATE TABLE endpoint_live (
 `,
   },
   {
-    // Issue 21: public status pages with their components, incident reports (what people write to
+    // Public status pages with their components, incident reports (what people write to
     // their users), scheduled maintenance and subscribers; plans gain max_status_pages.
     id: 16,
     name: 'status_pages',
@@ -455,7 +455,7 @@ CREATE TABLE status_subscribers (
 `,
   },
   {
-    // Issue 21: mail to status-page subscribers goes through its own durable outbox (retried with
+    // Mail to status-page subscribers goes through its own durable outbox (retried with
     // backoff, picked up again after a restart); maintenance notices are sent once per window and event.
     id: 17,
     name: 'status_mail',
@@ -485,7 +485,7 @@ CREATE TABLE status_maintenance_notices (
 `,
   },
   {
-    // Check kinds beyond GET (issue 22): an endpoint's kind and check options as JSON (target,
+    // Check kinds beyond GET: an endpoint's kind and check options as JSON (target,
     // record type, resolver, request with secret header values sealed, assertions) in a table of
     // their own; an endpoint without a row is an http GET as before. A plan's endpoint kinds
     // (NULL: all; Free: http and heartbeat).
@@ -502,7 +502,7 @@ UPDATE packages SET monitor_kinds = '["http","heartbeat"]' WHERE package_name = 
 `,
   },
   {
-    // Issue 23: the workspace, not the user, owns everything. A workspace is an account row in
+    // The workspace, not the user, owns everything. A workspace is an account row in
     // `users` (kind 'workspace', no password, cannot sign in) or, for the personal workspace, the
     // user's own row: the workspace id is the user_id its endpoints, thresholds, alert methods,
     // incidents, API keys, plan and Stripe subscription already carry, so every existing row is in
@@ -567,7 +567,7 @@ UPDATE packages SET max_members = CASE package_name WHEN 'Starter' THEN 3 WHEN '
 `,
   },
   {
-    // Issue 23: a person signed in through OpenID Connect, by the provider's (issuer, subject).
+    // A person signed in through OpenID Connect, by the provider's (issuer, subject).
     id: 21,
     name: 'oidc_identities',
     sql: `
@@ -582,7 +582,7 @@ CREATE INDEX user_identities_user ON user_identities (user_id);
 `,
   },
   {
-    // Heartbeat monitors (issue 22): the ping token (SHA-256 to look it up, sealed to show it to its
+    // Heartbeat monitors: the ping token (SHA-256 to look it up, sealed to show it to its
     // owner again) and the schedule's state, which survives a restart: deadline_at is when the next
     // ping is due; down_for is the deadline whose miss is already down (no second incident for it).
     // Keyed by url_id only: ownership is the endpoint's.
@@ -603,7 +603,7 @@ CREATE TABLE heartbeats (
 `,
   },
   {
-    // The ping log (issue 22): the last 100 pings of each heartbeat (time, kind, source address, body excerpt).
+    // The ping log: the last 100 pings of each heartbeat (time, kind, source address, body excerpt).
     id: 31,
     name: 'heartbeat_pings',
     sql: `

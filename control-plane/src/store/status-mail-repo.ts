@@ -1,4 +1,4 @@
-// Status-page subscribers and their durable mail outbox (issue 21). Owner-side reads go through the
+// Status-page subscribers and their durable mail outbox. Owner-side reads go through the
 // page, which the caller has already found with StatusPagesRepo.ownedPage(ownerId, pageId).
 import type { Db } from './db';
 

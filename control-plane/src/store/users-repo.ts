@@ -12,7 +12,7 @@ export interface UserRow {
   two_factor_enabled: number;
   /** The TOTP time step of the last code accepted; a code is good only for a later step. */
   totp_last_step: number | null;
-  /** 1 once the address is confirmed by a link (accounts made before issue 17 count as confirmed). */
+  /** 1 once the address is confirmed by a link (accounts made before verification existed count as confirmed). */
   email_verified: number;
   created_at: string;
 }

@@ -1,4 +1,4 @@
-// Workspaces (issue 23): the owner of every endpoint, alert method, incident, API key, plan and
+// Workspaces: the owner of every endpoint, alert method, incident, API key, plan and
 // subscription. A workspace's id is the `users.id` of its account row (kind 'workspace'), or of the
 // person whose personal workspace it is: that id is the `user_id` its data carries (migration 20).
 import type { Db } from './db';

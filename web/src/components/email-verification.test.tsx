@@ -1,4 +1,4 @@
-// Issue 17 in the web app: the banner asking to verify the email (with a resend), and the profile
+// In the web app: the banner asking to verify the email (with a resend), and the profile
 // form asking for the current password when the email changes.
 import { describe, expect, it } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';

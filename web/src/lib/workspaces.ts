@@ -1,4 +1,4 @@
-// The workspace the app acts on (issue 23): the switcher's choice is kept per browser and sent as
+// The workspace the app acts on: the switcher's choice is kept per browser and sent as
 // X-Workspace-Id by the request helper; the member's role there decides what the pages offer.
 import { useCallback, useEffect, useState } from 'react';
 import { useAuth, useServices } from '../app-context';

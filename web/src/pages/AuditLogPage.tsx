@@ -1,4 +1,4 @@
-// The current workspace's audit log (issue 23; admins and owners): every change with its time,
+// The current workspace's audit log (admins and owners): every change with its time,
 // member, action, target, summary and client address, newest first, filtered by member and action.
 import { useEffect, useState } from 'react';
 import { useServices } from '../app-context';

@@ -72,7 +72,7 @@ export function DashboardPage() {
     setParams(next, { replace: true });
   }, [setParams]);
 
-  // Endpoints in a maintenance window in progress (status pages, issue 21): their rows say so.
+  // Endpoints in a maintenance window in progress (status pages): their rows say so.
   const [inMaintenance, setInMaintenance] = useState<Set<number>>(new Set());
   const loadMaintenance = useCallback(async () => {
     try {

@@ -16,7 +16,7 @@ export function LoginPage() {
   const checkoutSession = params.get('checkout_session') ?? undefined;
   const next = useNextPage();
   const ssoError = params.get('sso_error');
-  // Single sign-on (issue 23): the button shows when the server has OIDC_* configured.
+  // Single sign-on: the button shows when the server has OIDC_* configured.
   const [sso, setSso] = useState<string | null>(null);
   useEffect(() => {
     void api.publicRequest<{ enabled: boolean; button_label: string | null }>('GET', '/api/auth/oidc').then((r) => {

@@ -1,4 +1,4 @@
-// Members of the current workspace (issue 23): everyone sees who is in it; admins and owners invite
+// Members of the current workspace: everyone sees who is in it; admins and owners invite
 // (email + role), change roles, remove members, revoke pending invitations and rename the workspace.
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { useServices } from '../app-context';

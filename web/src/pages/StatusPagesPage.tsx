@@ -1,4 +1,4 @@
-// Status pages (issue 21): the user's pages (list, create/edit with a live slug check, components
+// Status pages: the user's pages (list, create/edit with a live slug check, components
 // picked from the endpoints with drag-to-order and groups, a preview link), each page's reports with
 // updates and subscribers, and maintenance windows (date-time pickers in the user's timezone).
 import { useCallback, useEffect, useState, type FormEvent } from 'react';

@@ -1,4 +1,4 @@
-// Issue 22: an HTTP check made as its request says (each method, headers, body, redirects on/off,
+// An HTTP check made as its request says (each method, headers, body, redirects on/off,
 // timeout) and judged by its assertions, against a real server on loopback that records what it got.
 import http from 'node:http';
 import https from 'node:https';

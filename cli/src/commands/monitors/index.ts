@@ -55,7 +55,7 @@ const ENDPOINT_FIELDS = ['url', 'description', 'regions', 'features', 'check', '
 const endpointFields = (m: Monitor): EndpointFields => ({
   name: m.name, description: m.description, regions: m.regions,
   ...(m.check_frequency_seconds ? { check_frequency_seconds: m.check_frequency_seconds } : {}),
-  // issue 22: an http endpoint by its URL (and options), the other kinds by their target
+  // an http endpoint by its URL (and options), the other kinds by their target
   ...((m.check?.kind ?? 'http') === 'http' ? { url: m.url } : {}),
   ...(m.check ?? {}),
   ping_host: m.features.includes('ping_host'), cert_expiry: m.features.includes('cert_expiry'),

@@ -21,7 +21,7 @@ describe('checkPlanLimits (the monitors dry run) applies the server\'s plan rule
   });
 });
 
-describe('monitors export/apply carry heartbeats (issue 22)', () => {
+describe('monitors export/apply carry heartbeats', () => {
   const regionsList: Region[] = [{ region_id: 1, region: 'EU', city: 'Germany', primary_region: true }];
   const beat = (id: number, name: string, check: Record<string, unknown>) => ({
     url_id: id, guid: `g${id}`, name, url: `heartbeat://${id}`, description: '', regions: ['EU-Germany'], ping_host: false, cert_expiry: false,

@@ -17,7 +17,7 @@ export interface Monitor {
   features: Feature[];
   monitoring: boolean;
   alert_thresholds: Threshold[];
-  /** Issue 22: kind, target, request, assertions... (absent: an http GET, as before). */
+  /** Kind, target, request, assertions... (absent: an http GET, as before). */
   check?: EndpointCheck;
   /** The endpoint's own check interval in seconds; absent or null: its plan's. */
   check_frequency_seconds?: number | null;

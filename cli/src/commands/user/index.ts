@@ -13,7 +13,7 @@ const USER_COLUMNS: Column<AdminUser>[] = [
   { header: '2FA', value: (u) => u.two_factor_enabled },
   { header: 'CREATED', value: (u) => formatDate(u.created_at) },
 ];
-/** Shown when the server reports workspaces (issue 23 and later), before CREATED. */
+/** Shown when the server reports workspaces (servers with workspaces), before CREATED. */
 const WORKSPACES_COLUMN: Column<AdminUser> = { header: 'WORKSPACES', value: (u) => u.workspaces ?? '' };
 const columnsFor = (rows: AdminUser[]) =>
   rows.some((u) => u.workspaces !== undefined) ? [...USER_COLUMNS.slice(0, -1), WORKSPACES_COLUMN, USER_COLUMNS.at(-1)!] : USER_COLUMNS;

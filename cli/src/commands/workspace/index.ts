@@ -1,4 +1,4 @@
-// `upfleet workspace list` (issue 23): every workspace with its plan, members, endpoints and owner
+// `upfleet workspace list`: every workspace with its plan, members, endpoints and owner
 // (admin token), and `upfleet workspace set-package <id> <package>` to move one's plan.
 import { Command } from 'commander';
 import { commandContext, type CliDeps } from '../../context';

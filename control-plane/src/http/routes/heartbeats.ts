@@ -1,4 +1,4 @@
-// The heartbeat ping routes (issue 22): no sign-in, plain text answers, rate-limited per token
+// The heartbeat ping routes: no sign-in, plain text answers, rate-limited per token
 // (services/heartbeats.ts). GET, HEAD or POST /ping/{token} is a success; /start marks a job start;
 // /fail and /{exit_code} (0 success, 1-255 failure) a failure. The body (POST) is kept, up to 10 kB.
 import express, { Router, type Request, type Response } from 'express';

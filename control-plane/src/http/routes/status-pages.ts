@@ -1,4 +1,4 @@
-// Status pages (issue 21): the owner API under /api/users (session or API key), the public JSON under
+// Status pages: the owner API under /api/users (session or API key), the public JSON under
 // /api/public/status, and the server-rendered page and Atom feed under /status (see statusPageSite).
 import zlib from 'node:zlib';
 import express, { Router, type Request, type Response } from 'express';

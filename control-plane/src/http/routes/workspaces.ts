@@ -1,4 +1,4 @@
-// Workspaces, members, invitations and the audit log (issue 23). Account routes: a signed-in
+// Workspaces, members, invitations and the audit log. Account routes: a signed-in
 // session only (an API key acts inside its workspace's data routes, never on membership).
 import type { Router } from 'express';
 import { AuditLogQuery, InvitationBody, MemberRoleBody, WorkspaceBody, WorkspaceDeleteBody } from '@upfleet/proto/schemas';

@@ -1,4 +1,4 @@
-// The endpoint form's check part (issue 22): the kind (HTTP, TCP Port, DNS), an HTTP check's
+// The endpoint form's check part: the kind (HTTP, TCP Port, DNS), an HTTP check's
 // request editor (method, headers with secret values, body, redirects, timeout), a tcp/dns target
 // and the assertion rows. The values are the REST body's (`EndpointCheck`); the form validates the
 // whole body with the server's schema (EndpointCreateBody).

@@ -23,7 +23,7 @@ function intervalChoices(planSeconds: number, current: number | null): number[] 
   return [...set].sort((a, b) => a - b);
 }
 
-/** An endpoint's check as the form edits it (issue 22); an http GET has only its kind. */
+/** An endpoint's check as the form edits it; an http GET has only its kind. */
 function initialCheck(endpoint: Endpoint | null): EndpointCheck {
   if (!endpoint) return { kind: 'http' };
   const { kind, target, record_type, resolver, request, assertions, period_seconds, cron, timezone, grace_seconds } = endpoint;

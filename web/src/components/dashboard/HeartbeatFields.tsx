@@ -1,4 +1,4 @@
-// The endpoint form's heartbeat part (issue 22): a period or a cron with its time zone, the grace,
+// The endpoint form's heartbeat part: a period or a cron with its time zone, the grace,
 // the cron's next five runs shown in the user's time zone, and, once saved, the ping URL with a copy
 // button and curl/crontab lines that follow the chosen schedule (read from GET /api/users/endpoints/:id;
 // a member who may not see it gets none), and a button that replaces a leaked URL with a new one.

@@ -1,4 +1,4 @@
-// The endpoint form's check part (issue 22): kind picker with plan gating, tcp/dns targets, the
+// The endpoint form's check part: kind picker with plan gating, tcp/dns targets, the
 // request editor (method, headers, secret, body, redirects, timeout) and assertion rows; bad input
 // is refused with the server schema's message before anything is sent.
 import { describe, expect, it, vi } from 'vitest';

@@ -1,4 +1,4 @@
-// The endpoint form's heartbeat part (issue 22): period or cron with time zone and grace, the cron's
+// The endpoint form's heartbeat part: period or cron with time zone and grace, the cron's
 // next five runs, the server schema's message for a bad schedule, and a saved heartbeat's ping URL
 // with its copy button and curl/crontab examples.
 import { describe, expect, it, vi } from 'vitest';

@@ -1,4 +1,4 @@
-// The dashboard marks endpoints in a maintenance window in progress (issue 21), and only those.
+// The dashboard marks endpoints in a maintenance window in progress, and only those.
 import { describe, expect, it } from 'vitest';
 import { screen } from '@testing-library/react';
 import type { Endpoint, MaintenanceWindow } from '@upfleet/proto/rest';

@@ -17,7 +17,7 @@ export function failuresAt(data: Array<[number, number]>, index: number, failure
 
 export function GraphCard({ series, view, onRange, incidents = [], failures = [] }: {
   series: GraphSeries; view: TimeRange; onRange: (range: TimeRange) => void; incidents?: TimeRange[];
-  /** this location's latest failed checks, newest first (issue 22): shown in the tooltip and as the last failure */
+  /** this location's latest failed checks, newest first: shown in the tooltip and as the last failure */
   failures?: GraphFailure[];
 }) {
   const values = useMemo(() => series.data.map((p) => p[1]), [series]);

@@ -1,4 +1,4 @@
-// Issue 22: a graph shows why checks failed: the last failure on the card and each point's reasons
+// A graph shows why checks failed: the last failure on the card and each point's reasons
 // (its bucket: from its time up to the next point) in the tooltip.
 import { describe, expect, it } from 'vitest';
 import { render, screen } from '@testing-library/react';
