@@ -28,7 +28,7 @@ export function createAccountsFeature(base: Foundation, deps: { billing: Billing
       logger.error({ err }, 'pruning sessions failed');
     }
   };
-  const prune = every(opts.pruneIntervalMs ?? 3600_000, pruneSessions);
+  const prune = every(opts.pruneIntervalMs ?? 3600_000, () => void pruneSessions());
   const auth = createAuthService({
     users, catalog, tokens, limiter: base.limiter, box: base.box, checkout: deps.billing, logger, now: base.now, defaultPackageId: base.defaultPackageId,
     mailer: base.accountMailer,

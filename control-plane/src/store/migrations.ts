@@ -5,6 +5,11 @@
 import type Database from 'better-sqlite3';
 import type { Compilable, Kysely } from 'kysely';
 
+/** A migration sees the tables as they were when it was written, not today's `Schema`; Kysely's own
+ *  migration guide types that database `Kysely<any>`. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type MigrationDb = Kysely<any>;
+
 export interface Migration {
   id: number;
   name: string;
@@ -13,7 +18,7 @@ export interface Migration {
   /** SQLite only: runs after `sql`, in the same transaction, for steps SQL alone cannot say. */
   run?: (db: Database.Database) => void;
   /** Both databases: schema or query builders, compiled for the database at hand, run in order. */
-  steps?: (db: Kysely<any>) => Compilable[];
+  steps?: (db: MigrationDb) => Compilable[];
   /** A table rebuild: foreign keys are off while it runs (no cascade on DROP) and checked after. */
   rebuildsTables?: boolean;
 }

@@ -72,8 +72,8 @@ export async function startPostgres(opts: { timeoutMs?: number } = {}): Promise<
     ]);
     const c = spawn(cmd, args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
     output = '';
-    c.stdout!.on('data', (d: Buffer) => { output += d.toString(); });
-    c.stderr!.on('data', (d: Buffer) => { output += d.toString(); });
+    c.stdout.on('data', (d: Buffer) => { output += d.toString(); });
+    c.stderr.on('data', (d: Buffer) => { output += d.toString(); });
     let exited = false;
     c.once('exit', () => { exited = true; });
     while (!exited && Date.now() < deadline) {

@@ -70,5 +70,5 @@ export async function insertTestUser(s: Sql, name = `user${++users}`): Promise<n
     SELECT 'Test', 0, 10, 1, 300, 30, 0, 0, 0, 0, 0, 0, 1, 0 WHERE NOT EXISTS (SELECT 1 FROM packages WHERE package_name = 'Test')`.execute(s.db);
   const row = await sql<{ id: number }>`INSERT INTO users (username, email, password_hash, package_id)
     SELECT ${name}, ${`${name}@example.com`}, 'x', package_id FROM packages WHERE package_name = 'Test' RETURNING id`.execute(s.db);
-  return Number(row.rows[0]!.id);
+  return Number(row.rows[0].id);
 }

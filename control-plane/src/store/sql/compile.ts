@@ -4,10 +4,11 @@ import {
   DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler,
   SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, type CompiledQuery, type Compilable,
 } from 'kysely';
+import type { MigrationDb } from '../migrations';
 import type { SqlDialect } from './open';
 
-const compilers: Record<SqlDialect, Kysely<any>> = {
-  sqlite: new Kysely<any>({
+const compilers: Record<SqlDialect, MigrationDb> = {
+  sqlite: new Kysely<Record<string, never>>({
     dialect: {
       createAdapter: () => new SqliteAdapter(),
       createDriver: () => new DummyDriver(),
@@ -15,7 +16,7 @@ const compilers: Record<SqlDialect, Kysely<any>> = {
       createQueryCompiler: () => new SqliteQueryCompiler(),
     },
   }),
-  postgres: new Kysely<any>({
+  postgres: new Kysely<Record<string, never>>({
     dialect: {
       createAdapter: () => new PostgresAdapter(),
       createDriver: () => new DummyDriver(),
@@ -26,6 +27,6 @@ const compilers: Record<SqlDialect, Kysely<any>> = {
 };
 
 /** The builders of `steps`, compiled for one dialect. */
-export function compileSteps(dialect: SqlDialect, steps: (db: Kysely<any>) => Compilable[]): CompiledQuery[] {
+export function compileSteps(dialect: SqlDialect, steps: (db: MigrationDb) => Compilable[]): CompiledQuery[] {
   return steps(compilers[dialect]).map((s) => s.compile());
 }

@@ -1,19 +1,19 @@
 // Postgres gets its schema from the baseline, then every later migration's `steps`. All of it runs
 // in one transaction under an advisory lock, so of several processes starting together one
 // migrates and the others wait and find the work done (DDL is transactional in Postgres).
-import { sql, type Kysely } from 'kysely';
-import { MIGRATIONS, schemaNewerThanCode, type Migration } from '../migrations';
+import { sql } from 'kysely';
+import { MIGRATIONS, schemaNewerThanCode, type Migration, type MigrationDb } from '../migrations';
 import { compileSteps } from './compile';
 import { BASELINE_MIGRATION_IDS, POSTGRES_BASELINE } from './postgres-baseline';
 
 // Any fixed 64-bit number, the same in every process: "upfleet migrations".
 const MIGRATION_LOCK = 0x75706d6967;
 
-export async function migratePostgres(db: Kysely<any>, migrations: readonly Migration[] = MIGRATIONS): Promise<void> {
+export async function migratePostgres(db: MigrationDb, migrations: readonly Migration[] = MIGRATIONS): Promise<void> {
   const later = migrations.filter((m) => !BASELINE_MIGRATION_IDS.includes(m.id));
   const noPostgresForm = later.filter((m) => !m.steps || m.sql.trim() !== '' || m.run);
   if (noPostgresForm.length > 0) {
-    const m = noPostgresForm[0]!;
+    const m = noPostgresForm[0];
     throw new Error(`migration ${m.id} (${m.name}) has SQLite-only parts: write it with Kysely's builders in steps (see docs/architecture.md)`);
   }
   await db.transaction().execute(async (trx) => {

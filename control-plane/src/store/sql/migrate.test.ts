@@ -140,12 +140,12 @@ describe('SQLite migrations', () => {
     const children = [0, 1, 2].map(() => spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['pipe', 'pipe', 'pipe'] }));
     const outputs = children.map(() => '');
     const ready = children.map((child, i) => new Promise<void>((resolve) => {
-      child.stdout.on('data', (d: Buffer) => { outputs[i] += d.toString(); if (outputs[i]!.includes('ready')) resolve(); });
+      child.stdout.on('data', (d: Buffer) => { outputs[i] += d.toString(); if (outputs[i].includes('ready')) resolve(); });
       child.stderr.on('data', (d: Buffer) => { outputs[i] += d.toString(); });
       child.on('exit', () => resolve());
     }));
     const exited = children.map((child, i) => new Promise<{ code: number | null; out: string }>((resolve) => {
-      child.on('exit', (code) => resolve({ code, out: outputs[i]! }));
+      child.on('exit', (code) => resolve({ code, out: outputs[i] }));
     }));
     try {
       await Promise.all(ready);
@@ -219,7 +219,7 @@ describe.skipIf(missing)(`Postgres migrations${missing ? ` (skipped: ${missing})
       await expect(migratePostgres(db, [...MIGRATIONS, { id: 991, name: 'sqlite_only', sql: 'CREATE TABLE x (id INTEGER)' }]))
         .rejects.toThrow("migration 991 (sqlite_only) has SQLite-only parts: write it with Kysely's builders in steps (see docs/architecture.md)");
       const tables = await sql<{ n: number }>`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = 'public'`.execute(db);
-      expect(tables.rows[0]!.n).toBe(0);
+      expect(tables.rows[0].n).toBe(0);
     } finally {
       await db.destroy();
     }
@@ -231,7 +231,7 @@ describe.skipIf(missing)(`Postgres migrations${missing ? ` (skipped: ${missing})
     const dbs = [kyselyOn(url), kyselyOn(url), kyselyOn(url)];
     try {
       await Promise.all(dbs.map((db) => migratePostgres(db, migrations)));
-      const { rows } = await sql<{ id: number; n: number }>`SELECT id::int AS id, count(*)::int AS n FROM schema_migrations GROUP BY id ORDER BY id`.execute(dbs[0]!);
+      const { rows } = await sql<{ id: number; n: number }>`SELECT id::int AS id, count(*)::int AS n FROM schema_migrations GROUP BY id ORDER BY id`.execute(dbs[0]);
       expect(rows).toEqual(migrations.map((m) => ({ id: m.id, n: 1 })).sort((a, b) => a.id - b.id));
     } finally {
       await Promise.all(dbs.map((db) => db.destroy()));
@@ -259,7 +259,7 @@ describe.skipIf(missing)(`Postgres migrations${missing ? ` (skipped: ${missing})
     const db = kyselyOn(url);
     try {
       const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM schema_migrations`.execute(db);
-      expect(rows[0]!.n).toBe(MIGRATIONS.length);
+      expect(rows[0].n).toBe(MIGRATIONS.length);
     } finally {
       await db.destroy();
     }

@@ -22,7 +22,7 @@ const INT8_OID = 20;
 // int8 (BIGINT, COUNT(*)) arrives as a string by default; our ids and millisecond times fit a number.
 const pgTypes = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === INT8_OID && format !== 'binary' ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+    oid === INT8_OID && format !== 'binary' ? (v: string) => Number(v) : (pg.types.getTypeParser(oid, format) as (v: string) => unknown)) as typeof pg.types.getTypeParser,
 };
 
 /** Kysely over an open better-sqlite3 handle (openDatabase migrated it). */
