@@ -7,9 +7,6 @@ export const ENDPOINT_KINDS = ['http', 'tcp', 'dns', 'heartbeat'] as const;
 export type EndpointKind = (typeof ENDPOINT_KINDS)[number];
 /** The kinds an endpoint can be created with. */
 export const CREATABLE_KINDS = ['http', 'tcp', 'dns', 'heartbeat'] as const satisfies readonly EndpointKind[];
-export const ENDPOINT_KIND_LABELS: Readonly<Record<EndpointKind, string>> = {
-  http: 'HTTP', tcp: 'TCP Port', dns: 'DNS', heartbeat: 'Heartbeat',
-};
 
 export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
@@ -102,9 +99,9 @@ export function readJsonPath(value: unknown, steps: readonly JsonPathStep[]): un
   return cur;
 }
 
-/** Why an assertion is malformed (the API's 400 message), or null when it can be judged. */
-export function assertionProblem(a: Assertion, kind: EndpointKind): string | null {
-  if (kind === 'dns') {
+/** Why an assertion is malformed (the API's 400 message), or null when it can be judged; `on` is what the kind asserts on (its `assertions` in the kinds table). */
+export function assertionProblem(a: Assertion, on: 'http' | 'answer'): string | null {
+  if (on === 'answer') {
     if (!DNS_SOURCES.includes(a.source)) return 'A DNS assertion checks the answer (source answer)';
     if (!DNS_COMPARISONS.includes(a.comparison)) return 'A DNS assertion compares with equals, not_equals, contains or not_contains';
   } else if (a.source === 'answer') {

@@ -8,7 +8,8 @@
 // Adding a plan field (say `max_status_pages`) is one entry in PLAN_FIELDS: what it gates, how the
 // pricing page sells it, and its check on the input (plus the input's new member).
 import { FEATURES, FEATURE_LABELS, MESSAGES, type Feature, type Package } from './rest';
-import { ENDPOINT_KINDS, ENDPOINT_KIND_LABELS, type EndpointKind } from './assertions';
+import type { EndpointKind } from './assertions';
+import { endpointKindSpec, endpointKinds } from './check-kinds';
 
 /**
  * The plan fields the rules read. A full `Package` fits; so does the dashboard's subset (whose
@@ -195,7 +196,7 @@ export const PLAN_FIELDS = {
   monitor_kinds: {
     gates: 'the endpoint kinds an account may create or edit (Free: http, heartbeat; Starter and above: all); absent means all',
     check: { phase: PHASE.kind, subject: 'kind', run: (plan, input) =>
-        input.kind && plan.monitor_kinds && !plan.monitor_kinds.includes(input.kind) ? MESSAGES.featureNotInPlan(ENDPOINT_KIND_LABELS[input.kind]) : null,
+        input.kind && plan.monitor_kinds && !plan.monitor_kinds.includes(input.kind) ? MESSAGES.featureNotInPlan(endpointKindSpec(input.kind).label) : null,
     },
   },
   response_code: { gates: 'the Response Code feature (HTTP checks from the primary region)', check: featureCheck('response_code') },
@@ -244,7 +245,7 @@ export function planViolations(plan: PlanLimits, input: PlanInput, ctx: PlanCont
 
 /** The endpoint kinds a plan allows (absent in the plan: all). */
 export function allowedKinds(plan: Pick<PlanLimits, 'monitor_kinds'>): EndpointKind[] {
-  return [...(plan.monitor_kinds ?? ENDPOINT_KINDS)];
+  return [...(plan.monitor_kinds ?? endpointKinds())];
 }
 
 /** The features a plan allows (the dashboard's flags, what the web form and the CLI check against). */

@@ -1,5 +1,7 @@
 // Browser-safe REST shapes shared by control-plane, web and cli (SPEC.md sections 3 and 7).
-// Types and constants only: no Node imports, so the web bundle can use it.
+// Types and constants only: no Node imports, so the web bundle can use it. Over 350 lines on purpose:
+// it is the one contract of every REST answer (declarations only, grouped by area), which the answer
+// schemas in schemas/responses.ts are checked against at compile time.
 import type { Assertion, DnsRecordType, EndpointKind, HttpMethod } from './assertions';
 
 export type ApiSuccess<T> = { success: true; data: T; message?: string };

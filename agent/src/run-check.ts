@@ -4,13 +4,15 @@ import { randomUUID } from 'node:crypto';
 import type { Assignment, CheckResult } from '@upfleet/proto';
 import { Counter, type Registry } from 'prom-client';
 import { kindName } from '@upfleet/proto/check-kinds';
-import { proberFor, type HostResolver } from './probers/index';
+import { proberFor, type HostResolver, type Prober } from './probers/index';
 
 export interface CheckRunnerOptions {
   resolver: HostResolver;
   allowPrivateTargets: boolean;
   extraCa?: string[];
   maxBodyBytes?: number;
+  /** The probers to pick from (default: PROBERS, one per kind of the kinds table). */
+  probers?: readonly Prober[];
 }
 
 export type CheckRunner = (a: Assignment) => Promise<CheckResult>;
@@ -32,7 +34,7 @@ export function failedCheck(a: Assignment, error: string, tsMs = Date.now()): Ch
 export function createCheckRunner(opts: CheckRunnerOptions): CheckRunner {
   return async (a) => {
     const r = base(a, Date.now());
-    const prober = proberFor(a.kind);
+    const prober = opts.probers ? opts.probers.find((p) => p.kind === a.kind) : proberFor(a.kind);
     if (!prober) return { ...r, phase: 'http', error: `unsupported check kind ${String(a.kind)}` };
     const fields = await prober.probe(a, {
       // always positive: assignments without one are refused where they are received

@@ -1,30 +1,23 @@
 // What a check is: its kinds and their names, its id, its timeout, how long its results are kept,
 // how its graph is bucketed and over what window its uptime is counted. Every other part of the
 // control plane asks this module instead of deciding again.
-import type { GraphFunction } from '@upfleet/proto/rest';
-import { CHECK_KINDS, type AssignedKind, type KindName } from '@upfleet/proto/check-kinds';
+import { CHECK_KIND_TABLE, kindName, type AssignedKind } from '@upfleet/proto/check-kinds';
 
 // The kinds table is shared with the agent (its metric labels and probers): @upfleet/proto/check-kinds.
 export { CHECK_KINDS, kindName, type AssignedKind, type KindName } from '@upfleet/proto/check-kinds';
 
-/** Which kind of check feeds each graph function (HTTP feeds two: one request, two figures). */
-export const GRAPH_FUNCTION_KIND: Readonly<Record<GraphFunction, KindName>> = {
-  response_time: 'http',
-  response_code: 'http',
-  ping: 'ping',
-  cert_expiry: 'tls',
-};
-
 // ---- check id: `<endpoint_id>:<kind>:<region>`, stable across assignment versions ----
 
 export function buildCheckId(endpointId: number, kind: AssignedKind, region: string): string {
-  return `${endpointId}:${CHECK_KINDS[kind]}:${region}`;
+  const spec = CHECK_KIND_TABLE[kind];
+  if (!spec) throw new Error(`unknown check kind ${String(kind)}`);
+  return `${endpointId}:${spec.name}:${region}`;
 }
 
 export function parseCheckId(checkId: string): { endpointId: number; kind: AssignedKind; region: string } | null {
   const m = /^([1-9][0-9]*):([a-z]+):(.+)$/.exec(checkId);
   if (!m) return null;
-  const kind = (Object.keys(CHECK_KINDS) as AssignedKind[]).find((k) => CHECK_KINDS[k] === m[2]);
+  const kind = (Object.keys(CHECK_KIND_TABLE) as AssignedKind[]).find((k) => kindName(k) === m[2]);
   return kind ? { endpointId: Number(m[1]), kind, region: m[3] } : null;
 }
 

@@ -3,12 +3,13 @@ import { z } from 'zod';
 import { isTimeZone } from '../time-zone';
 import { ENDPOINT_STATUSES, FEATURES, type EndpointCheck, type EndpointStatus, type Feature } from '../rest';
 import {
-  ASSERTION_COMPARISONS, ASSERTION_SOURCES, CREATABLE_KINDS, DNS_RECORD_TYPES, FORBIDDEN_HEADERS, HTTP_METHODS, LIMITS_CHECK, LIMITS_HEARTBEAT,
+  ASSERTION_COMPARISONS, ASSERTION_SOURCES, DNS_RECORD_TYPES, FORBIDDEN_HEADERS, HTTP_METHODS, LIMITS_CHECK, LIMITS_HEARTBEAT,
   assertionProblem, type EndpointKind,
 } from '../assertions';
 import { flag, optionalText, requiredText } from './common';
 import { ENDPOINT_SORTS, parseSort } from '../endpoint-list';
 import { isDnsName, parseHostPort, parseResolver } from '../target-syntax';
+import { ENDPOINT_KIND_TABLE, endpointKindSpec } from '../check-kinds';
 
 /** A monitor target: an absolute http(s) URL without credentials, normalised by the URL parser. */
 export const MonitorUrl = requiredText('URL', 2048).transform((raw, ctx) => {
@@ -85,7 +86,9 @@ export { isTimeZone };
 /** A heartbeat's grace when none is given. */
 export const DEFAULT_GRACE_SECONDS = 300;
 
-const TARGET_REQUIRED: Record<string, string> = { tcp: 'Target is required (host:port)', dns: 'Target is required (a domain name)' };
+
+/** The kinds an endpoint can be created with: every entry of the kinds table. */
+const CREATABLE = Object.keys(ENDPOINT_KIND_TABLE) as [EndpointKind, ...EndpointKind[]];
 
 const INTERVAL_ERROR = 'check_frequency_seconds must be a whole number of seconds from 1 to 86400';
 
@@ -93,7 +96,7 @@ const INTERVAL_ERROR = 'check_frequency_seconds must be a whole number of second
 export const EndpointFields = z.object({
   name: requiredText('Name', 200),
   /** Absent: http (what every endpoint made before other kinds existed is). */
-  kind: z.enum(CREATABLE_KINDS, { error: oneOf('kind', CREATABLE_KINDS) }).optional(),
+  kind: z.enum(CREATABLE, { error: oneOf('kind', CREATABLE) }).optional(),
   /** http: the URL checked (required). */
   url: MonitorUrl.optional(),
   /** tcp: `host:port`; dns: the name looked up. */
@@ -143,20 +146,17 @@ export function checkKindRules(b: CheckFields, ctx: z.core.$RefinementCtx): void
     if (b.target !== undefined || b.record_type !== undefined || b.resolver !== undefined) issue('target, record_type and resolver are for tcp and dns checks', 'target');
   } else {
     if (b.request !== undefined) issue('request is for http checks', 'request');
-    if (!b.target) return issue(TARGET_REQUIRED[kind], 'target');
-    if (kind === 'tcp') {
-      if (!parseHostPort(b.target)) issue('Target must be host:port with a port from 1 to 65535', 'target');
-      if (b.record_type !== undefined || b.resolver !== undefined) issue('record_type and resolver are for dns checks', 'record_type');
-    } else {
-      if (!isDnsName(b.target)) issue('Target must be a domain name', 'target');
-      if (b.resolver && !parseResolver(b.resolver)) issue('Resolver must be an IP address, optionally with :port', 'resolver');
-    }
+    const target = endpointKindSpec(kind).target;
+    if (target.field !== 'target') return;
+    if (!b.target) return issue(target.required, 'target');
+    for (const p of target.problems(b)) issue(p.message, p.path);
   }
+  const assertions = endpointKindSpec(kind).assertions;
   for (const a of b.assertions ?? []) {
-    const problem = assertionProblem(a, kind);
+    const problem = assertionProblem(a, assertions === 'answer' ? 'answer' : 'http');
     if (problem) return issue(problem, 'assertions');
   }
-  if (kind === 'tcp' && (b.assertions?.length ?? 0) > 0) issue('A tcp check has no assertions: it is up when the port opens', 'assertions');
+  if (typeof assertions === 'object' && (b.assertions?.length ?? 0) > 0) issue(assertions.refused, 'assertions');
 }
 
 /** What a parsed body's check is, normalised as stored, and the URL it is stored under (tcp://host:port, dns://[resolver/]name/TYPE). */
@@ -167,18 +167,10 @@ export function endpointCheck(b: CheckFields): { url: string; check: EndpointChe
     // The stored URL is made unique by the service (heartbeat://<uuid>): a heartbeat has no target.
     return { url: 'heartbeat://', check: { kind, ...schedule, grace_seconds: b.grace_seconds ?? DEFAULT_GRACE_SECONDS } };
   }
-  if (kind === 'tcp') {
-    const hp = parseHostPort(b.target!)!;
-    const target = `${hp.host}:${hp.port}`;
-    return { url: `tcp://${target}`, check: { kind, target } };
-  }
-  if (kind === 'dns') {
-    const target = b.target!.toLowerCase().replace(/\.$/, '');
-    const record_type = b.record_type ?? 'A';
-    const r = b.resolver ? parseResolver(b.resolver)! : null;
-    const resolver = r ? (r.address.includes(':') ? `[${r.address}]:${r.port}` : `${r.address}:${r.port}`) : undefined;
-    const check: EndpointCheck & { kind: EndpointKind } = { kind, target, record_type, ...(resolver ? { resolver } : {}), ...(b.assertions?.length ? { assertions: b.assertions } : {}) };
-    return { url: `dns://${resolver ? `${resolver}/` : ''}${target}/${record_type}`, check };
+  const target = endpointKindSpec(kind).target;
+  if (target.field === 'target') {
+    const stored = target.stored(b);
+    return { url: stored.url, check: { ...stored.check, kind } };
   }
   const check: EndpointCheck & { kind: EndpointKind } = { kind: 'http' };
   if (b.request) {

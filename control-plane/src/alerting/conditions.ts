@@ -2,7 +2,8 @@
 // Pure: no SQLite, no clock.
 import type { CheckResult } from '@upfleet/proto';
 import { downCause, isDownResult } from '@upfleet/proto/outcome';
-import type { Feature, ThresholdOperator } from '@upfleet/proto/rest';
+import { FEATURES, type Feature, type ThresholdOperator } from '@upfleet/proto/rest';
+import { featureKind, kindNamesWhere } from '@upfleet/proto/check-kinds';
 import { kindName, type KindName } from '../checks';
 
 export const DOWN = 'down';
@@ -25,15 +26,11 @@ export interface Observation {
 
 export const thresholdCondition = (type: string, region: string | null) => `threshold:${type}:${region ?? 'any'}`;
 
-const THRESHOLD_KIND: Record<Feature, KindName> = {
-  response_time: 'http',
-  response_code: 'http',
-  ping_host: 'ping',
-  cert_expiry: 'tls',
-};
+/** The check kind each feature's threshold is judged on, from the kinds table (response_time → http, …). */
+const THRESHOLD_KIND = Object.fromEntries(FEATURES.map((f) => [f, featureKind(f)])) as Record<Feature, KindName>;
 
 /** The kinds whose results say whether an endpoint is down (an endpoint runs one of them). */
-export const DOWN_KINDS: readonly KindName[] = ['http', 'tcp', 'dns'];
+export const DOWN_KINDS: readonly KindName[] = kindNamesWhere((s) => s.down);
 
 export const kindOfCondition = (condition: string): KindName =>
   condition === DOWN ? 'http' : THRESHOLD_KIND[condition.split(':')[1] as Feature];

@@ -5,6 +5,7 @@
 // by the evaluator's own writes, so the steady state costs map lookups and no reads.
 import type { Feature, ThresholdOperator } from '@upfleet/proto/rest';
 import { kindName, type KindName } from '../checks';
+import { checkKindSpecs } from '@upfleet/proto/check-kinds';
 import { checksForEndpoint } from '../services/check-placement';
 import { DOWN, DOWN_KINDS, kindOfCondition, thresholdCondition, type ThresholdRule } from './conditions';
 import type { OwnedMonitoredEndpoint } from '../store/endpoints-repo';
@@ -47,7 +48,8 @@ export function createEndpointCache(deps: {
     const row = repo.endpoint(urlId);
     ctx = null;
     if (row) {
-      const regions: Record<KindName, string[]> = { http: [], tls: [], ping: [], tcp: [], dns: [] };
+      // Every kind of the kinds table has its list (empty when the endpoint does not run it).
+      const regions = Object.fromEntries(checkKindSpecs().map((s) => [s.name, [] as string[]])) as Record<KindName, string[]>;
       for (const a of checksForEndpoint(row, deps.primaryRegion())) regions[kindName(a.kind)!].push(a.region);
       const thresholds = repo.thresholds(urlId).map((t) => ({
         condition: thresholdCondition(t.monitor_type, t.region),

@@ -2,7 +2,8 @@
 // bound parameters; only the database name (checked) and the table of the plan are spliced in.
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { CodeBucket, GraphFailure, GraphFunction, GraphSeries } from '@upfleet/proto/rest';
-import { GRAPH_FUNCTION_KIND } from '../checks';
+import { checkKindByName, type GraphValue } from '@upfleet/proto/check-kinds';
+import { kindsForGraphs, sqlRollupPassed, sqlRowPassed, sqlUptimeKinds } from './kind-sql';
 import type { GraphPlan, GraphSource } from './graph-plan';
 import type { MaintenanceSpan } from '../maintenance';
 import { hourTouched, minutesOutsideWindows, windowParams } from './maintenance-sql';
@@ -123,8 +124,8 @@ function partialBucketInRange(source: GraphSource, notBeforeMs: number, fromMs: 
 /** One series per (function, location), sorted by time, in the order the functions were asked. */
 export async function queryGraphs(client: ClickHouseClient, db: string, endpointId: number, q: GraphRange, plan: GraphPlan): Promise<GraphSeries[]> {
   const functions = [...new Set(q.functions)];
-  // tcp and dns endpoints graph their connect / lookup time as their response time
-  const kinds = [...new Set(functions.flatMap((f) => (f === 'response_time' ? [GRAPH_FUNCTION_KIND[f], 'tcp', 'dns'] : [GRAPH_FUNCTION_KIND[f]])))];
+  // Every kind whose results feed an asked function (tcp and dns plot their connect / lookup time as response time).
+  const kinds = kindsForGraphs(functions);
   if (kinds.length === 0 || !(q.toMs >= q.fromMs)) return [];
   const notBeforeMs = Math.max(0, Math.trunc(q.notBeforeMs ?? 0));
   const rs = await client.query({
@@ -153,24 +154,21 @@ export async function queryGraphs(client: ClickHouseClient, db: string, endpoint
     const t = Number(tRaw);
     const timed = Number(timedRaw);
     const avg = timed > 0 ? round2(totalSum / timed) : null;
-    if (kind === 'http') {
-      if (want.has('response_time') && avg !== null) push('response_time', region, t, avg);
-      if (want.has('response_code')) {
+    const graphs = checkKindByName(kind)?.graphs ?? {};
+    for (const [fn, value] of Object.entries(graphs) as Array<[GraphFunction, GraphValue]>) {
+      if (!want.has(fn)) continue;
+      if (value === 'avg') {
+        if (avg !== null) push(fn, region, t, avg);
+      } else if (value === 'code') {
         const bucket = codeBucket(t, counts);
         // A bucket with a failure shows the failure, not the last status it happened to end on:
         // a 5xx first, then no response (0), then the highest other failing status.
         const worst = bucket.classes.failed > 0 && failCode < 500 ? 0 : failCode;
-        push('response_code', region, t, bucket.passed < bucket.checks ? worst : Number(code));
-        const s = series.get(`response_code\u0000${region}`)!;
+        push(fn, region, t, bucket.passed < bucket.checks ? worst : Number(code));
+        const s = series.get(`${fn}\u0000${region}`)!;
         (s.codes ??= []).push(bucket);
         s.lastCode = Number(code);
-      }
-    } else if (kind === 'tcp' || kind === 'dns') {
-      if (want.has('response_time') && avg !== null) push('response_time', region, t, avg);
-    } else if (kind === 'ping') {
-      if (want.has('ping') && avg !== null) push('ping', region, t, avg);
-    } else if (kind === 'tls') {
-      if (want.has('cert_expiry') && cert !== null) push('cert_expiry', region, t, round2(Number(cert)));
+      } else if (cert !== null) push(fn, region, t, round2(Number(cert)));
     }
   }
   for (const s of series.values()) {
@@ -205,13 +203,12 @@ export interface UptimeWindow {
   maintenance?: readonly MaintenanceSpan[];
 }
 
-/** The kinds an endpoint's uptime counts (a tcp or dns endpoint's checks, passed = ok). */
-const UPTIME_KINDS = "('http', 'tcp', 'dns')";
 
 /** Share of passed HTTP checks (2xx, or accepted by their assertions; of passed tcp / dns checks) within the window, in percent with two decimals; null without checks. */
 export async function queryUptime(client: ClickHouseClient, db: string, endpointIds: number[], w: UptimeWindow): Promise<Map<number, number | null>> {
   const out = new Map<number, number | null>(endpointIds.map((id) => [id, null]));
   if (endpointIds.length === 0) return out;
+  const UPTIME_KINDS = sqlUptimeKinds();
   // Per endpoint: whole hours from the hour rollup; the part before the first whole hour from raw rows.
   const starts = endpointIds.map((id) => Math.trunc(Math.max(w.sinceMs, w.createdAtMs?.get(id) ?? 0)));
   const hours = starts.map((ms) => Math.ceil(ms / 3_600_000) * 3600);
@@ -229,11 +226,11 @@ export async function queryUptime(client: ClickHouseClient, db: string, endpoint
         AND ts <= fromUnixTimestamp64Milli({untilMs:Int64})
         -- the same bounds as constants, so the primary key (endpoint_id, ts) skips the rest
         AND ts >= fromUnixTimestamp64Milli({minStart:Int64}) AND ts < toDateTime({maxHour:UInt32}, 'UTC')`;
-  const rawOk = `countIf(if(kind = 'http', ${SQL_HTTP_PASSED}, ok = 1))`;
+  const rawOk = `countIf(${sqlRowPassed()})`;
   const hourWhere = `endpoint_id IN {ids:Array(UInt64)} AND kind IN ${UPTIME_KINDS}
         AND bucket >= ${firstHour}
         AND bucket <= toDateTime(intDiv({untilMs:Int64}, 1000), 'UTC')`;
-  const rollupOk = `sum(if(kind = 'http', ok2xx_n, ok_n))`;
+  const rollupOk = `sum(${sqlRollupPassed()})`;
   // The hours a window touches, per minute (raw rows before the first whole hour, else the minute rollup).
   const touched = `
       UNION ALL

@@ -6,6 +6,7 @@
 import { fixedOffsetMinutes, ianaZone } from '@upfleet/proto/time-zone';
 import type { MaintenanceSpan } from '../maintenance';
 import { hourTouched, minutesOutsideWindows, windowParams } from './maintenance-sql';
+import { sqlRollupPassed, sqlUptimeKinds } from './kind-sql';
 
 /** Daily uptime of endpoints, from the results store's rollups. */
 export interface DailyUptimeSource {
@@ -36,18 +37,18 @@ export function dailyUptimeFrom(store: RowReader): DailyUptimeSource {
       const offsetMinutes = fixedOffsetMinutes(zone) ?? 0;
       const dayOf = (seconds: string) => (iana ? `toString(toDate(toDateTime(${seconds}, 'UTC'), {tz:String}))` : `toString(toDate(toDateTime(${seconds} + {offset:Int32}, 'UTC')))`);
       const day = dayOf('toUInt32(bucket)');
-      // HTTP, TCP and DNS checks count (a heartbeat's pings are not a status page component's checks).
-      const range = (unitSeconds: number) => `endpoint_id IN {ids:Array(UInt64)} AND kind IN ('http', 'tcp', 'dns')
+      // The kinds counted for uptime, each passed by its own rule (the kinds table's `uptime`).
+      const range = (unitSeconds: number) => `endpoint_id IN {ids:Array(UInt64)} AND kind IN ${sqlUptimeKinds()}
            AND bucket >= toDateTime(intDiv({fromMs:Int64}, ${unitSeconds * 1000}) * ${unitSeconds}, 'UTC')
            AND bucket <= toDateTime(intDiv({untilMs:Int64}, 1000), 'UTC')`;
-      const hourly = `SELECT endpoint_id, ${day} AS d, sum(n) AS n, sum(if(kind = 'http', ok2xx_n, ok_n)) AS ok FROM ${store.database}.check_results_1h WHERE ${range(3600)}`;
+      const hourly = `SELECT endpoint_id, ${day} AS d, sum(n) AS n, sum(${sqlRollupPassed()}) AS ok FROM ${store.database}.check_results_1h WHERE ${range(3600)}`;
       const sql = spans.length === 0
         ? `${hourly} GROUP BY endpoint_id, d`
         : `SELECT endpoint_id, d, sum(n) AS n, sum(ok) AS ok FROM (
              ${hourly} AND NOT ${hourTouched('bucket')} GROUP BY endpoint_id, d
              UNION ALL
              SELECT endpoint_id, ${dayOf('s')} AS d, sum(n) AS n, sum(ok) AS ok FROM (${minutesOutsideWindows(
-               `SELECT endpoint_id, toUInt32(bucket) AS s, sum(n) AS n, sum(if(kind = 'http', ok2xx_n, ok_n)) AS ok FROM ${store.database}.check_results_1m
+               `SELECT endpoint_id, toUInt32(bucket) AS s, sum(n) AS n, sum(${sqlRollupPassed()}) AS ok FROM ${store.database}.check_results_1m
                 WHERE ${range(60)} AND ${hourTouched('toStartOfHour(bucket)')} GROUP BY endpoint_id, s`,
              )})
              GROUP BY endpoint_id, d

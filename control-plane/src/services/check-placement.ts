@@ -4,8 +4,14 @@
 import type { Assignment } from '@upfleet/proto';
 import { fnv1a32Mixed } from '@upfleet/proto/hash';
 import { buildCheckId, checkTimeoutMs, type AssignedKind } from '../checks';
-import type { EndpointCheck } from '@upfleet/proto/rest';
+import { CHECK_KIND_TABLE, endpointKindSpec } from '@upfleet/proto/check-kinds';
 import type { MonitoredEndpoint } from '../store/endpoints-repo';
+
+const kindSpec = (kind: AssignedKind) => {
+  const spec = CHECK_KIND_TABLE[kind];
+  if (!spec) throw new Error(`unknown check kind ${String(kind)}`);
+  return spec;
+};
 
 /**
  * The checks one endpoint needs: response_code and cert_expiry only from the primary region.
@@ -28,44 +34,24 @@ export function checksForEndpoint(e: MonitoredEndpoint, primary: string | null, 
       region,
       retention_days: e.retention_days,
       private_targets_denied: privateTargetsDenied,
-      ...checkFields(kind, check),
-      // A DNS check naming no resolver asks the operator's public ones, not the agent's private resolver.
-      ...(kind === 'CHECK_KIND_DNS' && privateTargetsDenied && !check.resolver && defaultResolvers.length ? { default_resolvers: defaultResolvers } : {}),
+      ...kindSpec(kind).assignment(check, { privateTargetsDenied, defaultResolvers }),
     });
   };
-  // A heartbeat is pinged by its job: no agent checks it.
-  if (e.kind === 'heartbeat') return out;
-  // tcp and dns endpoints: one check per region (the features are HTTP's), nothing else.
-  if (e.kind === 'tcp' || e.kind === 'dns') {
-    const kind = e.kind === 'tcp' ? 'CHECK_KIND_TCP' : 'CHECK_KIND_DNS';
-    (e.regions.length ? e.regions : primary ? [primary] : []).forEach((r) => add(kind, r));
-    return out;
+  // The kinds table says which checks the endpoint's kind yields and where each runs; an unknown
+  // kind throws there rather than falling into HTTP.
+  const byKind = new Map<AssignedKind, Set<string>>();
+  for (const y of endpointKindSpec(e.kind ?? 'http').checks) {
+    if (y.feature && !e[y.feature]) continue;
+    if (y.httpsOnly && !e.url.startsWith('https:')) continue;
+    const regions = y.regions === 'primary' ? (primary ? [primary] : [])
+      : y.regions === 'all-or-primary' && e.regions.length === 0 ? (primary ? [primary] : [])
+      : e.regions;
+    let set = byKind.get(y.kind);
+    if (!set) byKind.set(y.kind, (set = new Set()));
+    regions.forEach((r) => set.add(r));
   }
-  const httpRegions = new Set<string>();
-  if (e.response_time) e.regions.forEach((r) => httpRegions.add(r));
-  if (e.response_code && primary) httpRegions.add(primary);
-  httpRegions.forEach((r) => add('CHECK_KIND_HTTP', r));
-  if (e.cert_expiry && primary && e.url.startsWith('https:')) add('CHECK_KIND_TLS', primary);
-  if (e.ping_host) e.regions.forEach((r) => add('CHECK_KIND_PING', r));
+  byKind.forEach((regions, kind) => regions.forEach((r) => add(kind, r)));
   return out;
-}
-
-/** The assignment fields of a check kind; none for an http check with no options (as before). */
-function checkFields(kind: AssignedKind, c: EndpointCheck): Partial<Assignment> {
-  switch (kind) {
-    case 'CHECK_KIND_HTTP': {
-      const out: Partial<Assignment> = {};
-      if (c.request) {
-        const r = c.request;
-        out.request = { method: r.method, headers: r.headers.map((h) => ({ name: h.name, value: h.value ?? '', secret: h.secret === true })), body: r.body, follow_redirects: r.follow_redirects };
-      }
-      if (c.assertions?.length) out.assertions = c.assertions;
-      return out;
-    }
-    case 'CHECK_KIND_TCP': return { target: c.target ?? '' };
-    case 'CHECK_KIND_DNS': return { target: c.target ?? '', record_type: c.record_type ?? 'A', resolver: c.resolver ?? '', assertions: c.assertions ?? [] };
-    default: return {};
-  }
 }
 
 /** Rendezvous score: FNV-1a with a finaliser; cheap enough for 100k checks x agents. */

@@ -10,7 +10,8 @@ import type { EndpointCreateBody, EndpointToggleBody } from '@upfleet/proto/sche
 import { matchesText, sortEndpoints, type EndpointSortKey } from '@upfleet/proto/endpoint-list';
 import { badRequest, conflict, notFound, planRefused } from '../errors';
 import { isPrivateAddress, isPrivateHostname } from '@upfleet/proto/targets';
-import { endpointCheck, parseHostPort, parseResolver } from '@upfleet/proto/schemas';
+import { endpointCheck } from '@upfleet/proto/schemas';
+import { endpointKindSpec } from '@upfleet/proto/check-kinds';
 import { planContext, regionKey, type CatalogRepo } from '../store/catalog-repo';
 import type { CheckInput, EndpointsRepo, EndpointWrite } from '../store/endpoints-repo';
 import type { UsersRepo } from '../store/users-repo';
@@ -83,9 +84,10 @@ export function createEndpointService(deps: {
       if (problem) throw badRequest(problem);
     }
     if (!deps.allowPrivateTargets) {
-      if (check.kind === 'tcp' && isPrivateHostname(parseHostPort(check.target!)!.host)) throw badRequest('Target must point to a public address');
-      if (check.kind === 'dns' && check.resolver && isPrivateAddress(parseResolver(check.resolver)!.address)) throw badRequest('Resolver must be a public address');
-      if (check.kind === 'http' && isPrivateHostname(new URL(url).hostname)) throw badRequest('URL must point to a public address');
+      const target = endpointKindSpec(check.kind).target;
+      const pub = target.field === 'target' ? target.publicTarget(check) : null;
+      if (pub && ('hostname' in pub ? isPrivateHostname(pub.hostname) : isPrivateAddress(pub.address))) throw badRequest(pub.message);
+      if (target.field === 'url' && isPrivateHostname(new URL(url).hostname)) throw badRequest('URL must point to a public address');
     }
     // A secret header sent without a value keeps the stored one (write-only); a new one needs it.
     const kept = check.request && urlId ? endpoints.secretHeaderNames(userId, urlId) : new Set<string>();

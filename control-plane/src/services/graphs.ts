@@ -1,4 +1,5 @@
 // Graph data for one endpoint, scoped by owner before the results store is asked.
+import { endpointKindSpec } from '@upfleet/proto/check-kinds';
 import { Summary, type Registry } from 'prom-client';
 import type { GraphFailure, GraphFunction, GraphSeries, GraphsResponse } from '@upfleet/proto/rest';
 import type { GraphQuery } from '@upfleet/proto/schemas';
@@ -36,16 +37,11 @@ export function createGraphService(deps: {
       const toMs = query.timeTo ?? now();
       const fromMs = query.timeFrom ?? toMs - (query.hours ?? 1) * 3600_000;
       if (toMs - fromMs > GRAPH_MAX_RANGE_MS) throw badRequest('The time range can be at most 400 days');
-      const functions: GraphFunction[] = [];
-      // A tcp or dns endpoint has one figure: its connect or lookup time, as response time;
-      // a heartbeat's is its job's run time (stored the same way, region push), with its failures.
-      if (endpoint.kind === 'tcp' || endpoint.kind === 'dns' || endpoint.kind === 'heartbeat') functions.push('response_time');
-      else {
-        if (endpoint.response_time) functions.push('response_time');
-        if (endpoint.response_code) functions.push('response_code');
-        if (endpoint.ping_host) functions.push('ping');
-        if (endpoint.cert_expiry) functions.push('cert_expiry');
-      }
+      // The endpoint kind's graphs, each HTTP one only with its feature on (a tcp or dns endpoint
+      // plots its connect or lookup time, a heartbeat its job's run time, as response time).
+      const functions: GraphFunction[] = endpointKindSpec(endpoint.kind ?? 'http').graphs
+        .filter((g) => !g.feature || endpoint[g.feature])
+        .map((g) => g.fn);
       // The store reads with this plan (source and step), so bucketSeconds is the step its points have.
       const plan = planGraphQuery(Math.floor(fromMs), Math.ceil(toMs), now());
       const bucketSeconds = plan.stepMs / 1000;

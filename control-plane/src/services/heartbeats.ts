@@ -12,11 +12,14 @@ import type { CheckResult } from '@upfleet/proto';
 import type { EndpointCheck } from '@upfleet/proto/rest';
 import { LIMITS_HEARTBEAT } from '@upfleet/proto/assertions';
 import { buildCheckId, DEFAULT_RETENTION_DAYS } from '../checks';
+import { ENDPOINT_KIND_TABLE } from '@upfleet/proto/check-kinds';
 import type { SecretBox } from '../lib/crypto';
 import type { Logger } from '../logger';
 import type { Db } from '../store/db';
 
 export const PUSH_REGION = 'push';
+/** The check kind a ping is stored as (graphs, uptime and live state read it like that kind's results). */
+const PUSHED_AS = ENDPOINT_KIND_TABLE.heartbeat.pushedAs!;
 export const PING_LOG_SIZE = 100;
 export const HEARTBEAT_STATES = ['new', 'up', 'late', 'down', 'paused'] as const;
 export type HeartbeatState = (typeof HEARTBEAT_STATES)[number];
@@ -95,7 +98,7 @@ export function createHeartbeats(deps: HeartbeatDeps) {
 
   function store(r: Row, t: number, ok: boolean, runMs: number, error: string) {
     const row: CheckResult = {
-      check_id: buildCheckId(r.url_id, 'CHECK_KIND_TCP', PUSH_REGION), endpoint_id: r.url_id, kind: 'CHECK_KIND_TCP', region: PUSH_REGION,
+      check_id: buildCheckId(r.url_id, PUSHED_AS, PUSH_REGION), endpoint_id: r.url_id, kind: PUSHED_AS, region: PUSH_REGION,
       ts_ms: t, ok, phase: ok ? '' : 'heartbeat', error, status_code: 0, dns_ms: 0, connect_ms: 0, tls_ms: 0, ttfb_ms: 0, total_ms: runMs,
       cert_days_left: 0, cert_not_after_ms: 0, cert_issuer: '', cert_subject: '', ping_method: '', redirects: 0,
       retention_days: deps.retentionDays?.(r.url_id) ?? DEFAULT_RETENTION_DAYS, result_id: crypto.randomUUID(),

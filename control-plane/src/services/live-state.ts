@@ -7,6 +7,7 @@ import { isDownResult } from '@upfleet/proto/outcome';
 import { countStatus, emptyStatusCounts, type EndpointLive, type EndpointStatus, type RecentCheck, type StatusCounts } from '@upfleet/proto/rest';
 import { downCause } from '@upfleet/proto/outcome';
 import { kindName, type KindName } from '../checks';
+import { checkKindByName } from '@upfleet/proto/check-kinds';
 import type { Db } from '../store/db';
 
 /** Checks shown in the heartbeat bar. */
@@ -18,8 +19,8 @@ export const LIVE_FLUSH_MS = 1000;
 const COUNTS_CACHE_MIN = 500;
 const COUNTS_TTL_MS = 1000;
 
-/** The check kind that speaks for an endpoint's state: its main check (HTTP, TCP or DNS: an endpoint has one of them), else ping, else TLS. */
-const KIND_RANK: Record<KindName, number> = { http: 3, tcp: 3, dns: 3, ping: 2, tls: 1 };
+/** The check kind that speaks for an endpoint's state: the highest rank in the kinds table (its main check, else ping, else TLS). */
+const rankOf = (kind: KindName): number => checkKindByName(kind)?.liveRank ?? 0;
 
 interface RegionLast {
   at: number;
@@ -177,10 +178,10 @@ export function createLiveState(deps: {
     const userId = ownerOf(urlId);
     if (!userId) return;
     let st = states.get(urlId);
-    if (!st || KIND_RANK[kind] > KIND_RANK[st.kind]) {
+    if (!st || rankOf(kind) > rankOf(st.kind)) {
       st = { kind, regions: {}, recent: [] };
       states.set(urlId, st);
-    } else if (KIND_RANK[kind] < KIND_RANK[st.kind]) {
+    } else if (rankOf(kind) < rankOf(st.kind)) {
       return;
     }
     const at = Number(r.ts_ms);

@@ -1,5 +1,5 @@
 // Plans, regions and monitor types: the catalogue every user shares.
-import { ENDPOINT_KINDS } from '@upfleet/proto/assertions';
+import { endpointKinds } from '@upfleet/proto/check-kinds';
 import type { PlanContext } from '@upfleet/proto/plan';
 import { planContextOf } from '@upfleet/proto/regions';
 import type { MonitorType, Package, Region } from '@upfleet/proto/rest';
@@ -14,7 +14,7 @@ export function toPackage(row: Row): Package {
   for (const k of PACKAGE_BOOLS) p[k] = Boolean(p[k]);
   delete p.sort_order;
   // NULL: every kind, spelled out so a client need not know that absent means all
-  p.monitor_kinds = typeof p.monitor_kinds === 'string' ? JSON.parse(p.monitor_kinds) : [...ENDPOINT_KINDS];
+  p.monitor_kinds = typeof p.monitor_kinds === 'string' ? JSON.parse(p.monitor_kinds) : endpointKinds();
   return p as unknown as Package;
 }
 

@@ -1,15 +1,16 @@
 // Status pages: the user's pages (list, create/edit with a live slug check, components
 // picked from the endpoints with drag-to-order and groups, a preview link), each page's reports with
-// updates and subscribers, and maintenance windows (date-time pickers in the user's timezone).
+// updates and subscribers; the custom domain's proof and the maintenance windows are their own components.
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import {
-  REPORT_IMPACTS, REPORT_STATUSES, type DomainVerification, type Endpoint, type MaintenanceWindow, type ReportImpact, type ReportStatus, type StatusPage, type StatusReport,
+  REPORT_IMPACTS, REPORT_STATUSES, type Endpoint, type MaintenanceWindow, type ReportImpact, type ReportStatus, type StatusPage, type StatusReport,
 } from '@upfleet/proto/rest';
-import { fromZonedLocal, toZonedLocal } from '@upfleet/proto/time-zone';
 import { TimeZoneSelect } from '../components/TimeZoneSelect';
 import { useAuth, useServices } from '../app-context';
 import { Field } from '../components/Field';
 import { Spinner } from '../components/Spinner';
+import { DomainProof } from '../components/status-pages/DomainProof';
+import { MaintenanceSection } from '../components/status-pages/MaintenanceSection';
 import { formatDateTime } from '../lib/format';
 import { mayOffer, useWorkspaces } from '../lib/workspaces';
 
@@ -30,8 +31,6 @@ const draftOf = (p: StatusPage): PageDraft => ({
 });
 
 /** A datetime-local value read in the user's zone → ISO (UTC), and back (DST included). */
-const localToIso = (value: string, zone: string) => new Date(fromZonedLocal(value, zone)).toISOString();
-const isoToLocal = (iso: string, zone: string) => toZonedLocal(Date.parse(iso), zone);
 
 export function StatusPagesPage() {
   const { api } = useServices();
@@ -124,44 +123,6 @@ export function StatusPagesPage() {
 }
 
 /** The TXT record that proves a saved custom domain, its state, and a button that checks it now. */
-export function DomainProof({ page }: { page: StatusPage }) {
-  const { api } = useServices();
-  const domain = page.custom_domain!;
-  const [verified, setVerified] = useState(page.custom_domain_verified);
-  const [note, setNote] = useState<{ ok: boolean; text: string } | null>(null);
-  const [busy, setBusy] = useState(false);
-  const verify = async () => {
-    setBusy(true);
-    setNote(null);
-    const r = await api.post<DomainVerification>(`/api/users/status-pages/${page.id}/verify-domain`);
-    setBusy(false);
-    if (!r.success) return setNote({ ok: false, text: r.error });
-    setVerified(r.data.custom_domain_verified);
-    setNote(r.data.found
-      ? { ok: true, text: `Record found: ${domain} now shows this page.` }
-      : { ok: false, text: 'Record not found yet. DNS changes can take a while to appear; try again later.' });
-  };
-  return (
-    <div className="card domain-proof" aria-label="Custom domain verification">
-      <p>
-        <strong>{domain}</strong>{' '}
-        <span className={`badge ${verified ? 'badge-green' : 'badge-grey'}`} data-domain-verified={String(verified)}>{verified ? 'Verified' : 'Not verified'}</span>
-      </p>
-      <p className="hint">
-        {verified ? 'Served at this domain; the record is checked again daily, so keep it.' : 'The page is served at this domain once this DNS record is found:'}
-      </p>
-      <dl className="domain-record">
-        <dt>Type</dt><dd><code>TXT</code></dd>
-        <dt>Name</dt><dd><code>_upfleet-challenge.{domain}</code></dd>
-        <dt>Value</dt><dd><code>{page.custom_domain_token}</code></dd>
-      </dl>
-      <p className="hint">Point the domain itself (CNAME or A record) at this server.</p>
-      {note && <div className={`alert ${note.ok ? 'alert-success' : 'alert-error'}`} role="status">{note.text}</div>}
-      <button type="button" className="btn btn-sm btn-secondary" disabled={busy} onClick={() => void verify()}>{busy ? 'Checking…' : 'Verify'}</button>
-    </div>
-  );
-}
-
 function PageEditor({ page, endpoints, zone, onDone }: { page: StatusPage | null; endpoints: Endpoint[]; zone: string; onDone: () => Promise<void> }) {
   const { api } = useServices();
   const [d, setD] = useState<PageDraft>(page ? draftOf(page) : emptyDraft(zone));
@@ -385,64 +346,5 @@ function ReportItem({ base, report, onChange, canEdit }: { base: string; report:
         }}>Delete</button>
       </form>}
     </li>
-  );
-}
-
-function MaintenanceSection({ windows, endpoints, zone, onChange, canEdit }: { windows: MaintenanceWindow[]; endpoints: Endpoint[]; zone: string; onChange: () => Promise<void>; canEdit: boolean }) {
-  const { api } = useServices();
-  const soon = isoToLocal(new Date(Date.now() + 3600_000).toISOString(), zone);
-  const later = isoToLocal(new Date(Date.now() + 7200_000).toISOString(), zone);
-  const [title, setTitle] = useState('');
-  const [message, setMessage] = useState('');
-  const [startsAt, setStartsAt] = useState(soon);
-  const [endsAt, setEndsAt] = useState(later);
-  const [ids, setIds] = useState<number[]>([]);
-  const [error, setError] = useState<string | null>(null);
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    const r = await api.post('/api/users/maintenance-windows', { title, message, endpoint_ids: ids, starts_at: localToIso(startsAt, zone), ends_at: localToIso(endsAt, zone) });
-    if (!r.success) return setError(r.error);
-    setError(null);
-    setTitle('');
-    setMessage('');
-    setIds([]);
-    await onChange();
-  };
-  return (
-    <section className="section" aria-label="Maintenance windows">
-      <h2>Maintenance windows</h2>
-      <p className="hint">Times in your timezone ({zone}). While a window runs its endpoints are still checked, but no alert opens and their results do not count for or against uptime.</p>
-      {error && <div className="alert alert-error" role="alert">{error}</div>}
-      {!canEdit && <p className="muted">An editor of this workspace schedules maintenance.</p>}
-      {canEdit && <form className="card settings-card" onSubmit={(e) => void submit(e)} aria-label="New maintenance window">
-        <div className="form-grid">
-          <Field id="mw-title" label="Title"><input id="mw-title" value={title} onChange={(e) => setTitle(e.target.value)} required /></Field>
-          <Field id="mw-message" label="Message"><input id="mw-message" value={message} onChange={(e) => setMessage(e.target.value)} /></Field>
-          <Field id="mw-start" label="Starts"><input id="mw-start" type="datetime-local" value={startsAt} onChange={(e) => setStartsAt(e.target.value)} required /></Field>
-          <Field id="mw-end" label="Ends"><input id="mw-end" type="datetime-local" value={endsAt} onChange={(e) => setEndsAt(e.target.value)} required /></Field>
-        </div>
-        <fieldset className="fieldset">
-          <legend>Endpoints</legend>
-          {endpoints.map((ep) => (
-            <label key={ep.url_id} className="option">
-              <input type="checkbox" checked={ids.includes(ep.url_id)} onChange={(e) => setIds((x) => (e.target.checked ? [...x, ep.url_id] : x.filter((y) => y !== ep.url_id)))} /> {ep.name}
-            </label>
-          ))}
-        </fieldset>
-        <button type="submit" className="btn btn-primary">Schedule maintenance</button>
-      </form>}
-      <ul className="method-list">
-        {windows.map((w) => (
-          <li key={w.id} className="card method-item" data-window={w.id}>
-            <strong>{w.title}</strong> <span className={`badge ${w.state === 'in_progress' ? 'badge-yellow' : w.state === 'scheduled' ? 'badge-grey' : 'badge-green'}`}>{w.state.replace('_', ' ')}</span>
-            <div className="muted small">{isoToLocal(w.starts_at, zone).replace('T', ' ')} – {isoToLocal(w.ends_at, zone).replace('T', ' ')} ({zone}) · {w.endpoint_ids.length} endpoint(s)</div>
-            {canEdit && <button type="button" className="btn btn-sm btn-danger-outline" onClick={async () => {
-              await api.del(`/api/users/maintenance-windows/${w.id}`);
-              await onChange();
-            }}>Delete</button>}
-          </li>
-        ))}
-      </ul>
-    </section>
   );
 }

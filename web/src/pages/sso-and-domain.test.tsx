@@ -6,7 +6,7 @@ import userEvent from '@testing-library/user-event';
 import type { StatusPage } from '@upfleet/proto/rest';
 import { fail, ok, renderWith, scriptedApi, testServices } from '../test-utils';
 import { SsoCallbackPage } from './SsoPages';
-import { DomainProof } from './StatusPagesPage';
+import { DomainProof } from '../components/status-pages/DomainProof';
 
 describe('SSO sign-in with two-factor', () => {
   it('asks for the code after the provider, trades the ticket with it, and signs in only with a right one', async () => {

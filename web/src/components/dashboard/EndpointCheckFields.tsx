@@ -3,10 +3,11 @@
 // and the assertion rows. The values are the REST body's (`EndpointCheck`); the form validates the
 // whole body with the server's schema (EndpointCreateBody).
 import {
-  ASSERTION_COMPARISONS, ASSERTION_SOURCES, CREATABLE_KINDS, DNS_COMPARISONS, DNS_RECORD_TYPES, ENDPOINT_KIND_LABELS, HTTP_METHODS,
+  ASSERTION_COMPARISONS, ASSERTION_SOURCES, CREATABLE_KINDS, DNS_COMPARISONS, DNS_RECORD_TYPES, HTTP_METHODS,
   type Assertion, type EndpointKind,
 } from '@upfleet/proto/assertions';
 import type { EndpointCheck, HttpRequestOptions } from '@upfleet/proto/rest';
+import { endpointKindSpec } from '@upfleet/proto/check-kinds';
 import { Field } from '../Field';
 import { LockIcon } from '../Icons';
 import { HeartbeatFields } from './HeartbeatFields';
@@ -23,17 +24,18 @@ export function CheckFields({ value, onChange, allowedKinds, onKindRefused, urlI
   onKindRefused: (kind: EndpointKind) => void;
 }) {
   const kind = value.kind ?? 'http';
+  const target = endpointKindSpec(kind).target;
   const request = value.request ?? DEFAULT_REQUEST;
   const setRequest = (r: Partial<HttpRequestOptions>) => onChange({ ...value, request: { ...request, ...r } });
   const assertions = value.assertions ?? [];
   const setAssertions = (list: Assertion[]) => onChange({ ...value, assertions: list });
-  const sources = kind === 'dns' ? (['answer'] as const) : ASSERTION_SOURCES.filter((s) => s !== 'answer');
-  const comparisons = kind === 'dns' ? DNS_COMPARISONS : ASSERTION_COMPARISONS;
+  const onAnswer = endpointKindSpec(kind).assertions === 'answer';
+  const sources = onAnswer ? (['answer'] as const) : ASSERTION_SOURCES.filter((s) => s !== 'answer');
+  const comparisons = onAnswer ? DNS_COMPARISONS : ASSERTION_COMPARISONS;
 
   const pickKind = (k: EndpointKind) => {
     if (allowedKinds && !allowedKinds.includes(k)) return onKindRefused(k);
-    if (k === 'heartbeat') return onChange({ kind: k, period_seconds: 3600, grace_seconds: 300 });
-    onChange(k === 'http' ? { kind: k } : k === 'tcp' ? { kind: k, target: '' } : { kind: k, target: '', record_type: 'A' });
+    onChange({ ...endpointKindSpec(k).blank, kind: k });
   };
 
   return (
@@ -46,7 +48,7 @@ export function CheckFields({ value, onChange, allowedKinds, onKindRefused, urlI
             return (
               <label key={k} className={`option compact${kind === k ? ' selected' : ''}${locked ? ' locked' : ''}`}>
                 <input type="radio" name="check-kind" checked={kind === k} onChange={() => pickKind(k)} />
-                <span className="option-title">{ENDPOINT_KIND_LABELS[k]} {locked && <span className="lock-tag"><LockIcon width={12} height={12} /> Upgrade</span>}</span>
+                <span className="option-title">{endpointKindSpec(k).label} {locked && <span className="lock-tag"><LockIcon width={12} height={12} /> Upgrade</span>}</span>
               </label>
             );
           })}
@@ -55,10 +57,10 @@ export function CheckFields({ value, onChange, allowedKinds, onKindRefused, urlI
 
       {kind === 'heartbeat' && <HeartbeatFields value={value} onChange={onChange} urlId={urlId} />}
 
-      {(kind === 'tcp' || kind === 'dns') && (
+      {target.field === 'target' && (
         <div className="form-grid">
-          <Field id="ep-target" label={kind === 'tcp' ? 'Host and port' : 'Domain name'}>
-            <input id="ep-target" value={value.target ?? ''} onChange={(e) => onChange({ ...value, target: e.target.value })} placeholder={kind === 'tcp' ? 'db.example.com:5432' : 'example.com'} />
+          <Field id="ep-target" label={target.label}>
+            <input id="ep-target" value={value.target ?? ''} onChange={(e) => onChange({ ...value, target: e.target.value })} placeholder={target.placeholder} />
           </Field>
           {kind === 'dns' && (
             <>
@@ -111,10 +113,10 @@ export function CheckFields({ value, onChange, allowedKinds, onKindRefused, urlI
         </details>
       )}
 
-      {kind !== 'tcp' && kind !== 'heartbeat' && (
+      {typeof endpointKindSpec(kind).assertions === 'string' && (
         <fieldset className="fieldset">
           <legend>Assertions</legend>
-          <p className="option-hint">{kind === 'dns' ? 'Checks on the answer (the records, one per line).' : 'Without assertions a check is up when the answer is 2xx or 3xx.'}</p>
+          <p className="option-hint">{onAnswer ? 'Checks on the answer (the records, one per line).' : 'Without assertions a check is up when the answer is 2xx or 3xx.'}</p>
           {assertions.map((a, i) => {
             const set = (p: Partial<Assertion>) => setAssertions(assertions.map((x, j) => (j === i ? { ...x, ...p } : x)));
             return (
@@ -134,7 +136,7 @@ export function CheckFields({ value, onChange, allowedKinds, onKindRefused, urlI
             );
           })}
           <button type="button" className="btn btn-secondary"
-            onClick={() => setAssertions([...assertions, kind === 'dns' ? { source: 'answer', property: '', comparison: 'contains', target: '' } : { source: 'status_code', property: '', comparison: 'equals', target: '200' }])}>
+            onClick={() => setAssertions([...assertions, onAnswer ? { source: 'answer', property: '', comparison: 'contains', target: '' } : { source: 'status_code', property: '', comparison: 'equals', target: '200' }])}>
             Add assertion
           </button>
         </fieldset>

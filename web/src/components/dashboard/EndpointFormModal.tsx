@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { featureAllowed, formatInterval, planViolations, FREE_PLAN_DEFAULTS } from '@upfleet/proto/plan';
 import { FEATURES, FEATURE_LABELS, type Dashboard, type Endpoint, type EndpointCheck, type EndpointInput, type Feature, type Region, type SavedEndpoint } from '@upfleet/proto/rest';
-import { ENDPOINT_KIND_LABELS } from '@upfleet/proto/assertions';
+import { endpointKindSpec } from '@upfleet/proto/check-kinds';
 import { EndpointCreateBody, firstError } from '@upfleet/proto/schemas';
 import { CheckFields } from './EndpointCheckFields';
 import { PingInstructions } from './HeartbeatFields';
@@ -179,7 +179,7 @@ export function EndpointFormModal({
           )}
         </div>
         <CheckFields value={check} onChange={setCheck} allowedKinds={plan.monitor_kinds} urlId={endpoint?.url_id}
-          onKindRefused={(k) => setNotice(planViolations(limits, { kind: k })[0]?.message ?? `${ENDPOINT_KIND_LABELS[k]} checks are not in your plan`)} />
+          onKindRefused={(k) => setNotice(planViolations(limits, { kind: k })[0]?.message ?? `${endpointKindSpec(k).label} checks are not in your plan`)} />
         {kind !== 'heartbeat' && (
           <Field id="ep-interval" label="Check interval">
             <select id="ep-interval" value={interval ?? ''} onChange={(e) => setOwnInterval(e.target.value === '' ? null : Number(e.target.value))}>

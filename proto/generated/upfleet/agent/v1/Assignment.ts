@@ -26,7 +26,7 @@ export interface Assignment {
    */
   'private_targets_denied'?: (boolean);
   /**
-   * Fields 10-14; an older agent ignores them and runs its HTTP check as a GET.
+   * Fields 10-14: an older agent ignores them and runs its HTTP check as a GET.
    */
   'request'?: (_upfleet_agent_v1_HttpRequest | null);
   'assertions'?: (_upfleet_agent_v1_Assertion)[];
@@ -70,7 +70,7 @@ export interface Assignment__Output {
    */
   'private_targets_denied': (boolean);
   /**
-   * Fields 10-14; an older agent ignores them and runs its HTTP check as a GET.
+   * Fields 10-14: an older agent ignores them and runs its HTTP check as a GET.
    */
   'request': (_upfleet_agent_v1_HttpRequest__Output | null);
   'assertions': (_upfleet_agent_v1_Assertion__Output)[];
