@@ -65,6 +65,21 @@ describe('Stripe settings', () => {
   });
 });
 
+describe('DATABASE_URL', () => {
+  it('is unset by default (SQLite under DATA_DIR), accepts postgres:// and says it is experimental', () => {
+    expect(loadConfig({}).databaseUrl).toBeNull();
+    const c = loadConfig({ DATABASE_URL: 'postgresql://upfleet:s3cret-pw@db.example:5432/upfleet' });
+    expect(c.databaseUrl).toBe('postgresql://upfleet:s3cret-pw@db.example:5432/upfleet');
+    expect(JSON.stringify(redactConfig(c))).not.toContain('s3cret-pw');
+    expect(configWarnings(c).join(' ')).toContain('DATABASE_URL is experimental');
+  });
+
+  it('refuses anything but a postgres URL, without showing its password', () => {
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://u:hunter22@db/x' }))
+      .toThrow("Invalid configuration: DATABASE_URL must be a postgres:// URL (got 'mysql://u:redacted@db/x')");
+  });
+});
+
 describe('ClickHouse URL redaction', () => {
   const url = 'https://upfleet:p%40ss-w0rd@ch.example:8443/?database=upfleet&password=q-secret';
   it('masks the password and password-like query parameters, keeping what helps debugging', () => {

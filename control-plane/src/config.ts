@@ -7,6 +7,8 @@ export interface Config {
   grpcPort: number;
   host: string;
   dataDir: string;
+  /** DATABASE_URL (postgres://): experimental, the schema is kept there but state still lives in SQLite. */
+  databaseUrl: string | null;
   clickhouseUrl: string | null;
   embeddedAgent: boolean;
   allowPrivateTargets: boolean;
@@ -107,6 +109,10 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   if (clickhouseUrl && !/^https?:\/\/[^\s]+$/.test(clickhouseUrl)) {
     problems.push(`CLICKHOUSE_URL must be an http(s) URL (got '${redactUrl(clickhouseUrl)}')`);
   }
+  const databaseUrl = str('DATABASE_URL');
+  if (databaseUrl && !/^postgres(ql)?:\/\/[^\s]+$/.test(databaseUrl)) {
+    problems.push(`DATABASE_URL must be a postgres:// URL (got '${redactUrl(databaseUrl)}')`);
+  }
   const secretKey = str('SECRET_KEY');
   if (secretKey && Buffer.from(secretKey, 'base64').length !== 32) {
     problems.push('SECRET_KEY must be 32 bytes in base64 (openssl rand -base64 32)');
@@ -158,6 +164,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     grpcPort: int('GRPC_PORT', 50051, 0, 65535),
     host: str('HOST') ?? '0.0.0.0',
     dataDir: path.resolve(cwd, str('DATA_DIR') ?? './data'),
+    databaseUrl,
     clickhouseUrl,
     embeddedAgent: bool('EMBEDDED_AGENT', true),
     allowPrivateTargets: bool('ALLOW_PRIVATE_TARGETS', true),
@@ -231,6 +238,10 @@ export function configWarnings(config: Config): string[] {
     warnings.push(`TRUST_PROXY=${config.trustProxy} (a hop count) with HOST=${config.host}: a client reaching the port directly can choose the address ` +
       'every per-address limit sees through X-Forwarded-For. Set TRUST_PROXY to the proxy\'s addresses (e.g. loopback or 10.0.0.5) or listen on HOST=127.0.0.1 behind the proxy.');
   }
+  if (config.databaseUrl) {
+    warnings.push('DATABASE_URL is experimental: the Postgres schema is created and migrated there, but this version still keeps all state ' +
+      'in SQLite under DATA_DIR. Run one process only.');
+  }
   if (!config.allowPrivateTargets && config.dnsResolvers.length === 0) {
     warnings.push('ALLOW_PRIVATE_TARGETS=0 without DNS_RESOLVERS: DNS checks that name no resolver ask each agent\'s system resolver, ' +
       'which may answer for private names. Set DNS_RESOLVERS to public resolvers (e.g. 1.1.1.1,8.8.8.8).');
@@ -270,6 +281,7 @@ export function redactSecretsIn(text: string, url: string | null): string {
 export function redactConfig(config: Config): Record<string, unknown> {
   return {
     ...config,
+    databaseUrl: config.databaseUrl ? redactUrl(config.databaseUrl) : null,
     clickhouseUrl: config.clickhouseUrl ? redactUrl(config.clickhouseUrl) : null,
     secretKey: config.secretKey ? '[redacted]' : null,
     alerting: {

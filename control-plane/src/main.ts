@@ -53,8 +53,9 @@ async function main(): Promise<void> {
       process.stderr.write(`upfleet: Invalid configuration: ${e.message}\n`);
       process.exit(2);
     }
-    // The ClickHouse URL may carry a password; no error text repeats it.
-    process.stderr.write(`upfleet: failed to start: ${redactSecretsIn((e as Error).message, config.clickhouseUrl)}\n`);
+    // The ClickHouse and database URLs may carry a password; no error text repeats it.
+    const message = redactSecretsIn(redactSecretsIn((e as Error).message, config.clickhouseUrl), config.databaseUrl);
+    process.stderr.write(`upfleet: failed to start: ${message}\n`);
     process.exit(1);
   }
   // Tests and tools find the actual ports (PORT=0) here.

@@ -14,15 +14,19 @@ import { every, type Feature } from './lifecycle';
 export function createAccountsFeature(base: Foundation, deps: { billing: BillingService; events: EventHub }, opts: { pruneIntervalMs?: number }) {
   const { config, users, catalog, logger } = base;
   const tokens = createTokenService({
-    sessions: createSessionsRepo(base.db),
+    sessions: createSessionsRepo(base.sql.db),
     signingKey: base.key('access-tokens'),
     accessTtlSeconds: config.accessTokenTtlSeconds,
     refreshTtlDays: config.refreshTokenTtlDays,
     reuseGraceSeconds: config.refreshReuseGraceSeconds,
   });
-  const pruneSessions = () => {
-    const pruned = tokens.prune();
-    if (pruned.sessions + pruned.tokens > 0) logger.info(pruned, 'pruned expired sessions');
+  const pruneSessions = async () => {
+    try {
+      const pruned = await tokens.prune();
+      if (pruned.sessions + pruned.tokens > 0) logger.info(pruned, 'pruned expired sessions');
+    } catch (err) {
+      logger.error({ err }, 'pruning sessions failed');
+    }
   };
   const prune = every(opts.pruneIntervalMs ?? 3600_000, pruneSessions);
   const auth = createAuthService({
@@ -43,8 +47,8 @@ export function createAccountsFeature(base: Foundation, deps: { billing: Billing
   return {
     name: 'accounts',
     services: { tokens, auth, oidc, apiKeys },
-    start: () => {
-      pruneSessions();
+    start: async () => {
+      await pruneSessions();
       prune.start();
     },
     stop: () => prune.stop(),

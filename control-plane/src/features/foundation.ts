@@ -17,6 +17,7 @@ import { openDatabase } from '../store/db';
 import { createEndpointsRepo } from '../store/endpoints-repo';
 import { createRateLimitRepo } from '../store/rate-limit-repo';
 import { seedDatabase } from '../store/seed';
+import { openSql, sqliteSql } from '../store/sql/open';
 import { createUsersRepo } from '../store/users-repo';
 import { createWorkspacesRepo } from '../store/workspaces-repo';
 import type { Feature } from './lifecycle';
@@ -30,6 +31,8 @@ export function createFoundation(config: Config, logger: Logger, opts: Foundatio
   fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const db = openDatabase(path.join(config.dataDir, 'upfleet.db'));
   seedDatabase(db);
+  // Kysely on the same SQLite handle: converted repos and the rest share one connection.
+  const sql = sqliteSql(db);
 
   const master = loadMasterKey(config.dataDir, config.secretKey);
   const users = createUsersRepo(db);
@@ -53,6 +56,7 @@ export function createFoundation(config: Config, logger: Logger, opts: Foundatio
     logger,
     now: opts.now,
     db,
+    sql,
     box,
     /** A key of its own per purpose, derived from the master key. */
     key: (purpose: string) => deriveKey(master, purpose),
@@ -92,6 +96,16 @@ export function createFoundation(config: Config, logger: Logger, opts: Foundatio
   return {
     name: 'foundation',
     services,
+    // DATABASE_URL is experimental: its schema is migrated (a newer one stops the start), state stays in SQLite.
+    start: async () => {
+      if (!config.databaseUrl) return;
+      try {
+        await (await openSql({ dialect: 'postgres', url: config.databaseUrl })).close();
+      } catch (err) {
+        db.close();
+        throw err;
+      }
+    },
     stop: () => {
       db.close();
     },

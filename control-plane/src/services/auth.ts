@@ -186,12 +186,12 @@ export function createAuthService(deps: AuthDeps) {
         return this.profile(userId);
       }
       users.updateProfile(userId, username, email, timezone);
-      if (changed) tokens.revokeOthers(userId, sessionId, 'email change');
+      if (changed) await tokens.revokeOthers(userId, sessionId, 'email change');
       return this.profile(userId);
     },
 
     /** Opens a verification link: the address is verified (a new one becomes the account's). */
-    verifyEmail(token: string): void {
+    async verifyEmail(token: string): Promise<void> {
       const hash = sha256(token);
       const row = users.verification(hash);
       if (!row || !users.useVerification(hash, now())) throw badRequest(VERIFY_LINK_INVALID);
@@ -200,7 +200,7 @@ export function createAuthService(deps: AuthDeps) {
       const taken = users.byEmail(row.email);
       if (taken && taken.id !== user.id) throw conflict('An account with this email already exists');
       users.setVerifiedEmail(user.id, row.email);
-      if (row.email.toLowerCase() !== user.email.toLowerCase()) tokens.revokeOthers(user.id, row.session_id ?? '', 'email change');
+      if (row.email.toLowerCase() !== user.email.toLowerCase()) await tokens.revokeOthers(user.id, row.session_id ?? '', 'email change');
     },
 
     /** Sends the link again (verify_email_user: 3 an hour). */
@@ -223,7 +223,7 @@ export function createAuthService(deps: AuthDeps) {
       if (!(await verifyPassword(current, user.password_hash))) throw badRequest('Current password is incorrect');
       limiter.undo(attempt);
       users.updatePassword(userId, await hashPassword(next));
-      tokens.revokeOthers(userId, sessionId, 'password change');
+      await tokens.revokeOthers(userId, sessionId, 'password change');
     },
 
     async setupTwoFactor(userId: number): Promise<TwoFactorSetup> {
@@ -241,7 +241,7 @@ export function createAuthService(deps: AuthDeps) {
       return { qrCodeUrl, secret, backupCodes };
     },
 
-    verifyTwoFactor(userId: number, sessionId: string, ip: string, { token }: TwoFactorVerifyBody): void {
+    async verifyTwoFactor(userId: number, sessionId: string, ip: string, { token }: TwoFactorVerifyBody): Promise<void> {
       limiter.consume('twofa_ip', ip);
       const user = users.byId(userId);
       if (!user) throw notFound('User not found');
@@ -252,7 +252,7 @@ export function createAuthService(deps: AuthDeps) {
       limiter.undo(attempt);
       // The step is recorded, so the code just used cannot sign in a moment later.
       users.enableTotp(userId, step);
-      tokens.revokeOthers(userId, sessionId, 'two-factor enabled');
+      await tokens.revokeOthers(userId, sessionId, 'two-factor enabled');
     },
 
     /** Needs the current password or a current code (TOTP or backup), so a stolen access token
@@ -263,7 +263,7 @@ export function createAuthService(deps: AuthDeps) {
       if (!user.two_factor_enabled) throw badRequest('Two-factor authentication is not enabled');
       await proveOwner(user, password, token, MESSAGES.twoFactorDisableProof);
       users.disableTotp(userId);
-      tokens.revokeOthers(userId, sessionId, 'two-factor disabled');
+      await tokens.revokeOthers(userId, sessionId, 'two-factor disabled');
     },
 
     /** The second factor of a sign-in that proved the first elsewhere (single sign-on); wrong codes

@@ -39,7 +39,7 @@ export function createOidcService(deps: {
   workspaces: WorkspacesRepo;
   issueTokens: (userId: number) => Promise<TokenPair>;
   /** Ends every session of a person (the account was taken over). */
-  revokeSessions: (userId: number, reason: string) => void;
+  revokeSessions: (userId: number, reason: string) => Promise<void>;
   /** Checks a TOTP or backup code of an account with two-factor (counted like a failed login). */
   verifySecondFactor: (userId: number, code: string) => boolean;
   freePackageId: () => number;
@@ -155,7 +155,7 @@ export function createOidcService(deps: {
           if (!verified) throw forbidden(OIDC_EMAIL_NOT_VERIFIED);
           if (existing.email_verified !== 1) {
             takeOver(existing.id);
-            deps.revokeSessions(existing.id, 'taken over by single sign-on');
+            await deps.revokeSessions(existing.id, 'taken over by single sign-on');
             deps.logger?.warn({ userId: existing.id }, 'OIDC took over an account whose address was never verified');
           }
           userId = existing.id;

@@ -40,7 +40,7 @@ export function createTokenService(deps: {
       const sessionId = crypto.randomUUID();
       const refreshToken = randomToken();
       const t = now();
-      deps.sessions.create(sessionId, userId, sha256(refreshToken), t, t + refreshTtlMs);
+      await deps.sessions.create(sessionId, userId, sha256(refreshToken), t, t + refreshTtlMs);
       return { accessToken: await signAccess(userId, sessionId), refreshToken };
     },
 
@@ -54,26 +54,26 @@ export function createTokenService(deps: {
       }
       const userId = Number(payload.sub);
       const sessionId = typeof payload.sid === 'string' ? payload.sid : '';
-      if (!Number.isInteger(userId) || !deps.sessions.isLive(sessionId, userId)) throw unauthorized('Session has ended');
+      if (!Number.isInteger(userId) || !(await deps.sessions.isLive(sessionId, userId))) throw unauthorized('Session has ended');
       return { userId, sessionId };
     },
 
     /** Rotates a refresh token. A token used twice means it leaked: the whole family is revoked. */
     async refresh(refreshToken: string): Promise<TokenPair & { userId: number }> {
-      const row = deps.sessions.findToken(sha256(refreshToken));
+      const row = await deps.sessions.findToken(sha256(refreshToken));
       const t = now();
       if (!row || row.session_revoked_at !== null || row.expires_at <= t) throw unauthorized('Invalid refresh token');
       const next = randomToken();
       if (row.used_at !== null) {
         if (t - row.used_at <= (deps.reuseGraceSeconds ?? 0) * 1000) {
-          deps.sessions.addToken(sha256(next), row.session_id, row.user_id, t, t + refreshTtlMs);
+          await deps.sessions.addToken(sha256(next), row.session_id, row.user_id, t, t + refreshTtlMs);
           return { userId: row.user_id, accessToken: await signAccess(row.user_id, row.session_id), refreshToken: next };
         }
-        deps.sessions.revoke(row.session_id, 'refresh token reuse', t);
+        await deps.sessions.revoke(row.session_id, 'refresh token reuse', t);
         throw unauthorized('Invalid refresh token');
       }
-      if (!deps.sessions.rotate(row.token_hash, sha256(next), row.session_id, row.user_id, t, t + refreshTtlMs)) {
-        deps.sessions.revoke(row.session_id, 'refresh token reuse', t);
+      if (!(await deps.sessions.rotate(row.token_hash, sha256(next), row.session_id, row.user_id, t, t + refreshTtlMs))) {
+        await deps.sessions.revoke(row.session_id, 'refresh token reuse', t);
         throw unauthorized('Invalid refresh token');
       }
       return { userId: row.user_id, accessToken: await signAccess(row.user_id, row.session_id), refreshToken: next };

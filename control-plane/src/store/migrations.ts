@@ -1,12 +1,19 @@
 // Numbered migrations, applied in order at start inside one transaction each.
+// SQLite runs `sql`, `run` and `steps`; Postgres starts from a baseline (sql/postgres-baseline.ts)
+// standing for the migrations it lists and runs only `steps` of every later one: a new migration is
+// written once with Kysely's builders in `steps` and leaves `sql` empty.
 import type Database from 'better-sqlite3';
+import type { Compilable, Kysely } from 'kysely';
 
 export interface Migration {
   id: number;
   name: string;
+  /** SQLite only: the migrations the Postgres baseline stands for. '' in later ones. */
   sql: string;
-  /** Runs after `sql`, in the same transaction, for steps SQL alone cannot say. */
+  /** SQLite only: runs after `sql`, in the same transaction, for steps SQL alone cannot say. */
   run?: (db: Database.Database) => void;
+  /** Both databases: schema or query builders, compiled for the database at hand, run in order. */
+  steps?: (db: Kysely<any>) => Compilable[];
   /** A table rebuild: foreign keys are off while it runs (no cascade on DROP) and checked after. */
   rebuildsTables?: boolean;
 }
@@ -663,4 +670,28 @@ UPDATE packages SET custom_domains = CASE WHEN price > 0 THEN 1 ELSE 0 END;
     name: 'endpoint_check_frequency',
     sql: `ALTER TABLE endpoints ADD COLUMN check_frequency_seconds INTEGER;`,
   },
+  {
+    // Postgres has no rowid: the key a counted attempt is taken back by becomes a column of its own
+    // (SQLite keeps the same values: an INTEGER PRIMARY KEY is the rowid).
+    id: 80,
+    name: 'rate_limit_event_ids',
+    sql: `
+CREATE TABLE rate_limit_events_new (
+  id INTEGER PRIMARY KEY,
+  bucket TEXT NOT NULL,
+  key TEXT NOT NULL,
+  ts INTEGER NOT NULL
+);
+INSERT INTO rate_limit_events_new (id, bucket, key, ts) SELECT rowid, bucket, key, ts FROM rate_limit_events;
+DROP TABLE rate_limit_events;
+ALTER TABLE rate_limit_events_new RENAME TO rate_limit_events;
+CREATE INDEX rate_limit_events_key ON rate_limit_events (bucket, key, ts);
+`,
+  },
 ];
+
+/** The one line a process stops with when the database was migrated by a newer Upfleet. */
+export function schemaNewerThanCode(unknown: { id: number; name: string }[]): Error {
+  const list = unknown.map((m) => `${m.id} (${m.name})`).join(', ');
+  return new Error(`The database schema is newer than this Upfleet: migration ${list} is unknown to it. Run the newer version, or restore the backup taken before the upgrade.`);
+}

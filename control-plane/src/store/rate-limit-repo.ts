@@ -7,7 +7,7 @@ export function createRateLimitRepo(db: Db) {
     oldest: db.prepare('SELECT MIN(ts) FROM rate_limit_events WHERE bucket = ? AND key = ? AND ts > ?').pluck(),
     insert: db.prepare('INSERT INTO rate_limit_events (bucket, key, ts) VALUES (?, ?, ?)'),
     clear: db.prepare('DELETE FROM rate_limit_events WHERE bucket = ? AND key = ?'),
-    remove: db.prepare('DELETE FROM rate_limit_events WHERE rowid = ?'),
+    remove: db.prepare('DELETE FROM rate_limit_events WHERE id = ?'),
     prune: db.prepare('DELETE FROM rate_limit_events WHERE ts < ?'),
   };
   return {

@@ -1,56 +1,71 @@
-import type { Db } from './db';
+import { sql, type Kysely } from 'kysely';
+import type { RefreshTokensTable, Schema } from './sql/schema';
 
-export interface RefreshRow {
-  token_hash: string;
-  session_id: string;
-  user_id: number;
-  created_at: number;
-  expires_at: number;
-  used_at: number | null;
-  session_revoked_at: number | null;
-}
+export type RefreshRow = RefreshTokensTable & { session_revoked_at: number | null };
 
 // A session is a refresh-token family: every refresh rotates the token inside it.
-export function createSessionsRepo(db: Db) {
-  const q = {
-    insertSession: db.prepare('INSERT INTO sessions (id, user_id, created_at) VALUES (?, ?, ?)'),
-    insertToken: db.prepare('INSERT INTO refresh_tokens (token_hash, session_id, user_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?)'),
-    token: db.prepare(`SELECT t.*, s.revoked_at AS session_revoked_at FROM refresh_tokens t
-      JOIN sessions s ON s.id = t.session_id WHERE t.token_hash = ?`),
-    markUsed: db.prepare('UPDATE refresh_tokens SET used_at = ? WHERE token_hash = ? AND used_at IS NULL'),
-    revoke: db.prepare('UPDATE sessions SET revoked_at = ?, revoked_reason = ? WHERE id = ? AND revoked_at IS NULL'),
-    revokeOthers: db.prepare('UPDATE sessions SET revoked_at = ?, revoked_reason = ? WHERE user_id = ? AND id != ? AND revoked_at IS NULL'),
-    isLive: db.prepare('SELECT 1 FROM sessions WHERE id = ? AND user_id = ? AND revoked_at IS NULL'),
-    pruneTokens: db.prepare('DELETE FROM refresh_tokens WHERE expires_at <= ?'),
-    // After its tokens are gone a session can neither refresh nor hold a live access token (access
-    // tokens live shorter than refresh tokens); a revoked one is refused whether it exists or not.
-    pruneSessions: db.prepare(`DELETE FROM sessions WHERE revoked_at IS NOT NULL
-      OR NOT EXISTS (SELECT 1 FROM refresh_tokens t WHERE t.session_id = sessions.id)`),
-  };
+// Kysely, so the same code runs on SQLite and on Postgres (sessions-repo.test.ts runs it on both).
+export function createSessionsRepo(db: Kysely<Schema>) {
+  const insertToken = (q: Kysely<Schema>, tokenHash: string, sessionId: string, userId: number, now: number, expiresAt: number) =>
+    q.insertInto('refresh_tokens')
+      .values({ token_hash: tokenHash, session_id: sessionId, user_id: userId, created_at: now, expires_at: expiresAt, used_at: null })
+      .execute();
   return {
-    create: db.transaction((sessionId: string, userId: number, tokenHash: string, now: number, expiresAt: number) => {
-      q.insertSession.run(sessionId, userId, now);
-      q.insertToken.run(tokenHash, sessionId, userId, now, expiresAt);
-    }),
-    findToken: (hash: string) => q.token.get(hash) as RefreshRow | undefined,
-    /** Rotates: marks the old token used and stores its successor, atomically; false if it was already used. */
-    rotate: db.transaction((oldHash: string, newHash: string, sessionId: string, userId: number, now: number, expiresAt: number): boolean => {
-      if (q.markUsed.run(now, oldHash).changes !== 1) return false;
-      q.insertToken.run(newHash, sessionId, userId, now, expiresAt);
-      return true;
-    }),
+    create: (sessionId: string, userId: number, tokenHash: string, now: number, expiresAt: number): Promise<void> =>
+      db.transaction().execute(async (trx) => {
+        await trx.insertInto('sessions').values({ id: sessionId, user_id: userId, created_at: now, revoked_at: null, revoked_reason: null }).execute();
+        await insertToken(trx, tokenHash, sessionId, userId, now, expiresAt);
+      }),
+    findToken: (hash: string): Promise<RefreshRow | undefined> =>
+      db.selectFrom('refresh_tokens as t')
+        .innerJoin('sessions as s', 's.id', 't.session_id')
+        .selectAll('t')
+        .select('s.revoked_at as session_revoked_at')
+        .where('t.token_hash', '=', hash)
+        .executeTakeFirst(),
+    /** Rotates: marks the old token used and stores its successor, atomically; false if it was already
+     *  used. The conditional UPDATE is the compare-and-set: of two processes rotating one token, one wins. */
+    rotate: (oldHash: string, newHash: string, sessionId: string, userId: number, now: number, expiresAt: number): Promise<boolean> =>
+      db.transaction().execute(async (trx) => {
+        const marked = await trx.updateTable('refresh_tokens').set({ used_at: now })
+          .where('token_hash', '=', oldHash).where('used_at', 'is', null)
+          .executeTakeFirst();
+        if (Number(marked.numUpdatedRows) !== 1) return false;
+        await insertToken(trx, newHash, sessionId, userId, now, expiresAt);
+        return true;
+      }),
     /** Another token in an existing family (the reuse grace of a just-rotated token). */
-    addToken: (tokenHash: string, sessionId: string, userId: number, now: number, expiresAt: number) =>
-      q.insertToken.run(tokenHash, sessionId, userId, now, expiresAt),
-    revoke: (sessionId: string, reason: string, now = Date.now()) => q.revoke.run(now, reason, sessionId),
-    revokeOthers: (userId: number, keepSessionId: string, reason: string, now = Date.now()) => q.revokeOthers.run(now, reason, userId, keepSessionId),
-    isLive: (sessionId: string, userId: number): boolean => q.isLive.get(sessionId, userId) !== undefined,
+    addToken: async (tokenHash: string, sessionId: string, userId: number, now: number, expiresAt: number): Promise<void> => {
+      await insertToken(db, tokenHash, sessionId, userId, now, expiresAt);
+    },
+    revoke: async (sessionId: string, reason: string, now = Date.now()): Promise<void> => {
+      await db.updateTable('sessions').set({ revoked_at: now, revoked_reason: reason })
+        .where('id', '=', sessionId).where('revoked_at', 'is', null)
+        .execute();
+    },
+    revokeOthers: async (userId: number, keepSessionId: string, reason: string, now = Date.now()): Promise<void> => {
+      await db.updateTable('sessions').set({ revoked_at: now, revoked_reason: reason })
+        .where('user_id', '=', userId).where('id', '!=', keepSessionId).where('revoked_at', 'is', null)
+        .execute();
+    },
+    isLive: async (sessionId: string, userId: number): Promise<boolean> =>
+      (await db.selectFrom('sessions').select(sql<number>`1`.as('live'))
+        .where('id', '=', sessionId).where('user_id', '=', userId).where('revoked_at', 'is', null)
+        .executeTakeFirst()) !== undefined,
     /** Deletes expired refresh tokens, then sessions that are revoked or have no token left. */
-    prune: db.transaction((now: number) => {
-      const tokens = q.pruneTokens.run(now).changes;
-      const sessions = q.pruneSessions.run().changes;
-      return { sessions, tokens };
-    }),
+    prune: (now: number): Promise<{ sessions: number; tokens: number }> =>
+      db.transaction().execute(async (trx) => {
+        const tokens = await trx.deleteFrom('refresh_tokens').where('expires_at', '<=', now).executeTakeFirst();
+        // After its tokens are gone a session can neither refresh nor hold a live access token (access
+        // tokens live shorter than refresh tokens); a revoked one is refused whether it exists or not.
+        const sessions = await trx.deleteFrom('sessions')
+          .where((eb) => eb.or([
+            eb('revoked_at', 'is not', null),
+            eb.not(eb.exists(eb.selectFrom('refresh_tokens as t').select(sql<number>`1`.as('one')).whereRef('t.session_id', '=', 'sessions.id'))),
+          ]))
+          .executeTakeFirst();
+        return { sessions: Number(sessions.numDeletedRows), tokens: Number(tokens.numDeletedRows) };
+      }),
   };
 }
 export type SessionsRepo = ReturnType<typeof createSessionsRepo>;

@@ -21,8 +21,8 @@ export function authRoutes(auth: AuthService, tokens: TokenService): Router {
   r.post('/auth/refresh', async (req, res) => {
     res.json({ success: true, data: await auth.refresh(parseInput(RefreshBody, req.body), ip(req)) });
   });
-  r.post('/auth/logout', requireUser(tokens), (req, res) => {
-    auth.logout(authOf(req).sessionId);
+  r.post('/auth/logout', requireUser(tokens), async (req, res) => {
+    await auth.logout(authOf(req).sessionId);
     res.json({ success: true, data: null, message: 'Logged out' });
   });
   r.get('/auth/validate-session', requireUser(tokens), (req, res) => {
@@ -32,9 +32,9 @@ export function authRoutes(auth: AuthService, tokens: TokenService): Router {
   r.post('/2fa/setup', requireUser(tokens), async (req, res) => {
     res.json({ success: true, data: await auth.setupTwoFactor(authOf(req).userId) });
   });
-  r.post('/2fa/verify', requireUser(tokens), (req, res) => {
+  r.post('/2fa/verify', requireUser(tokens), async (req, res) => {
     const { userId, sessionId } = authOf(req);
-    auth.verifyTwoFactor(userId, sessionId, ip(req), parseInput(TwoFactorVerifyBody, req.body));
+    await auth.verifyTwoFactor(userId, sessionId, ip(req), parseInput(TwoFactorVerifyBody, req.body));
     res.json({ success: true, data: { enabled: true }, message: 'Two-factor authentication has been enabled successfully!' });
   });
   r.post('/2fa/disable', requireUser(tokens), async (req, res) => {
@@ -63,10 +63,10 @@ export function authRoutes(auth: AuthService, tokens: TokenService): Router {
   ], requireUser(tokens));
   // The link in the verification mail: one use, 48 h; then the app's profile page.
   // A browser (asking for HTML first) lands on a page that says what happened, signed in or not.
-  r.get('/auth/verify-email', (req, res) => {
+  r.get('/auth/verify-email', async (req, res) => {
     const browser = req.accepts(['json', 'html']) === 'html';
     try {
-      auth.verifyEmail(typeof req.query.token === 'string' ? req.query.token : '');
+      await auth.verifyEmail(typeof req.query.token === 'string' ? req.query.token : '');
     } catch (err) {
       if (browser && err instanceof AppError) return res.redirect(302, `/email-verified?error=${encodeURIComponent(err.message)}`);
       throw err;

@@ -1,0 +1,31 @@
+// Kysely instances that only compile (no connection): a migration's `steps` become SQL text for
+// the database at hand, so SQLite's migrations stay synchronous on the better-sqlite3 handle.
+import {
+  DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler,
+  SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, type CompiledQuery, type Compilable,
+} from 'kysely';
+import type { SqlDialect } from './open';
+
+const compilers: Record<SqlDialect, Kysely<any>> = {
+  sqlite: new Kysely<any>({
+    dialect: {
+      createAdapter: () => new SqliteAdapter(),
+      createDriver: () => new DummyDriver(),
+      createIntrospector: (db) => new SqliteIntrospector(db),
+      createQueryCompiler: () => new SqliteQueryCompiler(),
+    },
+  }),
+  postgres: new Kysely<any>({
+    dialect: {
+      createAdapter: () => new PostgresAdapter(),
+      createDriver: () => new DummyDriver(),
+      createIntrospector: (db) => new PostgresIntrospector(db),
+      createQueryCompiler: () => new PostgresQueryCompiler(),
+    },
+  }),
+};
+
+/** The builders of `steps`, compiled for one dialect. */
+export function compileSteps(dialect: SqlDialect, steps: (db: Kysely<any>) => Compilable[]): CompiledQuery[] {
+  return steps(compilers[dialect]).map((s) => s.compile());
+}

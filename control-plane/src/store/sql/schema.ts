@@ -1,0 +1,30 @@
+// The tables Kysely queries, typed by hand from the migrations (the same on SQLite and Postgres:
+// integers are numbers on both, booleans are 0/1). A repo converted to Kysely adds its tables here.
+export interface SessionsTable {
+  id: string;
+  user_id: number;
+  created_at: number;
+  revoked_at: number | null;
+  revoked_reason: string | null;
+}
+
+export interface RefreshTokensTable {
+  token_hash: string;
+  session_id: string;
+  user_id: number;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+export interface SchemaMigrationsTable {
+  id: number;
+  name: string;
+  applied_at: string;
+}
+
+export interface Schema {
+  sessions: SessionsTable;
+  refresh_tokens: RefreshTokensTable;
+  schema_migrations: SchemaMigrationsTable;
+}
