@@ -5,7 +5,9 @@ import {
   SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, type CompiledQuery, type Compilable,
 } from 'kysely';
 import type { MigrationDb } from '../migrations';
-import type { SqlDialect } from './open';
+
+/** The two databases the control plane speaks to. */
+export type SqlDialect = 'sqlite' | 'postgres';
 
 const compilers: Record<SqlDialect, MigrationDb> = {
   sqlite: new Kysely<Record<string, never>>({

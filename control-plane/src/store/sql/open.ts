@@ -7,7 +7,9 @@ import type { Db } from '../db';
 import { migratePostgres } from './migrate-postgres';
 import type { Schema } from './schema';
 
-export type SqlDialect = 'sqlite' | 'postgres';
+import type { SqlDialect } from './compile';
+
+export type { SqlDialect };
 
 export interface Sql {
   db: Kysely<Schema>;
