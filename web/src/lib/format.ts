@@ -178,9 +178,13 @@ export { TIMEZONES } from '@upfleet/proto/schemas';
 
 /** 'since 14:05' for today (in the shown zone), 'since 23 Nov 14:05' before. */
 export function sinceLabel(iso: string, now: number = Date.now(), zone: string = displayZone()): string {
-  const ms = Date.parse(iso);
+  return `since ${clockLabel(Date.parse(iso), now, zone)}`;
+}
+
+/** A time of day, with its day and month when that is not today: '11:20', '3 Jul 11:20'. */
+export function clockLabel(ms: number, now: number = Date.now(), zone: string = displayZone()): string {
   const time = show(ms, 'time', zone);
-  return zonedDate(ms, zone) === zonedDate(now, zone) ? `since ${time}` : `since ${show(ms, 'dayMonth', zone)} ${time}`;
+  return zonedDate(ms, zone) === zonedDate(now, zone) ? time : `${show(ms, 'dayMonth', zone)} ${time}`;
 }
 
 /** How long from one instant to another (to now while still open): '3 min 20 s', '2 h 5 min'. */

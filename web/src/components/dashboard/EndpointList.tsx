@@ -5,11 +5,12 @@
 // Keyboard: arrow keys move between rows, Enter opens the focused row's graphs.
 import { forwardRef, useEffect, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { ENDPOINT_STATUSES, type Endpoint, type EndpointStatus, type Incident } from '@upfleet/proto/rest';
+import { isTimeZone } from '@upfleet/proto/time-zone';
 import { BellIcon, ChartIcon, EditIcon, TrashIcon } from '../Icons';
 import { conditionLabel, formatDateTime, regionKeyLabel, sinceLabel, uptimeBadge } from '../../lib/format';
 import { PAGE, type ListQuery } from '../../lib/live-list';
 import { checkedAgo, HeartbeatBars, STATUS_LABELS, StatusWord } from './LiveStatus';
-import { displayZone, graceLabel, heartbeatNote, scheduleLabel } from './heartbeat-text';
+import { graceLabel, heartbeatNote, scheduleLabel } from './heartbeat-text';
 
 export { PAGE };
 /** From the first endpoint on the list has search, filter and sort: a tool that appears only at
@@ -55,7 +56,7 @@ export const EndpointList = forwardRef<HTMLInputElement, {
   timeZone?: string;
 }>(function EndpointList({ rows, matching, all, more, onShowMore, query, onQuery, openIncidents, inMaintenance, onEdit, onThresholds, onGraphs, onToggle, onDelete, timeZone }, searchRef) {
   const now = useNow();
-  const zone = displayZone(timeZone);
+  const zone = timeZone && isTimeZone(timeZone) ? timeZone : undefined;
   // The box keeps what is typed (the URL follows it; a change of the URL from elsewhere comes back here).
   // The router may catch up a keystroke or more late, so a URL value this box sent earlier is not
   // "from elsewhere": taking it back would drop what was typed since (typing "steady 0" fast gave

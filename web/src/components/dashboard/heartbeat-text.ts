@@ -3,6 +3,7 @@
 // user's time zone. Only the list's fields are used, so live results keep the note current.
 import { nextDue, type HeartbeatSchedule } from '@upfleet/proto/heartbeat';
 import type { Endpoint } from '@upfleet/proto/rest';
+import { clockLabel } from '../../lib/format';
 
 /** '30 s', '5 min', '1 h', '1 h 30 min', '1 d'. */
 export function spanLabel(seconds: number): string {
@@ -45,24 +46,7 @@ export function crontabLines(s: HeartbeatSchedule, pingUrl: string, job = '/usr/
   return `${zone}${cron} ${job} && ${curlLine(pingUrl)}`;
 }
 
-/** The zone times are shown in: the user's profile zone when the browser knows it, else the browser's. */
-export function displayZone(profileZone: string | null | undefined): string | undefined {
-  if (!profileZone) return undefined;
-  try {
-    new Intl.DateTimeFormat('en-GB', { timeZone: profileZone });
-    return profileZone;
-  } catch {
-    return undefined;
-  }
-}
-
 /** '11:20' today, '23 Nov 11:20' before, in `zone`. */
-export function clockLabel(at: number, now: number, zone: string | undefined): string {
-  const time = new Date(at).toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', timeZone: zone });
-  const day = (t: number) => new Date(t).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: zone });
-  return day(at) === day(now) ? time : `${new Date(at).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', timeZone: zone })} ${time}`;
-}
-
 export type HeartbeatNote = { kind: 'new' | 'late' | 'missed'; text: string };
 
 /**
