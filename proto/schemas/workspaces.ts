@@ -1,6 +1,6 @@
 // Workspaces, members, invitations and the audit log.
 import { z } from 'zod';
-import { isEmail, requiredText } from './common';
+import { mailboxAddress, requiredText } from './common';
 
 export const WORKSPACE_ROLES = ['owner', 'admin', 'editor', 'viewer'] as const;
 export type WorkspaceRole = (typeof WORKSPACE_ROLES)[number];
@@ -22,7 +22,8 @@ export type WorkspaceDeleteBody = z.infer<typeof WorkspaceDeleteBody>;
 
 export const InvitationBody = z
   .object({
-    email: z.string({ error: 'Email is required' }).trim().refine(isEmail, 'Please enter a valid email address'),
+    // Mailed to a stranger: one plain mailbox, as for status-page subscribers (no groups, no display names).
+    email: mailboxAddress(),
     role: roleOf(INVITABLE_ROLES),
   })
   .meta({ id: 'InvitationBody', description: 'POST /api/workspaces/{id}/invitations' });

@@ -119,4 +119,21 @@ describe('invitations', () => {
     expect(r.body).toEqual({ success: false, error: 'This invitation is invalid, used or expired' });
     expect((await h.call('GET', `/api/workspaces/${ws}`, undefined, late.token)).status).toBe(404);
   });
+
+  it('invites one plain mailbox only: group syntax, display names and lists get 400, and nothing is stored or mailed', async () => {
+    const owner = await signupVerified(`own3${process.pid}`);
+    const ws = (await h.call('POST', '/api/workspaces', { name: 'Strict' }, owner.token)).body.data.id as number;
+    await setWorkspacePlan(ws, 'Pro');
+    const mailsBefore = smtp.messages.length;
+    for (const email of ['a:victim@example.com;', '"Eve" <victim@example.com>', 'victim@example.com, other@example.com', 'victim@example.com (note)']) {
+      const r = await h.call('POST', `/api/workspaces/${ws}/invitations`, { email, role: 'viewer' }, owner.token);
+      expect(r.status, email).toBe(400);
+      expect(r.body).toEqual({ success: false, error: 'Please enter a valid email address' });
+    }
+    expect((await h.call('GET', `/api/workspaces/${ws}/invitations`, undefined, owner.token)).body.data).toEqual([]);
+    const ok = await h.call('POST', `/api/workspaces/${ws}/invitations`, { email: 'Victim@Example.com', role: 'viewer' }, owner.token);
+    expect(ok.status).toBe(201);
+    expect(ok.body.data.email).toBe('victim@example.com');
+    expect(smtp.messages.length).toBe(mailsBefore + 1);
+  });
 });
