@@ -7,10 +7,10 @@ export type Db = Database.Database;
 /** Opens the control-plane database (WAL) and applies pending migrations. */
 export function openDatabase(file: string, migrations: readonly Migration[] = MIGRATIONS): Db {
   const db = new Database(file);
-  db.pragma('journal_mode = WAL');
+  db.pragma('busy_timeout = 5000');
+  walMode(db);
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
   try {
     migrate(db, migrations);
   } catch (err) {
@@ -18,6 +18,22 @@ export function openDatabase(file: string, migrations: readonly Migration[] = MI
     throw err;
   }
   return db;
+}
+
+/** Switching a new file to WAL needs it alone for a moment, and SQLite answers SQLITE_BUSY at once
+ *  there instead of calling the busy handler: a process starting beside another tries again (5 s). */
+function walMode(db: Db): void {
+  const until = Date.now() + 5000;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      db.pragma('journal_mode = WAL');
+      return;
+    } catch (err) {
+      if ((err as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() > until) throw err;
+      Atomics.wait(pause, 0, 0, 20);
+    }
+  }
 }
 
 function migrate(db: Db, migrations: readonly Migration[]): void {
