@@ -3,12 +3,10 @@
 // standing for the migrations it lists and runs only `steps` of every later one: a new migration is
 // written once with Kysely's builders in `steps` and leaves `sql` empty.
 import type Database from 'better-sqlite3';
-import type { Compilable, Kysely } from 'kysely';
+import type { ColumnDefinitionBuilder, Compilable, CreateTableBuilder } from 'kysely';
+import type { MigrationDb, SqlDialect } from './sql/compile';
 
-/** A migration sees the tables as they were when it was written, not today's `Schema`; Kysely's own
- *  migration guide types that database `Kysely<any>`. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type MigrationDb = Kysely<any>;
+export type { MigrationDb };
 
 export interface Migration {
   id: number;
@@ -18,9 +16,17 @@ export interface Migration {
   /** SQLite only: runs after `sql`, in the same transaction, for steps SQL alone cannot say. */
   run?: (db: Database.Database) => void;
   /** Both databases: schema or query builders, compiled for the database at hand, run in order. */
-  steps?: (db: MigrationDb) => Compilable[];
+  steps?: (db: MigrationDb, dialect: SqlDialect) => Compilable[];
   /** A table rebuild: foreign keys are off while it runs (no cascade on DROP) and checked after. */
   rebuildsTables?: boolean;
+}
+
+/** A table's own numeric key, given out by the database: SQLite's rowid alias, a Postgres identity
+ *  (by default, so a copy or a seed may still set it). */
+export function withIdKey<T extends string>(table: CreateTableBuilder<T, never>, column: string, dialect: SqlDialect): CreateTableBuilder<T, never> {
+  return dialect === 'postgres'
+    ? table.addColumn(column, 'bigint', (c: ColumnDefinitionBuilder) => c.primaryKey().generatedByDefaultAsIdentity())
+    : table.addColumn(column, 'integer', (c: ColumnDefinitionBuilder) => c.primaryKey());
 }
 
 /**
@@ -692,6 +698,27 @@ DROP TABLE rate_limit_events;
 ALTER TABLE rate_limit_events_new RENAME TO rate_limit_events;
 CREATE INDEX rate_limit_events_key ON rate_limit_events (bucket, key, ts);
 `,
+  },
+  {
+    // Incidents people handle: who acknowledged and when, and a timeline of what happened beyond
+    // the incident's own times and its deliveries (escalated to step N, a reminder, a method skipped,
+    // suppressed by a parent). A delivery records the escalation step that sent it (NULL: none).
+    id: 81,
+    name: 'incident_handling',
+    sql: '',
+    steps: (db, dialect) => [
+      db.schema.alterTable('incidents').addColumn('acknowledged_at', 'bigint'),
+      db.schema.alterTable('incidents').addColumn('acknowledged_by', 'bigint'),
+      db.schema.alterTable('alert_deliveries').addColumn('step', 'bigint'),
+      withIdKey(db.schema.createTable('incident_events'), 'event_id', dialect)
+        .addColumn('incident_id', 'bigint', (c) => c.notNull().references('incidents.incident_id').onDelete('cascade'))
+        .addColumn('at', 'bigint', (c) => c.notNull())
+        .addColumn('type', 'text', (c) => c.notNull())
+        .addColumn('step', 'bigint')
+        .addColumn('alert_method_id', 'bigint')
+        .addColumn('detail', 'text', (c) => c.notNull().defaultTo('')),
+      db.schema.createIndex('incident_events_incident').on('incident_events').columns(['incident_id', 'at']),
+    ],
   },
 ];
 

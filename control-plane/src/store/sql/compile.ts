@@ -4,10 +4,14 @@ import {
   DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler,
   SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, type CompiledQuery, type Compilable,
 } from 'kysely';
-import type { MigrationDb } from '../migrations';
 
 /** The two databases the control plane speaks to. */
 export type SqlDialect = 'sqlite' | 'postgres';
+
+/** A migration sees the tables as they were when it was written, not today's `Schema`; Kysely's own
+ *  migration guide types that database `Kysely<any>`. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type MigrationDb = Kysely<any>;
 
 const compilers: Record<SqlDialect, MigrationDb> = {
   sqlite: new Kysely<Record<string, never>>({
@@ -29,6 +33,6 @@ const compilers: Record<SqlDialect, MigrationDb> = {
 };
 
 /** The builders of `steps`, compiled for one dialect. */
-export function compileSteps(dialect: SqlDialect, steps: (db: MigrationDb) => Compilable[]): CompiledQuery[] {
-  return steps(compilers[dialect]).map((s) => s.compile());
+export function compileSteps(dialect: SqlDialect, steps: (db: MigrationDb, dialect: SqlDialect) => Compilable[]): CompiledQuery[] {
+  return steps(compilers[dialect], dialect).map((s) => s.compile());
 }

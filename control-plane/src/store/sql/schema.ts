@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 // The tables Kysely queries, typed by hand from the migrations (the same on SQLite and Postgres:
 // integers are numbers on both, booleans are 0/1). A repo converted to Kysely adds its tables here.
 export interface SessionsTable {
@@ -23,8 +25,20 @@ export interface SchemaMigrationsTable {
   applied_at: string;
 }
 
+/** What happened to an incident beyond its own times and deliveries (escalations, reminders, skips). */
+export interface IncidentEventsTable {
+  event_id: Generated<number>;
+  incident_id: number;
+  at: number;
+  type: string;
+  step: number | null;
+  alert_method_id: number | null;
+  detail: Generated<string>;
+}
+
 export interface Schema {
   sessions: SessionsTable;
   refresh_tokens: RefreshTokensTable;
   schema_migrations: SchemaMigrationsTable;
+  incident_events: IncidentEventsTable;
 }
