@@ -1,5 +1,6 @@
-// The composition root: each feature is built by one function in features/ (its services and its
-// lifecycle), in the order of their dependencies; they start in that order and stop in reverse.
+// The composition root: each feature is built by one function in features/ (its services, its
+// routes and its lifecycle), in the order of their dependencies; they start in that order and stop
+// in reverse, and their routes match in that order.
 // main.ts and tests call startControlPlane().
 import type { Server } from 'node:http';
 import type { Config } from './config';
@@ -64,18 +65,16 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
   const live = createLiveStateFeature(base, maintenance, { maintenanceTickMs: extras.maintenanceTickMs });
   const { events } = live.services;
   const alerting = createAlertingFeature(base, { maintenance, statusPages: statusPages.services.statusPages, events, live: live.services.live });
-  const monitoring = createMonitoringFeature(base, { results: store, maintenance, live: live.services.live, alerting: alerting.services.alerting }, { heartbeatTickMs: extras.heartbeatTickMs });
+  const monitoring = createMonitoringFeature(base, { results: store, maintenance, live: live.services.live, ...alerting.services }, { heartbeatTickMs: extras.heartbeatTickMs });
   const billing = createBillingFeature(base);
   const workspaces = createWorkspacesFeature(base, { events, billing: billing.services.billing });
   const accounts = createAccountsFeature(base, { billing: billing.services.billing, events }, { pruneIntervalMs: extras.pruneIntervalMs });
   const ingest = createIngestFeature(base, { results: store, agents: agents.services, live: live.services.live, alerting: alerting.services.alerting });
   const downloads = createAgentDownloadsFeature(base);
-  const http = createHttpFeature(base, {
-    ...accounts.services, ...statusPages.services, ...alerting.services, ...monitoring.services, ...workspaces.services, ...billing.services,
-    events, admin: agents.services.admin, agentArtifact: downloads.services.agentArtifact, results: store,
-  });
+  const features = [foundation, results, agents, statusPages, live, alerting, monitoring, billing, workspaces, accounts, downloads, ingest];
+  const http = createHttpFeature(base, { ...accounts.services, ...workspaces.services, events }, features);
 
-  const stop = await startInOrder([foundation, results, agents, statusPages, live, alerting, monitoring, billing, workspaces, accounts, downloads, ingest, http]);
+  const stop = await startInOrder([...features, http]);
   const { port, url } = http.services.address();
   return {
     httpPort: port,

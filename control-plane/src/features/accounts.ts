@@ -10,6 +10,9 @@ import { createApiKeysRepo } from '../store/api-keys-repo';
 import { createSessionsRepo } from '../store/sessions-repo';
 import type { Foundation } from './foundation';
 import { every, type Feature } from './lifecycle';
+import { apiKeyRoutes } from '../http/routes/api-keys';
+import { authRoutes } from '../http/routes/auth';
+import { oidcRoutes } from '../http/routes/oidc';
 
 export function createAccountsFeature(base: Foundation, deps: { billing: BillingService; events: EventHub }, opts: { pruneIntervalMs?: number }) {
   const { config, users, catalog, logger } = base;
@@ -47,6 +50,7 @@ export function createAccountsFeature(base: Foundation, deps: { billing: Billing
   return {
     name: 'accounts',
     services: { tokens, auth, oidc, apiKeys },
+    routes: (signIn) => ({ account: [oidcRoutes({ oidc, limiter: base.limiter }), authRoutes(auth, signIn), apiKeyRoutes(apiKeys, signIn)] }),
     start: async () => {
       await pruneSessions();
       prune.start();

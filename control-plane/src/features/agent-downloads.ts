@@ -1,5 +1,5 @@
 // Agent downloads: the agent executable GET /downloads serves, built from this checkout on demand.
-import { buildingAgentSource } from '../http/agent-install/routes';
+import { agentInstallRoutes, buildingAgentSource } from '../http/agent-install/routes';
 import type { Foundation } from './foundation';
 import type { Feature } from './lifecycle';
 
@@ -7,6 +7,7 @@ export function createAgentDownloadsFeature(base: Foundation) {
   const agentArtifact = buildingAgentSource(base.logger);
   return {
     name: 'agent downloads',
+    routes: () => ({ outside: [agentInstallRoutes({ artifact: agentArtifact, publicUrl: base.config.publicUrl, allowHttp: base.config.allowHttpInstall, logger: base.logger })] }),
     services: {
       agentArtifact,
       /** Builds the executable now (in the background) when it is missing. */

@@ -8,6 +8,7 @@ import { createAssignmentEngine, followChanges } from '../services/assignments';
 import { createHeldChecksRepo } from '../store/held-checks-repo';
 import type { Foundation } from './foundation';
 import { every, type Feature } from './lifecycle';
+import { adminRoutes } from '../http/routes/admin';
 
 export function createAgentsFeature(base: Foundation, results: ResultStore | null) {
   const { config } = base;
@@ -44,6 +45,7 @@ export function createAgentsFeature(base: Foundation, results: ResultStore | nul
   return {
     name: 'agents',
     services: { engine, streams, tls, admin },
+    routes: () => ({ operator: [adminRoutes(admin, base.adminToken, results)] }),
     start: () => {
       if (results) leases.start();
     },

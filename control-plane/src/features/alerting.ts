@@ -11,6 +11,8 @@ import type { LiveStateService } from '../services/live-state';
 import type { StatusPageService } from '../services/status-pages';
 import type { Foundation } from './foundation';
 import type { Feature } from './lifecycle';
+import { alertMethodRoutes } from '../http/routes/alert-methods';
+import { incidentRoutes } from '../http/routes/incidents';
 
 export function createAlertingFeature(base: Foundation, deps: { maintenance: MaintenanceService; statusPages: StatusPageService; events: EventHub; live: LiveStateService }) {
   const { config } = base;
@@ -54,6 +56,7 @@ export function createAlertingFeature(base: Foundation, deps: { maintenance: Mai
   return {
     name: 'alerting',
     services: { alerting, alerts },
+    routes: () => ({ workspace: [...alertMethodRoutes({ alerts, alerting }), ...incidentRoutes({ alerting })] }),
     start: () => alerting.start(),
     stop: () => alerting.stop(),
   } satisfies Feature<unknown>;

@@ -7,6 +7,8 @@ import { createPlanChanger } from '../services/plan-change';
 import { createBillingRepo } from '../store/billing-repo';
 import type { Foundation } from './foundation';
 import { every, type Feature } from './lifecycle';
+import { billingRoutes, billingWebhookRoute } from '../http/routes/billing';
+import { catalogRoutes, publicRoutes } from '../http/routes/catalog';
 
 export function createBillingFeature(base: Foundation) {
   const { config, users, catalog, metrics } = base;
@@ -21,6 +23,7 @@ export function createBillingFeature(base: Foundation) {
     }),
     publicUrl: base.publicUrl,
   });
+  const prices = createPriceService({ stripe, catalog });
   // Past-due subscriptions past their 7-day grace fall back to Free even when nobody signs in.
   const grace = every(60_000, () => {
     try {
@@ -31,7 +34,21 @@ export function createBillingFeature(base: Foundation) {
   });
   return {
     name: 'billing',
-    services: { billing, prices: createPriceService({ stripe, catalog }) },
+    services: { billing, prices },
+    routes: (signIn) => ({
+      outside: [billingWebhookRoute(billing)],
+      public: [publicRoutes(catalog)],
+      workspace: catalogRoutes(catalog),
+      operator: [billingRoutes({
+        billing, prices, signIn, adminToken: base.adminToken, limiter: base.limiter, defaultPackage: base.defaultPackageName,
+        // A team workspace's Stripe contact: the member buying and the workspace's name.
+        billingContact: (memberId, workspaceId) => {
+          const w = base.workspacesRepo.get(workspaceId);
+          const member = users.byId(memberId);
+          return w && !w.personal && member ? { email: member.email, name: w.name } : null;
+        },
+      })],
+    }),
     start: () => {
       if (stripe) grace.start();
     },

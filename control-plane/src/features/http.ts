@@ -1,33 +1,34 @@
-// The HTTP server: the app over every feature's services. Stopping it ends event streams, stops
-// accepting, and lets requests in flight finish (up to SHUTDOWN_TIMEOUT_SECONDS).
+// The HTTP server: the app over the routes every feature declares. Stopping it ends event streams,
+// stops accepting, and lets requests in flight finish (up to SHUTDOWN_TIMEOUT_SECONDS).
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { createApp, type AppDeps } from '../http/app';
+import { createApp } from '../http/app';
+import { signInGates } from '../http/middleware/auth';
 import { registerHttpMetrics } from '../lib/metrics';
+import type { ApiKeyService } from '../services/api-keys';
+import type { EventHub } from '../services/events';
+import type { TokenService } from '../services/tokens';
+import type { WorkspaceService } from '../services/workspaces';
 import type { Foundation } from './foundation';
 import type { Feature } from './lifecycle';
 
-type Shared = 'defaultPackage' | 'logger' | 'publicPerMinute' | 'publicUrl' | 'allowHttpInstall' | 'catalog' | 'limiter' | 'adminToken' | 'webDistDir' | 'trustProxy' | 'metrics' | 'eventStreamMaxMs' | 'workspacesRepo' | 'memberName' | 'billingContact';
-
-export function createHttpFeature(base: Foundation, services: Omit<AppDeps, Shared> & { events: NonNullable<AppDeps['events']> }) {
+/** `features` in the order their routes match (server.ts passes them in their start order). */
+export function createHttpFeature(
+  base: Foundation,
+  deps: { tokens: TokenService; apiKeys: ApiKeyService; workspaces: WorkspaceService; events: EventHub },
+  features: ReadonlyArray<Feature<unknown>>,
+) {
   const { config, users, workspacesRepo } = base;
+  const signIn = signInGates(deps.tokens, deps.apiKeys, deps.workspaces);
   const app = createApp({
-    ...services,
     logger: base.logger,
-    publicPerMinute: config.rateLimits.publicPerMinute,
-    publicUrl: config.publicUrl,
-    allowHttpInstall: config.allowHttpInstall,
+    routes: features.map((f) => f.routes?.(signIn) ?? {}),
+    signIn,
     workspacesRepo,
     memberName: (id) => users.byId(id)?.username ?? `user ${id}`,
-    defaultPackage: base.defaultPackageName,
-    billingContact: (memberId, workspaceId) => {
-      const w = workspacesRepo.get(workspaceId);
-      const member = users.byId(memberId);
-      return w && !w.personal && member ? { email: member.email, name: w.name } : null;
-    },
-    eventStreamMaxMs: config.accessTokenTtlSeconds * 1000,
-    catalog: base.catalog,
-    limiter: base.limiter,
+    publicPerMinute: config.rateLimits.publicPerMinute,
+    apiKeyPerMinute: deps.apiKeys.perMinute,
+    publicUrl: config.publicUrl,
     adminToken: base.adminToken,
     webDistDir: config.webDistDir,
     trustProxy: config.trustProxy,
@@ -56,7 +57,7 @@ export function createHttpFeature(base: Foundation, services: Omit<AppDeps, Shar
       base.logger.info({ port }, 'http listening');
     },
     async stop() {
-      services.events.close(); // open event streams would otherwise hold the drain below
+      deps.events.close(); // open event streams would otherwise hold the drain below
       await drain?.(config.shutdownTimeoutSeconds * 1000);
     },
   } satisfies Feature<unknown>;

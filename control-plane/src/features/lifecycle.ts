@@ -1,6 +1,8 @@
-// What every feature of the control plane returns: its services and how it starts and stops (its
-// own timers and workers). The composition root (server.ts) starts features in order and stops
-// them in reverse, so a feature may rely on everything built before it while it runs.
+// What every feature of the control plane returns: its services, its HTTP routes, and how it starts
+// and stops (its own timers and workers). The composition root (server.ts) starts features in order
+// and stops them in reverse, so a feature may rely on everything built before it while it runs.
+import type { FeatureRoutes } from '../http/app';
+import type { SignIn } from '../http/middleware/auth';
 
 export interface Lifecycle {
   start?(): void | Promise<void>;
@@ -11,6 +13,8 @@ export interface Feature<S> extends Lifecycle {
   /** For logs when a start or a stop fails. */
   name: string;
   services: S;
+  /** Its routes, built with the sign-in gates (which the accounts and workspaces features make). */
+  routes?(signIn: SignIn): FeatureRoutes;
 }
 
 /** A timer as a lifecycle: `fn` runs every `ms` once started (the process may exit meanwhile). */

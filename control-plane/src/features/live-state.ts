@@ -4,6 +4,7 @@ import { createEventHub } from '../services/events';
 import { createLiveState } from '../services/live-state';
 import type { Foundation } from './foundation';
 import { every, type Feature } from './lifecycle';
+import { eventRoutes } from '../http/routes/events';
 
 export function createLiveStateFeature(base: Foundation, maintenance: MaintenanceService, opts: { maintenanceTickMs?: number }) {
   const events = createEventHub();
@@ -32,6 +33,8 @@ export function createLiveStateFeature(base: Foundation, maintenance: Maintenanc
   return {
     name: 'live state',
     services: { events, live },
+    // An event stream ends with the access token's lifetime; the client reconnects with a fresh one.
+    routes: () => ({ workspace: eventRoutes({ events, eventStreamMaxMs: base.config.accessTokenTtlSeconds * 1000 }) }),
     start: () => {
       maintained = maintenance.inMaintenanceNow();
       flips.start();

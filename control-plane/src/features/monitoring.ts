@@ -10,10 +10,14 @@ import type { LiveStateService } from '../services/live-state';
 import { cachedUptime } from '../services/uptime-cache';
 import type { Foundation } from './foundation';
 import type { Feature } from './lifecycle';
+import type { AlertService } from '../alerting/settings';
+import { endpointRoutes } from '../http/routes/endpoints';
+import { graphRoutes } from '../http/routes/graphs';
+import { heartbeatPingRoutes } from '../http/routes/heartbeats';
 
 export function createMonitoringFeature(
   base: Foundation,
-  deps: { results: ResultStore | null; maintenance: MaintenanceService; live: LiveStateService; alerting: Alerting },
+  deps: { results: ResultStore | null; maintenance: MaintenanceService; live: LiveStateService; alerting: Alerting; alerts: AlertService },
   opts: { heartbeatTickMs?: number },
 ) {
   const { results, maintenance, live, alerting } = deps;
@@ -54,6 +58,10 @@ export function createMonitoringFeature(
   return {
     name: 'monitoring',
     services: { heartbeats, endpoints, graphs },
+    routes: () => ({
+      outside: [heartbeatPingRoutes(heartbeats)],
+      workspace: [...endpointRoutes({ endpoints, alerts: deps.alerts, limiter: base.limiter, heartbeats }), ...graphRoutes(graphs)],
+    }),
     // Deadlines are checked now (a ping missed while the control plane was away) and every few seconds.
     start: () => {
       stopHeartbeats = heartbeats.start(opts.heartbeatTickMs);

@@ -9,6 +9,7 @@ import { createStatusMailRepo } from '../store/status-mail-repo';
 import { createStatusPagesRepo } from '../store/status-pages-repo';
 import type { Foundation } from './foundation';
 import { every, type Feature } from './lifecycle';
+import { statusPageOwnerRoutes, statusPagePublicApi, statusPageSite } from '../http/routes/status-pages';
 
 export function createStatusPagesFeature(base: Foundation, results: ResultStore | null, opts: { maintenanceTickMs?: number; domainCheckTickMs?: number }) {
   const { config } = base;
@@ -45,6 +46,11 @@ export function createStatusPagesFeature(base: Foundation, results: ResultStore 
   return {
     name: 'status pages',
     services: { statusPages, subscribers, maintenance },
+    routes: (signIn) => ({
+      public: [statusPagePublicApi({ statusPages, subscribers, limiter: base.limiter })],
+      account: [statusPageOwnerRoutes({ statusPages, maintenance, subscribers, signIn, limiter: base.limiter })],
+      pages: [statusPageSite({ statusPages, subscribers, limiter: base.limiter, publicUrl: config.publicUrl })],
+    }),
     start: () => {
       subscribers.start(opts.maintenanceTickMs);
       domainChecks.start();

@@ -4,6 +4,7 @@ import type { EventHub } from '../services/events';
 import { createWorkspaceService } from '../services/workspaces';
 import type { Foundation } from './foundation';
 import type { Feature } from './lifecycle';
+import { workspaceRoutes } from '../http/routes/workspaces';
 
 export function createWorkspacesFeature(base: Foundation, deps: { events: EventHub; billing: BillingService }) {
   const workspaces = createWorkspaceService({
@@ -13,5 +14,9 @@ export function createWorkspacesFeature(base: Foundation, deps: { events: EventH
     // A member who leaves or is removed loses their open streams at once.
     onAccessEnded: (workspaceId, memberId) => deps.events.endStreams(workspaceId, memberId),
   });
-  return { name: 'workspaces', services: { workspaces } } satisfies Feature<unknown>;
+  return {
+    name: 'workspaces',
+    services: { workspaces },
+    routes: (signIn) => ({ account: [workspaceRoutes({ workspaces, repo: base.workspacesRepo, signIn, limiter: base.limiter })] }),
+  } satisfies Feature<unknown>;
 }

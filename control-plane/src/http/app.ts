@@ -1,97 +1,62 @@
-// createApp(deps): the whole REST surface and the web app, without listening (tests and main share it).
+// createApp(deps): the REST surface and the web app over the routes the features declare, without
+// listening (tests and main share it). The app decides where each kind of route sits and what runs
+// around them all (security headers, JSON limits, audit, the public limit, the API reference).
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import express, { type Express } from 'express';
+import express, { type Express, type Router } from 'express';
 import type { Logger } from '../logger';
 import { CONTROL_PLANE_VERSION } from '../version';
-import type { Alerting } from '../alerting';
-import type { AdminService } from '../services/admin';
-import type { AlertService } from '../alerting/settings';
-import type { ApiKeyService } from '../services/api-keys';
-import type { AuthService } from '../services/auth';
-import type { BillingService } from '../services/billing';
-import type { PriceService } from '../services/billing-prices';
-import type { EndpointService } from '../services/endpoints';
-import type { GraphService } from '../services/graphs';
-import type { Heartbeats } from '../services/heartbeats';
-import { heartbeatPingRoutes } from './routes/heartbeats';
-import type { RateLimiter } from '../services/rate-limiter';
-import type { StatusPageService } from '../services/status-pages';
-import type { MaintenanceService } from '../maintenance';
-import type { StatusSubscribers } from '../services/status-subscribers';
-import type { TokenService } from '../services/tokens';
-import type { WorkspaceService } from '../services/workspaces';
-import type { CatalogRepo } from '../store/catalog-repo';
-import { requireAdmin } from './middleware/auth';
+import { requireAdmin, type SignIn } from './middleware/auth';
 import { errorHandler, notFoundApi, sendErrorPage } from './middleware/errors';
 import { limitPerAddress } from './middleware/rate-limit';
-import { agentInstallRoutes, type AgentArtifactSource } from './agent-install/routes';
 import { buildOpenApi } from './openapi';
 import { securityHeaders } from './middleware/security-headers';
-import { adminRoutes, type ResultCounter } from './routes/admin';
-import { apiKeyRoutes } from './routes/api-keys';
-import { authRoutes } from './routes/auth';
-import { billingRoutes, billingWebhookRoute } from './routes/billing';
-import { publicRoutes, userRoutes } from './routes/users';
-import { workspaceRoutes } from './routes/workspaces';
-import { oidcRoutes } from './routes/oidc';
-import type { OidcService } from '../services/oidc';
+import type { RouteDecl } from './route-table';
+import { workspaceDataRouter } from './routes/users';
 import { auditMutations } from './middleware/audit';
 import type { WorkspacesRepo } from '../store/workspaces-repo';
-import type { EventHub } from '../services/events';
-import { statusPageOwnerRoutes, statusPagePublicApi, statusPageSite } from './routes/status-pages';
 
 const DOCS_DIR = path.join(import.meta.dirname, 'docs');
 const SWAGGER_UI_DIR = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 const SWAGGER_UI_FILES = new Set(['swagger-ui-bundle.js', 'swagger-ui.css', 'favicon-32x32.png', 'favicon-16x16.png']);
 
+/**
+ * Where a feature's routes sit. Slots are matched in this order, and within a slot in the order of
+ * the features: what signs in by itself comes before the workspace data's one sign-in for /users/*.
+ */
+export interface FeatureRoutes {
+  /** Outside /api and before its JSON parser, with a credential of their own (a Stripe signature,
+   *  a heartbeat's token, the agent install script). */
+  outside?: Router[];
+  /** /api for anyone (the catalogue, status pages' JSON), behind the per-address public limit. */
+  public?: Router[];
+  /** /api routers that sign the caller in themselves (accounts, SSO, workspaces and invitations,
+   *  API keys, status-page owners). */
+  account?: Router[];
+  /** The request's workspace data: a session or an API key, then each route's declared role. */
+  workspace?: RouteDecl[];
+  /** /api routers after the workspace data (billing, the operator's admin routes). */
+  operator?: Router[];
+  /** Server-rendered pages after /api, before the web app (status-page sites). */
+  pages?: Router[];
+}
+
 export interface AppDeps {
   logger: Logger;
-  auth: AuthService;
-  tokens: TokenService;
-  endpoints: EndpointService;
-  alerts: AlertService;
-  apiKeys: ApiKeyService;
-  workspaces: WorkspaceService;
+  /** The features' routes, in the features' order. */
+  routes: FeatureRoutes[];
+  signIn: SignIn;
+  /** The audit log's workspace and a member's name for it. */
   workspacesRepo: WorkspacesRepo;
-  /** A team workspace's Stripe contact (see routes/billing.ts). */
-  billingContact?: (memberId: number, workspaceId: number) => { email: string; name: string } | null;
-  /** The plan new accounts start on (DEFAULT_PACKAGE's package name). */
-  defaultPackage?: () => string;
-  /** OpenID Connect sign-in; null when OIDC_* is not configured. */
-  oidc?: OidcService | null;
-  /** A member's name for the audit log. */
   memberName: (userId: number) => string;
   /** Requests a minute per address to /api/public/* (the catalogue and the public checkout); 300 unless set. */
   publicPerMinute?: number;
-  /** The agent executable for GET /downloads/… (absent: those routes are not served). */
-  agentArtifact?: AgentArtifactSource;
-  /** PUBLIC_URL: the address /install-agent.sh downloads from (else the request's own). */
+  /** An API key's requests a minute, for the API reference. */
+  apiKeyPerMinute: number;
+  /** PUBLIC_URL, for the API reference's server. */
   publicUrl?: string | null;
-  /** ALLOW_HTTP_INSTALL: the install script may be served over plain HTTP beyond this machine. */
-  allowHttpInstall?: boolean;
-  /** Incidents, deliveries and test sends; null when the control plane runs without a results store. */
-  alerting?: Alerting | null;
-  /** Per-user live events (GET /api/users/events). */
-  events?: EventHub | null;
-  /** An event stream ends after this long (the access-token lifetime); the client reconnects. */
-  eventStreamMaxMs?: number;
-  graphs: GraphService;
-  admin: AdminService;
-  billing: BillingService;
-  prices: PriceService;
-  catalog: CatalogRepo;
-  limiter: RateLimiter;
-  /** Heartbeat monitors' ping routes and ping log; absent: not served. */
-  heartbeats?: Heartbeats | null;
-  /** Public status pages. */
-  statusPages: StatusPageService;
-  /** Maintenance windows (owner routes beside the status pages'). */
-  maintenance: MaintenanceService;
-  subscribers: StatusSubscribers;
   adminToken: string;
-  results: ResultCounter | null;
   webDistDir: string | null;
   trustProxy?: boolean | number | string;
   /** Prometheus text for GET /metrics (admin token, as Prometheus' `authorization` scrape option). */
@@ -118,9 +83,8 @@ export function createApp(deps: AppDeps): Express {
   });
   app.use(securityHeaders);
 
-  app.use(billingWebhookRoute(deps.billing));
-  if (deps.heartbeats) app.use(heartbeatPingRoutes(deps.heartbeats));
-  if (deps.agentArtifact) app.use(agentInstallRoutes({ artifact: deps.agentArtifact, publicUrl: deps.publicUrl ?? null, allowHttp: deps.allowHttpInstall, logger: deps.logger }));
+  const slot = (k: Exclude<keyof FeatureRoutes, 'workspace'>): Router[] => deps.routes.flatMap((f) => f[k] ?? []);
+  for (const r of slot('outside')) app.use(r);
   // Strict: a role and an audit action are decided by the route a URL matches, so a URL spelled
   // otherwise (upper case, a trailing slash) must match no route at all.
   const api = express.Router({ caseSensitive: true, strict: true });
@@ -139,18 +103,12 @@ export function createApp(deps: AppDeps): Express {
   // (an office behind NAT) at the worst moment, and those answers are cached renderings.
   const publicLimit = limitPerAddress(deps.publicPerMinute ?? 300);
   api.use('/public', (req, res, next) => ((req.method === 'GET' || req.method === 'HEAD') && req.path.startsWith('/status/') ? next() : publicLimit(req, res, next)));
-  api.use(publicRoutes(deps.catalog));
-  api.use(statusPagePublicApi(deps));
-  api.use(oidcRoutes({ oidc: deps.oidc ?? null, limiter: deps.limiter }));
-  api.use(authRoutes(deps.auth, deps.tokens));
-  api.use(workspaceRoutes({ workspaces: deps.workspaces, repo: deps.workspacesRepo, tokens: deps.tokens, limiter: deps.limiter }));
-  api.use(apiKeyRoutes(deps.apiKeys, deps.tokens, deps.workspaces));
-  api.use(statusPageOwnerRoutes(deps));
-  api.use(userRoutes({ ...deps, alerting: deps.alerting ?? null }));
-  api.use(billingRoutes({ billing: deps.billing, prices: deps.prices, tokens: deps.tokens, adminToken: deps.adminToken, limiter: deps.limiter, workspaces: deps.workspaces, billingContact: deps.billingContact, defaultPackage: deps.defaultPackage }));
-  api.use(adminRoutes(deps.admin, deps.adminToken, deps.results));
+  for (const r of slot('public')) api.use(r);
+  for (const r of slot('account')) api.use(r);
+  api.use(workspaceDataRouter(deps.routes.flatMap((f) => f.workspace ?? []), deps.signIn));
+  for (const r of slot('operator')) api.use(r);
   // The public API's reference: the OpenAPI document and swagger-ui's static bundle (no CDN).
-  const openApi = buildOpenApi({ version: CONTROL_PLANE_VERSION, rateLimitPerMinute: deps.apiKeys.perMinute, publicUrl: deps.publicUrl });
+  const openApi = buildOpenApi({ version: CONTROL_PLANE_VERSION, rateLimitPerMinute: deps.apiKeyPerMinute, publicUrl: deps.publicUrl });
   api.get('/openapi.json', (_req, res) => {
     res.json(openApi);
   });
@@ -178,7 +136,7 @@ export function createApp(deps: AppDeps): Express {
     });
   }
 
-  app.use(statusPageSite(deps));
+  for (const r of slot('pages')) app.use(r);
 
   const dist = deps.webDistDir;
   const indexHtml = dist ? path.join(dist, 'index.html') : null;

@@ -7,9 +7,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CheckResult } from '@upfleet/proto';
-import { createLogger } from '../logger';
 import { startHarness, startHarnessWithResults } from '../testing/harness';
-import { createApp, type AppDeps } from './app';
 import { buildOpenApi } from './openapi';
 import { exerciseStatusPages } from './openapi-status-pages.testkit';
 import { exerciseWorkspaces } from './openapi-workspaces.testkit';
@@ -116,8 +114,8 @@ describe('GET /api/openapi.json', () => {
   });
 
   it('documents every /api/public, /api/users, /api/graphs, /api/workspaces and /api/invitations route the server registers, but the account routes', () => {
-    // The routes as express holds them (registration only: no dependency is called).
-    const app = createApp({ logger: createLogger('silent'), apiKeys: { perMinute: 600 }, webDistDir: null } as unknown as AppDeps) as unknown as { router: { stack: Layer[] } };
+    // The routes as express holds them in the running control plane (every feature's routes).
+    const app = h.cp.httpServer.listeners('request')[0] as unknown as { router: { stack: Layer[] } };
     type Layer = { route?: { path: string | RegExp; methods: Record<string, boolean> }; handle?: { stack?: Layer[] } };
     const registered: string[] = [];
     const walk = (stack: Layer[]) => {

@@ -84,6 +84,23 @@ export function inWorkspace(workspaces: WorkspaceService): RequestHandler {
   };
 }
 
+/**
+ * The sign-in gates routes are built with, made once from the token, API-key and workspace
+ * services: a feature declares what a route needs without knowing how sign-in is done.
+ */
+export interface SignIn {
+  /** A session, never an API key (account settings, API keys, workspaces, billing). */
+  user: RequestHandler;
+  /** A session or an API key acting as its owner (the data routes). */
+  userOrKey: RequestHandler;
+  /** The request's workspace and the caller's role there (after `user` or `userOrKey`). */
+  inWorkspace: RequestHandler;
+}
+
+export function signInGates(tokens: TokenService, apiKeys: ApiKeyService, workspaces: WorkspaceService): SignIn {
+  return { user: requireUser(tokens), userOrKey: requireUserOrKey(tokens, apiKeys), inWorkspace: inWorkspace(workspaces) };
+}
+
 /** A route that needs at least `role` in the request's workspace (403 with the role's message). */
 export function needRole(role: Role): RequestHandler {
   return (req, _res, next) => {

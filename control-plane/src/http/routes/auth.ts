@@ -1,14 +1,13 @@
 import type { Router } from 'express';
 import type { AuthService } from '../../services/auth';
-import type { TokenService } from '../../services/tokens';
 import { LoginBody, PasswordChangeBody, ProfileUpdateBody, RefreshBody, SignupBody, TwoFactorDisableBody, TwoFactorVerifyBody } from '@upfleet/proto/schemas';
 import { AppError } from '../../errors';
 import { clientKey } from '../../lib/net';
 import { parseInput } from '../../services/validation';
-import { authOf, requireUser } from '../middleware/auth';
+import { authOf, type SignIn } from '../middleware/auth';
 import { mount, route, strictRouter } from '../route-table';
 
-export function authRoutes(auth: AuthService, tokens: TokenService): Router {
+export function authRoutes(auth: AuthService, signIn: SignIn): Router {
   const r = strictRouter();
   const ip = (req: { ip?: string }) => clientKey(req.ip);
 
@@ -21,28 +20,28 @@ export function authRoutes(auth: AuthService, tokens: TokenService): Router {
   r.post('/auth/refresh', async (req, res) => {
     res.json({ success: true, data: await auth.refresh(parseInput(RefreshBody, req.body), ip(req)) });
   });
-  r.post('/auth/logout', requireUser(tokens), async (req, res) => {
+  r.post('/auth/logout', signIn.user, async (req, res) => {
     await auth.logout(authOf(req).sessionId);
     res.json({ success: true, data: null, message: 'Logged out' });
   });
-  r.get('/auth/validate-session', requireUser(tokens), (req, res) => {
+  r.get('/auth/validate-session', signIn.user, (req, res) => {
     res.json({ success: true, data: auth.me(authOf(req).userId) });
   });
 
-  r.post('/2fa/setup', requireUser(tokens), async (req, res) => {
+  r.post('/2fa/setup', signIn.user, async (req, res) => {
     res.json({ success: true, data: await auth.setupTwoFactor(authOf(req).userId) });
   });
-  r.post('/2fa/verify', requireUser(tokens), async (req, res) => {
+  r.post('/2fa/verify', signIn.user, async (req, res) => {
     const { userId, sessionId } = authOf(req);
     await auth.verifyTwoFactor(userId, sessionId, ip(req), parseInput(TwoFactorVerifyBody, req.body));
     res.json({ success: true, data: { enabled: true }, message: 'Two-factor authentication has been enabled successfully!' });
   });
-  r.post('/2fa/disable', requireUser(tokens), async (req, res) => {
+  r.post('/2fa/disable', signIn.user, async (req, res) => {
     const { userId, sessionId } = authOf(req);
     await auth.disableTwoFactor(userId, sessionId, parseInput(TwoFactorDisableBody, req.body));
     res.json({ success: true, data: { enabled: false }, message: 'Two-factor authentication has been disabled' });
   });
-  r.get('/2fa/status', requireUser(tokens), (req, res) => {
+  r.get('/2fa/status', signIn.user, (req, res) => {
     res.json({ success: true, data: auth.twoFactorStatus(authOf(req).userId) });
   });
 
@@ -60,7 +59,7 @@ export function authRoutes(auth: AuthService, tokens: TokenService): Router {
       await auth.changePassword(userId, sessionId, parseInput(PasswordChangeBody, req.body));
       res.json({ success: true, data: null, message: 'Password changed successfully!' });
     }),
-  ], requireUser(tokens));
+  ], signIn.user);
   // The link in the verification mail: one use, 48 h; then the app's profile page.
   // A browser (asking for HTML first) lands on a page that says what happened, signed in or not.
   r.get('/auth/verify-email', async (req, res) => {
@@ -73,7 +72,7 @@ export function authRoutes(auth: AuthService, tokens: TokenService): Router {
     }
     res.redirect(302, browser ? '/email-verified' : '/profile?email_verified=1');
   });
-  r.post('/auth/resend-verification', requireUser(tokens), async (req, res) => {
+  r.post('/auth/resend-verification', signIn.user, async (req, res) => {
     res.json({ success: true, data: await auth.resendVerification(authOf(req).userId), message: 'Verification email sent' });
   });
   return r;

@@ -5,11 +5,9 @@ import express, { Router } from 'express';
 import { CheckoutSessionBody, PublicCheckoutSessionBody, SetPackagePriceBody } from '@upfleet/proto/schemas';
 import type { BillingService } from '../../services/billing';
 import type { PriceService } from '../../services/billing-prices';
-import type { TokenService } from '../../services/tokens';
 import { parseId, parseInput } from '../../services/validation';
-import { authOf, inWorkspace, requireAdmin, requireUser } from '../middleware/auth';
+import { authOf, requireAdmin, type SignIn } from '../middleware/auth';
 import { mount, route, strictRouter } from '../route-table';
-import type { WorkspaceService } from '../../services/workspaces';
 import type { RateLimiter } from '../../services/rate-limiter';
 import { clientKey } from '../../lib/net';
 import { AppError } from '../../errors';
@@ -24,7 +22,7 @@ export function billingWebhookRoute(billing: BillingService): Router {
   return r;
 }
 
-export function billingRoutes(deps: { billing: BillingService; prices: PriceService; tokens: TokenService; adminToken: string; limiter?: RateLimiter; workspaces: WorkspaceService;
+export function billingRoutes(deps: { billing: BillingService; prices: PriceService; signIn: SignIn; adminToken: string; limiter?: RateLimiter;
   /** A team workspace's billing contact (the member buying, the workspace's name); null for a personal workspace. */
   billingContact?: (memberId: number, workspaceId: number) => { email: string; name: string } | null;
   /** The plan new accounts start on (DEFAULT_PACKAGE), for the sign-up page. */
@@ -32,8 +30,8 @@ export function billingRoutes(deps: { billing: BillingService; prices: PriceServ
   const { billing, prices } = deps;
   const r = strictRouter();
   // The plan and subscription are the workspace's: the owner buys, every member sees the card.
-  const signedIn = requireUser(deps.tokens);
-  const scope = inWorkspace(deps.workspaces);
+  const signedIn = deps.signIn.user;
+  const scope = deps.signIn.inWorkspace;
   mount(r, [
     route('post', '/billing/create-checkout-session', { role: 'owner', action: 'billing.checkout' }, async (req, res) => {
       const a = authOf(req);

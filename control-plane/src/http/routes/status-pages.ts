@@ -6,17 +6,14 @@ import {
   MaintenanceBody, SubscribeBody, SlugQuery, StatusPageBody, StatusReportBody, StatusReportEditBody, StatusUpdateBody, StatusUpdateEditBody,
 } from '@upfleet/proto/schemas';
 import type { MaintenanceService } from '../../maintenance';
-import type { ApiKeyService } from '../../services/api-keys';
 import type { RateLimiter } from '../../services/rate-limiter';
 import type { PublicView, StatusPageService } from '../../services/status-pages';
 import type { StatusSubscribers } from '../../services/status-subscribers';
-import type { TokenService } from '../../services/tokens';
 import type { PageRow } from '../../store/status-pages-repo';
 import { parseId, parseInput } from '../../services/validation';
 import { notFound } from '../../errors';
-import { authOf, inWorkspace, requireUserOrKey } from '../middleware/auth';
+import { authOf, type SignIn } from '../middleware/auth';
 import { mount, route, strictRouter } from '../route-table';
-import type { WorkspaceService } from '../../services/workspaces';
 import { limitPerUser } from '../middleware/rate-limit';
 import { clientKey } from '../../lib/net';
 import { publicOrigin } from '../origin';
@@ -24,11 +21,11 @@ import { renderAtom, renderNotice, renderPasswordForm, renderStatusPage } from '
 
 export const STATUS_PASSWORD_HEADER = 'x-status-password';
 
-export function statusPageOwnerRoutes(deps: { statusPages: StatusPageService; maintenance: MaintenanceService; subscribers: StatusSubscribers; tokens: TokenService; apiKeys: ApiKeyService; limiter: RateLimiter; workspaces: WorkspaceService }): Router {
+export function statusPageOwnerRoutes(deps: { statusPages: StatusPageService; maintenance: MaintenanceService; subscribers: StatusSubscribers; signIn: SignIn; limiter: RateLimiter }): Router {
   const r = strictRouter();
   const sp = deps.statusPages;
   // The workspace's: X-Workspace-Id or the personal one, within the member's role (declared per route).
-  r.use(['/users/status-pages', '/users/maintenance-windows'], requireUserOrKey(deps.tokens, deps.apiKeys), inWorkspace(deps.workspaces));
+  r.use(['/users/status-pages', '/users/maintenance-windows'], deps.signIn.userOrKey, deps.signIn.inWorkspace);
   // One allowance with endpoint changes (RATE_LIMIT_ENDPOINT_MUTATIONS_PER_MINUTE); the 429 says what it was.
   const mutation = limitPerUser(deps.limiter, 'endpoint_mutation', 'Too many changes to status pages and maintenance windows. Please wait a minute and try again.');
   const uid = (req: Request) => authOf(req).userId;

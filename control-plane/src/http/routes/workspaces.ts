@@ -3,15 +3,14 @@
 import type { Router } from 'express';
 import { AuditLogQuery, InvitationBody, MemberRoleBody, WorkspaceBody, WorkspaceDeleteBody } from '@upfleet/proto/schemas';
 import { badRequest, notFound } from '../../errors';
-import type { TokenService } from '../../services/tokens';
 import type { RateLimiter } from '../../services/rate-limiter';
 import { parseId, parseInput } from '../../services/validation';
 import { requireRole, WORKSPACE_NOT_FOUND, type WorkspaceService } from '../../services/workspaces';
 import type { WorkspacesRepo } from '../../store/workspaces-repo';
-import { authOf, requireUser } from '../middleware/auth';
+import { authOf, type SignIn } from '../middleware/auth';
 import { mount, route, strictRouter } from '../route-table';
 
-export function workspaceRoutes(deps: { workspaces: WorkspaceService; repo: WorkspacesRepo; tokens: TokenService; limiter: RateLimiter }): Router {
+export function workspaceRoutes(deps: { workspaces: WorkspaceService; repo: WorkspacesRepo; signIn: SignIn; limiter: RateLimiter }): Router {
   const { workspaces: ws } = deps;
   const r = strictRouter();
   // The join page reads an invitation before anyone signs in (the token is the secret).
@@ -20,7 +19,7 @@ export function workspaceRoutes(deps: { workspaces: WorkspaceService; repo: Work
     if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) throw notFound('This invitation is invalid, used or expired');
     res.json({ success: true, data: ws.preview(token) });
   });
-  r.use(['/workspaces', '/invitations'], requireUser(deps.tokens));
+  r.use(['/workspaces', '/invitations'], deps.signIn.user);
   const me = (req: Parameters<typeof authOf>[0]) => authOf(req).userId;
   const wid = (raw: unknown) => parseId(raw, WORKSPACE_NOT_FOUND);
   const memberId = (raw: unknown) => parseId(raw, 'Member not found');
