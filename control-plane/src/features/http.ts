@@ -4,13 +4,18 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { createApp, type AppDeps } from '../http/app';
 import { registerHttpMetrics } from '../lib/metrics';
+import { createReadiness, databaseProbe, type ReadinessProbe } from '../cluster/readiness';
+import type { ResultStore } from '../results/clickhouse-store';
 import type { Foundation } from './foundation';
 import type { Feature } from './lifecycle';
 
-type Shared = 'defaultPackage' | 'logger' | 'publicPerMinute' | 'publicUrl' | 'allowHttpInstall' | 'catalog' | 'limiter' | 'adminToken' | 'webDistDir' | 'trustProxy' | 'metrics' | 'eventStreamMaxMs' | 'workspacesRepo' | 'memberName' | 'billingContact';
+type Shared = 'readiness' | 'defaultPackage' | 'logger' | 'publicPerMinute' | 'publicUrl' | 'allowHttpInstall' | 'catalog' | 'limiter' | 'adminToken' | 'webDistDir' | 'trustProxy' | 'metrics' | 'eventStreamMaxMs' | 'workspacesRepo' | 'memberName' | 'billingContact';
 
-export function createHttpFeature(base: Foundation, services: Omit<AppDeps, Shared> & { events: NonNullable<AppDeps['events']> }) {
+export function createHttpFeature(base: Foundation, services: Omit<AppDeps, Shared> & { events: NonNullable<AppDeps['events']>; results: ResultStore | null }) {
   const { config, users, workspacesRepo } = base;
+  const probes: Record<string, ReadinessProbe> = { database: databaseProbe(base.sql) };
+  const results = services.results;
+  if (results) probes.clickhouse = () => results.ping();
   const app = createApp({
     ...services,
     logger: base.logger,
@@ -32,6 +37,7 @@ export function createHttpFeature(base: Foundation, services: Omit<AppDeps, Shar
     webDistDir: config.webDistDir,
     trustProxy: config.trustProxy,
     metrics: registerHttpMetrics(base.metrics),
+    readiness: createReadiness(probes),
   });
   let server: Server | null = null;
   let drain: ((timeoutMs: number) => Promise<void>) | null = null;

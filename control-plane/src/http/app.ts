@@ -40,6 +40,8 @@ import type { OidcService } from '../services/oidc';
 import { auditMutations } from './middleware/audit';
 import type { WorkspacesRepo } from '../store/workspaces-repo';
 import type { EventHub } from '../services/events';
+import type { Readiness } from '../cluster/readiness';
+import { healthRoutes } from './routes/health';
 import { statusPageOwnerRoutes, statusPagePublicApi, statusPageSite } from './routes/status-pages';
 
 const DOCS_DIR = path.join(import.meta.dirname, 'docs');
@@ -96,6 +98,8 @@ export interface AppDeps {
   trustProxy?: boolean | number | string;
   /** Prometheus text for GET /metrics (admin token, as Prometheus' `authorization` scrape option). */
   metrics?: { render(): string | Promise<string>; observeRequest(method: string, status: number, seconds: number): void };
+  /** GET /readyz: the parts this process needs to take traffic (absent: only the database's answer is known, so ready). */
+  readiness?: Readiness;
 }
 
 export function createApp(deps: AppDeps): Express {
@@ -118,6 +122,7 @@ export function createApp(deps: AppDeps): Express {
   });
   app.use(securityHeaders);
 
+  app.use(healthRoutes(deps.readiness ?? { check: () => Promise.resolve({ ready: true, parts: {} }) }));
   app.use(billingWebhookRoute(deps.billing));
   if (deps.heartbeats) app.use(heartbeatPingRoutes(deps.heartbeats));
   if (deps.agentArtifact) app.use(agentInstallRoutes({ artifact: deps.agentArtifact, publicUrl: deps.publicUrl ?? null, allowHttp: deps.allowHttpInstall, logger: deps.logger }));
