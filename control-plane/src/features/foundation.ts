@@ -6,6 +6,7 @@ import { Registry } from 'prom-client';
 import { ConfigError, type Config } from '../config';
 import type { Logger } from '../logger';
 import { createChangeHub } from '../change-hub';
+import { lockDataDir } from '../cluster/data-dir-lock';
 import { createSecretBox, randomToken } from '../lib/crypto';
 import { deriveKey, loadMasterKey, readOrCreateSecretFile } from '../lib/secrets-files';
 import { createAccountMailer } from '../services/account-mail';
@@ -29,7 +30,19 @@ export interface FoundationOptions {
 
 export function createFoundation(config: Config, logger: Logger, opts: FoundationOptions = {}) {
   fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
-  const db = openDatabase(path.join(config.dataDir, 'upfleet.db'));
+  // Before the database is opened: a second process must not even migrate it.
+  const dataDirLock = lockDataDir(config.dataDir);
+  let db: ReturnType<typeof openDatabase>;
+  try {
+    db = openDatabase(path.join(config.dataDir, 'upfleet.db'));
+  } catch (err) {
+    dataDirLock.release();
+    throw err;
+  }
+  const closeDb = () => {
+    db.close();
+    dataDirLock.release();
+  };
   seedDatabase(db);
   // Kysely on the same SQLite handle: converted repos and the rest share one connection.
   const sql = sqliteSql(db);
@@ -42,7 +55,7 @@ export function createFoundation(config: Config, logger: Logger, opts: Foundatio
   // every new account on some other plan.
   if (!catalog.packageByName(config.defaultPackage)) {
     const names = catalog.listPackages().map((p) => p.package_name).join(', ');
-    db.close();
+    closeDb();
     throw new ConfigError(`DEFAULT_PACKAGE names no package (got '${config.defaultPackage}'); packages: ${names}`);
   }
   const defaultPackage = () => catalog.packageByName(config.defaultPackage) ?? catalog.freePackage();
@@ -102,12 +115,12 @@ export function createFoundation(config: Config, logger: Logger, opts: Foundatio
       try {
         await (await openSql({ dialect: 'postgres', url: config.databaseUrl })).close();
       } catch (err) {
-        db.close();
+        closeDb();
         throw err;
       }
     },
     stop: () => {
-      db.close();
+      closeDb();
     },
   } satisfies Feature<typeof services>;
 }
