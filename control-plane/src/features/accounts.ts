@@ -9,7 +9,7 @@ import { createTokenService } from '../services/tokens';
 import { createApiKeysRepo } from '../store/api-keys-repo';
 import { createSessionsRepo } from '../store/sessions-repo';
 import type { Foundation } from './foundation';
-import { every, type Feature } from './lifecycle';
+import { every, whileLeader, type Feature } from './lifecycle';
 
 export function createAccountsFeature(base: Foundation, deps: { billing: BillingService; events: EventHub }, opts: { pruneIntervalMs?: number }) {
   const { config, users, catalog, logger } = base;
@@ -47,10 +47,13 @@ export function createAccountsFeature(base: Foundation, deps: { billing: Billing
   return {
     name: 'accounts',
     services: { tokens, auth, oidc, apiKeys },
-    start: async () => {
-      await pruneSessions();
-      prune.start();
-    },
-    stop: () => prune.stop(),
+    // Pruning is once-only work in a cluster: the lease holder does it.
+    ...whileLeader(base.leadership, {
+      start: async () => {
+        await pruneSessions();
+        prune.start();
+      },
+      stop: () => prune.stop(),
+    }),
   } satisfies Feature<unknown>;
 }

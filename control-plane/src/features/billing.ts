@@ -6,7 +6,7 @@ import { createPriceService } from '../services/billing-prices';
 import { createPlanChanger } from '../services/plan-change';
 import { createBillingRepo } from '../store/billing-repo';
 import type { Foundation } from './foundation';
-import { every, type Feature } from './lifecycle';
+import { every, whileLeader, type Feature } from './lifecycle';
 
 export function createBillingFeature(base: Foundation) {
   const { config, users, catalog, metrics } = base;
@@ -32,9 +32,11 @@ export function createBillingFeature(base: Foundation) {
   return {
     name: 'billing',
     services: { billing, prices: createPriceService({ stripe, catalog }) },
-    start: () => {
-      if (stripe) grace.start();
-    },
-    stop: () => grace.stop(),
+    ...whileLeader(base.leadership, {
+      start: () => {
+        if (stripe) grace.start();
+      },
+      stop: () => grace.stop(),
+    }),
   } satisfies Feature<unknown>;
 }

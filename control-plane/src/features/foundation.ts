@@ -18,7 +18,9 @@ import { openDatabase } from '../store/db';
 import { createEndpointsRepo } from '../store/endpoints-repo';
 import { createRateLimitRepo } from '../store/rate-limit-repo';
 import { seedDatabase } from '../store/seed';
-import { openSql, sqliteSql } from '../store/sql/open';
+import { openSql, sqliteSql, type Sql } from '../store/sql/open';
+import { createLeaderLease } from '../cluster/leader-lease';
+import { CONTROL_PLANE_VERSION } from '../version';
 import { createUsersRepo } from '../store/users-repo';
 import { createWorkspacesRepo } from '../store/workspaces-repo';
 import type { Feature } from './lifecycle';
@@ -59,6 +61,11 @@ export function createFoundation(config: Config, logger: Logger, opts: Foundatio
     throw new ConfigError(`DEFAULT_PACKAGE names no package (got '${config.defaultPackage}'); packages: ${names}`);
   }
   const defaultPackage = () => catalog.packageByName(config.defaultPackage) ?? catalog.freePackage();
+  // The database the processes of a cluster share: Postgres with DATABASE_URL (opened at start), else this SQLite.
+  let clusterSql: Sql = sql;
+  const leadership = createLeaderLease({
+    sql: () => clusterSql, alone: !config.databaseUrl, ttlMs: config.leaderLeaseSeconds * 1000, version: CONTROL_PLANE_VERSION, logger,
+  });
   // One registry per control plane; each part registers its own metrics on it.
   const metrics = new Registry();
   // PUBLIC_URL, else the address the HTTP server listens on (known once it does: links made before are for mail sent later).
@@ -70,6 +77,10 @@ export function createFoundation(config: Config, logger: Logger, opts: Foundatio
     now: opts.now,
     db,
     sql,
+    /** The database the processes of a cluster coordinate in (the lease, the process list). */
+    clusterSql: () => clusterSql,
+    /** The leader lease: once-only work runs while this process holds it (whileLeader). */
+    leadership,
     box,
     /** A key of its own per purpose, derived from the master key. */
     key: (purpose: string) => deriveKey(master, purpose),
@@ -109,17 +120,22 @@ export function createFoundation(config: Config, logger: Logger, opts: Foundatio
   return {
     name: 'foundation',
     services,
-    // DATABASE_URL is experimental: its schema is migrated (a newer one stops the start), state stays in SQLite.
+    // DATABASE_URL is experimental: its schema is migrated (a newer one stops the start) and it holds the
+    // lease and process list; the product's state stays in SQLite.
+    // The lease is claimed before any other feature starts: on SQLite this process holds it from here on.
     start: async () => {
-      if (!config.databaseUrl) return;
       try {
-        await (await openSql({ dialect: 'postgres', url: config.databaseUrl })).close();
+        if (config.databaseUrl) clusterSql = await openSql({ dialect: 'postgres', url: config.databaseUrl });
+        await leadership.start();
       } catch (err) {
+        await clusterSql.close();
         closeDb();
         throw err;
       }
     },
-    stop: () => {
+    stop: async () => {
+      await leadership.stop();
+      await clusterSql.close();
       closeDb();
     },
   } satisfies Feature<typeof services>;

@@ -9,7 +9,7 @@ import { createHeartbeats } from '../services/heartbeats';
 import type { LiveStateService } from '../services/live-state';
 import { cachedUptime } from '../services/uptime-cache';
 import type { Foundation } from './foundation';
-import type { Feature } from './lifecycle';
+import { whileLeader, type Feature } from './lifecycle';
 
 export function createMonitoringFeature(
   base: Foundation,
@@ -55,9 +55,12 @@ export function createMonitoringFeature(
     name: 'monitoring',
     services: { heartbeats, endpoints, graphs },
     // Deadlines are checked now (a ping missed while the control plane was away) and every few seconds.
-    start: () => {
-      stopHeartbeats = heartbeats.start(opts.heartbeatTickMs);
-    },
-    stop: () => stopHeartbeats?.(),
+    // On the lease holder only: two processes checking deadlines would both mark a heartbeat down.
+    ...whileLeader(base.leadership, {
+      start: () => {
+        stopHeartbeats = heartbeats.start(opts.heartbeatTickMs);
+      },
+      stop: () => stopHeartbeats?.(),
+    }),
   } satisfies Feature<unknown>;
 }
