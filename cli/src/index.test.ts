@@ -319,6 +319,49 @@ describe('agent list', () => {
   });
 });
 
+describe('cluster status', () => {
+  const proc = (id: string, host: string, pid: number, leader: boolean, lastSeen: string) => ({
+    id, host, pid, version: '1.4.0', started_at: '2025-06-01T09:00:00.000Z', last_seen: lastSeen, leader, this_process: id.startsWith('aaaa'),
+  });
+
+  it('prints one row per process and which one holds the lease since when', async () => {
+    api.state.cluster = {
+      database: 'postgres',
+      lease: { holder: 'bbbbbbbb-2222', epoch: 7, since: '2025-06-01T11:40:00.000Z', expires_at: '2025-06-01T12:00:08.000Z' },
+      processes: [proc('aaaaaaaa-1111', 'cp-1', 101, false, '2025-06-01T11:59:58Z'), proc('bbbbbbbb-2222', 'cp-2', 202, true, '2025-06-01T11:59:57Z')],
+    };
+    const run = await admin('cluster', 'status');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(
+      [
+        'PROCESS              HOST  PID  VERSION  STARTED           LAST SEEN  LEADER',
+        'aaaaaaaa (answered)  cp-1  101  1.4.0    2025-06-01 09:00  2s ago     no',
+        'bbbbbbbb             cp-2  202  1.4.0    2025-06-01 09:00  3s ago     yes',
+        '',
+        'Leader: bbbbbbbb on cp-2 (pid 202), epoch 7, since 2025-06-01 11:40 UTC (20m ago)',
+        'Lease and processes: Postgres (DATABASE_URL)',
+        '',
+      ].join('\n'),
+    );
+    expect(api.requests.at(-1)).toMatchObject({ method: 'GET', path: '/api/admin/cluster', authorization: `Bearer ${ADMIN_TOKEN}` });
+  });
+
+  it('says when no process holds the lease; --json prints the data as the API sent it', async () => {
+    api.state.cluster = { database: 'sqlite', lease: null, processes: [proc('aaaaaaaa-1111', 'cp-1', 101, false, '2025-06-01T11:59:40Z')] };
+    const run = await admin('cluster', 'status');
+    expect(run.stdout).toContain('Leader: none (the lease lapsed; a process takes it over at its next renewal)\n');
+    expect(run.stdout).toContain('Lease and processes: SQLite (one process per DATA_DIR)');
+    expect(JSON.parse((await admin('cluster', 'status', '--json')).stdout)).toEqual(api.state.cluster);
+  });
+
+  it('a wrong admin token is one line and exit code 1', async () => {
+    const run = await cli(['cluster', 'status', '--server', api.url, '--token', 'wrong']);
+    expect(run.code).toBe(1);
+    expect(run.stderr.split('\n').filter(Boolean)).toHaveLength(1);
+    expect(run.stderr).toMatch(/^upfleet: Admin token rejected/);
+  });
+});
+
 describe('admin token and server resolution', () => {
   it('reads the token from the admin-token file in --data-dir', async () => {
     const dir = path.join(tmp, 'cp-data');

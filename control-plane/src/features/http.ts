@@ -4,16 +4,19 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { createApp, type AppDeps } from '../http/app';
 import { registerHttpMetrics } from '../lib/metrics';
+import { createClusterStatus } from '../cluster/status';
 import { createReadiness, databaseProbe, type ReadinessProbe } from '../cluster/readiness';
 import type { ResultStore } from '../results/clickhouse-store';
 import type { Foundation } from './foundation';
 import type { Feature } from './lifecycle';
 
-type Shared = 'readiness' | 'defaultPackage' | 'logger' | 'publicPerMinute' | 'publicUrl' | 'allowHttpInstall' | 'catalog' | 'limiter' | 'adminToken' | 'webDistDir' | 'trustProxy' | 'metrics' | 'eventStreamMaxMs' | 'workspacesRepo' | 'memberName' | 'billingContact';
+type Shared = 'readiness' | 'cluster' | 'defaultPackage' | 'logger' | 'publicPerMinute' | 'publicUrl' | 'allowHttpInstall' | 'catalog' | 'limiter' | 'adminToken' | 'webDistDir' | 'trustProxy' | 'metrics' | 'eventStreamMaxMs' | 'workspacesRepo' | 'memberName' | 'billingContact';
 
 export function createHttpFeature(base: Foundation, services: Omit<AppDeps, Shared> & { events: NonNullable<AppDeps['events']>; results: ResultStore | null }) {
   const { config, users, workspacesRepo } = base;
   const probes: Record<string, ReadinessProbe> = { database: databaseProbe(base.sql) };
+  // With DATABASE_URL the lease and process list live in Postgres: a process cut off from it cannot coordinate.
+  if (config.databaseUrl) probes.postgres = () => databaseProbe(base.clusterSql())();
   const results = services.results;
   if (results) probes.clickhouse = () => results.ping();
   const app = createApp({
@@ -38,6 +41,7 @@ export function createHttpFeature(base: Foundation, services: Omit<AppDeps, Shar
     trustProxy: config.trustProxy,
     metrics: registerHttpMetrics(base.metrics),
     readiness: createReadiness(probes),
+    cluster: createClusterStatus({ sql: base.clusterSql, processId: base.leadership.processId }),
   });
   let server: Server | null = null;
   let drain: ((timeoutMs: number) => Promise<void>) | null = null;

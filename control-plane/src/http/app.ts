@@ -42,6 +42,8 @@ import type { WorkspacesRepo } from '../store/workspaces-repo';
 import type { EventHub } from '../services/events';
 import type { Readiness } from '../cluster/readiness';
 import { healthRoutes } from './routes/health';
+import { clusterRoutes } from './routes/cluster';
+import type { ClusterStatusService } from '../cluster/status';
 import { statusPageOwnerRoutes, statusPagePublicApi, statusPageSite } from './routes/status-pages';
 
 const DOCS_DIR = path.join(import.meta.dirname, 'docs');
@@ -100,6 +102,8 @@ export interface AppDeps {
   metrics?: { render(): string | Promise<string>; observeRequest(method: string, status: number, seconds: number): void };
   /** GET /readyz: the parts this process needs to take traffic (absent: only the database's answer is known, so ready). */
   readiness?: Readiness;
+  /** GET /api/admin/cluster (absent: not served). */
+  cluster?: ClusterStatusService;
 }
 
 export function createApp(deps: AppDeps): Express {
@@ -154,6 +158,7 @@ export function createApp(deps: AppDeps): Express {
   api.use(userRoutes({ ...deps, alerting: deps.alerting ?? null }));
   api.use(billingRoutes({ billing: deps.billing, prices: deps.prices, tokens: deps.tokens, adminToken: deps.adminToken, limiter: deps.limiter, workspaces: deps.workspaces, billingContact: deps.billingContact, defaultPackage: deps.defaultPackage }));
   api.use(adminRoutes(deps.admin, deps.adminToken, deps.results));
+  if (deps.cluster) api.use(clusterRoutes(deps.cluster, deps.adminToken));
   // The public API's reference: the OpenAPI document and swagger-ui's static bundle (no CDN).
   const openApi = buildOpenApi({ version: CONTROL_PLANE_VERSION, rateLimitPerMinute: deps.apiKeys.perMinute, publicUrl: deps.publicUrl });
   api.get('/openapi.json', (_req, res) => {
