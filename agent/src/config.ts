@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { splitJoinToken } from '@upfleet/proto/join-token';
+import { controlPlaneAddresses, isControlPlaneAddress } from '@upfleet/proto/control-plane-address';
 
 export type AgentTls =
   | { mode: 'system' }
@@ -164,7 +165,7 @@ export function loadAgentConfig(env: Env = process.env, overrides: AgentConfigOv
     problems.push(`control plane address is required (${FLAG.controlPlane} HOST:PORT or ${ENV.controlPlane[0]}; several as a,b)`);
   } else {
     for (const a of controlPlanes) {
-      if (!/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/.test(a) || Number(a.split(':').pop()) > 65535) {
+      if (!isControlPlaneAddress(a)) {
         problems.push(`control plane address must be HOST:PORT (got '${a}')`);
       }
     }
@@ -267,7 +268,3 @@ export const AGENT_USAGE = `usage: upfleet agent run --control-plane HOST:PORT -
   [--probe-ca-file FILE] [--config FILE.json] [--log-level info]
 Every flag has an UPFLEET_* environment twin (UPFLEET_CONTROL_PLANE, UPFLEET_REGION, UPFLEET_TOKEN, ...).`;
 
-/** `a:50051, b:50051` → ['a:50051', 'b:50051']: the control planes an agent tries in turn. */
-export function controlPlaneAddresses(list: string): string[] {
-  return list.split(',').map((a) => a.trim()).filter((a) => a !== '');
-}

@@ -255,6 +255,23 @@ describe('agent token commands', () => {
     );
   });
 
+  it('token create --control-plane puts every address of a cluster in the run command and the install line', async () => {
+    api.state.caFingerprint = 'ab'.repeat(32);
+    const run = await admin('agent', 'token', 'create', '--region', 'US-Virginia', '--control-plane', 'cp-1.example.com:50051, cp-2.example.com:50051');
+    expect(run.code, run.stderr).toBe(0);
+    const secret = api.state.tokens[0].token;
+    expect(run.stdout).toContain(`  upfleet agent run --control-plane cp-1.example.com:50051,cp-2.example.com:50051 --region US-Virginia --token ${secret}\n`);
+    expect(run.stdout).toContain(`| sudo sh -s -- --control-plane cp-1.example.com:50051,cp-2.example.com:50051 --region US-Virginia --token ${secret}\n`);
+    expect(api.requests[0].body).toEqual({ region: 'US-Virginia' }); // the addresses are the hint's, not the server's
+  });
+
+  it('token create refuses a --control-plane member that is not HOST:PORT before any request', async () => {
+    const run = await admin('agent', 'token', 'create', '--region', 'US-Virginia', '--control-plane', 'cp-1:50051,https://cp-2');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe("upfleet: Invalid --control-plane 'https://cp-2': HOST:PORT, or several separated by commas (a:50051,b:50051)\n");
+    expect(api.requests).toHaveLength(0);
+  });
+
   it('token create without --expires leaves the lifetime to the server; --json prints the created token', async () => {
     const run = await admin('agent', 'token', 'create', '--region', 'US-Virginia', '--json');
     expect(api.requests[0].body).toEqual({ region: 'US-Virginia' });

@@ -4,7 +4,8 @@
 import { grpc, type AgentServiceClient, type HeartbeatRequest, type RegisterResponse } from '@upfleet/proto';
 import type { Logger } from 'pino';
 import { Gauge, type Registry } from 'prom-client';
-import { controlPlaneAddresses, type AgentTls } from '../config';
+import type { AgentTls } from '../config';
+import { controlPlaneAddresses } from '@upfleet/proto/control-plane-address';
 import type { AssignmentStore } from '../buffer/assignment-store';
 import type { AgentIdentity, IdentityStore } from '../buffer/identity-store';
 import type { Outbox } from '../buffer/sqlite-outbox';
