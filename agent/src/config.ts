@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { splitJoinToken } from '@upfleet/proto/join-token';
+import { controlPlaneAddresses, isControlPlaneAddress } from '@upfleet/proto/control-plane-address';
 
 export type AgentTls =
   | { mode: 'system' }
@@ -15,7 +16,7 @@ export type AgentTls =
   | { mode: 'insecure' };
 
 export interface AgentConfig {
-  /** control plane gRPC address, HOST:PORT */
+  /** control plane gRPC address, HOST:PORT, or several separated by commas (tried in turn) */
   controlPlane: string;
   /** 'REGION-City', e.g. 'EU-Germany' */
   region: string;
@@ -158,12 +159,18 @@ export function loadAgentConfig(env: Env = process.env, overrides: AgentConfigOv
     return def;
   };
 
-  const controlPlane = str('controlPlane');
-  if (!controlPlane) {
-    problems.push(`control plane address is required (${FLAG.controlPlane} HOST:PORT or ${ENV.controlPlane[0]})`);
-  } else if (!/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/.test(controlPlane) || Number(controlPlane.split(':').pop()) > 65535) {
-    problems.push(`control plane address must be HOST:PORT (got '${controlPlane}')`);
+  const controlPlaneRaw = str('controlPlane');
+  const controlPlanes = controlPlaneRaw ? controlPlaneAddresses(controlPlaneRaw) : [];
+  if (controlPlanes.length === 0) {
+    problems.push(`control plane address is required (${FLAG.controlPlane} HOST:PORT or ${ENV.controlPlane[0]}; several as a,b)`);
+  } else {
+    for (const a of controlPlanes) {
+      if (!isControlPlaneAddress(a)) {
+        problems.push(`control plane address must be HOST:PORT (got '${a}')`);
+      }
+    }
   }
+  const controlPlane = controlPlanes.join(',');
   const region = str('region');
   if (!region) problems.push(`region is required (${FLAG.region} REGION-City, e.g. EU-Germany, or ${ENV.region[0]})`);
   else if (!/^[A-Za-z0-9]+-[A-Za-z0-9][A-Za-z0-9 ._]*$/.test(region)) {
@@ -201,7 +208,7 @@ export function loadAgentConfig(env: Env = process.env, overrides: AgentConfigOv
   const probeCaFile = str('probeCaFile');
 
   const config: AgentConfig = {
-    controlPlane: controlPlane ?? '',
+    controlPlane,
     region: region ?? '',
     token,
     dataDir,
@@ -260,3 +267,4 @@ export const AGENT_USAGE = `usage: upfleet agent run --control-plane HOST:PORT -
   [--outbox-cap 1000000] [--batch-size 2000] [--flush-interval-ms 1000] [--allow-private-targets true]
   [--probe-ca-file FILE] [--config FILE.json] [--log-level info]
 Every flag has an UPFLEET_* environment twin (UPFLEET_CONTROL_PLANE, UPFLEET_REGION, UPFLEET_TOKEN, ...).`;
+

@@ -255,6 +255,23 @@ describe('agent token commands', () => {
     );
   });
 
+  it('token create --control-plane puts every address of a cluster in the run command and the install line', async () => {
+    api.state.caFingerprint = 'ab'.repeat(32);
+    const run = await admin('agent', 'token', 'create', '--region', 'US-Virginia', '--control-plane', 'cp-1.example.com:50051, cp-2.example.com:50051');
+    expect(run.code, run.stderr).toBe(0);
+    const secret = api.state.tokens[0].token;
+    expect(run.stdout).toContain(`  upfleet agent run --control-plane cp-1.example.com:50051,cp-2.example.com:50051 --region US-Virginia --token ${secret}\n`);
+    expect(run.stdout).toContain(`| sudo sh -s -- --control-plane cp-1.example.com:50051,cp-2.example.com:50051 --region US-Virginia --token ${secret}\n`);
+    expect(api.requests[0].body).toEqual({ region: 'US-Virginia' }); // the addresses are the hint's, not the server's
+  });
+
+  it('token create refuses a --control-plane member that is not HOST:PORT before any request', async () => {
+    const run = await admin('agent', 'token', 'create', '--region', 'US-Virginia', '--control-plane', 'cp-1:50051,https://cp-2');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe("upfleet: Invalid --control-plane 'https://cp-2': HOST:PORT, or several separated by commas (a:50051,b:50051)\n");
+    expect(api.requests).toHaveLength(0);
+  });
+
   it('token create without --expires leaves the lifetime to the server; --json prints the created token', async () => {
     const run = await admin('agent', 'token', 'create', '--region', 'US-Virginia', '--json');
     expect(api.requests[0].body).toEqual({ region: 'US-Virginia' });
@@ -316,6 +333,49 @@ describe('agent list', () => {
     api.state.agents = [];
     expect((await admin('agent', 'list')).stdout).toBe('No agents have registered yet.\n');
     expect(JSON.parse((await admin('agent', 'list', '--json')).stdout)).toEqual([]);
+  });
+});
+
+describe('cluster status', () => {
+  const proc = (id: string, host: string, pid: number, leader: boolean, lastSeen: string) => ({
+    id, host, pid, version: '1.4.0', started_at: '2025-06-01T09:00:00.000Z', last_seen: lastSeen, leader, this_process: id.startsWith('aaaa'),
+  });
+
+  it('prints one row per process and which one holds the lease since when', async () => {
+    api.state.cluster = {
+      database: 'postgres',
+      lease: { holder: 'bbbbbbbb-2222', epoch: 7, since: '2025-06-01T11:40:00.000Z', expires_at: '2025-06-01T12:00:08.000Z' },
+      processes: [proc('aaaaaaaa-1111', 'cp-1', 101, false, '2025-06-01T11:59:58Z'), proc('bbbbbbbb-2222', 'cp-2', 202, true, '2025-06-01T11:59:57Z')],
+    };
+    const run = await admin('cluster', 'status');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(
+      [
+        'PROCESS              HOST  PID  VERSION  STARTED           LAST SEEN  LEADER',
+        'aaaaaaaa (answered)  cp-1  101  1.4.0    2025-06-01 09:00  2s ago     no',
+        'bbbbbbbb             cp-2  202  1.4.0    2025-06-01 09:00  3s ago     yes',
+        '',
+        'Leader: bbbbbbbb on cp-2 (pid 202), epoch 7, since 2025-06-01 11:40 UTC (20m ago)',
+        'Lease and processes: Postgres (DATABASE_URL)',
+        '',
+      ].join('\n'),
+    );
+    expect(api.requests.at(-1)).toMatchObject({ method: 'GET', path: '/api/admin/cluster', authorization: `Bearer ${ADMIN_TOKEN}` });
+  });
+
+  it('says when no process holds the lease; --json prints the data as the API sent it', async () => {
+    api.state.cluster = { database: 'sqlite', lease: null, processes: [proc('aaaaaaaa-1111', 'cp-1', 101, false, '2025-06-01T11:59:40Z')] };
+    const run = await admin('cluster', 'status');
+    expect(run.stdout).toContain('Leader: none (the lease lapsed; a process takes it over at its next renewal)\n');
+    expect(run.stdout).toContain('Lease and processes: SQLite (one process per DATA_DIR)');
+    expect(JSON.parse((await admin('cluster', 'status', '--json')).stdout)).toEqual(api.state.cluster);
+  });
+
+  it('a wrong admin token is one line and exit code 1', async () => {
+    const run = await cli(['cluster', 'status', '--server', api.url, '--token', 'wrong']);
+    expect(run.code).toBe(1);
+    expect(run.stderr.split('\n').filter(Boolean)).toHaveLength(1);
+    expect(run.stderr).toMatch(/^upfleet: Admin token rejected/);
   });
 });
 

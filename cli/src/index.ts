@@ -3,6 +3,7 @@
 // signals) comes in as CliDeps so tests run the real program against a local server.
 import { Command, CommanderError } from 'commander';
 import { agentCommand } from './commands/agent/index';
+import { clusterCommand } from './commands/cluster/index';
 import type { AgentModule } from './commands/agent/run';
 import { monitorsCommand } from './commands/monitors/index';
 import { packageCommand } from './commands/package/index';
@@ -38,6 +39,7 @@ export function buildProgram(deps: CliDeps, setExitCode: (code: number) => void 
   program.addCommand(regionCommand(deps));
   program.addCommand(agentCommand(deps, setExitCode));
   program.addCommand(monitorsCommand(deps));
+  program.addCommand(clusterCommand(deps));
 
   // Subcommands inherit output and exit handling.
   const inherit = (cmd: Command) => {

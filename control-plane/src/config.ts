@@ -40,6 +40,8 @@ export interface Config {
   refreshTokenTtlDays: number;
   refreshReuseGraceSeconds: number;
   agentLeaseSeconds: number;
+  /** LEADER_LEASE_SECONDS: how long the leader lease lasts unrenewed (renewed every third of it); a takeover after a crash waits about this long. */
+  leaderLeaseSeconds: number;
   /** Workspaces a person may own besides their personal one (MAX_WORKSPACES_PER_USER). */
   maxWorkspacesPerUser: number;
   stripe: { secretKey: string | null; webhookSecret: string | null; apiBase: string | null };
@@ -192,6 +194,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     refreshTokenTtlDays: int('REFRESH_TOKEN_TTL_DAYS', 30, 1, 365),
     refreshReuseGraceSeconds: int('REFRESH_REUSE_GRACE_SECONDS', 10, 0, 300),
     agentLeaseSeconds: int('AGENT_LEASE_SECONDS', 15, 3, 600),
+    leaderLeaseSeconds: int('LEADER_LEASE_SECONDS', 10, 3, 300),
     maxWorkspacesPerUser: int('MAX_WORKSPACES_PER_USER', 10, 0, 100000),
     stripe: {
       secretKey: str('STRIPE_SECRET_KEY'),

@@ -72,7 +72,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
   const ingest = createIngestFeature(base, { results: store, agents: agents.services, live: live.services.live, alerting: alerting.services.alerting });
   const downloads = createAgentDownloadsFeature(base);
   const features = [foundation, results, agents, statusPages, live, alerting, monitoring, billing, workspaces, accounts, downloads, ingest];
-  const http = createHttpFeature(base, { ...accounts.services, ...workspaces.services, events }, features);
+  const http = createHttpFeature(base, { ...accounts.services, ...workspaces.services, events, results: store }, features);
 
   const stop = await startInOrder([...features, http]);
   const { port, url } = http.services.address();

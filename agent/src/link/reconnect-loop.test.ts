@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +28,14 @@ afterAll(() => targets.close());
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
+
+async function closedPort(): Promise<number> {
+  const s = net.createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
+  const port = (s.address() as net.AddressInfo).port;
+  await new Promise((r) => s.close(r));
+  return port;
+}
 
 function tempDir(): string {
   const d = mkdtempSync(path.join(tmpdir(), 'upfleet-agent-link-'));
@@ -96,6 +105,43 @@ describe('agent link', () => {
     expect(a.stats().assignments).toBe(1);
     await waitFor(() => a.stats().outboxDepth === 0 || a.stats().link.resultsAcked > 0, 5000, 'acks');
     expect(a.stats().link.state).toBe('connected');
+  });
+
+  it('given several control planes, skips a dead first address, connects to the live one and reports', async () => {
+    const dead = await closedPort();
+    const cp = await controlPlane({ assignments: [httpCheck('7:CHECK_KIND_HTTP:EU-Germany', targets.http.ok)] });
+    const dir = tempDir();
+    const cfg = config({ address: `127.0.0.1:${dead}, ${cp.address}` }, dir);
+    expect(cfg.controlPlane).toBe(`127.0.0.1:${dead},${cp.address}`);
+    const a = await agent(cfg);
+    await waitFor(() => cp.stored.size >= 2, 15_000, 'results at the second address');
+    expect(cp.registrations).toHaveLength(1);
+    expect(a.stats().link.state).toBe('connected');
+  });
+
+  it('moves to the next control plane when its own goes away, and back around to the first', async () => {
+    const assignments = [httpCheck('7:CHECK_KIND_HTTP:EU-Germany', targets.http.ok)];
+    const first = await controlPlane({ assignments });
+    const second = await controlPlane({ assignments, agents: first.agents });
+    const dir = tempDir();
+    const a = await agent(config({ address: `${first.address},${second.address}` }, dir));
+    await waitFor(() => first.stored.size >= 1, 15_000, 'results at the first');
+    const sessionsBefore = a.stats().link.sessions;
+
+    await first.close();
+    await waitFor(() => second.stored.size >= 1, 15_000, 'results at the second after the first went away');
+    expect(second.registrations).toHaveLength(0); // the same identity, no new registration
+    expect(a.stats().link.sessions).toBeGreaterThan(sessionsBefore);
+
+    const firstAgain = await controlPlane({ port: first.port, assignments, agents: first.agents });
+    await second.close();
+    await waitFor(() => firstAgain.stored.size >= 1, 20_000, 'results at the first again');
+    await waitFor(() => a.stats().outboxDepth === 0, 10_000, 'everything delivered');
+    await a.stop();
+    // Nothing lost and nothing twice across the three servers.
+    const ids = [...first.stored.keys(), ...second.stored.keys(), ...firstAgain.stored.keys()];
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.length).toBe(a.stats().checksRun);
   });
 
   it('keeps checking on the saved snapshot while the control plane is down and delivers everything afterwards', async () => {

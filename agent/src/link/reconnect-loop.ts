@@ -5,6 +5,7 @@ import { grpc, type AgentServiceClient, type HeartbeatRequest, type RegisterResp
 import type { Logger } from 'pino';
 import { Gauge, type Registry } from 'prom-client';
 import type { AgentTls } from '../config';
+import { controlPlaneAddresses } from '@upfleet/proto/control-plane-address';
 import type { AssignmentStore } from '../buffer/assignment-store';
 import type { AgentIdentity, IdentityStore } from '../buffer/identity-store';
 import type { Outbox } from '../buffer/sqlite-outbox';
@@ -21,6 +22,7 @@ export type LinkState = 'idle' | 'connecting' | 'connected' | 'backoff' | 'stopp
 const LINK_STATES: LinkState[] = ['idle', 'connecting', 'connected', 'backoff', 'stopped', 'fatal'];
 
 export interface LinkDeps {
+  /** HOST:PORT, or several separated by commas: on a failure the link moves to the next, and back around. */
   controlPlane: string;
   tls: AgentTls;
   region: string;
@@ -103,6 +105,10 @@ export function createLink(deps: LinkDeps): Link {
   let session: Session | undefined;
   let wake: (() => void) | undefined;
   let loop: Promise<void> | undefined;
+  const addresses = controlPlaneAddresses(deps.controlPlane);
+  let current = 0;
+  // Failures since the last connection: the backoff waits only once every address failed in turn.
+  let failedInRow = 0;
 
   const sleep = (ms: number): Promise<void> =>
     new Promise((resolve) => {
@@ -114,7 +120,8 @@ export function createLink(deps: LinkDeps): Link {
     if (stats.state !== 'connected') {
       stats.state = 'connected';
       backoff.reset();
-      log.info({ controlPlane: deps.controlPlane }, 'connected to control plane');
+      failedInRow = 0;
+      log.info({ controlPlane: addresses[current] }, 'connected to control plane');
     }
   };
 
@@ -140,7 +147,7 @@ export function createLink(deps: LinkDeps): Link {
       let identity = deps.identity.get();
       let during: 'register' | 'session' = identity ? 'session' : 'register';
       try {
-        client = await createAgentClient(deps.controlPlane, deps.tls);
+        client = await createAgentClient(addresses[current], deps.tls);
         if (!identity) {
           identity = await register(client, deps);
           during = 'session';
@@ -154,13 +161,19 @@ export function createLink(deps: LinkDeps): Link {
         stats.lastError = c.message;
         if (c.kind === 'fatal') {
           stats.state = 'fatal';
-          log.fatal({ controlPlane: deps.controlPlane }, c.message);
+          log.fatal({ controlPlane: addresses[current] }, c.message);
           deps.onFatal(c.message);
           return;
         }
-        delay = backoff.next();
+        const failed = addresses[current];
+        current = (current + 1) % addresses.length;
+        failedInRow++;
+        if (failedInRow >= addresses.length) {
+          failedInRow = 0;
+          delay = backoff.next();
+        }
         stats.state = 'backoff';
-        log.warn({ err: c.message, retryInMs: delay }, 'control plane link down; checks continue');
+        log.warn({ err: c.message, controlPlane: failed, next: addresses[current], retryInMs: delay }, 'control plane link down; checks continue');
       } finally {
         client?.close();
       }

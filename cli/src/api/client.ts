@@ -9,6 +9,7 @@ import type {
   AdminWorkspace,
   AgentInfo,
   AgentTokenInfo,
+  ClusterStatus,
   CreatedAgentToken,
   Package,
   PriceSyncRow,
@@ -41,6 +42,7 @@ export interface AdminClient {
   listAgentTokens(): Promise<AgentTokenInfo[]>;
   revokeAgentToken(tokenId: string): Promise<RevokedAgentToken>;
   listAgents(): Promise<AgentInfo[]>;
+  clusterStatus(): Promise<ClusterStatus>;
 }
 
 export { normalizeServerUrl } from './http';
@@ -77,5 +79,6 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
     listAgentTokens: () => request('GET', '/api/admin/agent-tokens'),
     revokeAgentToken: (tokenId) => request('DELETE', `/api/admin/agent-tokens/${encodeURIComponent(tokenId)}`),
     listAgents: () => request('GET', '/api/admin/agents'),
+    clusterStatus: () => request('GET', '/api/admin/cluster'),
   };
 }

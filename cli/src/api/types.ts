@@ -92,3 +92,25 @@ export interface AgentInfo {
   /** the agent runs an older release than the control plane (absent from older control planes) */
   outdated?: boolean;
 }
+
+/** A control-plane process as GET /api/admin/cluster lists it. */
+export interface ClusterProcess {
+  id: string;
+  host: string;
+  pid: number;
+  version: string;
+  started_at: string;
+  last_seen: string;
+  /** holds the leader lease (runs the once-only work) */
+  leader: boolean;
+  /** the process that answered */
+  this_process: boolean;
+}
+
+export interface ClusterStatus {
+  /** where the lease and process list live: 'sqlite' (one process) or 'postgres' (DATABASE_URL) */
+  database: 'sqlite' | 'postgres';
+  /** null while no process holds the lease (it lapsed, a takeover is due) */
+  lease: { holder: string; epoch: number; since: string; expires_at: string } | null;
+  processes: ClusterProcess[];
+}

@@ -2,7 +2,7 @@
 // implements (/api/admin/*), so CLI tests exercise real sockets, headers and JSON.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { AdminRegion, AdminUser, AdminWorkspace, AgentInfo, AgentTokenInfo, Package } from '../api/types';
+import type { AdminRegion, AdminUser, AdminWorkspace, AgentInfo, AgentTokenInfo, ClusterStatus, Package } from '../api/types';
 
 export interface AdminApiState {
   users: AdminUser[];
@@ -15,6 +15,7 @@ export interface AdminApiState {
   /** the server's PUBLIC_URL, sent with a created token */
   publicUrl?: string | null;
   agents: AgentInfo[];
+  cluster?: ClusterStatus;
 }
 
 export interface RecordedRequest {
@@ -159,6 +160,8 @@ export async function startAdminApiServer(adminToken: string, state: AdminApiSta
         return ok(state.tokens.map(({ token: _secret, ...info }) => info));
       case 'GET /api/admin/agents':
         return ok(state.agents);
+      case 'GET /api/admin/cluster':
+        return ok(state.cluster ?? { database: 'sqlite', lease: null, processes: [] });
     }
     const revoke = /^DELETE \/api\/admin\/agent-tokens\/([^/]+)$/.exec(route);
     if (revoke) {

@@ -9,7 +9,7 @@ import { createTokenService } from '../services/tokens';
 import { createApiKeysRepo } from '../store/api-keys-repo';
 import { createSessionsRepo } from '../store/sessions-repo';
 import type { Foundation } from './foundation';
-import { every, type Feature } from './lifecycle';
+import { every, whileLeader, type Feature } from './lifecycle';
 import { apiKeyRoutes } from '../http/routes/api-keys';
 import { authRoutes } from '../http/routes/auth';
 import { oidcRoutes } from '../http/routes/oidc';
@@ -51,10 +51,13 @@ export function createAccountsFeature(base: Foundation, deps: { billing: Billing
     name: 'accounts',
     services: { tokens, auth, oidc, apiKeys },
     routes: (signIn) => ({ account: [oidcRoutes({ oidc, limiter: base.limiter }), authRoutes(auth, signIn), apiKeyRoutes(apiKeys, signIn)] }),
-    start: async () => {
-      await pruneSessions();
-      prune.start();
-    },
-    stop: () => prune.stop(),
+    // Pruning is once-only work in a cluster: the lease holder does it.
+    ...whileLeader(base.leadership, {
+      start: async () => {
+        await pruneSessions();
+        prune.start();
+      },
+      stop: () => prune.stop(),
+    }),
   } satisfies Feature<unknown>;
 }

@@ -10,7 +10,7 @@ import type { EventHub } from '../services/events';
 import type { LiveStateService } from '../services/live-state';
 import type { StatusPageService } from '../services/status-pages';
 import type { Foundation } from './foundation';
-import type { Feature } from './lifecycle';
+import { whileLeader, type Feature } from './lifecycle';
 import { alertMethodRoutes } from '../http/routes/alert-methods';
 import { incidentRoutes } from '../http/routes/incidents';
 
@@ -57,7 +57,7 @@ export function createAlertingFeature(base: Foundation, deps: { maintenance: Mai
     name: 'alerting',
     services: { alerting, alerts },
     routes: () => ({ workspace: [...alertMethodRoutes({ alerts, alerting }), ...incidentRoutes({ alerting })] }),
-    start: () => alerting.start(),
-    stop: () => alerting.stop(),
+    // The delivery outbox and incident retention run once in a cluster: on the lease holder.
+    ...whileLeader(base.leadership, { start: () => alerting.start(), stop: () => alerting.stop() }),
   } satisfies Feature<unknown>;
 }

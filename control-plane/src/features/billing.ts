@@ -6,7 +6,7 @@ import { createPriceService } from '../services/billing-prices';
 import { createPlanChanger } from '../services/plan-change';
 import { createBillingRepo } from '../store/billing-repo';
 import type { Foundation } from './foundation';
-import { every, type Feature } from './lifecycle';
+import { every, whileLeader, type Feature } from './lifecycle';
 import { billingRoutes, billingWebhookRoute } from '../http/routes/billing';
 import { catalogRoutes, publicRoutes } from '../http/routes/catalog';
 
@@ -49,9 +49,11 @@ export function createBillingFeature(base: Foundation) {
         },
       })],
     }),
-    start: () => {
-      if (stripe) grace.start();
-    },
-    stop: () => grace.stop(),
+    ...whileLeader(base.leadership, {
+      start: () => {
+        if (stripe) grace.start();
+      },
+      stop: () => grace.stop(),
+    }),
   } satisfies Feature<unknown>;
 }

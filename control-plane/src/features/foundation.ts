@@ -6,6 +6,7 @@ import { Registry } from 'prom-client';
 import { ConfigError, type Config } from '../config';
 import type { Logger } from '../logger';
 import { createChangeHub } from '../change-hub';
+import { lockDataDir } from '../cluster/data-dir-lock';
 import { createSecretBox, randomToken } from '../lib/crypto';
 import { deriveKey, loadMasterKey, readOrCreateSecretFile } from '../lib/secrets-files';
 import { createAccountMailer } from '../services/account-mail';
@@ -17,7 +18,9 @@ import { openDatabase } from '../store/db';
 import { createEndpointsRepo } from '../store/endpoints-repo';
 import { createRateLimitRepo } from '../store/rate-limit-repo';
 import { seedDatabase } from '../store/seed';
-import { openSql, sqliteSql } from '../store/sql/open';
+import { openSql, sqliteSql, type Sql } from '../store/sql/open';
+import { createLeaderLease } from '../cluster/leader-lease';
+import { CONTROL_PLANE_VERSION } from '../version';
 import { createUsersRepo } from '../store/users-repo';
 import { createWorkspacesRepo } from '../store/workspaces-repo';
 import type { Feature } from './lifecycle';
@@ -29,7 +32,19 @@ export interface FoundationOptions {
 
 export function createFoundation(config: Config, logger: Logger, opts: FoundationOptions = {}) {
   fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
-  const db = openDatabase(path.join(config.dataDir, 'upfleet.db'));
+  // Before the database is opened: a second process must not even migrate it.
+  const dataDirLock = lockDataDir(config.dataDir);
+  let db: ReturnType<typeof openDatabase>;
+  try {
+    db = openDatabase(path.join(config.dataDir, 'upfleet.db'));
+  } catch (err) {
+    dataDirLock.release();
+    throw err;
+  }
+  const closeDb = () => {
+    db.close();
+    dataDirLock.release();
+  };
   seedDatabase(db);
   // Kysely on the same SQLite handle: converted repos and the rest share one connection.
   const sql = sqliteSql(db);
@@ -42,10 +57,15 @@ export function createFoundation(config: Config, logger: Logger, opts: Foundatio
   // every new account on some other plan.
   if (!catalog.packageByName(config.defaultPackage)) {
     const names = catalog.listPackages().map((p) => p.package_name).join(', ');
-    db.close();
+    closeDb();
     throw new ConfigError(`DEFAULT_PACKAGE names no package (got '${config.defaultPackage}'); packages: ${names}`);
   }
   const defaultPackage = () => catalog.packageByName(config.defaultPackage) ?? catalog.freePackage();
+  // The database the processes of a cluster share: Postgres with DATABASE_URL (opened at start), else this SQLite.
+  let clusterSql: Sql = sql;
+  const leadership = createLeaderLease({
+    sql: () => clusterSql, alone: !config.databaseUrl, ttlMs: config.leaderLeaseSeconds * 1000, version: CONTROL_PLANE_VERSION, logger,
+  });
   // One registry per control plane; each part registers its own metrics on it.
   const metrics = new Registry();
   // PUBLIC_URL, else the address the HTTP server listens on (known once it does: links made before are for mail sent later).
@@ -57,6 +77,10 @@ export function createFoundation(config: Config, logger: Logger, opts: Foundatio
     now: opts.now,
     db,
     sql,
+    /** The database the processes of a cluster coordinate in (the lease, the process list). */
+    clusterSql: () => clusterSql,
+    /** The leader lease: once-only work runs while this process holds it (whileLeader). */
+    leadership,
     box,
     /** A key of its own per purpose, derived from the master key. */
     key: (purpose: string) => deriveKey(master, purpose),
@@ -96,18 +120,23 @@ export function createFoundation(config: Config, logger: Logger, opts: Foundatio
   return {
     name: 'foundation',
     services,
-    // DATABASE_URL is experimental: its schema is migrated (a newer one stops the start), state stays in SQLite.
+    // DATABASE_URL is experimental: its schema is migrated (a newer one stops the start) and it holds the
+    // lease and process list; the product's state stays in SQLite.
+    // The lease is claimed before any other feature starts: on SQLite this process holds it from here on.
     start: async () => {
-      if (!config.databaseUrl) return;
       try {
-        await (await openSql({ dialect: 'postgres', url: config.databaseUrl })).close();
+        if (config.databaseUrl) clusterSql = await openSql({ dialect: 'postgres', url: config.databaseUrl });
+        await leadership.start();
       } catch (err) {
-        db.close();
+        await clusterSql.close();
+        closeDb();
         throw err;
       }
     },
-    stop: () => {
-      db.close();
+    stop: async () => {
+      await leadership.stop();
+      await clusterSql.close();
+      closeDb();
     },
   } satisfies Feature<typeof services>;
 }

@@ -5,6 +5,10 @@ import type { Server } from 'node:http';
 import { createApp } from '../http/app';
 import { signInGates } from '../http/middleware/auth';
 import { registerHttpMetrics } from '../lib/metrics';
+import { createClusterStatus } from '../cluster/status';
+import { createReadiness, databaseProbe, type ReadinessProbe } from '../cluster/readiness';
+import { clusterRoutes } from '../http/routes/cluster';
+import type { ResultStore } from '../results/clickhouse-store';
 import type { ApiKeyService } from '../services/api-keys';
 import type { EventHub } from '../services/events';
 import type { TokenService } from '../services/tokens';
@@ -15,14 +19,22 @@ import type { Feature } from './lifecycle';
 /** `features` in the order their routes match (server.ts passes them in their start order). */
 export function createHttpFeature(
   base: Foundation,
-  deps: { tokens: TokenService; apiKeys: ApiKeyService; workspaces: WorkspaceService; events: EventHub },
+  deps: { tokens: TokenService; apiKeys: ApiKeyService; workspaces: WorkspaceService; events: EventHub; results: ResultStore | null },
   features: ReadonlyArray<Feature<unknown>>,
 ) {
   const { config, users, workspacesRepo } = base;
   const signIn = signInGates(deps.tokens, deps.apiKeys, deps.workspaces);
+  const probes: Record<string, ReadinessProbe> = { database: databaseProbe(base.sql) };
+  // With DATABASE_URL the lease and process list live in Postgres: a process cut off from it cannot coordinate.
+  if (config.databaseUrl) probes.postgres = () => databaseProbe(base.clusterSql())();
+  const results = deps.results;
+  if (results) probes.clickhouse = () => results.ping();
+  const cluster = createClusterStatus({ sql: base.clusterSql, processId: base.leadership.processId });
   const app = createApp({
     logger: base.logger,
-    routes: features.map((f) => f.routes?.(signIn) ?? {}),
+    // `upfleet cluster status` is the operator's, after every feature's routes.
+    routes: [...features.map((f) => f.routes?.(signIn) ?? {}), { operator: [clusterRoutes(cluster, base.adminToken)] }],
+    readiness: createReadiness(probes),
     signIn,
     workspacesRepo,
     memberName: (id) => users.byId(id)?.username ?? `user ${id}`,

@@ -32,6 +32,45 @@ export function every(ms: number, fn: () => void): { start(): void; stop(): void
   };
 }
 
+/** Whether this process holds the leader lease, and news when that changes (cluster/leader-lease.ts). */
+export interface LeaderSignal {
+  isLeader(): boolean;
+  /** `fn(true)` when the lease is gained, `fn(false)` when lost; answers the unsubscribe. */
+  onChange(fn: (leader: boolean) => void): () => void;
+}
+
+/**
+ * Work that must happen once in a cluster (deadlines, outboxes, retention): started while this
+ * process holds the leader lease, stopped when it loses it, started again when it gains it back.
+ * On SQLite the process holds the lease from the foundation's start on, so this is plain start/stop.
+ */
+export function whileLeader(leader: LeaderSignal, work: Lifecycle): Required<Lifecycle> {
+  let running = false;
+  let unsubscribe: (() => void) | null = null;
+  // Starts and stops happen in the order the lease changed, each after the one before.
+  let chain: Promise<void> = Promise.resolve();
+  const set = (on: boolean) => {
+    chain = chain.then(async () => {
+      if (on === running) return;
+      running = on;
+      await (on ? work.start?.() : work.stop?.());
+    });
+    return chain;
+  };
+  return {
+    async start() {
+      unsubscribe = leader.onChange((on) => void set(on).catch(() => undefined));
+      if (leader.isLeader()) await set(true);
+    },
+    async stop() {
+      unsubscribe?.();
+      unsubscribe = null;
+      await chain.catch(() => undefined);
+      await set(false);
+    },
+  };
+}
+
 /**
  * Starts features in order; when one fails to start, stops those already started (in reverse) and
  * rethrows. Answers the stop of them all, in reverse order.

@@ -9,7 +9,7 @@ import { createHeartbeats } from '../services/heartbeats';
 import type { LiveStateService } from '../services/live-state';
 import { cachedUptime } from '../services/uptime-cache';
 import type { Foundation } from './foundation';
-import type { Feature } from './lifecycle';
+import { whileLeader, type Feature } from './lifecycle';
 import type { AlertService } from '../alerting/settings';
 import { endpointRoutes } from '../http/routes/endpoints';
 import { graphRoutes } from '../http/routes/graphs';
@@ -63,9 +63,12 @@ export function createMonitoringFeature(
       workspace: [...endpointRoutes({ endpoints, alerts: deps.alerts, limiter: base.limiter, heartbeats }), ...graphRoutes(graphs)],
     }),
     // Deadlines are checked now (a ping missed while the control plane was away) and every few seconds.
-    start: () => {
-      stopHeartbeats = heartbeats.start(opts.heartbeatTickMs);
-    },
-    stop: () => stopHeartbeats?.(),
+    // On the lease holder only: two processes checking deadlines would both mark a heartbeat down.
+    ...whileLeader(base.leadership, {
+      start: () => {
+        stopHeartbeats = heartbeats.start(opts.heartbeatTickMs);
+      },
+      stop: () => stopHeartbeats?.(),
+    }),
   } satisfies Feature<unknown>;
 }

@@ -8,7 +8,7 @@ import { createStatusSubscribers } from '../services/status-subscribers';
 import { createStatusMailRepo } from '../store/status-mail-repo';
 import { createStatusPagesRepo } from '../store/status-pages-repo';
 import type { Foundation } from './foundation';
-import { every, type Feature } from './lifecycle';
+import { every, whileLeader, type Feature } from './lifecycle';
 import { statusPageOwnerRoutes, statusPagePublicApi, statusPageSite } from '../http/routes/status-pages';
 
 export function createStatusPagesFeature(base: Foundation, results: ResultStore | null, opts: { maintenanceTickMs?: number; domainCheckTickMs?: number }) {
@@ -51,14 +51,17 @@ export function createStatusPagesFeature(base: Foundation, results: ResultStore 
       account: [statusPageOwnerRoutes({ statusPages, maintenance, subscribers, signIn, limiter: base.limiter })],
       pages: [statusPageSite({ statusPages, subscribers, limiter: base.limiter, publicUrl: config.publicUrl })],
     }),
-    start: () => {
-      subscribers.start(opts.maintenanceTickMs);
-      domainChecks.start();
-    },
-    stop: async () => {
-      await subscribers.stop();
-      domainChecks.stop();
-      await domainCheck;
-    },
+    // The status-mail outbox, maintenance notices and domain rechecks are once-only: on the lease holder.
+    ...whileLeader(base.leadership, {
+      start: () => {
+        subscribers.start(opts.maintenanceTickMs);
+        domainChecks.start();
+      },
+      stop: async () => {
+        await subscribers.stop();
+        domainChecks.stop();
+        await domainCheck;
+      },
+    }),
   } satisfies Feature<unknown>;
 }

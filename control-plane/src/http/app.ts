@@ -14,6 +14,8 @@ import { buildOpenApi } from './openapi';
 import { securityHeaders } from './middleware/security-headers';
 import type { RouteDecl } from './route-table';
 import { workspaceDataRouter } from './routes/users';
+import type { Readiness } from '../cluster/readiness';
+import { healthRoutes } from './routes/health';
 import { auditMutations } from './middleware/audit';
 import type { WorkspacesRepo } from '../store/workspaces-repo';
 
@@ -59,6 +61,8 @@ export interface AppDeps {
   adminToken: string;
   webDistDir: string | null;
   trustProxy?: boolean | number | string;
+  /** GET /readyz: the database and ClickHouse reachable, migrations current (absent: always ready). */
+  readiness?: Readiness;
   /** Prometheus text for GET /metrics (admin token, as Prometheus' `authorization` scrape option). */
   metrics?: { render(): string | Promise<string>; observeRequest(method: string, status: number, seconds: number): void };
 }
@@ -83,6 +87,8 @@ export function createApp(deps: AppDeps): Express {
   });
   app.use(securityHeaders);
 
+  // Load balancers' probes first: nothing (no sign-in, no parser) stands before them.
+  app.use(healthRoutes(deps.readiness ?? { check: () => Promise.resolve({ ready: true, parts: {} }) }));
   const slot = (k: Exclude<keyof FeatureRoutes, 'workspace'>): Router[] => deps.routes.flatMap((f) => f[k] ?? []);
   for (const r of slot('outside')) app.use(r);
   // Strict: a role and an audit action are decided by the route a URL matches, so a URL spelled

@@ -45,6 +45,8 @@ export interface ResultStore {
   countResults(opts?: { endpointId?: number; table?: GraphSource }): Promise<number>;
   /** Status pages' daily bars (status-queries.ts). */
   dailyUptime: DailyUptimeSource['dailyUptime'];
+  /** Resolves when the engine answers a trivial query (readiness); rejects when it is closed or unreachable. */
+  ping(): Promise<void>;
 }
 
 export interface ResultStoreOptions {
@@ -236,6 +238,11 @@ export class ClickHouseResultStore implements ResultStore {
 
   dailyUptime(...args: Parameters<DailyUptimeSource['dailyUptime']>): ReturnType<DailyUptimeSource['dailyUptime']> {
     return dailyUptimeFrom(this).dailyUptime(...args);
+  }
+
+  async ping(): Promise<void> {
+    const rs = await this.client.query({ query: 'SELECT 1 AS ok', format: 'JSONEachRow' });
+    await rs.json();
   }
 
   /** Runs a statement on the query connection (benchmarks seed data with INSERT ... SELECT). */

@@ -720,6 +720,29 @@ CREATE INDEX rate_limit_events_key ON rate_limit_events (bucket, key, ts);
       db.schema.createIndex('incident_events_incident').on('incident_events').columns(['incident_id', 'at']),
     ],
   },
+  {
+    // Several control planes on one database. Once-only work (deadlines, outboxes, retention) runs
+    // on the holder of a lease row; a takeover raises its epoch, and a write made under the lease
+    // checks the epoch in its transaction. Each process keeps a row of its own up to date.
+    id: 120,
+    name: 'cluster_lease',
+    sql: '',
+    steps: (db) => [
+      db.schema.createTable('leader_leases')
+        .addColumn('name', 'text', (c) => c.primaryKey())
+        .addColumn('holder', 'text', (c) => c.notNull())
+        .addColumn('epoch', 'bigint', (c) => c.notNull())
+        .addColumn('acquired_at', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull()),
+      db.schema.createTable('control_plane_processes')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('host', 'text', (c) => c.notNull())
+        .addColumn('pid', 'bigint', (c) => c.notNull())
+        .addColumn('version', 'text', (c) => c.notNull())
+        .addColumn('started_at', 'bigint', (c) => c.notNull())
+        .addColumn('last_seen', 'bigint', (c) => c.notNull()),
+    ],
+  },
 ];
 
 /** The one line a process stops with when the database was migrated by a newer Upfleet. */

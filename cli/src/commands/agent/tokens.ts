@@ -8,6 +8,7 @@ import { formatDate, formatRelative } from '../../formatters/time';
 import { parseDuration } from '../../lib/duration';
 import type { AgentTokenInfo, CreatedAgentToken } from '../../api/types';
 import { splitJoinToken } from '@upfleet/proto/join-token';
+import { controlPlaneAddresses, isControlPlaneAddress } from '@upfleet/proto/control-plane-address';
 
 /** The gRPC port agents dial by default (control plane GRPC_PORT). */
 export const DEFAULT_GRPC_PORT = 50051;
@@ -23,6 +24,8 @@ export interface LocalControlPlane {
   caFile: string | null;
   /** its actual gRPC port from DATA_DIR/runtime.json, when present */
   grpcPort: number | null;
+  /** --control-plane: the gRPC addresses agents dial (a cluster's processes), instead of the --server host's */
+  addresses?: string[];
 }
 
 /** What this host can see of the control plane's data directory, to make the hint exact. */
@@ -42,12 +45,13 @@ export function inspectDataDir(dataDir: string): LocalControlPlane {
 export function agentRunHint(server: string, token: CreatedAgentToken, local: LocalControlPlane): string {
   const host = new URL(server).hostname;
   const hostPort = host.includes(':') ? `[${host.replace(/^\[|\]$/g, '')}]` : host;
+  const controlPlane = local.addresses?.length ? local.addresses.join(',') : `${hostPort}:${local.grpcPort ?? DEFAULT_GRPC_PORT}`;
   // A token carrying the CA's fingerprint needs nothing else: the agent fetches and pins the CA.
   if (splitJoinToken(token.token).caFingerprint) {
-    return `upfleet agent run --control-plane ${hostPort}:${local.grpcPort ?? DEFAULT_GRPC_PORT} --region ${token.region} --token ${token.token}`;
+    return `upfleet agent run --control-plane ${controlPlane} --region ${token.region} --token ${token.token}`;
   }
   return (
-    `upfleet agent run --control-plane ${hostPort}:${local.grpcPort ?? DEFAULT_GRPC_PORT} --region ${token.region} ` +
+    `upfleet agent run --control-plane ${controlPlane} --region ${token.region} ` +
     `--token ${token.token} --data-dir ./agent-data --ca-file ${local.caFile ?? 'ca.pem'}`
   );
 }
@@ -89,6 +93,16 @@ export function formatCreatedToken(server: string, token: CreatedAgentToken, now
   ].join('\n');
 }
 
+/** --control-plane a:50051,b:50051: each HOST:PORT, as the agent will check them. */
+function parseAddresses(text: string): string[] {
+  const list = controlPlaneAddresses(text);
+  const bad = list.find((a) => !isControlPlaneAddress(a));
+  if (list.length === 0 || bad !== undefined) {
+    throw new CliError('usage', `Invalid --control-plane '${bad ?? text}': HOST:PORT, or several separated by commas (a:50051,b:50051)`);
+  }
+  return list;
+}
+
 /** --uses N or 'unlimited'. */
 function parseUses(text: string): number | null {
   if (text === 'unlimited') return null;
@@ -105,12 +119,14 @@ export function tokenCommand(deps: CliDeps): Command {
     .requiredOption('--region <REGION-City>', 'region the agent will serve, e.g. US-Virginia')
     .option('--expires <duration>', "lifetime such as 30m, 24h, 7d, or 'never' (default 24h)")
     .option('--uses <n>', "agents that may register with it, or 'unlimited' (default 1: single-use)")
-    .action(async (opts: { region: string; expires?: string; uses?: string }, cmd: Command) => {
+    .option('--control-plane <host:port,...>', "gRPC addresses the printed command dials, several for a cluster (a:50051,b:50051); default: the --server host's gRPC port")
+    .action(async (opts: { region: string; expires?: string; uses?: string; controlPlane?: string }, cmd: Command) => {
       const expiresIn = opts.expires === undefined ? undefined : opts.expires === 'never' ? null : parseDuration(opts.expires);
       const uses = opts.uses === undefined ? undefined : parseUses(opts.uses);
+      const addresses = opts.controlPlane === undefined ? undefined : parseAddresses(opts.controlPlane);
       const ctx = commandContext(cmd, deps);
       const created = await ctx.client.createAgentToken(opts.region, expiresIn, uses);
-      ctx.print(created, (t) => formatCreatedToken(ctx.globals.server, t, ctx.now(), inspectDataDir(ctx.globals.dataDir)));
+      ctx.print(created, (t) => formatCreatedToken(ctx.globals.server, t, ctx.now(), { ...inspectDataDir(ctx.globals.dataDir), addresses }));
     });
 
   token

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Upfleet agent installer, served by the control plane at /install-agent.sh:
-#   curl -fsSL __BASE_URL__/install-agent.sh | sudo sh -s -- --control-plane HOST:PORT --region REGION-City --token TOKEN
+#   curl -fsSL __BASE_URL__/install-agent.sh | sudo sh -s -- --control-plane HOST:PORT[,HOST:PORT...] --region REGION-City --token TOKEN
 # Downloads the agent executable from the same server, checks its sha256, installs it to
 # /usr/local/bin/upfleet-agent, writes /etc/upfleet/agent.env (mode 600, holds the token) and a
 # hardened systemd unit running as its own user, then enables and starts it.
@@ -22,7 +22,7 @@ CONTROL_PLANE="" REGION="" TOKEN="" DRY_RUN=0 LOCAL_BINARY="" ALLOW_PRIVATE=""
 say() { printf '%s\n' "$*"; }
 die() { printf 'install-agent: %s\n' "$*" >&2; exit 1; }
 usage() {
-  say "usage: install-agent.sh --control-plane HOST:PORT --region REGION-City --token TOKEN [--allow-private-targets true|false] [--binary FILE] [--dry-run]"
+  say "usage: install-agent.sh --control-plane HOST:PORT[,HOST:PORT...] --region REGION-City --token TOKEN [--allow-private-targets true|false] [--binary FILE] [--dry-run]"
   say "  --binary FILE   install this copy of $BINARY_NAME (no download); its sha256 is still checked against $BASE_URL"
 }
 
@@ -44,7 +44,9 @@ done
 [ -n "$CONTROL_PLANE" ] || { usage >&2; die "--control-plane HOST:PORT is required"; }
 [ -n "$REGION" ] || { usage >&2; die "--region REGION-City is required"; }
 [ -n "$TOKEN" ] || { usage >&2; die "--token is required (from 'upfleet agent token create')"; }
-for v in "$CONTROL_PLANE" "$REGION" "$TOKEN" "$ALLOW_PRIVATE"; do
+# Several control planes (a cluster) are one comma-separated value; the agent tries them in turn.
+case "$CONTROL_PLANE" in *[!][A-Za-z0-9._:,-]*|,*|*,|*,,*) die "--control-plane takes HOST:PORT, or several separated by commas (got '$CONTROL_PLANE')" ;; esac
+for v in "$REGION" "$TOKEN" "$ALLOW_PRIVATE"; do
   case "$v" in *[!][A-Za-z0-9._:/@+=-]*) die "values may only hold letters, digits and . _ : / @ + = - [ ] (got '$v')" ;; esac
 done
 [ "$(uname -s)" = Linux ] && [ "$(uname -m)" = x86_64 ] || die "this agent build is for Linux x86_64 (this is $(uname -s) $(uname -m))"

@@ -36,9 +36,30 @@ export interface IncidentEventsTable {
   detail: Generated<string>;
 }
 
+/** The leader lease: once-only work runs on its holder; every takeover raises the epoch. */
+export interface LeaderLeasesTable {
+  name: string;
+  holder: string;
+  epoch: number;
+  acquired_at: number;
+  expires_at: number;
+}
+
+/** A control-plane process, as it last said it was alive. */
+export interface ControlPlaneProcessesTable {
+  id: string;
+  host: string;
+  pid: number;
+  version: string;
+  started_at: number;
+  last_seen: number;
+}
+
 export interface Schema {
   sessions: SessionsTable;
   refresh_tokens: RefreshTokensTable;
   schema_migrations: SchemaMigrationsTable;
   incident_events: IncidentEventsTable;
+  leader_leases: LeaderLeasesTable;
+  control_plane_processes: ControlPlaneProcessesTable;
 }
