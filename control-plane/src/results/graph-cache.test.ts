@@ -11,12 +11,13 @@ const range = (fromMs: number, toMs: number) => ({ fromMs, toMs, functions: ['re
 const answer = (v: number): GraphSeries[] => [{ itemId: `1:response_time:EU-Germany`, function: 'response_time', location: 'EU-Germany', data: [[0, v]] }];
 
 describe('GraphCache', () => {
-  it('answers a repeated read from the cache, with its own copy', async () => {
+  it('answers a repeated read from the cache, frozen so no reader can change what the others get', async () => {
     const c = new GraphCache();
     let loads = 0;
     const load = async () => answer(++loads);
     const first = await c.read(1, range(0, HOUR), plan, load);
-    first[0].data.push([1, 99]); // a caller changing its answer changes nothing kept
+    expect(() => first[0].data.push([1, 99])).toThrow(TypeError);
+    expect(() => (first[0].data[0][1] = 5)).toThrow(TypeError);
     expect(await c.read(1, range(0, HOUR), plan, load)).toEqual(answer(1));
     expect(loads).toBe(1);
     // another range, endpoint, function list or plan is another answer

@@ -60,18 +60,20 @@ export class GraphCache {
       this.entries.delete(key);
       this.entries.set(key, hit);
       this.hits++;
-      return structuredClone(hit.series);
+      return hit.series;
     }
     if (hit) this.remove(key);
     this.misses++;
     const epoch = this.epochs.get(endpointId) ?? 0;
     this.reading.set(endpointId, (this.reading.get(endpointId) ?? 0) + 1);
     try {
-      const series = await load();
+      // Shared by every reader of the range, so frozen: a caller that changed one would fail loudly
+      // (strict mode) instead of changing what the others see. Cheaper than a copy per read.
+      const series = deepFreeze(await load());
       if ((this.epochs.get(endpointId) ?? 0) === epoch) {
         // A rollup read takes whole buckets from the one holding fromMs up to the one holding toMs:
         // a step either side covers them.
-        this.store(key, { endpointId, lowMs: q.fromMs - plan.stepMs, highMs: q.toMs + plan.stepMs, storedAt: this.now(), series: structuredClone(series) });
+        this.store(key, { endpointId, lowMs: q.fromMs - plan.stepMs, highMs: q.toMs + plan.stepMs, storedAt: this.now(), series });
       }
       return series;
     } finally {
@@ -138,4 +140,12 @@ export class GraphCache {
       if (!this.reading.has(e.endpointId)) this.epochs.delete(e.endpointId);
     }
   }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
 }
