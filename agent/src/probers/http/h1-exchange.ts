@@ -19,6 +19,7 @@ export interface H1Request {
 
 export interface H1Response {
   status: number;
+  /** a redirect's (3xx) location header */
   location?: string;
   bodyBytes: number;
   truncated: boolean;
@@ -147,7 +148,9 @@ export function exchangeH1(socket: net.Socket, req: H1Head, opts: H1Options): H1
         opts.onResponseStart();
         out.status = status;
         const headers: Record<string, string> | undefined = keep > 0 ? {} : undefined;
-        for (let i = 0; i < pairs.length; i += 2) {
+        // only a redirect's location is read, unless the headers are kept
+        const wanted = headers !== undefined || (status >= 300 && status < 400);
+        for (let i = 0; wanted && i < pairs.length; i += 2) {
           const name = pairs[i].toString('latin1').toLowerCase();
           const value = pairs[i + 1].toString('latin1');
           if (name === 'location' && out.location === undefined) out.location = value;
