@@ -106,7 +106,7 @@ function runWrk(url: string, headers: string[] = []): { rps: number; errors: str
   return { rps, errors };
 }
 
-async function runAgent(target: string, probeThreads: number | 'auto', kind: 'http' | 'tcp' = 'http'): Promise<{ rps: number; failed: number; p99LagMs: number; rssMb: number }> {
+async function runAgent(target: string, probeThreads: number | 'auto', kind: 'http' | 'tcp' = 'http'): Promise<{ rps: number; failed: number; p99LagMs: number; rssMb: number; cpuUsPerCheck: number }> {
   const dataDir = path.join(dir, `agent-${kind}-${probeThreads}`);
   const config = loadAgentConfig({}, {
     controlPlane: '127.0.0.1:1', region: 'EU-Germany', dataDir, insecure: true, metricsPort: 0,
@@ -129,8 +129,12 @@ async function runAgent(target: string, probeThreads: number | 'auto', kind: 'ht
   await sleep(probeThreads === 'auto' ? 18_000 : 2000);
   const s0 = agent.stats();
   const t0 = performance.now();
+  // CPU of the whole process (probe threads included) per check: unlike checks/s, it holds on a
+  // machine other jobs keep busy
+  const c0 = process.cpuUsage();
   await sleep(SECONDS * 1000);
   const s1 = agent.stats();
+  const cpu = process.cpuUsage(c0);
   const secs = (performance.now() - t0) / 1000;
   const rssMb = process.memoryUsage().rss / 1048576;
   await agent.stop();
@@ -139,6 +143,7 @@ async function runAgent(target: string, probeThreads: number | 'auto', kind: 'ht
     failed: s1.checksFailed - s0.checksFailed,
     p99LagMs: s1.scheduler.lag.p99Ms,
     rssMb,
+    cpuUsPerCheck: (cpu.user + cpu.system) / Math.max(1, s1.checksRun - s0.checksRun),
   };
 }
 
@@ -170,7 +175,7 @@ async function main(): Promise<void> {
       const ag = await runAgent(target, threads, kind);
       (kind === 'tcp' ? tcpRuns : agents).push({ threads, rps: ag.rps });
       const label = `upfleet agent${kind === 'tcp' ? ' tcp' : ''} (probe threads ${threads})`.padEnd(37);
-      console.log(`${label}${ag.rps.toFixed(0).padStart(8)} checks/s (concurrency ${CONCURRENCY}, failed ${ag.failed}, lag p99 ${ag.p99LagMs.toFixed(0)} ms under overload)`);
+      console.log(`${label}${ag.rps.toFixed(0).padStart(8)} checks/s (concurrency ${CONCURRENCY}, failed ${ag.failed}, lag p99 ${ag.p99LagMs.toFixed(0)} ms under overload; CPU ${ag.cpuUsPerCheck.toFixed(0)} µs per check)`);
     }
   }
   console.log('');

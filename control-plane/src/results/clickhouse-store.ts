@@ -7,6 +7,7 @@ import type { Logger } from '../logger';
 import { AppError } from '../errors';
 import { openConnection, type Connection } from './connection';
 import { planGraphQuery, type GraphPlan, type GraphSource } from './graph-plan';
+import { GraphCache } from './graph-cache';
 import { queryCount, queryFailures, queryGraphs, queryUptime, type GraphRange, type UptimeWindow } from './queries';
 import { INSERT_COLUMNS, PAYLOAD_FORMAT, encodeRows, type Payload } from './row-encoding';
 import { IngestLedger, MergedInserter, type InsertGroup } from './merged-inserts';
@@ -72,6 +73,8 @@ export interface ResultStoreOptions {
   /** Tests: wraps the insert of a merged group (to make it fail after or before it ran). */
   wrapGroupInsert?: (insert: InsertGroup) => InsertGroup;
   now?: () => number;
+  /** Graph answers kept for repeated reads (graph-cache.ts; default 1,000); 0: none. */
+  graphCacheEntries?: number;
 }
 
 const INSERT_SETTINGS = (token: string) => ({
@@ -106,12 +109,15 @@ export class ClickHouseResultStore implements ResultStore {
   private conn: Connection | null = null;
   private ledger: IngestLedger | null = null;
   private merger: MergedInserter | null = null;
+  /** This process is the results' one writer (docs/scaling.md), so its ingest sees every change. */
+  readonly graphCache: GraphCache | null;
 
   constructor(private readonly opts: ResultStoreOptions) {
     this.mode = opts.clickhouseUrl ? 'server' : 'embedded';
     this.db = assertDatabaseName(opts.database ?? DEFAULT_DATABASE);
     this.log = opts.logger.child({ component: 'results', mode: this.mode });
     this.now = opts.now ?? Date.now;
+    this.graphCache = opts.graphCacheEntries === 0 ? null : new GraphCache({ maxEntries: opts.graphCacheEntries, now: this.now });
   }
 
   private get client() {
@@ -120,6 +126,8 @@ export class ClickHouseResultStore implements ResultStore {
   }
 
   async init(): Promise<void> {
+    // an upgrade may rewrite what a graph reads
+    this.graphCache?.clear();
     const merge = this.opts.mergeInserts ?? this.mode === 'embedded';
     const lanes = Math.max(1, this.opts.insertLanes ?? (merge ? 1 : 2));
     this.conn ??= await openConnection({ ...this.opts, insertLanes: lanes });
@@ -208,9 +216,14 @@ export class ClickHouseResultStore implements ResultStore {
     const body = encodeRows(results, agentId);
     // Scoped by agent: one agent's batch id can never make another's batch look stored.
     const key = batchKey(agentId, batchId);
-    // A batch an older version recorded under its bare id (no '/', so never another agent's scoped key) is still known.
-    if (this.merger) await this.merger.submit(key, body, results.length, batchId.includes('/') ? undefined : batchId);
-    else await this.insertRows(key, { body, format: PAYLOAD_FORMAT });
+    try {
+      // A batch an older version recorded under its bare id (no '/', so never another agent's scoped key) is still known.
+      if (this.merger) await this.merger.submit(key, body, results.length, batchId.includes('/') ? undefined : batchId);
+      else await this.insertRows(key, { body, format: PAYLOAD_FORMAT });
+    } finally {
+      // after the rows are readable (or the insert failed, maybe half done): the graphs they fall in are read again
+      this.graphCache?.invalidateResults(results);
+    }
   }
 
   /** One INSERT; `token` deduplicates it (in the raw table and both rollups). */
@@ -225,7 +238,10 @@ export class ClickHouseResultStore implements ResultStore {
   }
 
   async graphs(endpointId: number, q: GraphQuery): Promise<GraphSeries[]> {
-    return queryGraphs(this.client, this.db, endpointId, q, q.plan ?? planGraphQuery(q.fromMs, q.toMs, this.now(), q.source));
+    const plan = q.plan ?? planGraphQuery(q.fromMs, q.toMs, this.now(), q.source);
+    const client = this.client;
+    const load = () => queryGraphs(client, this.db, endpointId, q, plan);
+    return this.graphCache ? this.graphCache.read(endpointId, q, plan, load) : load();
   }
 
   async uptime(endpointIds: number[], window: UptimeWindow): Promise<Map<number, number | null>> {
@@ -247,7 +263,11 @@ export class ClickHouseResultStore implements ResultStore {
 
   /** Runs a statement on the query connection (benchmarks seed data with INSERT ... SELECT). */
   async command(sql: string, params: Record<string, unknown> = {}): Promise<void> {
-    await this.client.command({ query: sql, query_params: params });
+    try {
+      await this.client.command({ query: sql, query_params: params });
+    } finally {
+      this.graphCache?.clear();
+    }
   }
 
   /** Merged inserts run so far and the batches and rows they carried; null without merging. */

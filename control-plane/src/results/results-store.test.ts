@@ -373,6 +373,32 @@ export function describeResultStore(name: string, makeStore: MakeStore | null, s
       expect(await policy()).toEqual(tables);
     });
 
+    it('a cached graph includes a result ingested after the first read, in the open bucket', async () => {
+      const ep = newEndpoint();
+      const now = Date.now();
+      const q = { fromMs: now - HOUR, toMs: now + MIN, functions: ['response_time' as const] };
+      await store.insertBatch(`cache-a-${ep}`, 'a', [result({ endpoint_id: ep, ts_ms: now - 30 * MIN, total_ms: 50 })]);
+      expect((await store.graphs(ep, q))[0].data.map((p) => p[1])).toEqual([50]);
+      expect((await store.graphs(ep, q))[0].data.map((p) => p[1])).toEqual([50]);
+      await store.insertBatch(`cache-b-${ep}`, 'a', [result({ endpoint_id: ep, ts_ms: now, total_ms: 70 })]);
+      expect((await store.graphs(ep, q))[0].data.map((p) => p[1])).toEqual([50, 70]);
+    });
+
+    it("keeps a closed range's graph across ingest in the open bucket, and never serves it for another endpoint", async () => {
+      const ep = newEndpoint();
+      const other = newEndpoint();
+      const t0 = NOW_HOUR - 5 * HOUR;
+      await store.insertBatch(`cache-c-${ep}`, 'a', [result({ endpoint_id: ep, ts_ms: t0 + MIN, total_ms: 30 })]);
+      const closed = { fromMs: t0, toMs: t0 + HOUR, functions: ['response_time' as const] };
+      const first = await store.graphs(ep, closed);
+      expect(first[0].data.map((p) => p[1])).toEqual([30]);
+      expect(await store.graphs(other, closed)).toEqual([]);
+      const hits = store.graphCache!.hits;
+      await store.insertBatch(`cache-d-${ep}`, 'a', [result({ endpoint_id: ep, ts_ms: Date.now(), total_ms: 90 })]);
+      expect(await store.graphs(ep, closed)).toEqual(first);
+      expect(store.graphCache!.hits).toBe(hits + 1);
+    });
+
     it('upgrades rollups made with the old p95 state (quantileTDigest, total_q) in place: graphs keep their values, new results fill total_p95 once', async () => {
       const db = store.database;
       const shape = async () => store.select<{ table: string; name: string; type: string }>(

@@ -131,6 +131,38 @@ describe('control plane with a chDB results store', () => {
     expect(list.body.data.find((e: { url_id: number }) => e.url_id === id).uptime_percentage).toBe(85);
   });
 
+  it('answers a repeated graph from the cache only to its own workspace, and with a result ingested after the first read', async () => {
+    const created = await h.call('POST', '/api/users/endpoints', {
+      name: 'Cached', url: 'https://example.com/cached', regions: ['EU-Germany'],
+      ping_host: false, cert_expiry: false, response_code: false, response_time: true,
+    }, token);
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id: number = created.body.data.url_id;
+    const now = Date.now();
+    h.cp.db.prepare('UPDATE endpoints SET created_at = ? WHERE url_id = ?').run(new Date(now - 2 * HOUR).toISOString(), id);
+    const row = (ts: number, total: number): CheckResult => ({
+      check_id: `${id}:http:EU-Germany`, endpoint_id: id, kind: 'CHECK_KIND_HTTP', region: 'EU-Germany', ts_ms: ts, ok: true, phase: '', error: '',
+      status_code: 200, dns_ms: 1, connect_ms: 1, tls_ms: 1, ttfb_ms: 5, total_ms: total, cert_days_left: 0, cert_not_after_ms: 0, cert_issuer: '',
+      cert_subject: '', ping_method: '', redirects: 0, retention_days: 90, result_id: `cached-${id}-${ts}`,
+    });
+    await store.insertBatch(`cached-a-${id}`, 'agent-1', [row(now - 20 * 60_000, 40)]);
+    const path = `/api/graphs/endpoint/${id}?timeFrom=${now - HOUR}&timeTo=${now + 60_000}`;
+    const values = (r: { body: { data: { graphs: Array<{ data: Array<[number, number]> }> } } }) => r.body.data.graphs[0].data.map((p) => p[1]);
+    expect(values(await h.call('GET', path, undefined, token))).toEqual([40]);
+    const hits = store.graphCache!.hits;
+    expect(values(await h.call('GET', path, undefined, token))).toEqual([40]);
+    expect(store.graphCache!.hits).toBe(hits + 1);
+    // another workspace asking for the same range of this endpoint gets no graph, cached or not
+    const stranger = (await h.signup()).token;
+    const denied = await h.call('GET', path, undefined, stranger);
+    expect(denied.status).toBe(404);
+    expect(denied.body.success).toBe(false);
+    expect(store.graphCache!.hits).toBe(hits + 1);
+    // a result in the open bucket shows on the next read of the same range
+    await store.insertBatch(`cached-b-${id}`, 'agent-1', [row(now, 60)]);
+    expect(values(await h.call('GET', path, undefined, token))).toEqual([40, 60]);
+  });
+
   it('serves every control-plane metric on GET /metrics, each registered by its part', async () => {
     const res = await fetch(`${h.cp.url}/metrics`, { headers: { authorization: `Bearer ${h.cp.adminToken}` } });
     expect(res.status).toBe(200);

@@ -1,10 +1,11 @@
-// HTTP(S) GET check with undici: a fresh connection per check (our own connector: c-ares DNS,
-// net/tls sockets, no TLS session reuse) so every timing is what a first-time visitor meets.
+// HTTP(S) check: a fresh connection per check (c-ares DNS, net/tls sockets, no TLS session
+// reuse) so every timing is what a first-time visitor meets; the request and its response go
+// through llhttp directly (h1-exchange.ts), without an undici Client per check.
 import net from 'node:net';
 import tls from 'node:tls';
 import { performance } from 'node:perf_hooks';
-import { Client } from 'undici';
 import { bareHost, refusedTarget } from '../resolve';
+import { exchangeH1, requestHead, type H1Response } from './h1-exchange';
 import {
   describeNetError, describeTlsCode, emptyTimings, PhaseError, round, clientSecureContext,
   type ProbeOptions, type ProbePhase, type ProbeTimings,
@@ -56,7 +57,8 @@ interface HopState {
   certNotAfterMs?: number;
   phase: Exclude<ProbePhase, '' | 'timeout'>;
   socket?: net.Socket;
-  client?: Client;
+  /** ends the hop in progress (its connect or its exchange) with this error */
+  abort?: (err: Error) => void;
   readyAt: number;
 }
 
@@ -141,84 +143,48 @@ export async function probeHttp(url: string, opts: HttpProbeOptions): Promise<Ht
   }
 }
 
-interface HopOutcome { status: number; location?: string; bodyBytes: number; truncated: boolean; headers?: Record<string, string>; text?: string }
+type HopOutcome = H1Response;
 
-// Made once: undici builds a new error (with a stack trace) for every destroy() without one.
-const DONE = new Error('probe finished');
-const BODY_CAPPED = new Error('body cap reached');
+// Made once: an error (with its stack trace) per timed-out check is wasted work.
 const TIMED_OUT = new Error('probe timed out');
-const noop = (): void => {};
 
-/** One request on a fresh Client (its own connection), through undici's handler API. */
+/** One request on a fresh connection of its own, read with llhttp (h1-exchange.ts). */
 function requestOnce(
   target: URL, opts: HttpProbeOptions, hop: HopState, timings: ProbeTimings, maxBody: number,
 ): Promise<HopOutcome> {
+  hop.phase = 'dns';
+  const head = requestHead({
+    method: opts.method ?? 'GET', path: target.pathname + target.search, host: target.host,
+    headers: requestHeaders(opts), body: opts.body,
+  });
+  // a request that cannot be written fails before any connection is made
+  if (head instanceof Error) return Promise.reject(head);
   return new Promise<HopOutcome>((resolve, reject) => {
-    hop.phase = 'dns';
-    const client = new Client(target.origin, {
-      connect: (_o, cb) => connect(target, opts, hop, timings, cb),
-      pipelining: 1,
-      headersTimeout: opts.timeoutMs + 1000,
-      bodyTimeout: opts.timeoutMs + 1000,
-    });
-    hop.client = client;
-    const out: HopOutcome = { status: 0, bodyBytes: 0, truncated: false };
-    const keep = opts.keepBodyBytes ?? 0;
-    const kept: Buffer[] = [];
-    let keptBytes = 0;
     let settled = false;
-    const done = (err?: Error): void => {
+    const fail = (err: Error): void => {
       if (settled) return;
       settled = true;
-      hop.client = undefined;
-      client.destroy(DONE, noop);
-      if (keep > 0) out.text = Buffer.concat(kept).toString('utf8');
-      if (err) reject(err);
-      else resolve(out);
+      hop.abort = undefined;
+      reject(err);
     };
-    client.dispatch(
-      {
-        origin: target.origin,
-        path: target.pathname + target.search,
-        method: opts.method ?? 'GET',
-        headers: requestHeaders(opts),
-        body: opts.body,
-        // No 'Connection: close' (undici then makes an error object per request to close the
-        // socket); the Client is destroyed right after the response, so no connection is reused.
-      },
-      {
-        onRequestStart() {},
-        onResponseStart(_c, statusCode, headers) {
-          if (statusCode < 200) return; // 1xx: the real response follows
+    hop.abort = fail;
+    connect(target, opts, hop, timings, (err, sock) => {
+      if (settled) return void sock?.destroy();
+      if (err) return fail(err);
+      const ex = exchangeH1(sock!, head, {
+        maxBody,
+        keepBodyBytes: opts.keepBodyBytes ?? 0,
+        onResponseStart: () => {
           timings.ttfb_ms += performance.now() - hop.readyAt;
-          out.status = statusCode;
-          const loc = headers.location;
-          out.location = Array.isArray(loc) ? loc[0] : loc;
-          if (keep > 0) {
-            out.headers = {};
-            for (const [k, v] of Object.entries(headers)) out.headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v ?? '');
-          }
         },
-        onResponseData(c, chunk) {
-          if (keptBytes < keep) {
-            const part = chunk.subarray(0, keep - keptBytes);
-            kept.push(part);
-            keptBytes += part.length;
-          }
-          out.bodyBytes += chunk.length;
-          if (out.bodyBytes >= maxBody && !out.truncated) {
-            out.truncated = true;
-            c.abort(BODY_CAPPED);
-          }
-        },
-        onResponseEnd() {
-          done();
-        },
-        onResponseError(_c, err) {
-          done(err === BODY_CAPPED || out.truncated ? undefined : err);
-        },
-      },
-    );
+      });
+      hop.abort = (e) => ex.abort(e);
+      ex.done.then((out) => {
+        settled = true;
+        hop.abort = undefined;
+        resolve(out);
+      }, fail);
+    });
   });
 }
 
@@ -232,19 +198,18 @@ function requestHeaders(opts: HttpProbeOptions): Record<string, string> {
 /** Ends the hop in progress at once (timeout). */
 function abortHop(hop: HopState): void {
   hop.socket?.destroy();
-  hop.client?.destroy(TIMED_OUT, noop);
+  hop.abort?.(TIMED_OUT);
 }
 
 function connect(
   target: URL, opts: HttpProbeOptions, hop: HopState, timings: ProbeTimings,
-  cb: (...args: [null, net.Socket] | [Error, null]) => void,
+  cb: (err: Error | null, sock?: net.Socket) => void,
 ): void {
   let done = false;
   const settle = (err: Error | null, sock?: net.Socket): void => {
     if (done) return;
     done = true;
-    if (err) cb(err, null);
-    else cb(null, sock!);
+    cb(err, sock);
   };
   const host = bareHost(target.hostname);
   const port = Number(target.port) || (target.protocol === 'https:' ? 443 : 80);
