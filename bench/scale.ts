@@ -56,6 +56,7 @@ class SimAgent {
   held = new Map<string, Assignment & { slot: number }>();
   /** Set when a snapshot from the current connection has been applied in full. */
   snapshotAt = 0;
+  partial: { version: number; list: Assignment[] } | null = null;
   outbox: Array<{ batch_id: string; results: CheckResult[] }> = [];
   sent = 0; // outbox[0..sent) are on the current report stream, un-acked
   report: grpc.ClientDuplexStream<unknown, BatchAck> | null = null;
@@ -86,7 +87,8 @@ class SimAgent {
     this.client?.close();
     this.client = makeClient(address, ca);
     this.snapshotAt = 0;
-    const watch = this.client.WatchAssignments({ known_version: 0, agent_version: CONTROL_PLANE_VERSION }, this.md()) as grpc.ClientReadableStream<AssignmentUpdate>;
+    this.partial = null;
+    const watch = this.client.WatchAssignments({ known_version: 0, agent_version: CONTROL_PLANE_VERSION, accepts_snapshot_chunks: true }, this.md()) as grpc.ClientReadableStream<AssignmentUpdate>;
     this.watch = watch;
     watch.on('data', (u: AssignmentUpdate) => this.apply(u));
     watch.on('error', () => undefined);
@@ -133,7 +135,16 @@ class SimAgent {
 
   private apply(u: AssignmentUpdate): void {
     if (u.snapshot) {
-      this.held = new Map(u.snapshot.assignments.map((a) => [a.check_id, { ...a, slot: slotOf(a.check_id) }]));
+      // chunks of one snapshot are applied together, as the agent does (agent/src/link/assignment-watch.ts)
+      if (this.partial && this.partial.version !== u.version) this.partial = null;
+      if (u.snapshot.more) {
+        this.partial ??= { version: u.version, list: [] };
+        this.partial.list.push(...u.snapshot.assignments);
+        return;
+      }
+      const whole = this.partial ? [...this.partial.list, ...u.snapshot.assignments] : u.snapshot.assignments;
+      this.partial = null;
+      this.held = new Map(whole.map((a) => [a.check_id, { ...a, slot: slotOf(a.check_id) }]));
       this.snapshotAt = performance.now();
     } else if (u.delta) {
       for (const id of u.delta.removed_check_ids) this.held.delete(id);
@@ -234,7 +245,7 @@ async function main(): Promise<void> {
     for (let i = 0; i < AGENTS; i++) agents.push(new SimAgent(`agent-${i}`, REGIONS[i % REGIONS.length]));
     for (const a of agents) await a.register(address, ca, tokens.get(a.region)!);
     for (const a of agents) a.connect(address, ca);
-    const placedIn = await waitPlaced(agents, N, 120_000);
+    const placedIn = await waitPlaced(agents, N, 900_000);
     log(`first start: all ${N.toLocaleString('en-US')} checks placed ${(placedIn / 1000).toFixed(1)} s after ${AGENTS} agents connected`);
 
     let second = 0;
@@ -283,7 +294,7 @@ async function main(): Promise<void> {
       }
     };
     const readers = Array.from({ length: 2 }, dashboard);
-    const placedAfter = await waitPlaced(agents, N, 300_000);
+    const placedAfter = await waitPlaced(agents, N, 900_000);
     const placedS = placedAfter / 1000;
     await sleep(5000); // the storm's tail: backlogs sent after the snapshots
     storm = false;

@@ -158,6 +158,11 @@ export function createEndpointsRepo(db: Db, box?: SecretBox) {
         c.kind, c.config AS check_config, MAX(COALESCE(e.check_frequency_seconds, 0), p.check_frequency_seconds) AS check_frequency_seconds, p.retention_days
       FROM endpoints e JOIN users u ON u.id = e.user_id JOIN packages p ON p.package_id = u.package_id
       LEFT JOIN endpoint_checks c ON c.url_id = e.url_id`),
+    withPausedById: db.prepare(`SELECT e.url_id, e.url, e.regions, e.ping_host, e.cert_expiry, e.response_code, e.response_time,
+        c.kind, c.config AS check_config, MAX(COALESCE(e.check_frequency_seconds, 0), p.check_frequency_seconds) AS check_frequency_seconds, p.retention_days
+      FROM endpoints e JOIN users u ON u.id = e.user_id JOIN packages p ON p.package_id = u.package_id
+      LEFT JOIN endpoint_checks c ON c.url_id = e.url_id
+      WHERE e.url_id = ?`),
     monitoredById: db.prepare(`SELECT e.url_id, e.user_id, e.name, e.url, e.regions, e.ping_host, e.cert_expiry, e.response_code, e.response_time,
         c.kind, c.config AS check_config, MAX(COALESCE(e.check_frequency_seconds, 0), p.check_frequency_seconds) AS check_frequency_seconds, p.retention_days
       FROM endpoints e JOIN users u ON u.id = e.user_id JOIN packages p ON p.package_id = u.package_id
@@ -271,6 +276,11 @@ export function createEndpointsRepo(db: Db, box?: SecretBox) {
     listMonitored: (): MonitoredEndpoint[] => (q.monitored.all() as Row[]).map(toMonitored),
     /** Every endpoint as listMonitored gives it, paused ones too (results made before a switch-off still count). */
     listWithPaused: (): MonitoredEndpoint[] => (q.withPaused.all() as Row[]).map(toMonitored),
+    /** One endpoint as listWithPaused gives it: a late result names one check, so its endpoint alone is read. */
+    withPausedById: (urlId: number): MonitoredEndpoint | undefined => {
+      const r = q.withPausedById.get(urlId) as Row | undefined;
+      return r && toMonitored(r);
+    },
     /** One monitoring-enabled endpoint with its owner and plan; undefined when deleted or paused (assignments, alerting). */
     monitoredById: (urlId: number): OwnedMonitoredEndpoint | undefined => {
       const r = q.monitoredById.get(urlId) as Row | undefined;
