@@ -34,12 +34,12 @@ const sameAssignment = (a: Assignment, b: Assignment) =>
 const endpointOfCheck = (checkId: string): number => Number(checkId.slice(0, checkId.indexOf(':')));
 
 /**
- * Checks placed or sent between two yields to the event loop. A pass over 100,000 endpoints (a
+ * Endpoints read and placed (or checks sent) between two yields to the event loop. A pass over 100,000 endpoints (a
  * restart with every agent reconnecting) would otherwise hold the loop that also serves REST, gRPC
  * and the event streams for seconds; a slice this size takes a few milliseconds. Counted in work,
  * not time, so the engine behaves the same on a fast or a loaded machine.
  */
-export const PLACEMENT_SLICE = 5_000;
+export const PLACEMENT_SLICE = 1_000;
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export function createAssignmentEngine(deps: {
@@ -148,24 +148,26 @@ export function createAssignmentEngine(deps: {
   async function desiredInSlices(regions: Set<string> | null): Promise<Map<string, Map<string, Assignment>>> {
     const out = new Map<string, Map<string, Assignment>>();
     for (const [id, w] of watchers) if (!regions || regions.has(w.region)) out.set(id, new Map());
-    const list = deps.endpoints.listMonitored();
     const primary = primaryKey();
     const candidates = candidatesByRegion();
-    let work = 0;
-    for (const e of list) {
-      for (const a of checksForEndpoint(e, primary, denied, resolvers)) {
-        if (regions && !regions.has(a.region)) continue;
-        placedTotal++;
-        const agents = candidates.get(a.region);
-        if (!agents) continue;
-        const owner = ownerOf(a.check_id, agents);
-        if (owner) out.get(owner)?.set(a.check_id, a);
+    // Read a page at a time (by url_id): reading 100,000 rows at once held the loop for seconds on a busy machine.
+    for (let afterId = 0; ;) {
+      const page = deps.endpoints.listMonitored({ afterId, limit: PLACEMENT_SLICE });
+      for (const e of page) {
+        if (e.url_id <= afterId) continue; // a source that ignores the page gives every row every time
+        for (const a of checksForEndpoint(e, primary, denied, resolvers)) {
+          if (regions && !regions.has(a.region)) continue;
+          placedTotal++;
+          const agents = candidates.get(a.region);
+          if (!agents) continue;
+          const owner = ownerOf(a.check_id, agents);
+          if (owner) out.get(owner)?.set(a.check_id, a);
+        }
       }
-      if (++work >= PLACEMENT_SLICE) {
-        work = 0;
-        await yieldToLoop();
-        if (closed) break;
-      }
+      if (page.length < PLACEMENT_SLICE || page[page.length - 1].url_id <= afterId) break;
+      afterId = page[page.length - 1].url_id;
+      await yieldToLoop();
+      if (closed) break;
     }
     return out;
   }
