@@ -8,7 +8,7 @@ import type { Logger } from '../logger';
 import { regionKey, type CatalogRepo } from '../store/catalog-repo';
 import type { EndpointsRepo, MonitoredEndpoint } from '../store/endpoints-repo';
 import type { ChangeHub } from '../change-hub';
-import { checksForEndpoint, ownerOf } from './check-placement';
+import { checksForEndpoint, ownerOf, ownerPicker } from './check-placement';
 
 /** See `releaseMemoryMs`: an agent's buffer older than this, for checks it no longer holds, is refused. */
 export const RELEASE_MEMORY_MS = 6 * 3_600_000;
@@ -149,7 +149,7 @@ export function createAssignmentEngine(deps: {
     const out = new Map<string, Map<string, Assignment>>();
     for (const [id, w] of watchers) if (!regions || regions.has(w.region)) out.set(id, new Map());
     const primary = primaryKey();
-    const candidates = candidatesByRegion();
+    const pickers = new Map([...candidatesByRegion()].map(([region, agents]) => [region, ownerPicker(agents)]));
     // Read a page at a time (by url_id): reading 100,000 rows at once held the loop for seconds on a busy machine.
     for (let afterId = 0; ;) {
       const page = deps.endpoints.listMonitored({ afterId, limit: PLACEMENT_SLICE });
@@ -158,9 +158,7 @@ export function createAssignmentEngine(deps: {
         for (const a of checksForEndpoint(e, primary, denied, resolvers)) {
           if (regions && !regions.has(a.region)) continue;
           placedTotal++;
-          const agents = candidates.get(a.region);
-          if (!agents) continue;
-          const owner = ownerOf(a.check_id, agents);
+          const owner = pickers.get(a.region)?.(a.check_id);
           if (owner) out.get(owner)?.set(a.check_id, a);
         }
       }
