@@ -53,7 +53,8 @@ export type Assignment = Omit<Assignment__Output, 'private_targets_denied' | 're
 import type { AssignmentUpdate__Output } from './generated/upfleet/agent/v1/AssignmentUpdate';
 /** A snapshot or delta of `Assignment`s (with field 9 optional, as above). */
 export type AssignmentUpdate = Omit<AssignmentUpdate__Output, 'snapshot' | 'delta'> & {
-  snapshot?: { assignments: Assignment[] } | null;
+  /** `more`: a chunk, with more of the same snapshot to follow (only to agents that accept chunks). */
+  snapshot?: { assignments: Assignment[]; more?: boolean } | null;
   delta?: { upserts: Assignment[]; removed_check_ids: string[] } | null;
 };
 export type { CheckResult__Output as CheckResult } from './generated/upfleet/agent/v1/CheckResult';

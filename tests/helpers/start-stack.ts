@@ -28,13 +28,15 @@ export interface StackOptions {
   /** Reuse a data dir (restart tests); a fresh temp dir otherwise. */
   dataDir?: string;
   timeoutMs?: number;
+  /** Extra node flags before main.ts (e.g. `--import` of a bench probe). */
+  nodeArgs?: string[];
 }
 
 export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'upfleet-stack-'));
   const runtimeFile = path.join(dataDir, 'runtime.json');
   fs.rmSync(runtimeFile, { force: true });
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'control-plane/src/main.ts')], {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...(opts.nodeArgs ?? []), path.join(REPO_ROOT, 'control-plane/src/main.ts')], {
     cwd: REPO_ROOT,
     env: {
       ...process.env,

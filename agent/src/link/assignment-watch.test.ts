@@ -57,3 +57,37 @@ describe('assignments without a timeout', () => {
     }
   });
 });
+
+describe('a snapshot sent in chunks', () => {
+  const list = (n: number, from = 0) => Array.from({ length: n }, (_, i) =>
+    ({ ...check(`${from + i}:CHECK_KIND_HTTP:EU-Germany`, targets.http.ok, 2000), endpoint_id: from + i, interval_seconds: 60 }));
+
+  it('is applied whole: a stream cut after the first chunk leaves the previous checks running, and the next connect brings all of the new ones', async () => {
+    const cp = await startTestControlPlane({ assignments: list(250), snapshotChunk: 100 });
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'upfleet-chunks-'));
+    const cfg = loadAgentConfig({}, {
+      controlPlane: cp.address, region: 'EU-Germany', token: 'bootstrap-token', dataDir, insecure: true, metricsPort: 0, flushIntervalMs: 100,
+    });
+    const agent = await startAgent({ ...cfg, metricsPort: await closedPort() }, pino({ level: 'silent' }));
+    try {
+      // 250 checks in chunks of 100: all of them, once
+      await waitFor(() => agent.stats().assignments === 250, 15_000, 'the first snapshot, in three chunks');
+      expect(cp.watchRequests[0].accepts_snapshot_chunks).toBe(true);
+
+      // a new snapshot of 300 checks is cut after its first chunk of 100; the agent reconnects and hears nothing yet
+      cp.quietWatch = true;
+      cp.breakAfterChunks = 1;
+      cp.setAssignments(list(300, 1000));
+      await waitFor(() => cp.watchRequests.length === 2, 20_000, 'the agent reconnecting');
+      expect(agent.stats().assignments).toBe(250); // not the 100 of the cut snapshot's first chunk
+
+      cp.quietWatch = false;
+      cp.setAssignments(list(300, 1000));
+      await waitFor(() => agent.stats().assignments === 300, 15_000, 'the whole new snapshot');
+    } finally {
+      await agent.stop();
+      await cp.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

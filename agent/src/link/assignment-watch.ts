@@ -59,11 +59,23 @@ export function watchAssignments(
   on: { connected(): void; applied(version: number): void; end(err: Error): void },
 ): AssignmentWatch {
   const log = deps.logger;
+  // A snapshot sent in chunks is assembled here and applied whole: applying a chunk alone would
+  // drop every check of the later ones until they came (or for good, if the stream ended first).
+  let partial: { version: number; assignments: Assignment[] } | null = null;
   const apply = (u: AssignmentUpdate): void => {
     // `update` names the oneof member that is set; unset members decode as null.
     const kind = u.update ?? (u.snapshot ? 'snapshot' : u.delta ? 'delta' : undefined);
     if (kind === 'snapshot' && u.snapshot) {
-      const { accepted } = deps.gate.accept(u.snapshot.assignments ?? []);
+      const chunk = u.snapshot.assignments ?? [];
+      if (partial && partial.version !== u.version) partial = null; // a new snapshot replaces an unfinished one
+      if (u.snapshot.more) {
+        partial ??= { version: u.version, assignments: [] };
+        for (const a of chunk) partial.assignments.push(a);
+        return;
+      }
+      const whole = partial ? [...partial.assignments, ...chunk] : chunk;
+      partial = null;
+      const { accepted } = deps.gate.accept(whole);
       deps.scheduler.replaceAll(accepted);
       deps.assignments.saveSnapshot(u.version, accepted);
       log.info({ version: u.version, assignments: accepted.length }, 'assignment snapshot');
@@ -79,7 +91,7 @@ export function watchAssignments(
     on.applied(u.version);
   };
 
-  const watch = client.WatchAssignments({ known_version: knownVersion, agent_version: deps.version ?? '' }, md);
+  const watch = client.WatchAssignments({ known_version: knownVersion, agent_version: deps.version ?? '', accepts_snapshot_chunks: true }, md);
   watch.on('data', (u: AssignmentUpdate) => {
     on.connected();
     try {

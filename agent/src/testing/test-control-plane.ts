@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import {
   grpc, loadAgentService,
   type AgentServiceHandlers, type Assignment, type AssignmentUpdate, type BatchAck, type CheckResult,
-  type HeartbeatRequest, type RegisterRequest, type ResultBatch,
+  type HeartbeatRequest, type RegisterRequest, type ResultBatch, type WatchAssignmentsRequest,
 } from '@upfleet/proto';
 
 export type AckMode = 'ack' | 'hold' | 'nack';
@@ -17,6 +17,8 @@ export interface TestControlPlaneOptions {
   heartbeatIntervalSeconds?: number;
   /** agent credentials (id → secret) of an earlier instance, to play a restarted control plane */
   agents?: Map<string, string>;
+  /** to agents that accept chunks, snapshots leave in chunks of this many assignments */
+  snapshotChunk?: number;
 }
 
 export interface TestControlPlane {
@@ -33,6 +35,12 @@ export interface TestControlPlane {
   /** issued credentials, id → secret */
   agents: Map<string, string>;
   watchers(): number;
+  /** every WatchAssignments request, reconnects included */
+  watchRequests: WatchAssignmentsRequest[];
+  /** the next snapshot sent stops after this many chunks and the stream ends (UNAVAILABLE) */
+  breakAfterChunks: number | null;
+  /** new watch streams get no snapshot on connect (only what setAssignments sends later) */
+  quietWatch: boolean;
   setAssignments(list: Assignment[]): void;
   pushDelta(upserts: Assignment[], removed: string[]): void;
   close(): Promise<void>;
@@ -57,6 +65,24 @@ export async function startTestControlPlane(opts: TestControlPlaneOptions = {}):
   const streams = new Set<grpc.ServerWritableStream<unknown, AssignmentUpdate>>();
   let assignments = opts.assignments ?? [];
   let version = 1;
+  const chunked = new WeakSet<object>();
+  /** a snapshot in chunks (to agents that accept them), or cut short when breakAfterChunks says so */
+  const sendSnapshot = (s: grpc.ServerWritableStream<unknown, AssignmentUpdate>): void => {
+    const size = opts.snapshotChunk && chunked.has(s) ? opts.snapshotChunk : Math.max(1, assignments.length);
+    const chunks: Assignment[][] = [];
+    for (let i = 0; i < assignments.length; i += size) chunks.push(assignments.slice(i, i + size));
+    if (chunks.length === 0) chunks.push([]);
+    const cut = cp.breakAfterChunks;
+    for (let i = 0; i < chunks.length; i++) {
+      if (cut !== null && i >= cut) {
+        cp.breakAfterChunks = null;
+        streams.delete(s);
+        s.emit('error', { code: grpc.status.UNAVAILABLE, details: 'control plane going away', metadata: new grpc.Metadata() });
+        return;
+      }
+      s.write({ version, snapshot: { assignments: chunks[i], more: i < chunks.length - 1 } });
+    }
+  };
 
   const cp: TestControlPlane = {
     address: '',
@@ -69,10 +95,13 @@ export async function startTestControlPlane(opts: TestControlPlaneOptions = {}):
     revoked: new Set(),
     agents: secrets,
     watchers: () => streams.size,
+    watchRequests: [],
+    breakAfterChunks: null,
+    quietWatch: false,
     setAssignments(list) {
       assignments = list;
       version++;
-      for (const s of streams) s.write({ version, snapshot: { assignments } });
+      for (const s of [...streams]) sendSnapshot(s);
     },
     pushDelta(upserts, removed) {
       const ids = new Set(removed);
@@ -121,10 +150,12 @@ export async function startTestControlPlane(opts: TestControlPlaneOptions = {}):
         call.emit('error', who);
         return;
       }
+      cp.watchRequests.push(call.request);
+      if ((call.request).accepts_snapshot_chunks) chunked.add(call);
       streams.add(call);
       call.on('cancelled', () => streams.delete(call));
       call.on('close', () => streams.delete(call));
-      call.write({ version, snapshot: { assignments } });
+      if (!cp.quietWatch) sendSnapshot(call);
     },
     ReportResults(call) {
       const who = authorize(call.metadata);

@@ -11,6 +11,7 @@ import type { ResultStore } from '../results/clickhouse-store';
 import type { AgentsRepo } from '../store/agents-repo';
 import type { CatalogRepo } from '../store/catalog-repo';
 import { CONTROL_PLANE_VERSION, compareVersions } from '../version';
+import { createAssignmentSender } from './assignment-stream';
 import { createReportResultsHandler, type AuthenticatedAgent } from './report-results';
 import { createResultAdmission } from './result-admission';
 
@@ -156,12 +157,11 @@ export function createAgentServiceHandlers(deps: {
         closed = true;
         call.emit('error', status);
       });
+      const sender = createAssignmentSender(call, { chunks: call.request?.accepts_snapshot_chunks === true });
       const stop = deps.engine.watch({
         agentId: agent.agentId,
         region: agent.region,
-        send: (u: AssignmentUpdate) => {
-          if (!call.cancelled && !call.destroyed) call.write(u);
-        },
+        send: (u: AssignmentUpdate) => sender.send(u),
       });
       const end = () => {
         closed = true;

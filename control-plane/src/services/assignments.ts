@@ -8,7 +8,7 @@ import type { Logger } from '../logger';
 import { regionKey, type CatalogRepo } from '../store/catalog-repo';
 import type { EndpointsRepo, MonitoredEndpoint } from '../store/endpoints-repo';
 import type { ChangeHub } from '../change-hub';
-import { checksForEndpoint, ownerOf } from './check-placement';
+import { checksForEndpoint, ownerOf, ownerPicker } from './check-placement';
 
 /** See `releaseMemoryMs`: an agent's buffer older than this, for checks it no longer holds, is refused. */
 export const RELEASE_MEMORY_MS = 6 * 3_600_000;
@@ -22,9 +22,8 @@ export interface AssignmentWatcher {
 interface WatcherState extends AssignmentWatcher {
   version: number;
   current: Map<string, Assignment>;
-  /** Still inside the start-up grace: no snapshot sent yet, no deltas either. */
+  /** No snapshot sent yet (inside the start-up grace, or waiting for the next pass): no deltas either. */
   pending?: boolean;
-  flush?: () => void;
 }
 
 const sameAssignment = (a: Assignment, b: Assignment) =>
@@ -33,6 +32,15 @@ const sameAssignment = (a: Assignment, b: Assignment) =>
 
 /** The endpoint id at the front of a check id (`<endpoint_id>:<kind>:<region>`). */
 const endpointOfCheck = (checkId: string): number => Number(checkId.slice(0, checkId.indexOf(':')));
+
+/**
+ * Endpoints read and placed (or checks sent) between two yields to the event loop. A pass over 100,000 endpoints (a
+ * restart with every agent reconnecting) would otherwise hold the loop that also serves REST, gRPC
+ * and the event streams for seconds; a slice this size takes a few milliseconds. Counted in work,
+ * not time, so the engine behaves the same on a fast or a loaded machine.
+ */
+export const PLACEMENT_SLICE = 1_000;
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export function createAssignmentEngine(deps: {
   endpoints: EndpointsRepo;
@@ -88,7 +96,13 @@ export function createAssignmentEngine(deps: {
   let graceTimer: NodeJS.Timeout | null = null;
   /** Checks each agent held until recently: agent → check id → (assignment, when it was released). */
   const released = new Map<string, Map<string, { a: Assignment; at: number }>>();
-  let allChecks: { at: number; byId: Map<string, Assignment> } | null = null;
+  /** Checks of endpoints read for late results (one endpoint at a time), read again after a second. */
+  let lateChecks = { at: 0, byEndpoint: new Map<number, Assignment[]>() };
+  /** Watchers waiting for their snapshot: all served by the next pass, with one scan. */
+  const snapshotQueue = new Set<WatcherState>();
+  /** A pass (placement over a scan) is running across yields: other work waits for its end. */
+  let passing = false;
+  let closed = false;
   /** When each agent got its first snapshot from this process. */
   const firstSnapshotAt = new Map<string, number>();
   /** check id → the agents that held it by their own account when the previous process stopped (persisted). */
@@ -126,19 +140,81 @@ export function createAssignmentEngine(deps: {
     }
   }
 
-  /** What each watcher should hold; with `region`, only that region's watchers and checks. */
-  function desiredByAgent(region?: string): Map<string, Map<string, Assignment>> {
+  /**
+   * What each watcher of `regions` (all when null) should hold, placed in slices that yield to the
+   * event loop. Owners are chosen among the watchers at the start; a watcher that comes or goes
+   * meanwhile queues another pass, which corrects the region.
+   */
+  async function desiredInSlices(regions: Set<string> | null): Promise<Map<string, Map<string, Assignment>>> {
     const out = new Map<string, Map<string, Assignment>>();
-    for (const [id, w] of watchers) if (region === undefined || w.region === region) out.set(id, new Map());
-    placeChecks(deps.endpoints.listMonitored(), out, region);
+    for (const [id, w] of watchers) if (!regions || regions.has(w.region)) out.set(id, new Map());
+    const primary = primaryKey();
+    const pickers = new Map([...candidatesByRegion()].map(([region, agents]) => [region, ownerPicker(agents)]));
+    // Read a page at a time (by url_id): reading 100,000 rows at once held the loop for seconds on a busy machine.
+    for (let afterId = 0; ;) {
+      const page = deps.endpoints.listMonitored({ afterId, limit: PLACEMENT_SLICE });
+      for (const e of page) {
+        if (e.url_id <= afterId) continue; // a source that ignores the page gives every row every time
+        for (const a of checksForEndpoint(e, primary, denied, resolvers)) {
+          if (regions && !regions.has(a.region)) continue;
+          placedTotal++;
+          const owner = pickers.get(a.region)?.(a.check_id);
+          if (owner) out.get(owner)?.set(a.check_id, a);
+        }
+      }
+      if (page.length < PLACEMENT_SLICE || page[page.length - 1].url_id <= afterId) break;
+      afterId = page[page.length - 1].url_id;
+      await yieldToLoop();
+      if (closed) break;
+    }
     return out;
   }
 
-  /** Sends the region's watchers (but `except`) their difference within the region's checks. */
-  function sendRegionDiffs(region: string, desired: Map<string, Map<string, Assignment>>, except?: WatcherState): void {
+  /** A watcher's first answer: everything it holds now; persisted as what it holds. */
+  function sendSnapshot(state: WatcherState, mine: Map<string, Assignment>): void {
+    state.pending = false;
+    state.current = mine;
+    for (const id of mine.keys()) released.get(state.agentId)?.delete(id);
+    if (!firstSnapshotAt.has(state.agentId)) firstSnapshotAt.set(state.agentId, now());
+    deps.held?.replace(state.agentId, new Set(mine.keys()));
+    state.send({ version: state.version, snapshot: { assignments: [...mine.values()] } });
+    log.info({ agentId: state.agentId, region: state.region, checks: mine.size }, 'agent watching');
+  }
+
+  /**
+   * One placement pass for everything queued: watchers waiting for a snapshot, regions whose
+   * watchers or live agents changed, or everything. One scan however many agents reconnect at once
+   * (a restart brings them all back within the start-up grace); only the regions involved move.
+   */
+  async function pass(): Promise<void> {
+    const full = fullPending;
+    fullPending = false;
+    const queued = [...snapshotQueue];
+    snapshotQueue.clear();
+    const regions = full ? null : new Set([...pendingRegions, ...queued.map((w) => w.region)]);
+    pendingRegions.clear();
+    if (full) pendingEndpoints.clear();
+    // Heartbeats inside the start-up grace change the live sets while every watcher still waits: nobody to tell.
+    if (queued.length === 0 && ![...watchers.values()].some((w) => !w.pending && (!regions || regions.has(w.region)))) return;
+    const desired = await desiredInSlices(regions);
+    let work = 0;
+    for (const w of queued) {
+      if (closed) return;
+      if (watchers.get(w.agentId) !== w) continue;
+      const mine = desired.get(w.agentId) ?? new Map<string, Assignment>();
+      sendSnapshot(w, mine);
+      work += mine.size;
+      if (work >= PLACEMENT_SLICE) {
+        work = 0;
+        await yieldToLoop();
+      }
+    }
+    // The other watchers of those regions lose what the new ones now own (or gain a leaver's).
+    const served = new Set(queued);
     for (const w of watchers.values()) {
-      if (w === except || w.pending || w.region !== region) continue;
-      sendDiff(w, desired.get(w.agentId) ?? new Map<string, Assignment>(), (checkId) => w.current.get(checkId)?.region === region);
+      if (w.pending || served.has(w) || !desired.has(w.agentId)) continue;
+      const scope = regions ? (checkId: string) => regions.has(w.current.get(checkId)?.region ?? '') : undefined;
+      sendDiff(w, desired.get(w.agentId)!, scope);
     }
   }
 
@@ -173,24 +249,22 @@ export function createAssignmentEngine(deps: {
     w.send({ version: w.version, delta: { upserts, removed_check_ids: removed.map((a) => a.check_id) } });
   }
 
-  function recompute(): void {
+  async function recompute(): Promise<void> {
     scheduled = false;
+    if (passing || closed) return; // the running pass schedules what arrived meanwhile
     if (watchers.size === 0) {
       pendingEndpoints.clear();
       return;
     }
-    if (fullPending) {
-      fullPending = false;
-      pendingEndpoints.clear();
-      pendingRegions.clear();
-      const desired = desiredByAgent();
-      for (const w of watchers.values()) if (!w.pending) sendDiff(w, desired.get(w.agentId) ?? new Map<string, Assignment>());
+    if (fullPending || pendingRegions.size > 0 || snapshotQueue.size > 0) {
+      passing = true;
+      try {
+        await pass();
+      } finally {
+        passing = false;
+      }
+      if (fullPending || pendingRegions.size > 0 || snapshotQueue.size > 0 || pendingEndpoints.size > 0) schedule();
       return;
-    }
-    // A watcher came or went, or a region's live agents changed: only that region moves.
-    for (const region of [...pendingRegions]) {
-      pendingRegions.delete(region);
-      sendRegionDiffs(region, desiredByAgent(region));
     }
     if (pendingEndpoints.size === 0) return;
     // Endpoint edits: only those endpoints' checks are computed and sent.
@@ -207,7 +281,9 @@ export function createAssignmentEngine(deps: {
   const schedule = (): void => {
     if (scheduled) return;
     scheduled = true;
-    setImmediate(recompute);
+    setImmediate(() => {
+      recompute().catch((err: unknown) => log.error({ err }, 'assignment placement failed'));
+    });
   };
 
   const engine = {
@@ -248,14 +324,18 @@ export function createAssignmentEngine(deps: {
       if (r && (tsMs <= r.at + releaseGraceMs || t - r.at <= releaseGraceMs)) return r.a;
       const first = firstSnapshotAt.get(agentId);
       if (registeredAt < startedAt && heldAtStart.get(checkId)?.has(agentId) === true && tsMs <= (first ?? t) + restartGraceMs && t - (first ?? startedAt) <= releaseMemoryMs) {
-        if (!allChecks || t - allChecks.at > 1000) {
-          const byId = new Map<string, Assignment>();
-          const primary = primaryKey();
-          // paused ones too: the backlog was made while they were monitored, and may arrive after a switch-off
-          for (const e of deps.endpoints.listWithPaused()) for (const a of checksForEndpoint(e, primary, denied, resolvers)) byId.set(a.check_id, a);
-          allChecks = { at: t, byId };
+        // Only the named check's endpoint is read (paused ones too: the backlog was made while it
+        // was monitored, and may arrive after a switch-off): after a restart every agent's backlog
+        // arrives here at once, and a scan of every endpoint per second of it held the loop.
+        if (t - lateChecks.at > 1000) lateChecks = { at: t, byEndpoint: new Map() };
+        const endpointId = endpointOfCheck(checkId);
+        let list = lateChecks.byEndpoint.get(endpointId);
+        if (!list) {
+          const e = Number.isSafeInteger(endpointId) ? deps.endpoints.withPausedById(endpointId) : undefined;
+          list = e ? checksForEndpoint(e, primaryKey(), denied, resolvers) : [];
+          lateChecks.byEndpoint.set(endpointId, list);
         }
-        const a = allChecks.byId.get(checkId);
+        const a = list.find((x) => x.check_id === checkId);
         if (a && a.region === region) return a;
       }
       return null;
@@ -263,31 +343,19 @@ export function createAssignmentEngine(deps: {
 
     /** Registers a watcher and sends it its snapshot; others lose the checks it now owns. */
     watch(w: AssignmentWatcher): () => void {
-      const state: WatcherState = { ...w, version: Date.now(), current: new Map() };
+      // Pending until its snapshot: no deltas before it. Only this region's checks move when it is sent.
+      const state: WatcherState = { ...w, version: Date.now(), current: new Map(), pending: true };
       watchers.set(w.agentId, state);
-      const sendSnapshot = () => {
-        if (watchers.get(w.agentId) !== state) return;
-        // Only this region's checks move when an agent of it connects.
-        const desired = desiredByAgent(w.region);
-        const mine = desired.get(w.agentId) ?? new Map<string, Assignment>();
-        state.current = mine;
-        for (const id of mine.keys()) released.get(w.agentId)?.delete(id);
-        if (!firstSnapshotAt.has(w.agentId)) firstSnapshotAt.set(w.agentId, now());
-        deps.held?.replace(w.agentId, new Set(mine.keys()));
-        w.send({ version: state.version, snapshot: { assignments: [...mine.values()] } });
-        log.info({ agentId: w.agentId, region: w.region, checks: mine.size }, 'agent watching');
-        // The region's other watchers lose what it now owns, in the same pass.
-        sendRegionDiffs(w.region, desired, state);
-      };
       const wait = graceUntil - Date.now();
       if (wait > 0) {
-        state.pending = true;
         graceTimer ??= setTimeout(() => {
-          for (const s of watchers.values()) s.pending = false;
-          for (const s of [...watchers.values()]) s.flush?.();
+          for (const s of watchers.values()) if (s.pending) snapshotQueue.add(s);
+          schedule();
         }, wait);
-        state.flush = sendSnapshot;
-      } else sendSnapshot();
+      } else {
+        snapshotQueue.add(state);
+        schedule();
+      }
       return () => {
         if (watchers.get(w.agentId) === state) {
           watchers.delete(w.agentId);
@@ -318,6 +386,7 @@ export function createAssignmentEngine(deps: {
 
     ownedCount: (agentId: string) => watchers.get(agentId)?.current.size ?? 0,
     close(): void {
+      closed = true;
       if (graceTimer) clearTimeout(graceTimer);
     },
     watching: () => [...watchers.keys()],

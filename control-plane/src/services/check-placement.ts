@@ -71,3 +71,36 @@ export function ownerOf(checkId: string, agents: string[]): string | null {
   }
   return best;
 }
+
+/**
+ * ownerOf for many checks among the same agents, as one function: each agent's FNV-1a state after
+ * `<agentId>|` is computed once, so a check costs its own characters per agent and no string is
+ * built per pair (a restart places every check of every region at once). Same answer as ownerOf.
+ */
+export function ownerPicker(agents: string[]): (checkId: string) => string | null {
+  const states = agents.map((a) => {
+    let h = 0x811c9dc5;
+    const prefix = `${a}|`;
+    for (let i = 0; i < prefix.length; i++) h = Math.imul(h ^ prefix.charCodeAt(i), 0x01000193);
+    return h;
+  });
+  return (checkId) => {
+    let best: string | null = null;
+    let bestScore = -1;
+    for (let k = 0; k < agents.length; k++) {
+      let h = states[k];
+      for (let i = 0; i < checkId.length; i++) h = Math.imul(h ^ checkId.charCodeAt(i), 0x01000193);
+      h >>>= 0;
+      h ^= h >>> 16;
+      h = Math.imul(h, 0x85ebca6b);
+      h ^= h >>> 13;
+      const s = h >>> 0;
+      const a = agents[k];
+      if (s > bestScore || (s === bestScore && best !== null && a < best)) {
+        best = a;
+        bestScore = s;
+      }
+    }
+    return best;
+  };
+}

@@ -153,11 +153,21 @@ export function createEndpointsRepo(db: Db, box?: SecretBox) {
       FROM endpoints e JOIN users u ON u.id = e.user_id JOIN packages p ON p.package_id = u.package_id
       LEFT JOIN endpoint_checks c ON c.url_id = e.url_id
       WHERE e.monitoring_enabled = 1`),
+    monitoredPage: db.prepare(`SELECT e.url_id, e.url, e.regions, e.ping_host, e.cert_expiry, e.response_code, e.response_time,
+        c.kind, c.config AS check_config, MAX(COALESCE(e.check_frequency_seconds, 0), p.check_frequency_seconds) AS check_frequency_seconds, p.retention_days
+      FROM endpoints e JOIN users u ON u.id = e.user_id JOIN packages p ON p.package_id = u.package_id
+      LEFT JOIN endpoint_checks c ON c.url_id = e.url_id
+      WHERE e.monitoring_enabled = 1 AND e.url_id > ? ORDER BY e.url_id LIMIT ?`),
     // every endpoint, monitored or paused: a restarted agent's backlog may be for one switched off since
     withPaused: db.prepare(`SELECT e.url_id, e.url, e.regions, e.ping_host, e.cert_expiry, e.response_code, e.response_time,
         c.kind, c.config AS check_config, MAX(COALESCE(e.check_frequency_seconds, 0), p.check_frequency_seconds) AS check_frequency_seconds, p.retention_days
       FROM endpoints e JOIN users u ON u.id = e.user_id JOIN packages p ON p.package_id = u.package_id
       LEFT JOIN endpoint_checks c ON c.url_id = e.url_id`),
+    withPausedById: db.prepare(`SELECT e.url_id, e.url, e.regions, e.ping_host, e.cert_expiry, e.response_code, e.response_time,
+        c.kind, c.config AS check_config, MAX(COALESCE(e.check_frequency_seconds, 0), p.check_frequency_seconds) AS check_frequency_seconds, p.retention_days
+      FROM endpoints e JOIN users u ON u.id = e.user_id JOIN packages p ON p.package_id = u.package_id
+      LEFT JOIN endpoint_checks c ON c.url_id = e.url_id
+      WHERE e.url_id = ?`),
     monitoredById: db.prepare(`SELECT e.url_id, e.user_id, e.name, e.url, e.regions, e.ping_host, e.cert_expiry, e.response_code, e.response_time,
         c.kind, c.config AS check_config, MAX(COALESCE(e.check_frequency_seconds, 0), p.check_frequency_seconds) AS check_frequency_seconds, p.retention_days
       FROM endpoints e JOIN users u ON u.id = e.user_id JOIN packages p ON p.package_id = u.package_id
@@ -268,9 +278,15 @@ export function createEndpointsRepo(db: Db, box?: SecretBox) {
     toggle: (userId: number, urlId: number, enabled: boolean): boolean => changed(userId, q.toggle.run(enabled ? 1 : 0, urlId, userId).changes === 1),
     delete: (userId: number, urlId: number): boolean => changed(userId, q.delete.run(urlId, userId).changes === 1),
     /** All monitoring-enabled endpoints with their owner's plan (control-plane internal, not user-facing). */
-    listMonitored: (): MonitoredEndpoint[] => (q.monitored.all() as Row[]).map(toMonitored),
+    listMonitored: (page?: { afterId: number; limit: number }): MonitoredEndpoint[] =>
+      (page ? q.monitoredPage.all(page.afterId, page.limit) as Row[] : q.monitored.all() as Row[]).map(toMonitored),
     /** Every endpoint as listMonitored gives it, paused ones too (results made before a switch-off still count). */
     listWithPaused: (): MonitoredEndpoint[] => (q.withPaused.all() as Row[]).map(toMonitored),
+    /** One endpoint as listWithPaused gives it: a late result names one check, so its endpoint alone is read. */
+    withPausedById: (urlId: number): MonitoredEndpoint | undefined => {
+      const r = q.withPausedById.get(urlId) as Row | undefined;
+      return r && toMonitored(r);
+    },
     /** One monitoring-enabled endpoint with its owner and plan; undefined when deleted or paused (assignments, alerting). */
     monitoredById: (urlId: number): OwnedMonitoredEndpoint | undefined => {
       const r = q.monitoredById.get(urlId) as Row | undefined;

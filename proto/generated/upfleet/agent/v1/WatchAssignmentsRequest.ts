@@ -10,6 +10,12 @@ export interface WatchAssignmentsRequest {
    * it empty (proto3 default), so a new field is always optional and never renumbered.
    */
   'agent_version'?: (string);
+  /**
+   * Set by agents that assemble a snapshot sent in chunks (AssignmentSnapshot.more). Absent (older
+   * agents): every snapshot comes as one message, as before, since such an agent would take the
+   * first chunk for the whole and drop the rest.
+   */
+  'accepts_snapshot_chunks'?: (boolean);
 }
 
 export interface WatchAssignmentsRequest__Output {
@@ -20,4 +26,10 @@ export interface WatchAssignmentsRequest__Output {
    * it empty (proto3 default), so a new field is always optional and never renumbered.
    */
   'agent_version': (string);
+  /**
+   * Set by agents that assemble a snapshot sent in chunks (AssignmentSnapshot.more). Absent (older
+   * agents): every snapshot comes as one message, as before, since such an agent would take the
+   * first chunk for the whole and drop the rest.
+   */
+  'accepts_snapshot_chunks': (boolean);
 }
