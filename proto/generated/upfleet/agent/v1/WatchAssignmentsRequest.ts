@@ -10,6 +10,11 @@ export interface WatchAssignmentsRequest {
    * it empty (proto3 default), so a new field is always optional and never renumbered.
    */
   'agent_version'?: (string);
+  /**
+   * Whether this agent can run browser checks; placement gives browser checks only to those that
+   * can (an older agent leaves it false and gets none).
+   */
+  'browser_checks'?: (boolean);
 }
 
 export interface WatchAssignmentsRequest__Output {
@@ -20,4 +25,9 @@ export interface WatchAssignmentsRequest__Output {
    * it empty (proto3 default), so a new field is always optional and never renumbered.
    */
   'agent_version': (string);
+  /**
+   * Whether this agent can run browser checks; placement gives browser checks only to those that
+   * can (an older agent leaves it false and gets none).
+   */
+  'browser_checks': (boolean);
 }
