@@ -134,6 +134,8 @@ export function createAgentServiceHandlers(deps: {
         checks_per_minute: Number.isFinite(r.checks_per_minute) ? r.checks_per_minute : 0,
         outbox_depth: Number(r.outbox_depth) || 0,
         lag: Number.isFinite(r.scheduling_lag_ms_p99) ? r.scheduling_lag_ms_p99 : 0,
+        browser_checks: r.browser_checks === true,
+        browser_unavailable: String(r.browser_unavailable ?? '').slice(0, 200),
       });
       deps.engine.tick();
       callback(null, { lease_seconds: deps.leaseSeconds });
@@ -159,6 +161,8 @@ export function createAgentServiceHandlers(deps: {
       const stop = deps.engine.watch({
         agentId: agent.agentId,
         region: agent.region,
+        // an older agent leaves it false: it gets no browser checks
+        browserChecks: call.request?.browser_checks === true,
         send: (u: AssignmentUpdate) => {
           if (!call.cancelled && !call.destroyed) call.write(u);
         },

@@ -9,6 +9,7 @@ import { regionKey, type CatalogRepo } from '../store/catalog-repo';
 import type { EndpointsRepo, MonitoredEndpoint } from '../store/endpoints-repo';
 import type { ChangeHub } from '../change-hub';
 import { checksForEndpoint, ownerOf } from './check-placement';
+import { CHECK_KIND_TABLE, type AssignedKind } from '@upfleet/proto/check-kinds';
 
 /** See `releaseMemoryMs`: an agent's buffer older than this, for checks it no longer holds, is refused. */
 export const RELEASE_MEMORY_MS = 6 * 3_600_000;
@@ -16,6 +17,8 @@ export const RELEASE_MEMORY_MS = 6 * 3_600_000;
 export interface AssignmentWatcher {
   agentId: string;
   region: string;
+  /** it said it can run browser checks when it opened its watch */
+  browserChecks?: boolean;
   send(update: AssignmentUpdate): void;
 }
 
@@ -118,8 +121,10 @@ export function createAssignmentEngine(deps: {
       for (const a of checksForEndpoint(e, primary, denied, resolvers)) {
         if (region !== undefined && a.region !== region) continue;
         placedTotal++;
-        const agents = candidates.get(a.region);
-        if (!agents) continue;
+        let agents = candidates.get(a.region);
+        // a kind that needs a capability goes only to the agents that have it (browser: a Chromium)
+        if (agents && CHECK_KIND_TABLE[a.kind as AssignedKind]?.capability === 'browser_checks') agents = agents.filter((id) => watchers.get(id)?.browserChecks === true);
+        if (!agents?.length) continue;
         const owner = ownerOf(a.check_id, agents);
         if (owner) out.get(owner)!.set(a.check_id, a);
       }

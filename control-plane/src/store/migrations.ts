@@ -720,6 +720,16 @@ CREATE INDEX rate_limit_events_key ON rate_limit_events (bucket, key, ts);
       db.schema.createIndex('incident_events_incident').on('incident_events').columns(['incident_id', 'at']),
     ],
   },
+  {
+    // Whether an agent can run browser checks (a Chromium it can start) and why not, from its heartbeat.
+    id: 110,
+    name: 'agent_browser_checks',
+    sql: '',
+    steps: (db) => [
+      db.schema.alterTable('agents').addColumn('browser_checks', 'bigint', (c) => c.notNull().defaultTo(0)),
+      db.schema.alterTable('agents').addColumn('browser_unavailable', 'text', (c) => c.notNull().defaultTo('')),
+    ],
+  },
 ];
 
 /** The one line a process stops with when the database was migrated by a newer Upfleet. */

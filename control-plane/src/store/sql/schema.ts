@@ -36,9 +36,17 @@ export interface IncidentEventsTable {
   detail: Generated<string>;
 }
 
+/** agents: only the columns Kysely code knows so far (the table is still read by better-sqlite3 in agents-repo.ts). */
+export interface AgentsBrowserColumns {
+  agent_id: string;
+  browser_checks: Generated<number>;
+  browser_unavailable: Generated<string>;
+}
+
 export interface Schema {
   sessions: SessionsTable;
   refresh_tokens: RefreshTokensTable;
   schema_migrations: SchemaMigrationsTable;
   incident_events: IncidentEventsTable;
+  agents: AgentsBrowserColumns;
 }
