@@ -3,10 +3,10 @@
 // failed ("status_code 503, expected equals 200"). The control plane validates with the parsers here
 // (proto/schemas/endpoints.ts) and the agent judges with `failedAssertion`. Browser-safe: no Node imports.
 
-export const ENDPOINT_KINDS = ['http', 'tcp', 'dns', 'heartbeat'] as const;
+export const ENDPOINT_KINDS = ['http', 'tcp', 'dns', 'heartbeat', 'browser'] as const;
 export type EndpointKind = (typeof ENDPOINT_KINDS)[number];
 /** The kinds an endpoint can be created with. */
-export const CREATABLE_KINDS = ['http', 'tcp', 'dns', 'heartbeat'] as const satisfies readonly EndpointKind[];
+export const CREATABLE_KINDS = ['http', 'tcp', 'dns', 'heartbeat', 'browser'] as const satisfies readonly EndpointKind[];
 
 export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];

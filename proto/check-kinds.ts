@@ -11,11 +11,12 @@ import type { Assignment, CheckKind } from './index';
 import type { Assertion, DnsRecordType, EndpointKind } from './assertions';
 import type { EndpointCheck, Feature, GraphFunction } from './rest';
 import { isDnsName, parseHostPort, parseResolver } from './target-syntax';
+import { LIMITS_BROWSER, type BrowserStep } from './browser-steps';
 
 /** A kind an assignment can have (the proto's UNSPECIFIED is never assigned). */
 export type AssignedKind = Exclude<CheckKind, 'CHECK_KIND_UNSPECIFIED'>;
 /** A kind's short name. */
-export type KindName = 'http' | 'tls' | 'ping' | 'tcp' | 'dns';
+export type KindName = 'http' | 'tls' | 'ping' | 'tcp' | 'dns' | 'browser';
 
 /** Which aggregate of a result row a graph function plots: mean timing, the status code, the certificate's days left. */
 export type GraphValue = 'avg' | 'code' | 'cert';
@@ -37,6 +38,12 @@ export interface CheckKindSpec {
   liveRank: number;
   /** The assignment fields this kind sends the agent, from the endpoint's stored check. */
   assignment(check: EndpointCheck, placement: PlacementContext): Partial<Assignment>;
+  /** The check's own timeout in seconds when it sets one (else checks.ts derives it from the interval). */
+  timeoutSeconds?(check: EndpointCheck): number | undefined;
+  /** The shortest interval this kind runs at, in seconds (a browser run costs a whole browser). */
+  minIntervalSeconds?: number;
+  /** Only agents that report they can run it get it (browser: those with a Chromium). */
+  capability?: 'browser_checks';
 }
 
 /** What the control plane's policy adds to a check's assignment. */
@@ -57,8 +64,19 @@ function httpAssignment(c: EndpointCheck): Partial<Assignment> {
   return out;
 }
 
+/** A browser step on the wire: every field present (proto3), '' and false for the ones it does not use. */
+function wireStep(s: BrowserStep): NonNullable<Assignment['steps']>[number] {
+  return {
+    action: s.action, url: s.url ?? '', selector: s.selector ?? '', value: s.value ?? '', secret: s.secret === true, key: s.key ?? '',
+    text: s.text ?? '', state: s.state ?? '', contains: s.contains ?? '', equals: s.equals ?? '', name: s.name ?? '',
+  };
+}
+
 export const CHECK_KIND_TABLE: Readonly<Record<AssignedKind, CheckKindSpec>> = {
-  CHECK_KIND_HTTP: { name: 'http', wire: 1, graphs: { response_time: 'avg', response_code: 'code' }, uptime: 'http', down: true, liveRank: 3, assignment: httpAssignment },
+  CHECK_KIND_HTTP: {
+    name: 'http', wire: 1, graphs: { response_time: 'avg', response_code: 'code' }, uptime: 'http', down: true, liveRank: 3, assignment: httpAssignment,
+    timeoutSeconds: (c) => c.request?.timeout_seconds,
+  },
   CHECK_KIND_TLS: { name: 'tls', wire: 2, graphs: { cert_expiry: 'cert' }, uptime: null, down: false, liveRank: 1, assignment: () => ({}) },
   CHECK_KIND_PING: { name: 'ping', wire: 3, graphs: { ping: 'avg' }, uptime: null, down: false, liveRank: 2, assignment: () => ({}) },
   // tcp and dns graph their connect / lookup time as response time; a heartbeat's pings are stored as tcp (region push).
@@ -73,6 +91,14 @@ export const CHECK_KIND_TABLE: Readonly<Record<AssignedKind, CheckKindSpec>> = {
       // A DNS check naming no resolver asks the operator's public ones, not the agent's private resolver.
       ...(p.privateTargetsDenied && !c.resolver && p.defaultResolvers.length ? { default_resolvers: [...p.defaultResolvers] } : {}),
     }),
+  },
+  // The page's time to first byte and the run's total are graphed as response time.
+  CHECK_KIND_BROWSER: {
+    name: 'browser', wire: 6, graphs: { response_time: 'avg' }, uptime: 'ok', down: true, liveRank: 3,
+    assignment: (c) => ({ steps: (c.steps ?? []).map(wireStep) }),
+    timeoutSeconds: (c) => c.timeout_seconds ?? LIMITS_BROWSER.timeoutSecondsDefault,
+    minIntervalSeconds: LIMITS_BROWSER.minIntervalSeconds,
+    capability: 'browser_checks',
   },
 };
 
@@ -228,6 +254,15 @@ export const ENDPOINT_KIND_TABLE: Readonly<Record<EndpointKind, EndpointKindSpec
     target: { field: 'none' },
     assertions: { refused: 'A heartbeat has no assertions' },
     blank: { kind: 'heartbeat', period_seconds: 3600, grace_seconds: 300 },
+  },
+  // A real Chromium on an agent that has one loads the URL and runs the steps.
+  browser: {
+    label: 'Browser',
+    checks: [{ kind: 'CHECK_KIND_BROWSER', regions: 'all-or-primary' }],
+    graphs: [{ fn: 'response_time' }],
+    target: { field: 'url' },
+    assertions: { refused: 'A browser check has no assertions: use expect_text, expect_title or expect_url steps' },
+    blank: { kind: 'browser', steps: [], timeout_seconds: LIMITS_BROWSER.timeoutSecondsDefault },
   },
 };
 

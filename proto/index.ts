@@ -38,7 +38,9 @@ export type AssertionSpec = Assertion__Output;
  * denied). So do fields 10-14 (request, assertions, target, record_type, resolver): an
  * http check without them is a GET judged by its status, as before.
  */
-export type Assignment = Omit<Assignment__Output, 'private_targets_denied' | 'request' | 'assertions' | 'target' | 'record_type' | 'resolver' | 'default_resolvers'> & {
+import type { BrowserStep__Output } from './generated/upfleet/agent/v1/BrowserStep';
+export type BrowserStepSpec = BrowserStep__Output;
+export type Assignment = Omit<Assignment__Output, 'private_targets_denied' | 'request' | 'assertions' | 'target' | 'record_type' | 'resolver' | 'default_resolvers' | 'steps'> & {
   private_targets_denied?: boolean;
   request?: HttpRequestSpec | null;
   assertions?: AssertionSpec[];
@@ -49,6 +51,8 @@ export type Assignment = Omit<Assignment__Output, 'private_targets_denied' | 're
   resolver?: string;
   /** dns with no resolver: the operator's DNS_RESOLVERS (sent when private targets are denied) */
   default_resolvers?: string[];
+  /** browser: the steps after loading url */
+  steps?: BrowserStepSpec[];
 };
 import type { AssignmentUpdate__Output } from './generated/upfleet/agent/v1/AssignmentUpdate';
 /** A snapshot or delta of `Assignment`s (with field 9 optional, as above). */
@@ -57,8 +61,11 @@ export type AssignmentUpdate = Omit<AssignmentUpdate__Output, 'snapshot' | 'delt
   snapshot?: { assignments: Assignment[]; more?: boolean } | null;
   delta?: { upserts: Assignment[]; removed_check_ids: string[] } | null;
 };
-export type { CheckResult__Output as CheckResult } from './generated/upfleet/agent/v1/CheckResult';
-export type { ResultBatch__Output as ResultBatch } from './generated/upfleet/agent/v1/ResultBatch';
+/** The browser fields (23-31) stay optional: only browser results carry them, and outboxes written before them lack them. */
+type BrowserResultField = 'failed_step' | 'failed_action' | 'dom_content_loaded_ms' | 'load_ms' | 'lcp_ms' | 'step_ms' | 'console_errors' | 'failed_requests' | 'screenshots';
+export type CheckResult = Omit<CheckResult__Output, BrowserResultField> & Partial<Pick<CheckResult__Output, BrowserResultField>>;
+export type { Screenshot__Output as Screenshot } from './generated/upfleet/agent/v1/Screenshot';
+export type ResultBatch = Omit<ResultBatch__Output, 'results'> & { results: CheckResult[] };
 import type { CheckResult__Output } from './generated/upfleet/agent/v1/CheckResult';
 import type { ResultBatch__Output } from './generated/upfleet/agent/v1/ResultBatch';
 export type { BatchAck__Output as BatchAck } from './generated/upfleet/agent/v1/BatchAck';
@@ -108,7 +115,7 @@ function report(): grpc.MethodDefinition<unknown, unknown> {
  * One result as it stands inside a ResultBatch on the wire (field 2: tag, length, message). A
  * batch's encoding is its id's (`encodeBatchId`) followed by such entries, in any number.
  */
-export function encodeBatchEntry(r: CheckResult__Output): Buffer {
+export function encodeBatchEntry(r: CheckResult): Buffer {
   return report().requestSerialize({ results: [r] }); // no batch_id key: an empty one would still be written
 }
 
@@ -127,7 +134,7 @@ export function encodeBatchId(batchId: string): Buffer {
 }
 
 /** A batch's wire bytes read back (what the control plane would receive). */
-export function decodeResultBatch(bytes: Buffer): ResultBatch__Output {
+export function decodeResultBatch(bytes: Buffer): ResultBatch {
   return report().requestDeserialize(bytes) as ResultBatch__Output;
 }
 

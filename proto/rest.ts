@@ -3,6 +3,7 @@
 // it is the one contract of every REST answer (declarations only, grouped by area), which the answer
 // schemas in schemas/responses.ts are checked against at compile time.
 import type { Assertion, DnsRecordType, EndpointKind, HttpMethod } from './assertions';
+import type { BrowserStep } from './browser-steps';
 
 export type ApiSuccess<T> = { success: true; data: T; message?: string };
 export type ApiFailure = { success: false; error: string; requires2FA?: boolean };
@@ -97,6 +98,10 @@ export interface EndpointCheck {
   resolver?: string;
   request?: HttpRequestOptions;
   assertions?: Assertion[];
+  /** browser: the steps after loading the URL (a secret fill's value is never answered back). */
+  steps?: BrowserStep[];
+  /** browser: the whole run's limit, 1 to 60 s (30 when absent). */
+  timeout_seconds?: number;
   /** heartbeat: expected every period_seconds, or on a five-field cron in timezone (IANA), then grace_seconds. */
   period_seconds?: number;
   cron?: string;

@@ -41,7 +41,15 @@ export interface AgentConfig {
   probeCaFile: string | null;
   hostname: string;
   logLevel: string;
+  /** the Chromium browser checks run with (not bundled: Debian's `chromium` package) */
+  chromiumPath: string;
+  /** browsers running at once: each is a few hundred MB (default: one per 700 MB of memory, at least 1) */
+  browserConcurrency: number;
 }
+
+/** Memory per concurrent browser that the default concurrency assumes. */
+export const BROWSER_MEMORY_BYTES = 700 * 1024 * 1024;
+export const defaultBrowserConcurrency = (totalMemoryBytes = os.totalmem()): number => Math.max(1, Math.floor(totalMemoryBytes / BROWSER_MEMORY_BYTES));
 
 export interface AgentConfigOverrides {
   configFile?: string;
@@ -63,6 +71,8 @@ export interface AgentConfigOverrides {
   probeCaFile?: string;
   hostname?: string;
   logLevel?: string;
+  chromiumPath?: string;
+  browserConcurrency?: number | string;
 }
 
 type Env = Record<string, string | undefined>;
@@ -94,6 +104,8 @@ const ENV: Record<Key, string[]> = {
   probeCaFile: ['UPFLEET_PROBE_CA_FILE'],
   hostname: ['UPFLEET_HOSTNAME'],
   logLevel: ['UPFLEET_LOG_LEVEL', 'LOG_LEVEL'],
+  chromiumPath: ['UPFLEET_CHROMIUM_PATH'],
+  browserConcurrency: ['UPFLEET_BROWSER_CONCURRENCY'],
 };
 
 const FLAG: Record<Key, string> = {
@@ -102,7 +114,7 @@ const FLAG: Record<Key, string> = {
   metricsPort: '--metrics-port', concurrency: '--concurrency', probeThreads: '--probe-threads', outboxCap: '--outbox-cap',
   batchSize: '--batch-size', flushIntervalMs: '--flush-interval-ms', maxBatchesInFlight: '--max-batches-in-flight',
   allowPrivateTargets: '--allow-private-targets', probeCaFile: '--probe-ca-file', hostname: '--hostname',
-  logLevel: '--log-level',
+  logLevel: '--log-level', chromiumPath: '--chromium-path', browserConcurrency: '--browser-concurrency',
 };
 
 /** Where a one-line join keeps the control plane's CA, inside the data dir. */
@@ -225,6 +237,8 @@ export function loadAgentConfig(env: Env = process.env, overrides: AgentConfigOv
     probeCaFile: probeCaFile ? path.resolve(cwd, probeCaFile) : null,
     hostname: str('hostname') ?? os.hostname(),
     logLevel,
+    chromiumPath: path.resolve(cwd, str('chromiumPath') ?? '/usr/bin/chromium'),
+    browserConcurrency: int('browserConcurrency', defaultBrowserConcurrency(), 1, 1000),
   };
   if (problems.length) throw new AgentConfigError(problems);
   return config;
@@ -265,6 +279,6 @@ export function parseAgentArgv(argv: string[]): { overrides: AgentConfigOverride
 export const AGENT_USAGE = `usage: upfleet agent run --control-plane HOST:PORT --region REGION-City --token TOKEN --data-dir DIR
   [--ca-file FILE | --server-fingerprint SHA256 | --insecure] (none needed with a token that carries the CA fingerprint) [--metrics-port 9464] [--concurrency 256] [--probe-threads auto|N]
   [--outbox-cap 1000000] [--batch-size 2000] [--flush-interval-ms 1000] [--allow-private-targets true]
-  [--probe-ca-file FILE] [--config FILE.json] [--log-level info]
+  [--probe-ca-file FILE] [--chromium-path /usr/bin/chromium] [--browser-concurrency N] [--config FILE.json] [--log-level info]
 Every flag has an UPFLEET_* environment twin (UPFLEET_CONTROL_PLANE, UPFLEET_REGION, UPFLEET_TOKEN, ...).`;
 

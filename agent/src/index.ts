@@ -11,7 +11,7 @@ import type { AgentConfig } from './config';
 import { createAssignmentGate } from './link/assignment-watch';
 import { createLink, type LinkStats } from './link/reconnect-loop';
 import { createAgentRegistry, startMetricsServer, type MetricsServer } from './metrics';
-import { createHostResolver } from './probers/index';
+import { browserSupport, createHostResolver, createLimiter, type BrowserRuntime } from './probers/index';
 import { createProbePool } from './probe-pool';
 import { createAdaptiveRunner } from './adaptive-runner';
 import { availableParallelism } from 'node:os';
@@ -68,11 +68,18 @@ export async function startAgent(config: AgentConfig, logger?: Logger, opts: Sta
   const assignments = createAssignmentStore(db);
   const gate = createAssignmentGate(log, registry);
   const extraCa = config.probeCaFile ? [readFileSync(config.probeCaFile, 'utf8')] : undefined;
+  const support = browserSupport(config.chromiumPath);
+  if (!support.ok) log.info({ reason: support.reason }, 'browser checks unavailable on this agent');
+  const browser: BrowserRuntime = {
+    chromiumPath: config.chromiumPath, support, limiter: createLimiter(config.browserConcurrency),
+  };
   const localRunner = (): CheckRunner => createCheckRunner({
     resolver: createHostResolver(),
     allowPrivateTargets: config.allowPrivateTargets,
     extraCa,
   });
+  // Browser checks stay on the main thread: one Chromium per run is its own process, and one cap counts them all.
+  const browserRunner = createCheckRunner({ resolver: createHostResolver(), allowPrivateTargets: config.allowPrivateTargets, extraCa, browser });
   const makePool = (threads: number) => createProbePool({
     threads, allowPrivateTargets: config.allowPrivateTargets, extraCa,
     onCrash: (err, lost) => log.error({ err: err.message, lostChecks: lost }, 'probe thread died; replaced, its checks reported as failed'),
@@ -89,7 +96,8 @@ export async function startAgent(config: AgentConfig, logger?: Logger, opts: Sta
       },
     });
   } else if (config.probeThreads > 0) pool = makePool(config.probeThreads);
-  const runCheck = pool?.run ?? localRunner();
+  const probeRun = pool?.run ?? localRunner();
+  const runCheck: CheckRunner = (a) => (a.kind === 'CHECK_KIND_BROWSER' ? browserRunner(a) : probeRun(a));
   const counters = new CheckCounters(registry);
 
   // Results reach SQLite in one transaction per event-loop turn instead of one per check.
@@ -154,6 +162,7 @@ export async function startAgent(config: AgentConfig, logger?: Logger, opts: Sta
     token: config.token,
     hostname: config.hostname,
     version: AGENT_VERSION,
+    browserChecks: support.ok,
     batchSize: config.batchSize,
     flushIntervalMs: config.flushIntervalMs,
     maxBatchesInFlight: config.maxBatchesInFlight,
@@ -172,6 +181,8 @@ export async function startAgent(config: AgentConfig, logger?: Logger, opts: Sta
         outbox_depth: outbox.depth(),
         scheduling_lag_ms_p99: s.lag.p99Ms,
         outbox_dropped: outbox.dropped(),
+        browser_checks: support.ok,
+        browser_unavailable: support.reason,
       };
     },
     onFatal: (message) => {

@@ -4,13 +4,15 @@ import { randomUUID } from 'node:crypto';
 import type { Assignment, CheckResult } from '@upfleet/proto';
 import { Counter, type Registry } from 'prom-client';
 import { kindName } from '@upfleet/proto/check-kinds';
-import { proberFor, type HostResolver, type Prober } from './probers/index';
+import { proberFor, type BrowserRuntime, type HostResolver, type Prober } from './probers/index';
 
 export interface CheckRunnerOptions {
   resolver: HostResolver;
   allowPrivateTargets: boolean;
   extraCa?: string[];
   maxBodyBytes?: number;
+  /** Browser checks' Chromium and concurrency cap (absent: they fail saying this runner has none). */
+  browser?: BrowserRuntime;
   /** The probers to pick from (default: PROBERS, one per kind of the kinds table). */
   probers?: readonly Prober[];
 }
@@ -44,6 +46,7 @@ export function createCheckRunner(opts: CheckRunnerOptions): CheckRunner {
       allowPrivateTargets: opts.allowPrivateTargets && !a.private_targets_denied,
       extraCa: opts.extraCa,
       maxBodyBytes: opts.maxBodyBytes,
+      browser: opts.browser,
     });
     return { ...r, ...fields };
   };

@@ -329,6 +329,17 @@ describe('agent list', () => {
     expect(run.stdout.split('\n')[1]).toMatch(/ 0\.0\.9 \(older\)$/);
   });
 
+  it('shows which agents run browser checks, and why the others cannot', async () => {
+    api.state.agents = [
+      { ...api.state.agents[0], browser_checks: true },
+      { ...api.state.agents[1], browser_checks: false, browser_unavailable: 'no Chromium at /usr/bin/chromium' },
+    ];
+    const lines = (await admin('agent', 'list')).stdout.split('\n');
+    expect(lines[0]).toMatch(/ VERSION +BROWSER$/);
+    expect(lines[1]).toMatch(/ yes$/);
+    expect(lines[2]).toMatch(/ no \(no Chromium at \/usr\/bin\/chromium\)$/);
+  });
+
   it('says so when no agent has registered', async () => {
     api.state.agents = [];
     expect((await admin('agent', 'list')).stdout).toBe('No agents have registered yet.\n');

@@ -8,6 +8,7 @@ import type { AssignmentDelta as _upfleet_agent_v1_AssignmentDelta, AssignmentDe
 import type { AssignmentSnapshot as _upfleet_agent_v1_AssignmentSnapshot, AssignmentSnapshot__Output as _upfleet_agent_v1_AssignmentSnapshot__Output } from './upfleet/agent/v1/AssignmentSnapshot';
 import type { AssignmentUpdate as _upfleet_agent_v1_AssignmentUpdate, AssignmentUpdate__Output as _upfleet_agent_v1_AssignmentUpdate__Output } from './upfleet/agent/v1/AssignmentUpdate';
 import type { BatchAck as _upfleet_agent_v1_BatchAck, BatchAck__Output as _upfleet_agent_v1_BatchAck__Output } from './upfleet/agent/v1/BatchAck';
+import type { BrowserStep as _upfleet_agent_v1_BrowserStep, BrowserStep__Output as _upfleet_agent_v1_BrowserStep__Output } from './upfleet/agent/v1/BrowserStep';
 import type { CheckResult as _upfleet_agent_v1_CheckResult, CheckResult__Output as _upfleet_agent_v1_CheckResult__Output } from './upfleet/agent/v1/CheckResult';
 import type { HeartbeatRequest as _upfleet_agent_v1_HeartbeatRequest, HeartbeatRequest__Output as _upfleet_agent_v1_HeartbeatRequest__Output } from './upfleet/agent/v1/HeartbeatRequest';
 import type { HeartbeatResponse as _upfleet_agent_v1_HeartbeatResponse, HeartbeatResponse__Output as _upfleet_agent_v1_HeartbeatResponse__Output } from './upfleet/agent/v1/HeartbeatResponse';
@@ -16,6 +17,7 @@ import type { HttpRequest as _upfleet_agent_v1_HttpRequest, HttpRequest__Output 
 import type { RegisterRequest as _upfleet_agent_v1_RegisterRequest, RegisterRequest__Output as _upfleet_agent_v1_RegisterRequest__Output } from './upfleet/agent/v1/RegisterRequest';
 import type { RegisterResponse as _upfleet_agent_v1_RegisterResponse, RegisterResponse__Output as _upfleet_agent_v1_RegisterResponse__Output } from './upfleet/agent/v1/RegisterResponse';
 import type { ResultBatch as _upfleet_agent_v1_ResultBatch, ResultBatch__Output as _upfleet_agent_v1_ResultBatch__Output } from './upfleet/agent/v1/ResultBatch';
+import type { Screenshot as _upfleet_agent_v1_Screenshot, Screenshot__Output as _upfleet_agent_v1_Screenshot__Output } from './upfleet/agent/v1/Screenshot';
 import type { WatchAssignmentsRequest as _upfleet_agent_v1_WatchAssignmentsRequest, WatchAssignmentsRequest__Output as _upfleet_agent_v1_WatchAssignmentsRequest__Output } from './upfleet/agent/v1/WatchAssignmentsRequest';
 
 type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
@@ -33,6 +35,7 @@ export interface ProtoGrpcType {
         AssignmentSnapshot: MessageTypeDefinition<_upfleet_agent_v1_AssignmentSnapshot, _upfleet_agent_v1_AssignmentSnapshot__Output>
         AssignmentUpdate: MessageTypeDefinition<_upfleet_agent_v1_AssignmentUpdate, _upfleet_agent_v1_AssignmentUpdate__Output>
         BatchAck: MessageTypeDefinition<_upfleet_agent_v1_BatchAck, _upfleet_agent_v1_BatchAck__Output>
+        BrowserStep: MessageTypeDefinition<_upfleet_agent_v1_BrowserStep, _upfleet_agent_v1_BrowserStep__Output>
         CheckKind: EnumTypeDefinition
         CheckResult: MessageTypeDefinition<_upfleet_agent_v1_CheckResult, _upfleet_agent_v1_CheckResult__Output>
         HeartbeatRequest: MessageTypeDefinition<_upfleet_agent_v1_HeartbeatRequest, _upfleet_agent_v1_HeartbeatRequest__Output>
@@ -42,6 +45,7 @@ export interface ProtoGrpcType {
         RegisterRequest: MessageTypeDefinition<_upfleet_agent_v1_RegisterRequest, _upfleet_agent_v1_RegisterRequest__Output>
         RegisterResponse: MessageTypeDefinition<_upfleet_agent_v1_RegisterResponse, _upfleet_agent_v1_RegisterResponse__Output>
         ResultBatch: MessageTypeDefinition<_upfleet_agent_v1_ResultBatch, _upfleet_agent_v1_ResultBatch__Output>
+        Screenshot: MessageTypeDefinition<_upfleet_agent_v1_Screenshot, _upfleet_agent_v1_Screenshot__Output>
         WatchAssignmentsRequest: MessageTypeDefinition<_upfleet_agent_v1_WatchAssignmentsRequest, _upfleet_agent_v1_WatchAssignmentsRequest__Output>
       }
     }

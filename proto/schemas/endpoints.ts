@@ -10,6 +10,7 @@ import { flag, optionalText, requiredText } from './common';
 import { ENDPOINT_SORTS, parseSort } from '../endpoint-list';
 import { isDnsName, parseHostPort, parseResolver } from '../target-syntax';
 import { ENDPOINT_KIND_TABLE, endpointKindSpec } from '../check-kinds';
+import { BROWSER_ACTIONS, LIMITS_BROWSER, normaliseStep, stepProblem, type BrowserStep } from '../browser-steps';
 
 /** A monitor target: an absolute http(s) URL without credentials, normalised by the URL parser. */
 export const MonitorUrl = requiredText('URL', 2048).transform((raw, ctx) => {
@@ -91,6 +92,13 @@ export const DEFAULT_GRACE_SECONDS = 300;
 const CREATABLE = Object.keys(ENDPOINT_KIND_TABLE) as [EndpointKind, ...EndpointKind[]];
 
 const INTERVAL_ERROR = 'check_frequency_seconds must be a whole number of seconds from 1 to 86400';
+const BROWSER_TIMEOUT_ERROR = `timeout_seconds must be a whole number from 1 to ${LIMITS_BROWSER.timeoutSecondsMax}`;
+
+/** A browser check's steps: each is checked by stepProblem (browser-steps.ts), which names the step in its 400. */
+export const BrowserSteps = z.array(z.unknown(), { error: 'steps must be a list' })
+  .max(LIMITS_BROWSER.steps, `At most ${LIMITS_BROWSER.steps} steps`)
+  .transform((v) => v as BrowserStep[])
+  .meta({ description: `browser: at most ${LIMITS_BROWSER.steps} steps, each { action, … }; action one of ${BROWSER_ACTIONS.join(', ')}. A fill may be secret: its value is write-only (send it without value to keep the stored one)` });
 
 /** The fields of an endpoint body; EndpointCreateBody adds the rules between them. */
 export const EndpointFields = z.object({
@@ -105,6 +113,9 @@ export const EndpointFields = z.object({
   resolver: z.string({ error: 'Resolver must be text' }).trim().max(60, 'Resolver must be an IP address, optionally with :port').optional(),
   request: HttpRequestSpec.optional(),
   assertions: z.array(AssertionSpec, { error: 'assertions must be a list' }).max(LIMITS_CHECK.assertions, `At most ${LIMITS_CHECK.assertions} assertions`).optional(),
+  /** browser: the steps after loading url, and the whole run's timeout (default 30 s). */
+  steps: BrowserSteps.optional(),
+  timeout_seconds: z.number({ error: BROWSER_TIMEOUT_ERROR }).int(BROWSER_TIMEOUT_ERROR).min(1, BROWSER_TIMEOUT_ERROR).max(LIMITS_BROWSER.timeoutSecondsMax, BROWSER_TIMEOUT_ERROR).optional(),
   /** heartbeat: a period (60 s to 31 days) or a five-field cron with its timezone, and a grace. */
   period_seconds: z.number({ error: PERIOD_ERROR }).int(PERIOD_ERROR).min(LIMITS_HEARTBEAT.periodSecondsMin, PERIOD_ERROR).max(LIMITS_HEARTBEAT.periodSecondsMax, PERIOD_ERROR).optional(),
   cron: z.string({ error: 'cron must be text' }).trim().max(200, 'cron must be at most 200 characters long')
@@ -120,7 +131,7 @@ export const EndpointFields = z.object({
 });
 
 type CheckFields = Pick<z.infer<typeof EndpointFields>, 'kind' | 'url' | 'target' | 'record_type' | 'resolver' | 'request' | 'assertions'
-  | 'period_seconds' | 'cron' | 'timezone' | 'grace_seconds'>;
+  | 'period_seconds' | 'cron' | 'timezone' | 'grace_seconds'> & { steps?: BrowserStep[]; timeout_seconds?: number };
 
 /** A heartbeat has no target: it needs a period or a cron (not both) and refuses the other kinds' fields. */
 function heartbeatRules(b: CheckFields, issue: (message: string, path: string) => void): void {
@@ -137,11 +148,21 @@ function heartbeatRules(b: CheckFields, issue: (message: string, path: string) =
 export function checkKindRules(b: CheckFields, ctx: z.core.$RefinementCtx): void {
   const kind = b.kind ?? 'http';
   const issue = (message: string, path: string) => ctx.addIssue({ code: 'custom', message, path: [path] });
+  if (kind !== 'browser' && (b.steps !== undefined || b.timeout_seconds !== undefined)) issue('steps and timeout_seconds are for browser checks', 'steps');
   if (kind === 'heartbeat') return heartbeatRules(b, issue);
   if (b.period_seconds !== undefined || b.cron !== undefined || b.timezone !== undefined || b.grace_seconds !== undefined) {
     issue('period_seconds, cron, timezone and grace_seconds are for heartbeats', 'period_seconds');
   }
-  if (kind === 'http') {
+  if (kind === 'browser') {
+    if (b.url === undefined) issue('URL is required', 'url');
+    if (b.target !== undefined || b.record_type !== undefined || b.resolver !== undefined) issue('target, record_type and resolver are for tcp and dns checks', 'target');
+    if (b.request !== undefined) issue('request is for http checks', 'request');
+    // A secret fill without a value is allowed here; the service checks one is stored for its selector.
+    for (const [i, step] of (b.steps ?? []).entries()) {
+      const problem = stepProblem(step, i, () => true);
+      if (problem) return issue(problem[0].toUpperCase() + problem.slice(1), 'steps');
+    }
+  } else if (kind === 'http') {
     if (b.url === undefined) issue('URL is required', 'url');
     if (b.target !== undefined || b.record_type !== undefined || b.resolver !== undefined) issue('target, record_type and resolver are for tcp and dns checks', 'target');
   } else {
@@ -171,6 +192,10 @@ export function endpointCheck(b: CheckFields): { url: string; check: EndpointChe
   if (target.field === 'target') {
     const stored = target.stored(b);
     return { url: stored.url, check: { ...stored.check, kind } };
+  }
+  if (kind === 'browser') {
+    const steps = (b.steps ?? []).map(normaliseStep);
+    return { url: b.url!, check: { kind, steps, timeout_seconds: b.timeout_seconds ?? LIMITS_BROWSER.timeoutSecondsDefault } };
   }
   const check: EndpointCheck & { kind: EndpointKind } = { kind: 'http' };
   if (b.request) {

@@ -50,6 +50,8 @@ export interface WatchDeps {
   logger: Logger;
   /** this agent's release, sent on connect */
   version?: string;
+  /** whether this agent can run browser checks (placement sends it none otherwise) */
+  browserChecks?: boolean;
 }
 
 export interface AssignmentWatch { close(): void }
@@ -91,7 +93,7 @@ export function watchAssignments(
     on.applied(u.version);
   };
 
-  const watch = client.WatchAssignments({ known_version: knownVersion, agent_version: deps.version ?? '', accepts_snapshot_chunks: true }, md);
+  const watch = client.WatchAssignments({ known_version: knownVersion, agent_version: deps.version ?? '', accepts_snapshot_chunks: true, browser_checks: deps.browserChecks ?? false }, md);
   watch.on('data', (u: AssignmentUpdate) => {
     on.connected();
     try {

@@ -29,6 +29,8 @@ export interface LinkDeps {
   token: string;
   hostname: string;
   version: string;
+  /** whether this agent can run browser checks, sent on every watch */
+  browserChecks?: boolean;
   batchSize: number;
   flushIntervalMs: number;
   maxBatchesInFlight: number;

@@ -7,14 +7,16 @@ import type { Prober } from './prober';
 import { tlsProber } from './tls/index';
 import { tcpProber } from './tcp/index';
 import { dnsProber } from './dns/index';
+import { browserProber } from './browser/index';
 
-export const PROBERS: readonly Prober[] = [httpProber, tlsProber, pingProber, tcpProber, dnsProber];
+export const PROBERS: readonly Prober[] = [httpProber, tlsProber, pingProber, tcpProber, dnsProber, browserProber];
 
 const byKind = new Map<string, Prober>(PROBERS.map((p) => [p.kind, p]));
 /** The prober of a kind, or undefined for UNSPECIFIED and anything unknown. */
 export const proberFor = (kind: string): Prober | undefined => byKind.get(kind);
 
-export type { Prober, ProberOptions, ProbedFields } from './prober';
+export type { Prober, ProberOptions, ProbedFields, BrowserRuntime } from './prober';
+export { runBrowserCheck, createLimiter, browserSupport, type BrowserRunOptions, type BrowserSupport, type Limiter } from './browser/index';
 export { probeHttp, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_REDIRECTS, type HttpProbeOptions, type HttpProbeResult } from './http/http-probe';
 export { probeTls, parseCertificate, tlsTarget, type TlsProbeResult } from './tls/tls-probe';
 export { probePing, pingTarget, type PingMethod, type PingProbeOptions, type PingProbeResult } from './ping/ping-probe';

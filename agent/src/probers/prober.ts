@@ -5,6 +5,16 @@ import type { Assignment, CheckResult } from '@upfleet/proto';
 import type { AssignedKind } from '@upfleet/proto/check-kinds';
 import type { HostResolver } from './resolve';
 import type { ProbePhase } from './types';
+import type { Limiter } from './browser/limiter';
+import type { BrowserSupport } from './browser/support';
+
+/** What browser checks need: the agent's Chromium, whether it runs, and the cap on browsers at once. */
+export interface BrowserRuntime {
+  chromiumPath: string;
+  support: BrowserSupport;
+  limiter: Limiter;
+  userAgent?: string;
+}
 
 /** What every prober gets besides its assignment. */
 export interface ProberOptions {
@@ -15,6 +25,8 @@ export interface ProberOptions {
   allowPrivateTargets: boolean;
   extraCa?: string[];
   maxBodyBytes?: number;
+  /** absent: this runner has no browser (probe threads never run browser checks) */
+  browser?: BrowserRuntime;
 }
 
 /** The result fields a prober fills; the rest (ids, kind, region, time, retention) are run-check.ts's. */

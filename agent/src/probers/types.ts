@@ -2,7 +2,8 @@
 import tls from 'node:tls';
 import type { HostResolver } from './resolve';
 
-export type ProbePhase = '' | 'dns' | 'connect' | 'tls' | 'http' | 'timeout' | 'assertion';
+/** 'step': a browser check's step failed (its error names the step). */
+export type ProbePhase = '' | 'dns' | 'connect' | 'tls' | 'http' | 'timeout' | 'assertion' | 'step';
 
 export interface ProbeTimings {
   dns_ms: number;

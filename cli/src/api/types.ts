@@ -91,6 +91,10 @@ export interface AgentInfo {
   scheduling_lag_ms_p99?: number;
   /** the agent runs an older release than the control plane (absent from older control planes) */
   outdated?: boolean;
+  /** it can run browser checks (absent from older control planes) */
+  browser_checks?: boolean;
+  /** why it cannot: no Chromium, … */
+  browser_unavailable?: string;
 }
 
 /** A control-plane process as GET /api/admin/cluster lists it. */

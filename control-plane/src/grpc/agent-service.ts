@@ -135,6 +135,8 @@ export function createAgentServiceHandlers(deps: {
         checks_per_minute: Number.isFinite(r.checks_per_minute) ? r.checks_per_minute : 0,
         outbox_depth: Number(r.outbox_depth) || 0,
         lag: Number.isFinite(r.scheduling_lag_ms_p99) ? r.scheduling_lag_ms_p99 : 0,
+        browser_checks: r.browser_checks === true,
+        browser_unavailable: String(r.browser_unavailable ?? '').slice(0, 200),
       });
       deps.engine.tick();
       callback(null, { lease_seconds: deps.leaseSeconds });
@@ -162,6 +164,8 @@ export function createAgentServiceHandlers(deps: {
         agentId: agent.agentId,
         region: agent.region,
         send: (u: AssignmentUpdate) => sender.send(u),
+        // an older agent leaves it false: it gets no browser checks
+        browserChecks: call.request?.browser_checks === true,
       });
       const end = () => {
         closed = true;

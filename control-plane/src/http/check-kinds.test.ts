@@ -114,7 +114,7 @@ describe('endpoint kinds over the API', () => {
     [{ name: 'x', kind: 'dns', target: 'not a name' }, 'Target must be a domain name'],
     [{ name: 'x', kind: 'dns', target: 'example.com', record_type: 'SOA' }, 'record_type must be one of A, AAAA, CNAME, MX, TXT, NS'],
     [{ name: 'x', kind: 'dns', target: 'example.com', resolver: 'dns.google' }, 'Resolver must be an IP address, optionally with :port'],
-    [{ name: 'x', kind: 'ftp', url: 'https://a.example.com' }, 'kind must be one of http, tcp, dns, heartbeat'],
+    [{ name: 'x', kind: 'ftp', url: 'https://a.example.com' }, 'kind must be one of http, tcp, dns, heartbeat, browser'],
     [{ name: 'x', url: 'https://a.example.com', request: { method: 'TRACE' } }, 'method must be one of GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS'],
     [{ name: 'x', url: 'https://a.example.com', request: { body: 'x'.repeat(64 * 1024 + 1) } }, 'Request body must be at most 64 kB'],
     [{ name: 'x', url: 'https://a.example.com', request: { timeout_seconds: 61 } }, 'timeout_seconds must be a whole number from 1 to 60'],
@@ -155,7 +155,7 @@ describe('endpoint kinds over the API', () => {
     const pkgs = (await h.call('GET', '/api/public/packages')).body.data as Array<{ package_name: string; monitor_kinds?: string[] }>;
     expect(pkgs.find((p) => p.package_name === 'Free')!.monitor_kinds).toEqual(['http', 'heartbeat']);
     // a plan that allows every kind lists them all: no client has to know that absent meant all
-    expect(pkgs.find((p) => p.package_name === 'Starter')!.monitor_kinds).toEqual(['http', 'tcp', 'dns', 'heartbeat']);
+    expect(pkgs.find((p) => p.package_name === 'Starter')!.monitor_kinds).toEqual(['http', 'tcp', 'dns', 'heartbeat', 'browser']);
     for (const p of pkgs) expect(Array.isArray(p.monitor_kinds), p.package_name).toBe(true);
     const adminPkgs = (await h.call('GET', '/api/admin/packages', undefined, h.cp.adminToken)).body.data as Array<{ monitor_kinds?: string[] }>;
     for (const p of adminPkgs) expect(Array.isArray(p.monitor_kinds)).toBe(true);
@@ -211,7 +211,7 @@ describe('OpenAPI', () => {
   it('describes the kinds, the request and the assertions of an endpoint body and answer', async () => {
     const doc = (await h.call('GET', '/api/openapi.json')).body as { components: { schemas: Record<string, { properties: Record<string, any> }> } };
     const body = doc.components.schemas.EndpointCreateBody.properties;
-    expect(body.kind.enum).toEqual(['http', 'tcp', 'dns', 'heartbeat']);
+    expect(body.kind.enum).toEqual(['http', 'tcp', 'dns', 'heartbeat', 'browser']);
     expect(Object.keys(body.request.properties).sort()).toEqual(['body', 'follow_redirects', 'headers', 'method', 'timeout_seconds']);
     expect(body.request.properties.method.enum).toContain('PATCH');
     expect(body.assertions.items.properties.comparison.enum).toContain('matches');

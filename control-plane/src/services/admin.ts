@@ -111,6 +111,8 @@ export function createAdminService(deps: {
         checks_per_minute: a.checks_per_minute,
         outbox_depth: a.outbox_depth,
         scheduling_lag_ms_p99: a.scheduling_lag_ms_p99,
+        browser_checks: a.browser_checks === 1,
+        ...(a.browser_unavailable ? { browser_unavailable: a.browser_unavailable } : {}),
       }));
     },
   };

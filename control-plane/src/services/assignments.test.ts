@@ -129,6 +129,39 @@ describe('assignment engine deltas', () => {
   });
 });
 
+describe('browser checks placement', () => {
+  it('gives browser checks only to agents that said they can run them; other kinds to any agent', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'upfleet-engine-'));
+    const db = openDatabase(path.join(dir, 'upfleet.db'));
+    seedDatabase(db);
+    try {
+      const repo = createEndpointsRepo(db);
+      const catalog = createCatalogRepo(db);
+      const userId = createUsersRepo(db).insert('u1', 'u1@example.com', 'x', 4);
+      const input = (n: number) => ({ name: `e${n}`, url: `https://example.com/${n}`, description: '', regions: ['EU-Germany'], ping_host: false, cert_expiry: false, response_code: true, response_time: false });
+      for (let i = 0; i < 40; i++) repo.insert(userId, `b${i}`, input(i), { kind: 'browser', steps: [{ action: 'click', selector: '#go' }], timeout_seconds: 20 });
+      for (let i = 40; i < 80; i++) repo.insert(userId, `h${i}`, input(i));
+      const agents = ['agent-a', 'agent-b', 'agent-c'];
+      const engine = createAssignmentEngine({ endpoints: repo, catalog, logger: pino({ level: 'silent' }), liveAgents: () => new Map([['EU-Germany', new Set(agents)]]) });
+      const held = new Map<string, string[]>();
+      engine.watch({ agentId: 'agent-a', region: 'EU-Germany', browserChecks: true, send: (u) => { if (u.snapshot) held.set('agent-a', u.snapshot.assignments.map((a) => a.check_id)); } });
+      engine.watch({ agentId: 'agent-b', region: 'EU-Germany', browserChecks: false, send: (u) => { if (u.snapshot) held.set('agent-b', u.snapshot.assignments.map((a) => a.check_id)); } });
+      engine.watch({ agentId: 'agent-c', region: 'EU-Germany', send: (u) => { if (u.snapshot) held.set('agent-c', u.snapshot.assignments.map((a) => a.check_id)); } });
+      await new Promise((r) => setImmediate(r));
+      engine.close();
+      const all = [...held.values()].flat();
+      expect(all.filter((c) => c.includes(':browser:'))).toHaveLength(40);
+      expect(held.get('agent-a')!.filter((c) => c.includes(':browser:'))).toHaveLength(40);
+      expect(held.get('agent-b')!.some((c) => c.includes(':browser:'))).toBe(false);
+      expect(held.get('agent-c')!.some((c) => c.includes(':browser:'))).toBe(false);
+      expect(held.get('agent-b')!.length + held.get('agent-c')!.length).toBeGreaterThan(10);
+    } finally {
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('results of checks an agent no longer holds', () => {
   it('still counts results dated while the agent held the check, however late they arrive; not those dated after, nor a buffer older than the memory', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'upfleet-engine-'));

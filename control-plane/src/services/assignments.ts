@@ -9,6 +9,7 @@ import { regionKey, type CatalogRepo } from '../store/catalog-repo';
 import type { EndpointsRepo, MonitoredEndpoint } from '../store/endpoints-repo';
 import type { ChangeHub } from '../change-hub';
 import { checksForEndpoint, ownerOf, ownerPicker } from './check-placement';
+import { CHECK_KIND_TABLE, type AssignedKind } from '@upfleet/proto/check-kinds';
 
 /** See `releaseMemoryMs`: an agent's buffer older than this, for checks it no longer holds, is refused. */
 export const RELEASE_MEMORY_MS = 6 * 3_600_000;
@@ -16,6 +17,8 @@ export const RELEASE_MEMORY_MS = 6 * 3_600_000;
 export interface AssignmentWatcher {
   agentId: string;
   region: string;
+  /** it said it can run browser checks when it opened its watch */
+  browserChecks?: boolean;
   send(update: AssignmentUpdate): void;
 }
 
@@ -132,8 +135,10 @@ export function createAssignmentEngine(deps: {
       for (const a of checksForEndpoint(e, primary, denied, resolvers)) {
         if (region !== undefined && a.region !== region) continue;
         placedTotal++;
-        const agents = candidates.get(a.region);
-        if (!agents) continue;
+        let agents = candidates.get(a.region);
+        // a kind that needs a capability goes only to the agents that have it (browser: a Chromium)
+        if (agents && CHECK_KIND_TABLE[a.kind as AssignedKind]?.capability === 'browser_checks') agents = agents.filter((id) => watchers.get(id)?.browserChecks === true);
+        if (!agents?.length) continue;
         const owner = ownerOf(a.check_id, agents);
         if (owner) out.get(owner)!.set(a.check_id, a);
       }
@@ -149,7 +154,10 @@ export function createAssignmentEngine(deps: {
     const out = new Map<string, Map<string, Assignment>>();
     for (const [id, w] of watchers) if (!regions || regions.has(w.region)) out.set(id, new Map());
     const primary = primaryKey();
-    const pickers = new Map([...candidatesByRegion()].map(([region, agents]) => [region, ownerPicker(agents)]));
+    const candidates = candidatesByRegion();
+    const pickers = new Map([...candidates].map(([region, agents]) => [region, ownerPicker(agents)]));
+    // A kind that needs a capability goes only to the agents that have it (browser: a Chromium).
+    const browserPickers = new Map([...candidates].map(([region, agents]) => [region, ownerPicker(agents.filter((id) => watchers.get(id)?.browserChecks === true))]));
     // Read a page at a time (by url_id): reading 100,000 rows at once held the loop for seconds on a busy machine.
     for (let afterId = 0; ;) {
       const page = deps.endpoints.listMonitored({ afterId, limit: PLACEMENT_SLICE });
@@ -158,7 +166,8 @@ export function createAssignmentEngine(deps: {
         for (const a of checksForEndpoint(e, primary, denied, resolvers)) {
           if (regions && !regions.has(a.region)) continue;
           placedTotal++;
-          const owner = pickers.get(a.region)?.(a.check_id);
+          const needsBrowser = CHECK_KIND_TABLE[a.kind as AssignedKind]?.capability === 'browser_checks';
+          const owner = (needsBrowser ? browserPickers : pickers).get(a.region)?.(a.check_id);
           if (owner) out.get(owner)?.set(a.check_id, a);
         }
       }

@@ -22,8 +22,10 @@ export function checksForEndpoint(e: MonitoredEndpoint, primary: string | null, 
   const endpointId = e.url_id;
   const check = e.check ?? {};
   const add = (kind: AssignedKind, region: string) => {
-    const interval = e.check_frequency_seconds;
-    const timeoutS = kind === 'CHECK_KIND_HTTP' ? check.request?.timeout_seconds : undefined;
+    const spec = kindSpec(kind);
+    // a browser check never runs more often than its kind allows, whatever the plan's floor
+    const interval = Math.max(e.check_frequency_seconds, spec.minIntervalSeconds ?? 0);
+    const timeoutS = spec.timeoutSeconds?.(check);
     out.push({
       check_id: buildCheckId(endpointId, kind, region),
       endpoint_id: endpointId,
@@ -34,7 +36,7 @@ export function checksForEndpoint(e: MonitoredEndpoint, primary: string | null, 
       region,
       retention_days: e.retention_days,
       private_targets_denied: privateTargetsDenied,
-      ...kindSpec(kind).assignment(check, { privateTargetsDenied, defaultResolvers }),
+      ...spec.assignment(check, { privateTargetsDenied, defaultResolvers }),
     });
   };
   // The kinds table says which checks the endpoint's kind yields and where each runs; an unknown

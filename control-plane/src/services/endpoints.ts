@@ -12,6 +12,7 @@ import { badRequest, conflict, notFound, planRefused } from '../errors';
 import { isPrivateAddress, isPrivateHostname } from '@upfleet/proto/targets';
 import { endpointCheck } from '@upfleet/proto/schemas';
 import { endpointKindSpec } from '@upfleet/proto/check-kinds';
+import { stepLabel, type BrowserStep } from '@upfleet/proto/browser-steps';
 import { planContext, regionKey, type CatalogRepo } from '../store/catalog-repo';
 import type { CheckInput, EndpointsRepo, EndpointWrite } from '../store/endpoints-repo';
 import type { UsersRepo } from '../store/users-repo';
@@ -19,6 +20,8 @@ import type { ChangeTopic } from '../change-hub';
 import type { LiveStateService } from './live-state';
 import { cronProblem } from './heartbeats';
 import { planLookup } from './plan-of';
+
+const capitalise = (s: string) => s[0].toUpperCase() + s.slice(1);
 
 export interface UptimeSource {
   /** 7-day uptime per endpoint, percentage with two decimals; absent or null when no data. */
@@ -94,7 +97,18 @@ export function createEndpointService(deps: {
     for (const h of check.request?.headers ?? []) {
       if (h.value === undefined && !(h.secret && kept.has(h.name.toLowerCase()))) throw badRequest(`Header ${h.name} needs a value`);
     }
+    if (check.steps) browserStepsPolicy(check.steps, urlId ? endpoints.secretFillSelectors(userId, urlId) : new Set());
     return { url, check };
+  }
+
+  /** A secret fill without a value keeps the stored one; a goto leaves for public addresses only (as the URL). */
+  function browserStepsPolicy(steps: BrowserStep[], keptSecrets: Set<string>): void {
+    steps.forEach((s, i) => {
+      if (s.action === 'fill' && s.value === undefined && !keptSecrets.has(s.selector ?? '')) throw badRequest(`${capitalise(stepLabel(i, s.action))}: value is required`);
+      if (s.action === 'goto' && !deps.allowPrivateTargets && isPrivateHostname(new URL(s.url!).hostname)) {
+        throw badRequest(`${capitalise(stepLabel(i, s.action))}: url must point to a public address`);
+      }
+    });
   }
 
   /** The plan's rules and the catalogue's regions, applied to a body its schema has already parsed. */

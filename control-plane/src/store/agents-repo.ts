@@ -15,6 +15,10 @@ export interface AgentRow {
   outbox_depth: number;
   scheduling_lag_ms_p99: number;
   revoked_at: number | null;
+  /** 1 when its last heartbeat said it can run browser checks */
+  browser_checks: number;
+  /** why it cannot, from its last heartbeat */
+  browser_unavailable: string;
 }
 export interface AgentTokenRow {
   token_id: string;
@@ -42,7 +46,8 @@ export function createAgentsRepo(db: Db) {
     agent: db.prepare('SELECT * FROM agents WHERE agent_id = ?'),
     agents: db.prepare('SELECT * FROM agents ORDER BY region, created_at'),
     heartbeat: db.prepare(`UPDATE agents SET last_heartbeat_at = @now, lease_expires_at = @lease, checks_owned = @checks_owned,
-      checks_per_minute = @checks_per_minute, outbox_depth = @outbox_depth, scheduling_lag_ms_p99 = @lag WHERE agent_id = @agent_id`),
+      checks_per_minute = @checks_per_minute, outbox_depth = @outbox_depth, scheduling_lag_ms_p99 = @lag,
+      browser_checks = @browser_checks, browser_unavailable = @browser_unavailable WHERE agent_id = @agent_id`),
     touch: db.prepare('UPDATE agents SET last_heartbeat_at = ?, lease_expires_at = ? WHERE agent_id = ?'),
     setVersion: db.prepare('UPDATE agents SET version = ? WHERE agent_id = ?'),
     liveInRegion: db.prepare('SELECT agent_id FROM agents WHERE region = ? AND revoked_at IS NULL AND lease_expires_at > ? ORDER BY agent_id').pluck(),
@@ -67,8 +72,8 @@ export function createAgentsRepo(db: Db) {
     }),
     agent: (id: string) => q.agent.get(id) as AgentRow | undefined,
     listAgents: () => q.agents.all() as AgentRow[],
-    heartbeat: (agentId: string, now: number, leaseUntil: number, s: { checks_owned: number; checks_per_minute: number; outbox_depth: number; lag: number }) =>
-      q.heartbeat.run({ agent_id: agentId, now, lease: leaseUntil, ...s }),
+    heartbeat: (agentId: string, now: number, leaseUntil: number, s: { checks_owned: number; checks_per_minute: number; outbox_depth: number; lag: number; browser_checks?: boolean; browser_unavailable?: string }) =>
+      q.heartbeat.run({ agent_id: agentId, now, lease: leaseUntil, ...s, browser_checks: s.browser_checks ? 1 : 0, browser_unavailable: s.browser_unavailable ?? '' }),
     touch: (agentId: string, now: number, leaseUntil: number) => q.touch.run(now, leaseUntil, agentId),
     /** The release the agent said it runs when it last connected. */
     setVersion: (agentId: string, version: string) => void q.setVersion.run(version, agentId),

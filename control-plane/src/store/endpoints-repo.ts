@@ -1,5 +1,6 @@
 import type { EndpointCheck, EndpointInput, SavedEndpoint } from '@upfleet/proto/rest';
 import type { EndpointKind } from '@upfleet/proto/assertions';
+import { maskStep, type BrowserStep } from '@upfleet/proto/browser-steps';
 import type { SecretBox } from '../lib/crypto';
 import type { Db } from './db';
 
@@ -20,9 +21,17 @@ function parseRegions(text: string): string[] {
 // ---- check options: the `kind` column and `check_config` JSON ----
 
 /** check_config as stored: a secret header's value sealed (`sealed`), never in clear. */
-interface StoredCheck extends Omit<EndpointCheck, 'kind' | 'request'> {
+interface StoredCheck extends Omit<EndpointCheck, 'kind' | 'request' | 'steps'> {
   request?: Omit<NonNullable<EndpointCheck['request']>, 'headers'> & { headers: Array<{ name: string; value?: string; sealed?: string; secret?: boolean }> };
+  /** browser: a secret fill's value sealed (`sealed`), never in clear */
+  steps?: Array<BrowserStep & { sealed?: string }>;
 }
+
+/** A stored step as the API shows it: a secret fill without its value. */
+const stepView = (s: BrowserStep & { sealed?: string }): BrowserStep => {
+  const { sealed: _s, ...rest } = s;
+  return maskStep(rest);
+};
 
 /** What the service stores for an endpoint's check (headers in clear; a secret one without value keeps its stored value). */
 export type CheckInput = EndpointCheck & { kind: EndpointKind };
@@ -38,6 +47,7 @@ function checkView(kind: unknown, config: unknown): EndpointCheck & { kind: Endp
   const c = parseCheck(config);
   const out = { kind: kind as EndpointKind, ...c } as EndpointCheck & { kind: EndpointKind };
   if (c.request) out.request = { ...c.request, headers: c.request.headers.map((h) => (h.secret ? { name: h.name, secret: true } : { name: h.name, value: h.value ?? '' })) };
+  if (c.steps) out.steps = c.steps.map(stepView);
   return out;
 }
 
@@ -50,6 +60,8 @@ function checkIdentity(kind: EndpointKind, check: StoredCheck | EndpointCheck): 
   if (request) {
     c.request = { ...request, headers: request.headers.map((h) => (h.secret ? { name: h.name.toLowerCase(), secret: true } : { name: h.name.toLowerCase(), value: h.value ?? '' })) };
   }
+  const steps = (check).steps;
+  if (steps) c.steps = steps.map(stepView);
   const canon = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(canon);
     if (v && typeof v === 'object') {
@@ -185,8 +197,19 @@ export function createEndpointsRepo(db: Db, box?: SecretBox) {
   /** check_config to store: secret header values sealed; one sent without a value keeps the stored one. */
   const storedCheck = (check: CheckInput | undefined, previous: StoredCheck): string | null => {
     if (!check || check.kind === 'http' && !check.request && !check.assertions?.length) return null;
-    const { kind: _kind, ...rest } = check;
+    const { kind: _kind, steps, ...rest } = check;
     const out: StoredCheck = { ...rest };
+    if (steps) {
+      const before = new Map((previous.steps ?? []).filter((s) => s.secret && s.sealed).map((s) => [s.selector ?? '', s.sealed!]));
+      out.steps = steps.map((s) => {
+        if (s.action !== 'fill' || !s.secret) return s;
+        if (!box) throw new Error('endpoints repo: a secret fill needs the secret box');
+        const sealed = s.value !== undefined ? box.seal(s.value) : before.get(s.selector ?? '');
+        if (sealed === undefined) throw new Error(`secret fill ${s.selector ?? ''} has no value`);
+        const { value: _v, ...step } = s;
+        return { ...step, sealed };
+      });
+    }
     if (check.request) {
       const before = new Map((previous.request?.headers ?? []).filter((h) => h.secret && h.sealed).map((h) => [h.name.toLowerCase(), h.sealed!]));
       out.request = {
@@ -204,7 +227,10 @@ export function createEndpointsRepo(db: Db, box?: SecretBox) {
   };
   /** The check with secret header values opened, for the assignment sent to the agent. */
   const openCheck = (r: Row): EndpointCheck | undefined => {
-    const c = parseCheck(r.check_config);
+    const parsed = parseCheck(r.check_config);
+    // the agent that types a secret fill gets its value; nothing else does
+    const { steps, ...c } = parsed;
+    if (steps) (c as EndpointCheck).steps = steps.map(({ sealed, ...s }) => (sealed !== undefined ? { ...s, value: box ? box.open(sealed) : '' } : s));
     if (!c.request) return c;
     return { ...c, request: { ...c.request, headers: c.request.headers.map((h) => ({
       name: h.name, value: h.sealed !== undefined ? (box ? box.open(h.sealed) : '') : (h.value ?? ''),
@@ -258,6 +284,9 @@ export function createEndpointsRepo(db: Db, box?: SecretBox) {
     /** Names of the endpoint's secret headers (lower case): these may be sent without a value to keep it. */
     secretHeaderNames: (userId: number, urlId: number): Set<string> =>
       new Set((parseCheck(q.checkConfig.get(urlId, userId)).request?.headers ?? []).filter((h) => h.secret).map((h) => h.name.toLowerCase())),
+    /** Selectors of the endpoint's secret fills: these may be sent without a value to keep it. */
+    secretFillSelectors: (userId: number, urlId: number): Set<string> =>
+      new Set((parseCheck(q.checkConfig.get(urlId, userId)).steps ?? []).filter((s) => s.secret && s.sealed).map((s) => s.selector ?? '')),
     insert: (userId: number, guid: string, input: EndpointWrite, check?: CheckInput): number => {
       const id = db.transaction(() => {
         const urlId = Number(q.insert.run({ ...params(userId, input), guid }).lastInsertRowid);

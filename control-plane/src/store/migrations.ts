@@ -721,6 +721,16 @@ CREATE INDEX rate_limit_events_key ON rate_limit_events (bucket, key, ts);
     ],
   },
   {
+    // Whether an agent can run browser checks (a Chromium it can start) and why not, from its heartbeat.
+    id: 110,
+    name: 'agent_browser_checks',
+    sql: '',
+    steps: (db) => [
+      db.schema.alterTable('agents').addColumn('browser_checks', 'bigint', (c) => c.notNull().defaultTo(0)),
+      db.schema.alterTable('agents').addColumn('browser_unavailable', 'text', (c) => c.notNull().defaultTo('')),
+    ],
+  },
+  {
     // Several control planes on one database. Once-only work (deadlines, outboxes, retention) runs
     // on the holder of a lease row; a takeover raises its epoch, and a write made under the lease
     // checks the epoch in its transaction. Each process keeps a row of its own up to date.

@@ -55,6 +55,13 @@ export interface ControlPlaneProcessesTable {
   last_seen: number;
 }
 
+/** agents: only the columns Kysely code knows so far (the table is still read by better-sqlite3 in agents-repo.ts). */
+export interface AgentsBrowserColumns {
+  agent_id: string;
+  browser_checks: Generated<number>;
+  browser_unavailable: Generated<string>;
+}
+
 export interface Schema {
   sessions: SessionsTable;
   refresh_tokens: RefreshTokensTable;
@@ -62,4 +69,5 @@ export interface Schema {
   incident_events: IncidentEventsTable;
   leader_leases: LeaderLeasesTable;
   control_plane_processes: ControlPlaneProcessesTable;
+  agents: AgentsBrowserColumns;
 }

@@ -3,6 +3,7 @@
 import type { CheckKind as _upfleet_agent_v1_CheckKind, CheckKind__Output as _upfleet_agent_v1_CheckKind__Output } from '../../../upfleet/agent/v1/CheckKind';
 import type { HttpRequest as _upfleet_agent_v1_HttpRequest, HttpRequest__Output as _upfleet_agent_v1_HttpRequest__Output } from '../../../upfleet/agent/v1/HttpRequest';
 import type { Assertion as _upfleet_agent_v1_Assertion, Assertion__Output as _upfleet_agent_v1_Assertion__Output } from '../../../upfleet/agent/v1/Assertion';
+import type { BrowserStep as _upfleet_agent_v1_BrowserStep, BrowserStep__Output as _upfleet_agent_v1_BrowserStep__Output } from '../../../upfleet/agent/v1/BrowserStep';
 import type { Long } from '@grpc/proto-loader';
 
 export interface Assignment {
@@ -47,6 +48,10 @@ export interface Assignment {
    * private_targets_denied so a check never reaches the agent's private system resolver.
    */
   'default_resolvers'?: (string)[];
+  /**
+   * browser: the steps run after loading url (an older agent has no browser prober and gets none).
+   */
+  'steps'?: (_upfleet_agent_v1_BrowserStep)[];
 }
 
 export interface Assignment__Output {
@@ -91,4 +96,8 @@ export interface Assignment__Output {
    * private_targets_denied so a check never reaches the agent's private system resolver.
    */
   'default_resolvers': (string)[];
+  /**
+   * browser: the steps run after loading url (an older agent has no browser prober and gets none).
+   */
+  'steps': (_upfleet_agent_v1_BrowserStep__Output)[];
 }

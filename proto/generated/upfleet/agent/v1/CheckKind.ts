@@ -22,6 +22,10 @@ export const CheckKind = {
    * a dns endpoint: look up target's record_type records
    */
   CHECK_KIND_DNS: 'CHECK_KIND_DNS',
+  /**
+   * a browser endpoint: Chromium loads url, then runs the steps
+   */
+  CHECK_KIND_BROWSER: 'CHECK_KIND_BROWSER',
 } as const;
 
 export type CheckKind =
@@ -52,5 +56,10 @@ export type CheckKind =
    */
   | 'CHECK_KIND_DNS'
   | 5
+  /**
+   * a browser endpoint: Chromium loads url, then runs the steps
+   */
+  | 'CHECK_KIND_BROWSER'
+  | 6
 
 export type CheckKind__Output = typeof CheckKind[keyof typeof CheckKind]

@@ -1,6 +1,7 @@
 // Original file: proto/upfleet/agent/v1/agent_service.proto
 
 import type { CheckKind as _upfleet_agent_v1_CheckKind, CheckKind__Output as _upfleet_agent_v1_CheckKind__Output } from '../../../upfleet/agent/v1/CheckKind';
+import type { Screenshot as _upfleet_agent_v1_Screenshot, Screenshot__Output as _upfleet_agent_v1_Screenshot__Output } from '../../../upfleet/agent/v1/Screenshot';
 import type { Long } from '@grpc/proto-loader';
 
 export interface CheckResult {
@@ -44,6 +45,36 @@ export interface CheckResult {
    * unique per result, set by the agent when it is made
    */
   'result_id'?: (string);
+  /**
+   * Fields 23-31: browser checks only (ttfb_ms and total_ms above hold the page's TTFB and the run's time).
+   */
+  'failed_step'?: (number);
+  /**
+   * '' when no step failed
+   */
+  'failed_action'?: (string);
+  'dom_content_loaded_ms'?: (number | string);
+  'load_ms'?: (number | string);
+  /**
+   * largest contentful paint; 0 when the page reported none
+   */
+  'lcp_ms'?: (number | string);
+  /**
+   * each step's time, in order, as far as the run got
+   */
+  'step_ms'?: (number | string)[];
+  /**
+   * first 20, each truncated
+   */
+  'console_errors'?: (string)[];
+  /**
+   * first 20: 'GET https://… net::ERR_…'
+   */
+  'failed_requests'?: (string)[];
+  /**
+   * on failure and per screenshot step
+   */
+  'screenshots'?: (_upfleet_agent_v1_Screenshot)[];
 }
 
 export interface CheckResult__Output {
@@ -87,4 +118,34 @@ export interface CheckResult__Output {
    * unique per result, set by the agent when it is made
    */
   'result_id': (string);
+  /**
+   * Fields 23-31: browser checks only (ttfb_ms and total_ms above hold the page's TTFB and the run's time).
+   */
+  'failed_step': (number);
+  /**
+   * '' when no step failed
+   */
+  'failed_action': (string);
+  'dom_content_loaded_ms': (number);
+  'load_ms': (number);
+  /**
+   * largest contentful paint; 0 when the page reported none
+   */
+  'lcp_ms': (number);
+  /**
+   * each step's time, in order, as far as the run got
+   */
+  'step_ms': (number)[];
+  /**
+   * first 20, each truncated
+   */
+  'console_errors': (string)[];
+  /**
+   * first 20: 'GET https://… net::ERR_…'
+   */
+  'failed_requests': (string)[];
+  /**
+   * on failure and per screenshot step
+   */
+  'screenshots': (_upfleet_agent_v1_Screenshot__Output)[];
 }

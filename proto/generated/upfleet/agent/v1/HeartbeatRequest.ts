@@ -8,6 +8,14 @@ export interface HeartbeatRequest {
   'outbox_depth'?: (number | string | Long);
   'scheduling_lag_ms_p99'?: (number | string);
   'outbox_dropped'?: (number | string | Long);
+  /**
+   * Whether this agent can run browser checks (a Chromium it can start); false from older agents.
+   */
+  'browser_checks'?: (boolean);
+  /**
+   * Why it cannot, in one line ('no Chromium at /usr/bin/chromium'); '' when it can.
+   */
+  'browser_unavailable'?: (string);
 }
 
 export interface HeartbeatRequest__Output {
@@ -16,4 +24,12 @@ export interface HeartbeatRequest__Output {
   'outbox_depth': (number);
   'scheduling_lag_ms_p99': (number);
   'outbox_dropped': (number);
+  /**
+   * Whether this agent can run browser checks (a Chromium it can start); false from older agents.
+   */
+  'browser_checks': (boolean);
+  /**
+   * Why it cannot, in one line ('no Chromium at /usr/bin/chromium'); '' when it can.
+   */
+  'browser_unavailable': (string);
 }

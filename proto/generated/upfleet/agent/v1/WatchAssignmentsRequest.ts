@@ -16,6 +16,11 @@ export interface WatchAssignmentsRequest {
    * first chunk for the whole and drop the rest.
    */
   'accepts_snapshot_chunks'?: (boolean);
+  /**
+   * Whether this agent can run browser checks; placement gives browser checks only to those that
+   * can (an older agent leaves it false and gets none).
+   */
+  'browser_checks'?: (boolean);
 }
 
 export interface WatchAssignmentsRequest__Output {
@@ -32,4 +37,9 @@ export interface WatchAssignmentsRequest__Output {
    * first chunk for the whole and drop the rest.
    */
   'accepts_snapshot_chunks': (boolean);
+  /**
+   * Whether this agent can run browser checks; placement gives browser checks only to those that
+   * can (an older agent leaves it false and gets none).
+   */
+  'browser_checks': (boolean);
 }
