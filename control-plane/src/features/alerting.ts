@@ -2,9 +2,12 @@
 // (thresholds and methods) the owner edits.
 import { createAlerting } from '../alerting';
 import { createChannels } from '../alerting/channels';
+import { createIncidentHandling } from '../alerting/handling';
+import { createHandlingRepo } from '../alerting/handling-repo';
 import { createAlertingRepo } from '../alerting/repo';
 import { createAlertService } from '../alerting/settings';
 import { createAlertsRepo } from '../alerting/settings-repo';
+import { createTimelineRepo } from '../alerting/timeline-repo';
 import type { MaintenanceService } from '../maintenance';
 import type { EventHub } from '../services/events';
 import type { LiveStateService } from '../services/live-state';
@@ -15,6 +18,10 @@ import type { Feature } from './lifecycle';
 export function createAlertingFeature(base: Foundation, deps: { maintenance: MaintenanceService; statusPages: StatusPageService; events: EventHub; live: LiveStateService }) {
   const { config } = base;
   const alertsRepo = createAlertsRepo(base.db);
+  const incidents = createIncidentHandling({
+    repo: createHandlingRepo(base.db), timeline: createTimelineRepo(base.sql.db), alerts: alertsRepo, box: base.box,
+    linkKey: base.key('incident-ack-links'), publicUrl: base.publicUrl, logger: base.logger, now: base.now,
+  });
   const alerting = createAlerting({
     inMaintenance: (urlId, ts) => deps.maintenance.inMaintenance(urlId, ts),
     // The dashboard row's state, auto reports on status pages, and fresh component states.
@@ -53,7 +60,7 @@ export function createAlertingFeature(base: Foundation, deps: { maintenance: Mai
   });
   return {
     name: 'alerting',
-    services: { alerting, alerts },
+    services: { alerting, alerts, incidents },
     start: () => alerting.start(),
     stop: () => alerting.stop(),
   } satisfies Feature<unknown>;

@@ -6,6 +6,7 @@ import express, { type Express } from 'express';
 import type { Logger } from '../logger';
 import { CONTROL_PLANE_VERSION } from '../version';
 import type { Alerting } from '../alerting';
+import type { IncidentHandling } from '../alerting/handling';
 import type { AdminService } from '../services/admin';
 import type { AlertService } from '../alerting/settings';
 import type { ApiKeyService } from '../services/api-keys';
@@ -73,6 +74,8 @@ export interface AppDeps {
   allowHttpInstall?: boolean;
   /** Incidents, deliveries and test sends; null when the control plane runs without a results store. */
   alerting?: Alerting | null;
+  /** Incidents' list, timeline, acknowledging (also by link) and statistics. */
+  incidents: IncidentHandling;
   /** Per-user live events (GET /api/users/events). */
   events?: EventHub | null;
   /** An event stream ends after this long (the access-token lifetime); the client reconnects. */

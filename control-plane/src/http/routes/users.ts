@@ -4,6 +4,7 @@
 // each feature's table declares per route (route-table.ts).
 import type { Router } from 'express';
 import type { Alerting } from '../../alerting';
+import type { IncidentHandling } from '../../alerting/handling';
 import type { AlertService } from '../../alerting/settings';
 import type { EndpointService } from '../../services/endpoints';
 import type { ApiKeyService } from '../../services/api-keys';
@@ -21,12 +22,13 @@ import { catalogRoutes } from './catalog';
 import { endpointRoutes } from './endpoints';
 import { eventRoutes } from './events';
 import { graphRoutes } from './graphs';
+import { incidentHandlingRoutes } from './incident-handling';
 import { incidentRoutes } from './incidents';
 
 export { publicRoutes } from './catalog';
 
 export function userRoutes(deps: {
-  endpoints: EndpointService; alerts: AlertService; alerting: Alerting | null; catalog: CatalogRepo; tokens: TokenService; limiter: RateLimiter; apiKeys: ApiKeyService;
+  endpoints: EndpointService; alerts: AlertService; alerting: Alerting | null; incidents: IncidentHandling; catalog: CatalogRepo; tokens: TokenService; limiter: RateLimiter; apiKeys: ApiKeyService;
   workspaces: WorkspaceService; graphs: GraphService; heartbeats?: Heartbeats | null; events?: EventHub | null; eventStreamMaxMs?: number;
 }): Router {
   const r = strictRouter();
@@ -38,6 +40,7 @@ export function userRoutes(deps: {
     ...catalogRoutes(deps.catalog),
     ...alertMethodRoutes(deps),
     ...incidentRoutes(deps),
+    ...incidentHandlingRoutes(deps),
   ]);
   mount(r, graphRoutes(deps.graphs), ...signedIn);
   return r;
