@@ -12,6 +12,7 @@ const endpoint = (url_id: number, name: string, status: EndpointStatus, monitori
 });
 const incident = (url_id: number, condition: string): Incident => ({
   incident_id: url_id, url_id, condition, regions: [], cause: 'connection refused', flapping: false, opened_at: new Date().toISOString(), resolved_at: null,
+  state: 'open', acknowledged_at: null, acknowledged_by: null, endpoint_name: null,
 });
 
 describe('dashboard row state', () => {
