@@ -36,6 +36,8 @@ export interface AlertingDeps {
   inMaintenance?(this: void, urlId: number, tsMs: number): boolean;
   /** Told of incidents opening and resolving (status pages' auto reports). */
   incidentHooks?: IncidentHooks;
+  /** The acknowledge link an opened incident's message to a method carries. */
+  ackUrl?(this: void, incidentId: number, methodId: number): string;
 }
 
 /** Why an email or SMS delivery of an unverified account fails. */
@@ -74,7 +76,7 @@ export function createAlerting(deps: AlertingDeps) {
   }
 
   const dispatcher = createDispatcher({
-    repo: deps.repo, channels, method, logger: deps.logger, now, pollMs: deps.pollMs,
+    repo: deps.repo, channels, method, logger: deps.logger, now, pollMs: deps.pollMs, ackUrl: deps.ackUrl,
     onOutcome: (platform, result) => deliveries.inc({ platform, result }),
   });
   const evaluator = createAlertEvaluator({

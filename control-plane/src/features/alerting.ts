@@ -36,6 +36,7 @@ export function createAlertingFeature(base: Foundation, deps: { maintenance: Mai
       },
     },
     emailVerified: base.emailVerified,
+    ackUrl: (incidentId, methodId) => incidents.ackUrl(incidentId, methodId),
     repo: createAlertingRepo(base.db),
     alerts: alertsRepo,
     box: base.box,

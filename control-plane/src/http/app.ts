@@ -30,6 +30,7 @@ import { limitPerAddress } from './middleware/rate-limit';
 import { agentInstallRoutes, type AgentArtifactSource } from './agent-install/routes';
 import { buildOpenApi } from './openapi';
 import { securityHeaders } from './middleware/security-headers';
+import { ackLinkRoutes } from './routes/ack-links';
 import { adminRoutes, type ResultCounter } from './routes/admin';
 import { apiKeyRoutes } from './routes/api-keys';
 import { authRoutes } from './routes/auth';
@@ -181,6 +182,7 @@ export function createApp(deps: AppDeps): Express {
     });
   }
 
+  app.use(ackLinkRoutes({ incidents: deps.incidents }));
   app.use(statusPageSite(deps));
 
   const dist = deps.webDistDir;
