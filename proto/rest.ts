@@ -419,6 +419,13 @@ export interface IncidentTimelineEntry {
   by: IncidentAcker | null;
 }
 
+/** POST /api/users/incidents/acknowledge: what each id came to. */
+export interface IncidentsAcknowledged {
+  acknowledged: number[];
+  /** Ids left as they were, with why (not found, resolved, already acknowledged). */
+  skipped: Array<{ incident_id: number; reason: string }>;
+}
+
 export interface IncidentDetail extends Incident {
   timeline: IncidentTimelineEntry[];
 }

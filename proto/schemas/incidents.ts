@@ -1,6 +1,6 @@
 // Handling incidents: the detail with its timeline, MTTA/MTTR statistics, and their queries.
 import { z } from 'zod';
-import { ALERT_PLATFORMS, type IncidentDetail, type IncidentStats } from '../rest';
+import { ALERT_PLATFORMS, type IncidentDetail, type IncidentsAcknowledged, type IncidentStats } from '../rest';
 import { IncidentAckerResource, IncidentResource } from './responses';
 
 const timestamp = z.string().meta({ description: 'ISO 8601 date-time (UTC)' });
@@ -32,6 +32,26 @@ export const IncidentStatsQuery = z
   .refine((q) => q.from === undefined || q.to === undefined || q.from < q.to, { message: 'from must be before to' })
   .meta({ id: 'IncidentStatsQuery', description: 'GET /api/users/incidents/stats' });
 export type IncidentStatsQuery = z.infer<typeof IncidentStatsQuery>;
+
+/** POST /api/users/incidents/acknowledge: several incidents at once (a storm's). */
+export const IncidentsAcknowledgeBody = z
+  .object({
+    incident_ids: z
+      .array(z.number({ error: 'incident_ids must be incident ids' }).int('incident_ids must be incident ids').positive('incident_ids must be incident ids'), {
+        error: 'incident_ids must be a list of incident ids',
+      })
+      .min(1, 'incident_ids must name at least one incident')
+      .max(100, 'incident_ids may name at most 100 incidents'),
+  })
+  .meta({ id: 'IncidentsAcknowledgeBody', description: 'POST /api/users/incidents/acknowledge' });
+export type IncidentsAcknowledgeBody = z.infer<typeof IncidentsAcknowledgeBody>;
+
+export const IncidentsAcknowledgedResource = z
+  .object({
+    acknowledged: z.array(z.number().int()),
+    skipped: z.array(z.object({ incident_id: z.number().int(), reason: z.string() })),
+  })
+  .meta({ id: 'IncidentsAcknowledged' });
 
 export const IncidentTimelineEntryResource = z
   .object({
@@ -76,5 +96,9 @@ export const IncidentStatsResource = z
   .meta({ id: 'IncidentStats' });
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const sameShapes: [Same<z.output<typeof IncidentDetailResource>, IncidentDetail>, Same<z.output<typeof IncidentStatsResource>, IncidentStats>] = [true, true];
+const sameShapes: [
+  Same<z.output<typeof IncidentDetailResource>, IncidentDetail>,
+  Same<z.output<typeof IncidentStatsResource>, IncidentStats>,
+  Same<z.output<typeof IncidentsAcknowledgedResource>, IncidentsAcknowledged>,
+] = [true, true, true];
 void sameShapes;

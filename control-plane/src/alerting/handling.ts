@@ -3,7 +3,7 @@
 // acknowledge is one compare-and-set statement; escalation learns of it by reading acknowledged_at.
 import crypto from 'node:crypto';
 import {
-  SECRET_FIELDS, type AlertPlatform, type Incident, type IncidentAcker, type IncidentDetail, type IncidentState, type IncidentStats,
+  SECRET_FIELDS, type AlertPlatform, type Incident, type IncidentAcker, type IncidentDetail, type IncidentsAcknowledged, type IncidentState, type IncidentStats,
   type IncidentTimelineEntry,
 } from '@upfleet/proto/rest';
 import { conflict, notFound } from '../errors';
@@ -157,6 +157,20 @@ export function createIncidentHandling(deps: HandlingDeps) {
       await deps.timeline.add({ incident_id: id, at: t, type: 'acknowledged', step: null, alert_method_id: null, detail: 'in the app' });
       log.info({ incidentId: id, memberId }, 'incident acknowledged');
       return toIncident(deps.repo.incident(userId, id)!);
+    },
+
+    /** Acknowledges several at once (a storm): each open one of the workspace; the rest are skipped with why. */
+    async acknowledgeMany(userId: number, ids: number[], memberId: number): Promise<IncidentsAcknowledged> {
+      const unique = [...new Set(ids)];
+      const t = now();
+      const done = new Set(deps.repo.acknowledgeMany(userId, unique, memberId, t));
+      for (const id of done) await deps.timeline.add({ incident_id: id, at: t, type: 'acknowledged', step: null, alert_method_id: null, detail: 'in the app' });
+      if (done.size) log.info({ incidentIds: [...done], memberId }, 'incidents acknowledged');
+      const skipped = unique.filter((id) => !done.has(id)).map((id) => {
+        const r = deps.repo.incident(userId, id);
+        return { incident_id: id, reason: !r ? INCIDENT_NOT_FOUND : r.resolved_at !== null ? RESOLVED_CANNOT_ACK : ALREADY_ACKNOWLEDGED };
+      });
+      return { acknowledged: unique.filter((id) => done.has(id)), skipped };
     },
 
     /** The link a message to `methodId` about `incidentId` carries: it acknowledges on POST only. */

@@ -205,3 +205,37 @@ describe('GET /api/users/incidents/stats', () => {
     }
   });
 });
+
+describe('POST /api/users/incidents/acknowledge', () => {
+  it('acknowledges the open incidents of the workspace among incident_ids in one go and says why it skipped the others', async () => {
+    const t = await team();
+    const ids: number[] = [];
+    for (const name of ['One', 'Two', 'Three']) ids.push(incident(t.ws, await endpoint(t.owner, t.ws, name), { opened: Date.now() - 30_000 }));
+    const resolved = incident(t.ws, await endpoint(t.owner, t.ws, 'Four'), { opened: 1000, resolved: 2000 });
+    const stranger = await h.signup();
+    const theirs = incident(stranger.user.id, await endpoint(stranger, stranger.user.id, 'Theirs'), { opened: Date.now() });
+    const r = await h.call('POST', '/api/users/incidents/acknowledge', { incident_ids: [...ids, resolved, theirs, ids[0]] }, t.editor.token, inWs(t.ws));
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.data).toEqual({
+      acknowledged: ids,
+      skipped: [{ incident_id: resolved, reason: RESOLVED_CANNOT_ACK }, { incident_id: theirs, reason: 'Incident not found' }],
+    });
+    for (const id of ids) expect(row(id)).toMatchObject({ acknowledged_by: t.editor.user.id });
+    expect(row(theirs)).toEqual({ acknowledged_at: null, acknowledged_by: null, resolved_at: null });
+    const again = await h.call('POST', '/api/users/incidents/acknowledge', { incident_ids: [ids[1]] }, t.owner.token, inWs(t.ws));
+    expect(again.body.data).toEqual({ acknowledged: [], skipped: [{ incident_id: ids[1], reason: ALREADY_ACKNOWLEDGED }] });
+    expect((await h.call('GET', `/api/users/incidents/${ids[2]}`, undefined, t.viewer.token, inWs(t.ws))).body.data.timeline.map((e: any) => e.type)).toEqual(['opened', 'acknowledged']);
+  });
+
+  it('refuses a viewer and a bad body with nothing changed', async () => {
+    const t = await team();
+    const id = incident(t.ws, await endpoint(t.owner, t.ws, 'Solo'), { opened: Date.now() });
+    expect((await h.call('POST', '/api/users/incidents/acknowledge', { incident_ids: [id] }, t.viewer.token, inWs(t.ws))).status).toBe(403);
+    for (const body of [{}, { incident_ids: [] }, { incident_ids: ['x'] }, { incident_ids: [0] }, { incident_ids: Array.from({ length: 101 }, (_, i) => i + 1) }]) {
+      const r = await h.call('POST', '/api/users/incidents/acknowledge', body, t.editor.token, inWs(t.ws));
+      expect(r.status, JSON.stringify(body)).toBe(400);
+      expect(r.body).toEqual({ success: false, error: expect.any(String) });
+    }
+    expect(row(id)).toEqual({ acknowledged_at: null, acknowledged_by: null, resolved_at: null });
+  });
+});

@@ -67,7 +67,7 @@ describe('GET /api/openapi.json', () => {
       'PUT /api/users/alert-methods/{alert_method_id}', 'PUT /api/users/endpoints/{url_id}', 'PUT /api/users/endpoints/{url_id}/alert-thresholds',
       'GET /api/users/alert-methods/{alert_method_id}/signing-secret', 'POST /api/users/alert-methods/{alert_method_id}/test',
       'GET /api/users/alert-methods/{alert_method_id}/deliveries', 'GET /api/users/incidents', 'POST /api/public/create-checkout-session',
-      'GET /api/users/incidents/{id}', 'GET /api/users/incidents/stats', 'POST /api/users/incidents/{id}/acknowledge',
+      'GET /api/users/incidents/{id}', 'GET /api/users/incidents/stats', 'POST /api/users/incidents/{id}/acknowledge', 'POST /api/users/incidents/acknowledge',
       'GET /api/public/billing', 'GET /api/public/invitations/{token}',
       // One endpoint and a heartbeat's ping log
       'GET /api/users/endpoints/{url_id}', 'GET /api/users/endpoints/{url_id}/pings', 'POST /api/users/endpoints/{url_id}/rotate-ping-url',
@@ -259,6 +259,8 @@ describe('GET /api/openapi.json', () => {
     await call('POST', '/api/users/incidents/{id}/acknowledge', `/api/users/incidents/${inc}/acknowledge`, undefined, key);
     await call('POST', '/api/users/incidents/{id}/acknowledge', `/api/users/incidents/${inc}/acknowledge`, undefined, key); // 409
     await call('POST', '/api/users/incidents/{id}/acknowledge', '/api/users/incidents/987654/acknowledge', undefined, key); // 404
+    expect((await call('POST', '/api/users/incidents/acknowledge', '/api/users/incidents/acknowledge', { incident_ids: [inc, 987654] }, key)).body.data.acknowledged).toEqual([]);
+    await call('POST', '/api/users/incidents/acknowledge', '/api/users/incidents/acknowledge', { incident_ids: [] }, key); // 400
     expect((await call('GET', '/api/users/incidents/{id}', `/api/users/incidents/${inc}`, undefined, key)).body.data.timeline.map((e: { type: string }) => e.type)).toEqual(['opened', 'acknowledged']);
     await call('GET', '/api/users/incidents/{id}', '/api/users/incidents/987654', undefined, key); // 404
     expect((await call('GET', '/api/users/incidents/stats', '/api/users/incidents/stats', undefined, key)).body.data.endpoints).toHaveLength(1);

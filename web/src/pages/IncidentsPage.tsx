@@ -3,7 +3,7 @@
 // above; the server decides in the end).
 import { useCallback, useEffect, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
-import { INCIDENT_STATES, type Incident, type IncidentAcker, type IncidentDetail, type IncidentState, type IncidentTimelineEntry } from '@upfleet/proto/rest';
+import { INCIDENT_STATES, type Incident, type IncidentAcker, type IncidentDetail, type IncidentsAcknowledged, type IncidentState, type IncidentTimelineEntry } from '@upfleet/proto/rest';
 import { useServices } from '../app-context';
 import { conditionLabel, durationLabel, formatDateTime } from '../lib/format';
 import { mayOffer, useWorkspaces } from '../lib/workspaces';
@@ -34,7 +34,9 @@ export function IncidentsPage() {
 
 function IncidentList() {
   const { api } = useServices();
+  const { role } = useWorkspaces();
   const [params, setParams] = useSearchParams();
+  const [version, setVersion] = useState(0);
   const state = params.get('state') ?? '';
   const urlId = params.get('url_id') ?? '';
   const [list, setList] = useState<Incident[] | null>(null);
@@ -55,7 +57,15 @@ function IncidentList() {
     return () => {
       live = false;
     };
-  }, [api, state, urlId]);
+  }, [api, state, urlId, version]);
+
+  // A storm opens many at once: one click acknowledges every open one listed.
+  const open = (list ?? []).filter((i) => i.state === 'open');
+  const acknowledgeAll = async () => {
+    const r = await api.post<IncidentsAcknowledged>('/api/users/incidents/acknowledge', { incident_ids: open.map((i) => i.incident_id) });
+    if (!r.success) setError(r.error);
+    setVersion((v) => v + 1);
+  };
 
   const choose = (value: string) => {
     const next = new URLSearchParams(params);
@@ -75,6 +85,9 @@ function IncidentList() {
           </select>
         </label>
         {urlId && <Link to="/incidents" className="btn btn-secondary btn-sm">All endpoints</Link>}
+        {open.length > 1 && mayOffer(role, 'editor') && (
+          <button type="button" className="btn btn-primary btn-sm" onClick={() => void acknowledgeAll()}>Acknowledge all open ({open.length})</button>
+        )}
       </div>
       {error && <div className="alert alert-error" role="alert">{error}</div>}
       {list === null && !error && <p className="muted">Loading…</p>}

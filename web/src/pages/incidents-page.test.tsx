@@ -55,6 +55,21 @@ describe('Incidents page', () => {
     await waitFor(() => expect(api.calls.at(-1)!.path).toBe('/api/users/incidents?state=open'));
   });
 
+  it('acknowledges every open incident listed with one button', async () => {
+    let list = [inc({ incident_id: 1 }), inc({ incident_id: 2, endpoint_name: 'Api' }), inc({ incident_id: 3, state: 'resolved', resolved_at: '2026-11-23T10:10:00.000Z' })];
+    const { api } = show('/incidents', {
+      'GET /api/users/incidents': () => ok(list),
+      'POST /api/users/incidents/acknowledge': () => {
+        list = list.map((i) => (i.state === 'open' ? { ...i, state: 'acknowledged' as const } : i));
+        return ok({ acknowledged: [1, 2], skipped: [] });
+      },
+    }, 'editor');
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Acknowledge all open (2)' }));
+    expect(api.calls.find((c) => c.path === '/api/users/incidents/acknowledge')!.body).toEqual({ incident_ids: [2, 1] });
+    await waitFor(() => expect(screen.queryByRole('button', { name: /Acknowledge all open/ })).toBeNull());
+    expect(screen.getAllByTestId('incident-state').map((e) => e.textContent)).toEqual(['Acknowledged', 'Acknowledged', 'Resolved']);
+  });
+
   const detail: IncidentDetail = {
     ...base,
     timeline: [

@@ -1,5 +1,5 @@
 // Handling an incident: its timeline, acknowledging it (editors and above), and MTTA/MTTR per endpoint.
-import { IncidentStatsQuery } from '@upfleet/proto/schemas';
+import { IncidentsAcknowledgeBody, IncidentStatsQuery } from '@upfleet/proto/schemas';
 import type { IncidentHandling } from '../../alerting/handling';
 import { INCIDENT_NOT_FOUND } from '../../alerting/handling';
 import { parseId, parseInput } from '../../services/validation';
@@ -17,6 +17,11 @@ export function incidentHandlingRoutes(deps: { incidents: IncidentHandling }): R
     }),
     route('get', '/users/incidents/:id', 'viewer', async (req, res) => {
       res.json({ success: true, data: await incidents.detail(authOf(req).userId, incidentId(req.params.id)) });
+    }),
+    route('post', '/users/incidents/acknowledge', { role: 'editor', action: 'incident.acknowledge' }, async (req, res) => {
+      const a = authOf(req);
+      const { incident_ids } = parseInput(IncidentsAcknowledgeBody, req.body);
+      res.json({ success: true, data: await incidents.acknowledgeMany(a.userId, incident_ids, a.memberId ?? a.keyCreatedBy ?? a.userId) });
     }),
     route('post', '/users/incidents/:id/acknowledge', { role: 'editor', action: 'incident.acknowledge' }, async (req, res) => {
       const a = authOf(req);
