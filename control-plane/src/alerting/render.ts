@@ -44,7 +44,8 @@ export function renderMessage(event: AlertEvent, publicUrl: string | null, ackUr
   if (i.flapping) facts.push(['Note', 'This check changed state more than 4 times in 30 minutes; further changes are held until it settles.']);
   const lines = [title, ...facts.map(([k, v]) => `${k}: ${v}`)];
   const ack = event.type === 'incident.opened' ? ackUrl : null;
-  if (ack) lines.push(`Acknowledge: ${ack}`);
+  // The link on a line of its own keeps mail lines short enough to travel as plain 7-bit text.
+  if (ack) lines.push('Acknowledge:', ack);
   if (link) lines.push(`Dashboard: ${link}`);
   return { title, text: lines.join('\n'), facts, link, ack, color: event.type === 'incident.opened' ? 'red' : 'green' };
 }

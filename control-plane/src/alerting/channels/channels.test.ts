@@ -251,7 +251,8 @@ describe('acknowledge links', () => {
     const ch = createEmailChannel({ smtpUrl: smtp.url, from: 'Upfleet <alerts@upfleet.example.com>', publicUrl: PUBLIC_URL });
     expect(await ch.send(withAck(), { email_address: 'ops@example.com' })).toEqual({ ok: true });
     const raw = smtp.messages[0].raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
-    expect(raw).toContain(`Acknowledge: ${ACK}`);
+    expect(raw).toMatch(new RegExp(`Acknowledge:\r?\n${ACK.replace(/\./g, '\\.')}\r?\n`));
+    expect(smtp.messages[0].raw).toContain('Content-Transfer-Encoding: 7bit');
     expect(raw).toContain(`<a href="${ACK}">Acknowledge</a>`);
   });
 });
