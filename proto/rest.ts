@@ -390,6 +390,68 @@ export interface Incident {
   flapping: boolean;
   opened_at: string;
   resolved_at: string | null;
+  /** open → acknowledged → resolved (acknowledging is optional; a resolved incident stays resolved). */
+  state: IncidentState;
+  acknowledged_at: string | null;
+  acknowledged_by: IncidentAcker | null;
+  /** The endpoint's name, or null once it was deleted. */
+  endpoint_name: string | null;
+}
+
+export const INCIDENT_STATES = ['open', 'acknowledged', 'resolved'] as const;
+export type IncidentState = (typeof INCIDENT_STATES)[number];
+
+/** Who acknowledged: a member in the app (or with an API key), or a recipient through a message's link. */
+export interface IncidentAcker {
+  user_id: number | null;
+  name: string | null;
+  email: string | null;
+  via: 'app' | 'link';
+}
+
+/** One line of an incident's history (GET /api/users/incidents/{id}); `type` is open-ended. */
+export interface IncidentTimelineEntry {
+  at: string;
+  /** 'opened', 'delivery', 'acknowledged', 'resolved', or what escalation records ('escalated', 'reminder', …). */
+  type: string;
+  step: number | null;
+  alert_method_id: number | null;
+  platform: AlertPlatform | null;
+  detail: string;
+  /** Deliveries only. */
+  delivery: { delivery_id: number; event: string; status: DeliveryStatus; attempts: number; last_error: string | null; delivered_at: string | null } | null;
+  /** 'acknowledged' only. */
+  by: IncidentAcker | null;
+}
+
+/** POST /api/users/incidents/acknowledge: what each id came to. */
+export interface IncidentsAcknowledged {
+  acknowledged: number[];
+  /** Ids left as they were, with why (not found, resolved, already acknowledged). */
+  skipped: Array<{ incident_id: number; reason: string }>;
+}
+
+export interface IncidentDetail extends Incident {
+  timeline: IncidentTimelineEntry[];
+}
+
+/** MTTA and MTTR of one endpoint over a range (GET /api/users/incidents/stats). */
+export interface IncidentEndpointStats {
+  url_id: number;
+  endpoint_name: string | null;
+  incidents: number;
+  acknowledged: number;
+  resolved: number;
+  /** Mean seconds from opening to acknowledgement over the acknowledged ones; null without any. */
+  mtta_seconds: number | null;
+  /** Mean seconds from opening to resolution over the resolved ones; null without any. */
+  mttr_seconds: number | null;
+}
+
+export interface IncidentStats {
+  from: string;
+  to: string;
+  endpoints: IncidentEndpointStats[];
 }
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';

@@ -1,6 +1,6 @@
 // Alert thresholds per endpoint and alert methods (notification channels) per user.
 import { z } from 'zod';
-import { ALERT_PLATFORMS, MESSAGES, THRESHOLD_OPERATORS, type AlertPlatform } from '../rest';
+import { ALERT_PLATFORMS, INCIDENT_STATES, MESSAGES, THRESHOLD_OPERATORS, type AlertPlatform } from '../rest';
 import { isEmail, isHttpUrl } from './common';
 
 export const ThresholdValue = z
@@ -81,7 +81,7 @@ export const AlertMethodUpdateBody = z
   .meta({ id: 'AlertMethodUpdateBody', description: 'PUT /api/users/alert-methods/:id' });
 export type AlertMethodUpdateBody = z.infer<typeof AlertMethodUpdateBody>;
 
-/** GET /api/users/incidents: optionally one endpoint, optionally open or resolved only. */
+/** GET /api/users/incidents: optionally one endpoint (endpoint_id or url_id), optionally by status or state. */
 export const IncidentsQuery = z
   .object({
     endpoint_id: z
@@ -90,6 +90,13 @@ export const IncidentsQuery = z
       .transform(Number)
       .optional(),
     status: z.enum(['open', 'resolved'], { error: 'status must be open or resolved' }).optional(),
+    /** open: neither acknowledged nor resolved (status=open also counts acknowledged ones). */
+    state: z.enum(INCIDENT_STATES, { error: 'state must be open, acknowledged or resolved' }).optional(),
+    url_id: z
+      .string({ error: 'url_id must be a positive whole number' })
+      .regex(/^[1-9]\d{0,15}$/, 'url_id must be a positive whole number')
+      .transform(Number)
+      .optional(),
   })
   .meta({ id: 'IncidentsQuery', description: 'GET /api/users/incidents (newest first)' });
 export type IncidentsQuery = z.infer<typeof IncidentsQuery>;

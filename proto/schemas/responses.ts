@@ -6,6 +6,7 @@ import {
   ALERT_PLATFORMS,
   ENDPOINT_STATUSES,
   FEATURES,
+  INCIDENT_STATES,
   THRESHOLD_OPERATORS,
   type AlertDelivery,
   type AlertMethod,
@@ -199,6 +200,15 @@ export const AlertDeliveryResource = z
   })
   .meta({ id: 'AlertDelivery' });
 
+export const IncidentAckerResource = z
+  .object({
+    user_id: z.number().int().nullable(),
+    name: z.string().nullable(),
+    email: z.string().nullable(),
+    via: z.enum(['app', 'link']).meta({ description: "'app': a member (or an API key); 'link': a message's acknowledge link" }),
+  })
+  .meta({ id: 'IncidentAcker' });
+
 export const IncidentResource = z
   .object({
     incident_id: z.number().int(),
@@ -209,6 +219,10 @@ export const IncidentResource = z
     flapping: z.boolean(),
     opened_at: timestamp,
     resolved_at: timestamp.nullable(),
+    state: z.enum(INCIDENT_STATES),
+    acknowledged_at: timestamp.nullable(),
+    acknowledged_by: IncidentAckerResource.nullable(),
+    endpoint_name: z.string().nullable(),
   })
   .meta({ id: 'Incident' });
 

@@ -23,6 +23,7 @@ const InvitationPage = lazy(() => import('./pages/SsoPages').then((m) => ({ defa
 const EmailVerifiedPage = lazy(() => import('./pages/SsoPages').then((m) => ({ default: m.EmailVerifiedPage })));
 const SsoCallbackPage = lazy(() => import('./pages/SsoPages').then((m) => ({ default: m.SsoCallbackPage })));
 const StatusPagesPage = lazy(() => import('./pages/StatusPagesPage').then((m) => ({ default: m.StatusPagesPage })));
+const IncidentsPage = lazy(() => import('./pages/IncidentsPage').then((m) => ({ default: m.IncidentsPage })));
 const ProfilePage = lazy(() => import('./pages/ProfilePage').then((m) => ({ default: m.ProfilePage })));
 
 function Layout() {
@@ -62,6 +63,8 @@ export const appRoutes: RouteObject[] = [
       { path: '/login', element: <LoginPage /> },
       { path: '/signup', element: <SignupPage /> },
       { path: '/dashboard', element: protectedPage(<DashboardPage />) },
+      { path: '/incidents', element: protectedPage(<IncidentsPage />) },
+      { path: '/incidents/:id', element: protectedPage(<IncidentsPage />) },
       { path: '/alert-settings', element: protectedPage(<AlertSettingsPage />) },
       { path: '/status-pages', element: protectedPage(<StatusPagesPage />) },
       { path: '/profile', element: protectedPage(<ProfilePage />) },

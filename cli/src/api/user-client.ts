@@ -1,6 +1,6 @@
 // The client for a user's own data through the public API, authenticated with an API key (upk_…).
 // Separate from the admin client (different credential and routes), same HTTP core and CliError family.
-import type { AlertThreshold, Dashboard, Endpoint, MonitorType, Region } from '@upfleet/proto/rest';
+import type { AlertThreshold, Dashboard, Endpoint, Incident, IncidentState, MonitorType, Region } from '@upfleet/proto/rest';
 import { AlertThresholdsBody, EndpointCreateBody, type AlertThresholdItem } from '@upfleet/proto/schemas';
 import { checkedBody as body, createJsonApi } from './http';
 
@@ -21,6 +21,8 @@ export interface UserClient {
   saveThresholds(id: number, items: AlertThresholdItem[]): Promise<AlertThreshold[]>;
   regions(): Promise<Region[]>;
   monitorTypes(): Promise<MonitorType[]>;
+  incidents(filter: { state?: IncidentState; urlId?: number }): Promise<Incident[]>;
+  acknowledgeIncident(id: number): Promise<Incident>;
 }
 
 export function createUserClient(options: { server: string; apiKey: () => string; fetch?: typeof fetch; timeoutMs?: number; sleep?: (ms: number) => Promise<void>; workspace?: string | null }): UserClient {
@@ -50,5 +52,12 @@ export function createUserClient(options: { server: string; apiKey: () => string
     saveThresholds: async (id, items) => request('PUT', `/api/users/endpoints/${id}/alert-thresholds`, body(AlertThresholdsBody, { alert_thresholds: items })),
     regions: () => request('GET', '/api/users/regions'),
     monitorTypes: () => request('GET', '/api/users/monitor-types'),
+    incidents: (filter) => {
+      const q = new URLSearchParams();
+      if (filter.state) q.set('state', filter.state);
+      if (filter.urlId !== undefined) q.set('url_id', String(filter.urlId));
+      return request('GET', `/api/users/incidents${q.size ? `?${q.toString()}` : ''}`);
+    },
+    acknowledgeIncident: (id) => request('POST', `/api/users/incidents/${id}/acknowledge`),
   };
 }

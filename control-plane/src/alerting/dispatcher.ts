@@ -31,6 +31,8 @@ export interface DispatcherDeps {
   pollMs?: number;
   concurrency?: number;
   onOutcome?(platform: AlertPlatform, result: 'delivered' | 'retry' | 'failed'): void;
+  /** The acknowledge link for a message to one method about one incident (absent: messages carry none). */
+  ackUrl?(incidentId: number, methodId: number): string;
 }
 
 /** Delay before try `attempt + 1` after `attempt` failed tries: doubling from 5 s, at most 10 min, ±25 % jitter. */
@@ -49,9 +51,9 @@ export function createDispatcher(deps: DispatcherDeps) {
   let timer: NodeJS.Timeout | null = null;
   let stopped = true;
 
-  async function send(platform: AlertPlatform, id: string, event: AlertEvent, config: Record<string, string>): Promise<SendOutcome> {
+  async function send(platform: AlertPlatform, id: string, event: AlertEvent, config: Record<string, string>, ackUrl: string | null = null): Promise<SendOutcome> {
     try {
-      return await deps.channels[platform].send({ id, event }, config);
+      return await deps.channels[platform].send({ id, event, ...(ackUrl ? { ack_url: ackUrl } : {}) }, config);
     } catch (err) {
       return { ok: false, final: false, error: (err as Error).message };
     }
@@ -62,7 +64,10 @@ export function createDispatcher(deps: DispatcherDeps) {
     if (!m) return repo.markFailed(row.delivery_id, 'Alert method was deleted');
     if (!m.enabled) return repo.markFailed(row.delivery_id, 'Alert method is disabled');
     if (m.refused) return repo.markFailed(row.delivery_id, m.refused);
-    const outcome = await send(m.platform, row.idempotency_key, JSON.parse(row.payload) as AlertEvent, m.config);
+    const event = JSON.parse(row.payload) as AlertEvent;
+    // Signed, so every retry carries the same link; made at send time, so it names this server's address now.
+    const ackUrl = row.incident_id !== null && event.type === 'incident.opened' && deps.ackUrl ? deps.ackUrl(row.incident_id, row.alert_method_id) : null;
+    const outcome = await send(m.platform, row.idempotency_key, event, m.config, ackUrl);
     const t = now();
     if (outcome.ok) {
       repo.markDelivered(row.delivery_id, t);

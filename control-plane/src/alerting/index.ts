@@ -3,7 +3,7 @@
 import crypto from 'node:crypto';
 import { Counter, Gauge, Summary, type Registry } from 'prom-client';
 import type { CheckResult } from '@upfleet/proto';
-import type { AlertDelivery, AlertPlatform, Incident } from '@upfleet/proto/rest';
+import type { AlertDelivery, AlertPlatform } from '@upfleet/proto/rest';
 import { badRequest, notFound } from '../errors';
 import type { SecretBox } from '../lib/crypto';
 import type { Logger } from '../logger';
@@ -11,7 +11,7 @@ import type { AlertsRepo } from './settings-repo';
 import { createDispatcher, type MethodForDelivery } from './dispatcher';
 import { createAlertEvaluator } from './evaluator';
 import type { IncidentHooks } from './incidents';
-import type { AlertingRepo, IncidentRow } from './repo';
+import type { AlertingRepo } from './repo';
 import type { AlertEvent, Channel } from './types';
 import type { ChangeHub } from '../change-hub';
 
@@ -36,6 +36,8 @@ export interface AlertingDeps {
   inMaintenance?(this: void, urlId: number, tsMs: number): boolean;
   /** Told of incidents opening and resolving (status pages' auto reports). */
   incidentHooks?: IncidentHooks;
+  /** The acknowledge link an opened incident's message to a method carries. */
+  ackUrl?(this: void, incidentId: number, methodId: number): string;
 }
 
 /** Why an email or SMS delivery of an unverified account fails. */
@@ -74,7 +76,7 @@ export function createAlerting(deps: AlertingDeps) {
   }
 
   const dispatcher = createDispatcher({
-    repo: deps.repo, channels, method, logger: deps.logger, now, pollMs: deps.pollMs,
+    repo: deps.repo, channels, method, logger: deps.logger, now, pollMs: deps.pollMs, ackUrl: deps.ackUrl,
     onOutcome: (platform, result) => deliveries.inc({ platform, result }),
   });
   const evaluator = createAlertEvaluator({
@@ -83,17 +85,6 @@ export function createAlerting(deps: AlertingDeps) {
     onIncidentEvent: deps.onIncidentEvent,
   });
   let pruneTimer: NodeJS.Timeout | null = null;
-
-  const toIncident = (i: IncidentRow): Incident => ({
-    incident_id: i.incident_id,
-    url_id: i.url_id,
-    condition: i.condition,
-    regions: JSON.parse(i.regions) as string[],
-    cause: i.cause,
-    flapping: i.flapping === 1,
-    opened_at: new Date(i.opened_at).toISOString(),
-    resolved_at: i.resolved_at === null ? null : new Date(i.resolved_at).toISOString(),
-  });
 
   return {
     /** From report-results after a batch is stored. Never throws: alerting must not fail an ack. */
@@ -131,10 +122,6 @@ export function createAlerting(deps: AlertingDeps) {
     },
     endpointClosed: (urlId: number) => evaluator.closeEndpoint(urlId),
     thresholdsChanged: (urlId: number) => evaluator.thresholdsChanged(urlId),
-
-    listIncidents(userId: number, query: { endpointId: number | null; status: 'open' | 'resolved' | null }): Incident[] {
-      return deps.repo.incidentsOf(userId, { urlId: query.endpointId, status: query.status, limit: 500 }).map(toIncident);
-    },
 
     listDeliveries(userId: number, methodId: number): AlertDelivery[] {
       if (!deps.alerts.method(userId, methodId)) throw notFound('Alert method not found');

@@ -12,16 +12,18 @@ export interface RenderedMessage {
   facts: Array<[string, string]>;
   /** Link to the dashboard, or null without PUBLIC_URL. */
   link: string | null;
+  /** The recipient's acknowledge link, or null (resolved and test messages). */
+  ack: string | null;
   color: 'red' | 'green' | 'blue';
 }
 
 const when = (iso: string) => `${iso.slice(0, 19).replace('T', ' ')} UTC`;
 
-export function renderMessage(event: AlertEvent, publicUrl: string | null): RenderedMessage {
+export function renderMessage(event: AlertEvent, publicUrl: string | null, ackUrl: string | null = null): RenderedMessage {
   const link = publicUrl ? `${publicUrl.replace(/\/+$/, '')}/dashboard` : null;
   if (event.type === 'test' || !event.incident || !event.endpoint) {
     const text = 'This is a test message from Upfleet: this alert method works.';
-    return { title: 'Upfleet test message', text: link ? `${text}\n${link}` : text, facts: [], link, color: 'blue' };
+    return { title: 'Upfleet test message', text: link ? `${text}\n${link}` : text, facts: [], link, ack: null, color: 'blue' };
   }
   const { incident: i, endpoint: e } = event;
   const regions = i.regions.length ? i.regions.join(', ') : 'all regions';
@@ -41,8 +43,11 @@ export function renderMessage(event: AlertEvent, publicUrl: string | null): Rend
   }
   if (i.flapping) facts.push(['Note', 'This check changed state more than 4 times in 30 minutes; further changes are held until it settles.']);
   const lines = [title, ...facts.map(([k, v]) => `${k}: ${v}`)];
+  const ack = event.type === 'incident.opened' ? ackUrl : null;
+  // The link on a line of its own keeps mail lines short enough to travel as plain 7-bit text.
+  if (ack) lines.push('Acknowledge:', ack);
   if (link) lines.push(`Dashboard: ${link}`);
-  return { title, text: lines.join('\n'), facts, link, color: event.type === 'incident.opened' ? 'red' : 'green' };
+  return { title, text: lines.join('\n'), facts, link, ack, color: event.type === 'incident.opened' ? 'red' : 'green' };
 }
 
 export const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -51,10 +56,11 @@ export const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, 
 export function renderHtml(m: RenderedMessage, flavour: 'email' | 'telegram'): string {
   const facts = m.facts.map(([k, v]) => `<b>${escapeHtml(k)}:</b> ${escapeHtml(v)}`);
   const link = m.link ? `<a href="${escapeHtml(m.link)}">Open the dashboard</a>` : '';
-  if (flavour === 'telegram') return [`<b>${escapeHtml(m.title)}</b>`, ...facts, link].filter(Boolean).join('\n');
+  const ack = m.ack ? `<a href="${escapeHtml(m.ack)}">Acknowledge</a>` : '';
+  if (flavour === 'telegram') return [`<b>${escapeHtml(m.title)}</b>`, ...facts, ack, link].filter(Boolean).join('\n');
   const colour = m.color === 'red' ? '#c0392b' : m.color === 'green' ? '#1e8449' : '#2e86c1';
   return `<!doctype html><html><body style="font-family:sans-serif">
 <h2 style="color:${colour}">${escapeHtml(m.title)}</h2>
-<p>${facts.join('<br>')}</p>${link ? `<p>${link}</p>` : ''}
+<p>${facts.join('<br>')}</p>${ack ? `<p>${ack}</p>` : ''}${link ? `<p>${link}</p>` : ''}
 </body></html>`;
 }

@@ -102,10 +102,6 @@ export function createAlertingRepo(db: Db, endpoints: Pick<EndpointsRepo, 'monit
       WHERE delivery_id = ? AND status = 'pending'`),
     deliveriesOf: db.prepare(`SELECT * FROM alert_deliveries WHERE alert_method_id = ? AND user_id = ?
       ORDER BY created_at DESC, delivery_id DESC LIMIT ?`),
-    incidentsOf: db.prepare(`SELECT * FROM incidents WHERE user_id = @user_id
-        AND (@url_id IS NULL OR url_id = @url_id)
-        AND (@status IS NULL OR (@status = 'open' AND resolved_at IS NULL) OR (@status = 'resolved' AND resolved_at IS NOT NULL))
-      ORDER BY opened_at DESC, incident_id DESC LIMIT @limit`),
     pruneIncidents: db.prepare(`DELETE FROM incidents WHERE resolved_at IS NOT NULL AND resolved_at < ? - 86400000 * (
         SELECT p.retention_days FROM users u JOIN packages p ON p.package_id = u.package_id WHERE u.id = incidents.user_id)`),
     pruneTestDeliveries: db.prepare(`DELETE FROM alert_deliveries WHERE incident_id IS NULL AND status != 'pending' AND created_at < ?`),
@@ -150,8 +146,6 @@ export function createAlertingRepo(db: Db, endpoints: Pick<EndpointsRepo, 'monit
     markFailed: (id: number, error: string) => void q.markFailed.run(error, id),
     markRetry: (id: number, error: string, nextAt: number) => void q.markRetry.run(error, nextAt, id),
     deliveriesOf: (userId: number, methodId: number, limit: number) => q.deliveriesOf.all(methodId, userId, limit) as DeliveryRow[],
-    incidentsOf: (userId: number, opts: { urlId: number | null; status: 'open' | 'resolved' | null; limit: number }) =>
-      q.incidentsOf.all({ user_id: userId, url_id: opts.urlId, status: opts.status, limit: opts.limit }) as IncidentRow[],
     /** Resolved incidents beyond their owner's plan retention, and old test sends. */
     prune(now: number) {
       q.pruneIncidents.run(now);

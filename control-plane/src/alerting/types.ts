@@ -39,6 +39,8 @@ export interface OutgoingMessage {
   /** Idempotency key of the delivery; the webhook's `webhook-id`. */
   id: string;
   event: AlertEvent;
+  /** The recipient's acknowledge link (an opened incident's messages only): its page asks, a POST acknowledges. */
+  ack_url?: string | null;
 }
 
 export interface Channel {

@@ -2,9 +2,12 @@
 // (thresholds and methods) the owner edits.
 import { createAlerting } from '../alerting';
 import { createChannels } from '../alerting/channels';
+import { createIncidentHandling } from '../alerting/handling';
+import { createHandlingRepo } from '../alerting/handling-repo';
 import { createAlertingRepo } from '../alerting/repo';
 import { createAlertService } from '../alerting/settings';
 import { createAlertsRepo } from '../alerting/settings-repo';
+import { createTimelineRepo } from '../alerting/timeline-repo';
 import type { MaintenanceService } from '../maintenance';
 import type { EventHub } from '../services/events';
 import type { LiveStateService } from '../services/live-state';
@@ -13,10 +16,16 @@ import type { Foundation } from './foundation';
 import { whileLeader, type Feature } from './lifecycle';
 import { alertMethodRoutes } from '../http/routes/alert-methods';
 import { incidentRoutes } from '../http/routes/incidents';
+import { incidentHandlingRoutes } from '../http/routes/incident-handling';
+import { ackLinkRoutes } from '../http/routes/ack-links';
 
 export function createAlertingFeature(base: Foundation, deps: { maintenance: MaintenanceService; statusPages: StatusPageService; events: EventHub; live: LiveStateService }) {
   const { config } = base;
   const alertsRepo = createAlertsRepo(base.db);
+  const incidents = createIncidentHandling({
+    repo: createHandlingRepo(base.db), timeline: createTimelineRepo(base.sql.db), alerts: alertsRepo, box: base.box,
+    linkKey: base.key('incident-ack-links'), publicUrl: base.publicUrl, logger: base.logger, now: base.now,
+  });
   const alerting = createAlerting({
     inMaintenance: (urlId, ts) => deps.maintenance.inMaintenance(urlId, ts),
     // The dashboard row's state, auto reports on status pages, and fresh component states.
@@ -31,6 +40,7 @@ export function createAlertingFeature(base: Foundation, deps: { maintenance: Mai
       },
     },
     emailVerified: base.emailVerified,
+    ackUrl: (incidentId, methodId) => incidents.ackUrl(incidentId, methodId),
     repo: createAlertingRepo(base.db),
     alerts: alertsRepo,
     box: base.box,
@@ -55,8 +65,12 @@ export function createAlertingFeature(base: Foundation, deps: { maintenance: Mai
   });
   return {
     name: 'alerting',
-    services: { alerting, alerts },
-    routes: () => ({ workspace: [...alertMethodRoutes({ alerts, alerting }), ...incidentRoutes({ alerting })] }),
+    services: { alerting, alerts, incidents },
+    routes: () => ({
+      // An acknowledge link carries its own credential (a signed token): outside /api, like a heartbeat's ping.
+      outside: [ackLinkRoutes({ incidents })],
+      workspace: [...alertMethodRoutes({ alerts, alerting }), ...incidentRoutes({ incidents }), ...incidentHandlingRoutes({ incidents })],
+    }),
     // The delivery outbox and incident retention run once in a cluster: on the lease holder.
     ...whileLeader(base.leadership, { start: () => alerting.start(), stop: () => alerting.stop() }),
   } satisfies Feature<unknown>;

@@ -65,6 +65,7 @@ describe('GET /api/openapi.json', () => {
       'PUT /api/users/alert-methods/{alert_method_id}', 'PUT /api/users/endpoints/{url_id}', 'PUT /api/users/endpoints/{url_id}/alert-thresholds',
       'GET /api/users/alert-methods/{alert_method_id}/signing-secret', 'POST /api/users/alert-methods/{alert_method_id}/test',
       'GET /api/users/alert-methods/{alert_method_id}/deliveries', 'GET /api/users/incidents', 'POST /api/public/create-checkout-session',
+      'GET /api/users/incidents/{id}', 'GET /api/users/incidents/stats', 'POST /api/users/incidents/{id}/acknowledge', 'POST /api/users/incidents/acknowledge',
       'GET /api/public/billing', 'GET /api/public/invitations/{token}',
       // One endpoint and a heartbeat's ping log
       'GET /api/users/endpoints/{url_id}', 'GET /api/users/endpoints/{url_id}/pings', 'POST /api/users/endpoints/{url_id}/rotate-ping-url',
@@ -251,6 +252,17 @@ describe('GET /api/openapi.json', () => {
     }
     await call('GET', '/api/users/incidents', `/api/users/incidents?endpoint_id=${id}`, undefined, key);
     await call('GET', '/api/users/incidents', '/api/users/incidents?status=sometimes', undefined, key); // 400
+    const inc = Number(h.cp.db.prepare("INSERT INTO incidents (user_id, url_id, condition, regions, cause, opened_at) VALUES (?, ?, 'down', '[]', 'HTTP 503', ?)")
+      .run(s.user.id, id, Date.now() - 60_000).lastInsertRowid);
+    await call('POST', '/api/users/incidents/{id}/acknowledge', `/api/users/incidents/${inc}/acknowledge`, undefined, key);
+    await call('POST', '/api/users/incidents/{id}/acknowledge', `/api/users/incidents/${inc}/acknowledge`, undefined, key); // 409
+    await call('POST', '/api/users/incidents/{id}/acknowledge', '/api/users/incidents/987654/acknowledge', undefined, key); // 404
+    expect((await call('POST', '/api/users/incidents/acknowledge', '/api/users/incidents/acknowledge', { incident_ids: [inc, 987654] }, key)).body.data.acknowledged).toEqual([]);
+    await call('POST', '/api/users/incidents/acknowledge', '/api/users/incidents/acknowledge', { incident_ids: [] }, key); // 400
+    expect((await call('GET', '/api/users/incidents/{id}', `/api/users/incidents/${inc}`, undefined, key)).body.data.timeline.map((e: { type: string }) => e.type)).toEqual(['opened', 'acknowledged']);
+    await call('GET', '/api/users/incidents/{id}', '/api/users/incidents/987654', undefined, key); // 404
+    expect((await call('GET', '/api/users/incidents/stats', '/api/users/incidents/stats', undefined, key)).body.data.endpoints).toHaveLength(1);
+    await call('GET', '/api/users/incidents/stats', '/api/users/incidents/stats?from=soon', undefined, key); // 400
     await exerciseStatusPages(call, key, id);
     const reader = await h.signup();
     await exerciseWorkspaces(call, s.token, 'correct horse', reader.token, reader.user.email, async (ws) => {

@@ -3,7 +3,7 @@
 // zod 4 emits JSON Schema 2020-12, the dialect OpenAPI 3.1 uses, so the schemas go in as they are.
 import { z } from 'zod';
 import {
-  AlertDeliveryResource, AlertMethodCreatedResource, CheckoutSessionResource, PublicCheckoutSessionBody, IncidentResource, IncidentsQuery, SigningSecretResource, TestSendResult,
+  AlertDeliveryResource, AlertMethodCreatedResource, CheckoutSessionResource, PublicCheckoutSessionBody, IncidentDetailResource, IncidentResource, IncidentsAcknowledgeBody, IncidentsAcknowledgedResource, IncidentStatsQuery, IncidentStatsResource, IncidentsQuery, SigningSecretResource, TestSendResult,
   AlertMethodCreateBody, AlertMethodDeleted, AlertMethodResource, AlertMethodUpdateBody, AlertThresholdResource, AlertThresholdsBody,
   ApiKeyCreateBody, ApiKeyResource, CreatedApiKeyResource, DashboardResource, EndpointCreateBody, EndpointDeleted, EndpointResource,
   EndpointSavedResource, EndpointListQuery, EndpointToggleBody, EndpointToggleResult, EndpointUpdateBody, GraphQuery, GraphsResource, MonitorTypeResource,
@@ -55,7 +55,11 @@ export const API_ROUTES: ApiRoute[] = [
   { method: 'get', path: '/api/users/alert-methods/{alert_method_id}/signing-secret', summary: 'A webhook method\'s signing secret', tag: 'Alerts', access: 'key', data: SigningSecretResource },
   { method: 'post', path: '/api/users/alert-methods/{alert_method_id}/test', summary: 'Send a test message now', tag: 'Alerts', access: 'key', data: TestSendResult, errors: [400, 503] },
   { method: 'get', path: '/api/users/alert-methods/{alert_method_id}/deliveries', summary: 'Recent deliveries of an alert method', tag: 'Alerts', access: 'key', data: list(AlertDeliveryResource), errors: [503] },
-  { method: 'get', path: '/api/users/incidents', summary: 'Incidents, newest first', tag: 'Alerts', access: 'key', query: IncidentsQuery, data: list(IncidentResource), errors: [503] },
+  { method: 'get', path: '/api/users/incidents', summary: 'Incidents, newest first, with their state (open, acknowledged, resolved) and who acknowledged', tag: 'Alerts', access: 'key', query: IncidentsQuery, data: list(IncidentResource) },
+  { method: 'get', path: '/api/users/incidents/stats', summary: 'MTTA and MTTR per endpoint, in seconds, over the incidents opened in a range (default: the last 30 days)', tag: 'Alerts', access: 'key', query: IncidentStatsQuery, data: IncidentStatsResource },
+  { method: 'get', path: '/api/users/incidents/{id}', summary: 'An incident with its timeline: opened, each delivery, escalation entries, acknowledged by, resolved', tag: 'Alerts', access: 'key', data: IncidentDetailResource },
+  { method: 'post', path: '/api/users/incidents/acknowledge', summary: 'Acknowledge several incidents at once (editors and above): the open ones of the workspace; the others are listed as skipped with why', tag: 'Alerts', access: 'key', body: IncidentsAcknowledgeBody, data: IncidentsAcknowledgedResource },
+  { method: 'post', path: '/api/users/incidents/{id}/acknowledge', summary: 'Acknowledge an open incident (editors and above); a resolved or already acknowledged one answers 409', tag: 'Alerts', access: 'key', data: IncidentResource, errors: [409] },
   { method: 'get', path: '/api/graphs/endpoint/{id}', summary: 'Graph series of an endpoint', tag: 'Graphs', access: 'key', query: GraphQuery, data: GraphsResource, errors: [503] },
   { method: 'get', path: '/api/users/api-keys', summary: 'List API keys (never the keys themselves)', tag: 'API keys', access: 'session', data: list(ApiKeyResource) },
   { method: 'post', path: '/api/users/api-keys', summary: 'Create an API key (shown once, in this answer)', tag: 'API keys', access: 'session', body: ApiKeyCreateBody, data: CreatedApiKeyResource, created: true },

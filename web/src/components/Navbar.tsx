@@ -42,6 +42,7 @@ export function Navbar() {
     ...(signedIn
       ? [
           { to: '/dashboard', label: 'Dashboard' },
+          { to: '/incidents', label: 'Incidents' },
           { to: '/alert-settings', label: 'Alert Settings' },
           { to: '/status-pages', label: 'Status pages' },
           { to: '/members', label: 'Members' },

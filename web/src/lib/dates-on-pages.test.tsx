@@ -16,7 +16,7 @@ describe('dates on pages', () => {
     render(
       <>
         <DeliveriesList deliveries={[{ delivery_id: 1, incident_id: 1, event: 'opened', status: 'delivered', attempts: 1, last_error: null, created_at: at, delivered_at: at, next_attempt_at: null }]} />
-        <IncidentHistory now={Date.parse(at) + 60_000} incidents={[{ incident_id: 1, url_id: 1, condition: 'down', regions: [], cause: 'connection refused', flapping: false, opened_at: at, resolved_at: null }]} />
+        <IncidentHistory now={Date.parse(at) + 60_000} incidents={[{ incident_id: 1, url_id: 1, condition: 'down', regions: [], cause: 'connection refused', flapping: false, opened_at: at, resolved_at: null, state: 'open', acknowledged_at: null, acknowledged_by: null, endpoint_name: null }]} />
         <HeartbeatBars recent={[{ at: Date.parse(at), ok: true, ms: 12, code: 200 }]} />
       </>,
     );

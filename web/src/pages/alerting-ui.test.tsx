@@ -12,7 +12,7 @@ import { fail, ok, renderWith, scriptedApi, testServices } from '../test-utils';
 const slack = { alert_method_id: 5, platform: 'slack' as const, is_enabled: true, platform_config: { bot_token: '•••••••1234', channel: '#ops' } };
 const incident = (over: Partial<Incident> = {}): Incident => ({
   incident_id: 1, url_id: 7, condition: 'down', regions: ['EU - Germany'], cause: 'HTTP 503 from EU - Germany', flapping: false,
-  opened_at: '2026-11-23T10:00:00.000Z', resolved_at: null, ...over,
+  opened_at: '2026-11-23T10:00:00.000Z', resolved_at: null, state: 'open', acknowledged_at: null, acknowledged_by: null, endpoint_name: null, ...over,
 });
 
 describe('Alert Settings: tests and deliveries', () => {

@@ -5,31 +5,12 @@ import path from 'node:path';
 import { Command } from 'commander';
 import type { AlertThreshold, MonitorType, Region } from '@upfleet/proto/rest';
 import type { AlertThresholdItem } from '@upfleet/proto/schemas';
-import { createUserClient, type EndpointFields, type UserClient } from '../../api/user-client';
-import { resolveGlobals, type CliDeps } from '../../context';
+import type { EndpointFields, UserClient } from '../../api/user-client';
+import type { CliDeps } from '../../context';
+import { apiKeyCommand, userContext } from '../api-key-context';
 import { CliError } from '../../errors';
 import { formatList, type Column } from '../../formatters/table';
 import { checkPlanLimits, currentMonitors, planChanges, readMonitorsFile, summarize, toYaml, type Change, type Monitor } from './state';
-
-interface MonitorsOptions { apiKey?: string; server?: string; json?: boolean; dataDir?: string; workspace?: string }
-
-function userContext(cmd: Command, deps: CliDeps) {
-  const opts = cmd.optsWithGlobals<MonitorsOptions & { token?: string }>();
-  const globals = resolveGlobals(opts, deps);
-  const flagKey = opts.apiKey?.trim() || deps.env.UPFLEET_API_KEY?.trim();
-  const workspace = opts.workspace?.trim() || deps.env.UPFLEET_WORKSPACE?.trim() || null;
-  if (workspace && !/^[1-9]\d*$/.test(workspace)) throw new CliError('usage', `--workspace must be a workspace id such as 12 (got '${workspace}')`);
-  const client = createUserClient({
-    workspace,
-    server: globals.server,
-    fetch: deps.fetch,
-    apiKey: () => {
-      if (!flagKey) throw new CliError('usage', 'No API key: pass --api-key or set UPFLEET_API_KEY (create one on the Profile page of a plan with API access)');
-      return flagKey;
-    },
-  });
-  return { globals, client };
-}
 
 async function fetchCurrent(client: UserClient) {
   const [endpoints, regions] = await Promise.all([client.listEndpoints(), client.regions()]);
@@ -124,10 +105,7 @@ function summaryLine(changes: Change[], dryRun: boolean): string {
 }
 
 export function monitorsCommand(deps: CliDeps): Command {
-  const monitors = new Command('monitors')
-    .description("Monitoring as code: export the account's endpoints to YAML, or make the account match a file (API key)")
-    .option('--api-key <key>', 'API key (upk_…) from the Profile page (env UPFLEET_API_KEY)')
-    .option('--workspace <id>', "the workspace to act on (env UPFLEET_WORKSPACE); a key works only in its own workspace");
+  const monitors = apiKeyCommand('monitors', "Monitoring as code: export the account's endpoints to YAML, or make the account match a file (API key)");
 
   monitors
     .command('export')

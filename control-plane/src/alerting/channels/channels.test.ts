@@ -210,3 +210,49 @@ describe('email channel (nodemailer to a real SMTP server)', () => {
     expect(await none.send(msg(), { email_address: 'ops@example.com' })).toEqual({ ok: false, final: true, error: EMAIL_NOT_CONFIGURED });
   });
 });
+
+describe('acknowledge links', () => {
+  const ACK = 'https://upfleet.example.com/ack/7.1.abcdefghijklmnopqrstuvwxyz012345';
+  const withAck = (event: AlertEvent = opened): OutgoingMessage => ({ ...msg(event), ack_url: ACK });
+
+  it('every HTTP channel carries the recipient\'s link in an opened incident\'s message, and none on resolve', async () => {
+    receiver = await startHttpReceiver((req) => (req.path.includes('sendMessage') || req.path.includes('chat.postMessage') ? { status: 200, body: { ok: true } } : { status: 201, body: {} }));
+    const url = receiver.url;
+    const twilio = { apiUrl: url, accountSid: 'AC1', authToken: 't', from: '+1555' };
+    const sent: Array<[string, () => Promise<unknown>, (e?: AlertEvent) => Promise<unknown>]> = [
+      ['webhook', () => createWebhookChannel({ http: open }).send(withAck(), { webhook_url: `${url}/hook`, signing_secret: createSigningSecret() }),
+        (e) => createWebhookChannel({ http: open }).send(withAck(e), { webhook_url: `${url}/hook`, signing_secret: createSigningSecret() })],
+      ['slack', () => createSlackChannel({ http: open, apiUrl: url, publicUrl: PUBLIC_URL }).send(withAck(), { bot_token: 'x', channel: '#ops' }),
+        (e) => createSlackChannel({ http: open, apiUrl: url, publicUrl: PUBLIC_URL }).send(withAck(e), { bot_token: 'x', channel: '#ops' })],
+      ['telegram', () => createTelegramChannel({ http: open, apiUrl: url, publicUrl: PUBLIC_URL }).send(withAck(), { bot_token: 'x', chat_id: '1' }),
+        (e) => createTelegramChannel({ http: open, apiUrl: url, publicUrl: PUBLIC_URL }).send(withAck(e), { bot_token: 'x', chat_id: '1' })],
+      ['discord', () => createDiscordChannel({ http: open, publicUrl: PUBLIC_URL }).send(withAck(), { webhook_url: `${url}/discord` }),
+        (e) => createDiscordChannel({ http: open, publicUrl: PUBLIC_URL }).send(withAck(e), { webhook_url: `${url}/discord` })],
+      ['teams', () => createTeamsChannel({ http: open, publicUrl: PUBLIC_URL }).send(withAck(), { webhook_url: `${url}/teams` }),
+        (e) => createTeamsChannel({ http: open, publicUrl: PUBLIC_URL }).send(withAck(e), { webhook_url: `${url}/teams` })],
+      ['sms', () => createSmsChannel({ http: open, publicUrl: PUBLIC_URL, twilio }).send(withAck(), { phone_number: '+4917012345678' }),
+        (e) => createSmsChannel({ http: open, publicUrl: PUBLIC_URL, twilio }).send(withAck(e), { phone_number: '+4917012345678' })],
+    ];
+    for (const [name, send, sendEvent] of sent) {
+      expect(await send(), name).toEqual({ ok: true });
+      const body = receiver.requests.at(-1)!.body;
+      expect(decodeURIComponent(body.replace(/\+/g, ' ')), name).toContain(ACK);
+      expect(await sendEvent(resolved), name).toEqual({ ok: true });
+      expect(decodeURIComponent(receiver.requests.at(-1)!.body), `${name} on resolve`).not.toContain('/ack/');
+    }
+    const hook = JSON.parse(receiver.requests.find((r) => r.path === '/hook')!.body) as Record<string, unknown>;
+    expect(hook.ack_url).toBe(ACK);
+    const slack = JSON.parse(receiver.requests.find((r) => r.path.endsWith('chat.postMessage'))!.body) as { blocks: Array<{ type: string; elements?: Array<{ text: { text: string }; url: string }> }> };
+    expect(slack.blocks.find((b) => b.type === 'actions')!.elements!.map((e) => [e.text.text, e.url])).toEqual([['Acknowledge', ACK], ['Open the dashboard', `${PUBLIC_URL}/dashboard`]]);
+  });
+
+  it('an email carries the link in its text and HTML parts', async () => {
+    smtp = await startSmtpReceiver();
+    const ch = createEmailChannel({ smtpUrl: smtp.url, from: 'Upfleet <alerts@upfleet.example.com>', publicUrl: PUBLIC_URL });
+    expect(await ch.send(withAck(), { email_address: 'ops@example.com' })).toEqual({ ok: true });
+    const raw = smtp.messages[0].raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+    expect(raw).toMatch(new RegExp(`Acknowledge:\r?\n${ACK.replace(/\./g, '\\.')}\r?\n`));
+    expect(smtp.messages[0].raw).toContain('Content-Transfer-Encoding: 7bit');
+    expect(raw).toContain(`<a href="${ACK}">Acknowledge</a>`);
+  });
+});

@@ -12,7 +12,7 @@ export function createEmailChannel(deps: { smtpUrl: string | null; from: string 
     async send(message, config): Promise<SendOutcome> {
       if (!deps.smtpUrl || !deps.from) return { ok: false, final: true, error: EMAIL_NOT_CONFIGURED };
       transport ??= nodemailer.createTransport(deps.smtpUrl, { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 } as never);
-      const m = renderMessage(message.event, deps.publicUrl);
+      const m = renderMessage(message.event, deps.publicUrl, message.ack_url ?? null);
       try {
         await transport.sendMail({
           from: deps.from,

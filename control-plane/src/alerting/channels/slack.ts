@@ -12,12 +12,17 @@ const FINAL_ERRORS = new Set([
 export function createSlackChannel(deps: { http: HttpSender; apiUrl: string; publicUrl: string | null }): Channel {
   return {
     async send(message, config): Promise<SendOutcome> {
-      const m = renderMessage(message.event, deps.publicUrl);
+      const m = renderMessage(message.event, deps.publicUrl, message.ack_url ?? null);
       const fields = m.facts.map(([k, v]) => ({ type: 'mrkdwn', text: `*${k}*\n${v}` }));
       const blocks = [
         { type: 'header', text: { type: 'plain_text', text: m.title.slice(0, 150) } },
         ...(fields.length ? [{ type: 'section', fields: fields.slice(0, 10) }] : [{ type: 'section', text: { type: 'mrkdwn', text: m.text } }]),
-        ...(m.link ? [{ type: 'actions', elements: [{ type: 'button', text: { type: 'plain_text', text: 'Open the dashboard' }, url: m.link }] }] : []),
+        ...(m.link || m.ack
+          ? [{ type: 'actions', elements: [
+            ...(m.ack ? [{ type: 'button', text: { type: 'plain_text', text: 'Acknowledge' }, url: m.ack, style: 'primary' }] : []),
+            ...(m.link ? [{ type: 'button', text: { type: 'plain_text', text: 'Open the dashboard' }, url: m.link }] : []),
+          ] }]
+          : []),
       ];
       const a = await deps.http.post(`${deps.apiUrl.replace(/\/+$/, '')}/chat.postMessage`, {
         headers: { 'content-type': 'application/json; charset=utf-8', authorization: `Bearer ${config.bot_token}` },

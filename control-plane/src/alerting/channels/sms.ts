@@ -18,8 +18,8 @@ export function createSmsChannel(deps: { http: HttpSender; twilio: TwilioSetting
   return {
     async send(message, config): Promise<SendOutcome> {
       if (!t.accountSid || !t.authToken || !t.from) return { ok: false, final: true, error: SMS_NOT_CONFIGURED };
-      const m = renderMessage(message.event, deps.publicUrl);
-      const body = [m.title, ...m.facts.filter(([k]) => k === 'Regions' || k === 'Lasted').map(([k, v]) => `${k}: ${v}`), m.link ?? '']
+      const m = renderMessage(message.event, deps.publicUrl, message.ack_url ?? null);
+      const body = [m.title, ...m.facts.filter(([k]) => k === 'Regions' || k === 'Lasted').map(([k, v]) => `${k}: ${v}`), m.ack ? `Acknowledge: ${m.ack}` : '', m.link ?? '']
         .filter(Boolean).join('\n').slice(0, 1600);
       const url = `${t.apiUrl.replace(/\/+$/, '')}/2010-04-01/Accounts/${encodeURIComponent(t.accountSid)}/Messages.json`;
       const a = await deps.http.post(url, {

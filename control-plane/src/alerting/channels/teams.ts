@@ -6,7 +6,7 @@ import { postJson, type HttpSender } from './http';
 export function createTeamsChannel(deps: { http: HttpSender; publicUrl: string | null }): Channel {
   return {
     send(message, config) {
-      const m = renderMessage(message.event, deps.publicUrl);
+      const m = renderMessage(message.event, deps.publicUrl, message.ack_url ?? null);
       const content = {
         $schema: 'http://adaptivecards.io/schemas/adaptive-card.json',
         type: 'AdaptiveCard',
@@ -17,7 +17,12 @@ export function createTeamsChannel(deps: { http: HttpSender; publicUrl: string |
             ? [{ type: 'FactSet', facts: m.facts.map(([title, value]) => ({ title, value })) }]
             : [{ type: 'TextBlock', text: m.text, wrap: true }]),
         ],
-        ...(m.link ? { actions: [{ type: 'Action.OpenUrl', title: 'Open the dashboard', url: m.link }] } : {}),
+        ...(m.link || m.ack
+          ? { actions: [
+            ...(m.ack ? [{ type: 'Action.OpenUrl', title: 'Acknowledge', url: m.ack }] : []),
+            ...(m.link ? [{ type: 'Action.OpenUrl', title: 'Open the dashboard', url: m.link }] : []),
+          ] }
+          : {}),
       };
       return postJson(deps.http, config.webhook_url, {
         type: 'message',

@@ -7,7 +7,7 @@ import { outcomeOf, type HttpSender } from './http';
 export function createTelegramChannel(deps: { http: HttpSender; apiUrl: string; publicUrl: string | null }): Channel {
   return {
     async send(message, config): Promise<SendOutcome> {
-      const m = renderMessage(message.event, deps.publicUrl);
+      const m = renderMessage(message.event, deps.publicUrl, message.ack_url ?? null);
       const a = await deps.http.post(`${deps.apiUrl.replace(/\/+$/, '')}/bot${config.bot_token}/sendMessage`, {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ chat_id: config.chat_id, text: renderHtml(m, 'telegram'), parse_mode: 'HTML', disable_web_page_preview: true }),

@@ -1,19 +1,18 @@
-// Incidents: what alerting opened and resolved, filtered by endpoint and status.
+// Incidents: what alerting opened and resolved, filtered by endpoint, status and state.
 import { IncidentsQuery } from '@upfleet/proto/schemas';
-import type { Alerting } from '../../alerting';
+import type { IncidentHandling } from '../../alerting/handling';
 import { parseInput } from '../../services/validation';
 import { authOf } from '../middleware/auth';
 import { route, type RouteDecl } from '../route-table';
-import { alertingOf } from './alert-methods';
 
-export function incidentRoutes(deps: { alerting: Alerting | null }): RouteDecl[] {
-  const alerting = alertingOf(deps.alerting);
+export function incidentRoutes(deps: { incidents: IncidentHandling }): RouteDecl[] {
   return [
     route('get', '/users/incidents', 'viewer', (req, res) => {
       // An empty parameter (endpoint_id=&status=) means "any", as the web app sends it.
       const raw = Object.fromEntries(Object.entries(req.query as Record<string, unknown>).filter(([, v]) => v !== ''));
       const q = parseInput(IncidentsQuery, raw);
-      res.json({ success: true, data: alerting().listIncidents(authOf(req).userId, { endpointId: q.endpoint_id ?? null, status: q.status ?? null }) });
+      const data = deps.incidents.list(authOf(req).userId, { urlId: q.url_id ?? q.endpoint_id ?? null, status: q.status ?? null, state: q.state ?? null });
+      res.json({ success: true, data });
     }),
   ];
 }

@@ -4,6 +4,7 @@
 // page), down endpoints first by default. Rows are drawn PAGE at a time with "Show more".
 // Keyboard: arrow keys move between rows, Enter opens the focused row's graphs.
 import { forwardRef, useEffect, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
+import { Link } from 'react-router-dom';
 import { ENDPOINT_STATUSES, type Endpoint, type EndpointStatus, type Incident } from '@upfleet/proto/rest';
 import { isTimeZone } from '@upfleet/proto/time-zone';
 import { BellIcon, ChartIcon, EditIcon, TrashIcon } from '../Icons';
@@ -168,9 +169,9 @@ export const EndpointList = forwardRef<HTMLInputElement, {
                     <StatusWord status={ep.status} />
                     <h3>{ep.name}</h3>
                     {incident && (
-                      <span className={`badge ${incident.condition === 'down' ? 'badge-red' : 'badge-yellow'}`} data-testid="down-badge" title={`${conditionLabel(incident.condition)}: ${incident.cause}`}>
+                      <Link to={`/incidents/${incident.incident_id}`} className={`badge ${incident.condition === 'down' ? 'badge-red' : 'badge-yellow'}`} data-testid="down-badge" title={`${conditionLabel(incident.condition)}: ${incident.cause}`}>
                         {incident.condition === 'down' ? 'Down' : conditionLabel(incident.condition)} {sinceLabel(incident.opened_at)}
-                      </span>
+                      </Link>
                     )}
                     {inMaintenance?.has(ep.url_id) && ep.status !== 'maintenance' && (
                       <span className="badge badge-yellow" data-testid="maintenance-badge" title="In a maintenance window: no alerts, not counted in uptime">Maintenance</span>

@@ -2,6 +2,7 @@
 // paused) sets the word and the colour; an incident only adds since when; monitoring is a switch.
 import { describe, expect, it } from 'vitest';
 import { render, screen, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router-dom';
 import type { Endpoint, EndpointStatus, Incident } from '@upfleet/proto/rest';
 import { EndpointList } from './EndpointList';
 
@@ -12,6 +13,7 @@ const endpoint = (url_id: number, name: string, status: EndpointStatus, monitori
 });
 const incident = (url_id: number, condition: string): Incident => ({
   incident_id: url_id, url_id, condition, regions: [], cause: 'connection refused', flapping: false, opened_at: new Date().toISOString(), resolved_at: null,
+  state: 'open', acknowledged_at: null, acknowledged_by: null, endpoint_name: null,
 });
 
 describe('dashboard row state', () => {
@@ -19,15 +21,19 @@ describe('dashboard row state', () => {
     const noop = () => undefined;
     const rows = [endpoint(1, 'shop', 'down'), endpoint(2, 'search', 'degraded'), endpoint(3, 'blog', 'paused', false)];
     render(
-      <EndpointList rows={rows} matching={3} all={3} more={0} onShowMore={noop} query={{ q: '', status: [], sort: 'status' }} onQuery={noop}
-        openIncidents={new Map([[1, incident(1, 'down')], [2, incident(2, 'threshold:response_time:any')]])}
-        onEdit={noop} onThresholds={noop} onGraphs={noop} onToggle={noop} onDelete={noop} />,
+      <MemoryRouter>
+        <EndpointList rows={rows} matching={3} all={3} more={0} onShowMore={noop} query={{ q: '', status: [], sort: 'status' }} onQuery={noop}
+          openIncidents={new Map([[1, incident(1, 'down')], [2, incident(2, 'threshold:response_time:any')]])}
+          onEdit={noop} onThresholds={noop} onGraphs={noop} onToggle={noop} onDelete={noop} />
+      </MemoryRouter>,
     );
     const [shop, search, blog] = screen.getAllByTestId('endpoint-row');
     expect(shop).toHaveClass('is-down');
     expect(within(shop).getByTestId('status-word')).toHaveTextContent('Down');
     expect(within(shop).getByTestId('down-badge')).toHaveTextContent(/^Down since \d\d:\d\d$/);
     expect(within(shop).getByTestId('down-badge')).toHaveClass('badge-red');
+    // the open incident's badge leads to it
+    expect(within(shop).getByTestId('down-badge')).toHaveAttribute('href', '/incidents/1');
     // a threshold incident on a degraded row: yellow, never the red of a down row
     expect(search).toHaveClass('is-degraded');
     expect(search).not.toHaveClass('is-down');
