@@ -11,6 +11,7 @@ import { createAgentDownloadsFeature } from './features/agent-downloads';
 import { createAgentsFeature } from './features/agents';
 import { createAlertingFeature } from './features/alerting';
 import { createBillingFeature } from './features/billing';
+import { createDataOutFeature } from './features/data-out';
 import { createFoundation } from './features/foundation';
 import { createHttpFeature } from './features/http';
 import { createIngestFeature } from './features/ingest';
@@ -70,12 +71,13 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
   const accounts = createAccountsFeature(base, { billing: billing.services.billing, events }, { pruneIntervalMs: extras.pruneIntervalMs });
   const ingest = createIngestFeature(base, { results: store, agents: agents.services, live: live.services.live, alerting: alerting.services.alerting });
   const downloads = createAgentDownloadsFeature(base);
+  const dataOut = createDataOutFeature(base, { results: store, endpoints: monitoring.services.endpoints });
   const http = createHttpFeature(base, {
-    ...accounts.services, ...statusPages.services, ...alerting.services, ...monitoring.services, ...workspaces.services, ...billing.services,
+    ...accounts.services, ...statusPages.services, ...alerting.services, ...monitoring.services, ...workspaces.services, ...billing.services, ...dataOut.services,
     events, admin: agents.services.admin, agentArtifact: downloads.services.agentArtifact, results: store,
   });
 
-  const stop = await startInOrder([foundation, results, agents, statusPages, live, alerting, monitoring, billing, workspaces, accounts, downloads, ingest, http]);
+  const stop = await startInOrder([foundation, results, agents, statusPages, live, alerting, monitoring, billing, workspaces, accounts, downloads, dataOut, ingest, http]);
   const { port, url } = http.services.address();
   return {
     httpPort: port,

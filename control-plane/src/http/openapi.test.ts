@@ -70,6 +70,8 @@ describe('GET /api/openapi.json', () => {
       'GET /api/public/billing', 'GET /api/public/invitations/{token}',
       // One endpoint and a heartbeat's ping log
       'GET /api/users/endpoints/{url_id}', 'GET /api/users/endpoints/{url_id}/pings', 'POST /api/users/endpoints/{url_id}/rotate-ping-url',
+      // Data out
+      'GET /api/users/endpoints/{url_id}/results',
       // Status pages
       'GET /api/public/status/{slug}', 'GET /api/users/status-pages', 'POST /api/users/status-pages', 'GET /api/users/status-pages/slug-available',
       'GET /api/users/status-pages/{id}', 'PUT /api/users/status-pages/{id}', 'DELETE /api/users/status-pages/{id}',
@@ -253,6 +255,13 @@ describe('GET /api/openapi.json', () => {
     }
     await call('GET', '/api/users/incidents', `/api/users/incidents?endpoint_id=${id}`, undefined, key);
     await call('GET', '/api/users/incidents', '/api/users/incidents?status=sometimes', undefined, key); // 400
+    const incidentsCsv = await fetch(`${h.cp.url}/api/users/incidents?format=csv`, { headers: { authorization: `Bearer ${key}` } });
+    expect(incidentsCsv.headers.get('content-type')).toMatch(/^text\/csv/);
+    await call('GET', '/api/users/endpoints/{url_id}/results', `/api/users/endpoints/${id}/results?format=xlsx`, undefined, key); // 400
+    const exported = await fetch(`${h.cp.url}/api/users/endpoints/${id}/results?format=ndjson`, { headers: { authorization: `Bearer ${key}` } });
+    expect(exported.status).toBe(200);
+    expect(Object.keys((doc.paths['/api/users/endpoints/{url_id}/results'].get.responses['200'] as { content: object }).content)).toContain(exported.headers.get('content-type')!.split(';')[0]);
+    expect((await exported.text()).trimEnd().split('\n')).toHaveLength(3);
     await exerciseStatusPages(call, key, id);
     const reader = await h.signup();
     await exerciseWorkspaces(call, s.token, 'correct horse', reader.token, reader.user.email, async (ws) => {

@@ -7,7 +7,7 @@ import {
   AlertMethodCreateBody, AlertMethodDeleted, AlertMethodResource, AlertMethodUpdateBody, AlertThresholdResource, AlertThresholdsBody,
   ApiKeyCreateBody, ApiKeyResource, CreatedApiKeyResource, DashboardResource, EndpointCreateBody, EndpointDeleted, EndpointResource,
   EndpointSavedResource, EndpointListQuery, EndpointToggleBody, EndpointToggleResult, EndpointUpdateBody, GraphQuery, GraphsResource, MonitorTypeResource,
-  PackageResource, PingLogResource, RegionResource,
+  PackageResource, PingLogResource, RegionResource, ResultsExportQuery, RESULT_EXPORT_COLUMNS,
 } from '@upfleet/proto/schemas';
 import { STATUS_PAGE_ROUTES } from './openapi-status-pages';
 import { WORKSPACE_ROUTES } from './openapi-workspaces';
@@ -55,7 +55,20 @@ export const API_ROUTES: ApiRoute[] = [
   { method: 'get', path: '/api/users/alert-methods/{alert_method_id}/signing-secret', summary: 'A webhook method\'s signing secret', tag: 'Alerts', access: 'key', data: SigningSecretResource },
   { method: 'post', path: '/api/users/alert-methods/{alert_method_id}/test', summary: 'Send a test message now', tag: 'Alerts', access: 'key', data: TestSendResult, errors: [400, 503] },
   { method: 'get', path: '/api/users/alert-methods/{alert_method_id}/deliveries', summary: 'Recent deliveries of an alert method', tag: 'Alerts', access: 'key', data: list(AlertDeliveryResource), errors: [503] },
-  { method: 'get', path: '/api/users/incidents', summary: 'Incidents, newest first', tag: 'Alerts', access: 'key', query: IncidentsQuery, data: list(IncidentResource), errors: [503] },
+  {
+    method: 'get', path: '/api/users/incidents', summary: 'Incidents, newest first (format=csv: the same list as a CSV download)', tag: 'Alerts', access: 'key',
+    query: IncidentsQuery.extend({ format: z.enum(['json', 'csv']).optional().meta({ description: 'csv: a text/csv download (Content-Disposition: attachment) instead of JSON' }) }),
+    data: list(IncidentResource), errors: [503],
+  },
+  {
+    method: 'get', path: '/api/users/endpoints/{url_id}/results', summary: 'Export an endpoint\'s raw results as a CSV or NDJSON file (streamed)', tag: 'Endpoints', access: 'key',
+    query: ResultsExportQuery, data: z.string(), errors: [503],
+    file: {
+      types: ['text/csv', 'application/x-ndjson'],
+      description: `Columns ${RESULT_EXPORT_COLUMNS.join(', ')}; rows per check and region, each in time order. A from older than the plan's retention is clamped `
+        + '(X-Export-From and X-Export-To give the range read); CSV per RFC 4180, a text cell starting with = + - @ gets a leading \'. A transfer cut off before its end is a failed export.',
+    },
+  },
   { method: 'get', path: '/api/graphs/endpoint/{id}', summary: 'Graph series of an endpoint', tag: 'Graphs', access: 'key', query: GraphQuery, data: GraphsResource, errors: [503] },
   { method: 'get', path: '/api/users/api-keys', summary: 'List API keys (never the keys themselves)', tag: 'API keys', access: 'session', data: list(ApiKeyResource) },
   { method: 'post', path: '/api/users/api-keys', summary: 'Create an API key (shown once, in this answer)', tag: 'API keys', access: 'session', body: ApiKeyCreateBody, data: CreatedApiKeyResource, created: true },
@@ -129,6 +142,8 @@ export function buildOpenApi(opts: { version: string; rateLimitPerMinute: number
       ...(keyed || r.headers ? { headers: { ...(keyed ? rateHeaders : {}), ...Object.fromEntries((r.headers ?? []).map((h) => [h, { $ref: `#/components/headers/${h}` }])) } } : {}),
       content: r.stream
         ? { 'text/event-stream': { schema: { type: 'string', description: r.stream } } }
+        : r.file
+        ? Object.fromEntries(r.file.types.map((t) => [t, { schema: { type: 'string', description: r.file!.description } }]))
         : {
             'application/json': {
               schema: {

@@ -13,6 +13,8 @@ import type { Heartbeats } from '../../services/heartbeats';
 import type { RateLimiter } from '../../services/rate-limiter';
 import type { TokenService } from '../../services/tokens';
 import type { WorkspaceService } from '../../services/workspaces';
+import type { ResultsExport } from '../../services/results-export';
+import type { Logger } from '../../logger';
 import type { CatalogRepo } from '../../store/catalog-repo';
 import { inWorkspace, requireUserOrKey } from '../middleware/auth';
 import { mount, strictRouter } from '../route-table';
@@ -20,6 +22,7 @@ import { alertMethodRoutes } from './alert-methods';
 import { catalogRoutes } from './catalog';
 import { endpointRoutes } from './endpoints';
 import { eventRoutes } from './events';
+import { exportRoutes } from './exports';
 import { graphRoutes } from './graphs';
 import { incidentRoutes } from './incidents';
 
@@ -28,6 +31,7 @@ export { publicRoutes } from './catalog';
 export function userRoutes(deps: {
   endpoints: EndpointService; alerts: AlertService; alerting: Alerting | null; catalog: CatalogRepo; tokens: TokenService; limiter: RateLimiter; apiKeys: ApiKeyService;
   workspaces: WorkspaceService; graphs: GraphService; heartbeats?: Heartbeats | null; events?: EventHub | null; eventStreamMaxMs?: number;
+  resultsExport?: ResultsExport; logger?: Logger;
 }): Router {
   const r = strictRouter();
   const signedIn = [requireUserOrKey(deps.tokens, deps.apiKeys), inWorkspace(deps.workspaces)];
@@ -38,6 +42,7 @@ export function userRoutes(deps: {
     ...catalogRoutes(deps.catalog),
     ...alertMethodRoutes(deps),
     ...incidentRoutes(deps),
+    ...exportRoutes(deps),
   ]);
   mount(r, graphRoutes(deps.graphs), ...signedIn);
   return r;
