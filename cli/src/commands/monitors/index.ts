@@ -13,22 +13,19 @@ import { checkPlanLimits, currentMonitors, planChanges, readMonitorsFile, summar
 
 interface MonitorsOptions { apiKey?: string; server?: string; json?: boolean; dataDir?: string; workspace?: string }
 
-function userContext(cmd: Command, deps: CliDeps) {
+/** The API key, workspace and user client of a command under `monitors` or `results` (--api-key, --workspace). */
+export function userContext(cmd: Command, deps: CliDeps) {
   const opts = cmd.optsWithGlobals<MonitorsOptions & { token?: string }>();
   const globals = resolveGlobals(opts, deps);
   const flagKey = opts.apiKey?.trim() || deps.env.UPFLEET_API_KEY?.trim();
   const workspace = opts.workspace?.trim() || deps.env.UPFLEET_WORKSPACE?.trim() || null;
   if (workspace && !/^[1-9]\d*$/.test(workspace)) throw new CliError('usage', `--workspace must be a workspace id such as 12 (got '${workspace}')`);
-  const client = createUserClient({
-    workspace,
-    server: globals.server,
-    fetch: deps.fetch,
-    apiKey: () => {
-      if (!flagKey) throw new CliError('usage', 'No API key: pass --api-key or set UPFLEET_API_KEY (create one on the Profile page of a plan with API access)');
-      return flagKey;
-    },
-  });
-  return { globals, client };
+  const apiKey = () => {
+    if (!flagKey) throw new CliError('usage', 'No API key: pass --api-key or set UPFLEET_API_KEY (create one on the Profile page of a plan with API access)');
+    return flagKey;
+  };
+  const client = createUserClient({ workspace, server: globals.server, fetch: deps.fetch, apiKey });
+  return { globals, client, apiKey, workspace };
 }
 
 async function fetchCurrent(client: UserClient) {
