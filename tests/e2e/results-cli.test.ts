@@ -70,7 +70,7 @@ describe('upfleet results export', () => {
     expect(file).toBe(await api.text());
     const lines = file.split('\r\n');
     expect(lines[0]).toBe('time,region,check,ok,phase,status_code,dns_ms,connect_ms,tls_ms,ttfb_ms,total_ms,error');
-    expect(lines[1]).toBe(`${new Date(t0 + 1).toISOString()},EU-Germany,http,false,http,500,1,1,0,5,10,"HTTP 500, ""oops"""`);
+    expect(lines[1]).toBe(`"${new Date(t0 + 1).toISOString()}","EU-Germany","http",false,"http",500,1,1,0,5,10,"HTTP 500, ""oops"""`);
     expect(lines).toHaveLength(N + 3); // header, N + 1 rows, the empty string after the last CRLF
     expect(run.stdout).toMatch(new RegExp(`^Wrote ${(N + 1).toLocaleString('en-US')} rows \\(\\d+(\\.\\d)? [KM]B\\) to out\\.csv\\n$`));
     expect(fs.readdirSync(tmp).filter((f) => f.endsWith('.part'))).toEqual([]);

@@ -11,7 +11,8 @@ import { queryCount, queryFailures, queryGraphs, queryUptime, type GraphRange, t
 import { INSERT_COLUMNS, PAYLOAD_FORMAT, encodeRows, type Payload } from './row-encoding';
 import { IngestLedger, MergedInserter, type InsertGroup } from './merged-inserts';
 import { dailyUptimeFrom, type DailyUptimeSource } from './status-queries';
-import { pagedExportRows, streamExportRows, type ExportRange, type ExportRow } from './export-queries';
+import { pagedExport, streamExport, type ExportRange } from './export-queries';
+import type { ExportFormat } from '@upfleet/proto/schemas';
 import { DEFAULT_DATABASE, MERGE_SETTINGS, RESULT_TABLES, assertDatabaseName, rollupUpgradeStatements, schemaStatements, viewBeforeStep3, beforeStep4 } from './schema';
 
 /** The deduplication key of an agent's batch (agent ids are server-made UUIDs: no '/' in them). */
@@ -20,7 +21,7 @@ export const batchKey = (agentId: string, batchId: string): string => `${agentId
 export type { GraphSource } from './graph-plan';
 export type { UptimeWindow } from './queries';
 export type { DailyUptimeSource } from './status-queries';
-export type { ExportRange, ExportRow } from './export-queries';
+export type { ExportRange } from './export-queries';
 
 /** Daily partitions one insert may touch (see insertBatch). */
 export const MAX_PARTITIONS_PER_INSERT = 10;
@@ -47,8 +48,8 @@ export interface ResultStore {
   countResults(opts?: { endpointId?: number; table?: GraphSource }): Promise<number>;
   /** Status pages' daily bars (status-queries.ts). */
   dailyUptime: DailyUptimeSource['dailyUptime'];
-  /** An endpoint's raw results in a range, per check and region in time order, a block at a time (export-queries.ts). */
-  exportRows(endpointId: number, range: ExportRange): AsyncGenerator<ExportRow[]>;
+  /** An endpoint's raw results in a range as CSV lines (no header) or NDJSON, per check and region in time order, a block at a time (export-queries.ts). */
+  exportResults(endpointId: number, range: ExportRange, format: ExportFormat): AsyncGenerator<Uint8Array>;
 }
 
 export interface ResultStoreOptions {
@@ -242,9 +243,9 @@ export class ClickHouseResultStore implements ResultStore {
     return dailyUptimeFrom(this).dailyUptime(...args);
   }
 
-  exportRows(endpointId: number, range: ExportRange): AsyncGenerator<ExportRow[]> {
+  exportResults(endpointId: number, range: ExportRange, format: ExportFormat): AsyncGenerator<Uint8Array> {
     // A server streams one answer; chDB materializes each answer, so it is read in pages.
-    return this.mode === 'server' ? streamExportRows(this.client, this.db, endpointId, range) : pagedExportRows(this.client, this.db, endpointId, range);
+    return this.mode === 'server' ? streamExport(this.client, this.db, endpointId, range, format) : pagedExport(this.client, this.db, endpointId, range, format);
   }
 
   /** Runs a statement on the query connection (benchmarks seed data with INSERT ... SELECT). */

@@ -7,11 +7,12 @@ import { RESULT_EXPORT_COLUMNS, type ExportFormat, type ResultsExportQuery } fro
 import { AppError } from '../errors';
 import { clampRetentionDays } from '../checks';
 import { csvLine } from '../lib/csv';
-import type { ExportRange, ExportRow } from '../results/clickhouse-store';
+import type { ExportRange } from '../results/clickhouse-store';
 import type { EndpointService } from './endpoints';
 
 export interface ExportSource {
-  exportRows(endpointId: number, range: ExportRange): AsyncIterable<ExportRow[]>;
+  /** CSV lines without a header, or NDJSON, in the columns of RESULT_EXPORT_COLUMNS (formatted by the store). */
+  exportResults(endpointId: number, range: ExportRange, format: ExportFormat): AsyncIterable<Uint8Array>;
 }
 
 export interface OpenedExport {
@@ -32,14 +33,6 @@ const DAY_MS = 86_400_000;
 /** 2026-11-27T16:10:00.000Z → 20261127T161000Z (a file name without colons). */
 const compactTime = (ms: number) => new Date(ms).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
 
-function formatRow(format: ExportFormat, r: ExportRow): string {
-  const [t, region, kind, ok, phase, status, dns, connect, tls, ttfb, total, error] = r;
-  const time = new Date(Number(t)).toISOString();
-  const values = [time, region, kind, Number(ok) === 1, phase, Number(status), dns, connect, tls, ttfb, total, error] as const;
-  if (format === 'csv') return csvLine(values);
-  return `${JSON.stringify(Object.fromEntries(RESULT_EXPORT_COLUMNS.map((c, i) => [c, values[i]])))}\n`;
-}
-
 export function createResultsExport(deps: { endpoints: EndpointService; source: ExportSource | null; now?: () => number }) {
   const now = deps.now ?? Date.now;
   return {
@@ -56,17 +49,17 @@ export function createResultsExport(deps: { endpoints: EndpointService; source: 
       const created = Date.parse(endpoint.created_at);
       const fromMs = Math.max(q.from ?? keptFrom, keptFrom, Number.isFinite(created) ? created : 0);
       const toMs = Math.max(fromMs, q.to ?? at);
-      const rows = deps.source.exportRows(endpointId, { fromMs, toMs })[Symbol.asyncIterator]();
-      let first: IteratorResult<ExportRow[]>;
+      const format = q.format;
+      const rows = deps.source.exportResults(endpointId, { fromMs, toMs }, format)[Symbol.asyncIterator]();
+      let first: IteratorResult<Uint8Array>;
       try {
         first = await rows.next();
       } catch {
         throw new AppError('unavailable', 'Failed to read results');
       }
-      const format = q.format;
-      async function* text(): AsyncGenerator<string> {
+      async function* text(): AsyncGenerator<Uint8Array | string> {
         if (format === 'csv') yield csvLine(RESULT_EXPORT_COLUMNS);
-        for (let next = first; !next.done; next = await rows.next()) yield next.value.map((r) => formatRow(format, r)).join('');
+        for (let next = first; !next.done; next = await rows.next()) yield next.value;
       }
       // One block in hand at a time: the next is read only once the answer has taken this one.
       const body = Readable.from(text(), { objectMode: true, highWaterMark: 1 });
