@@ -15,6 +15,7 @@ import type { PriceService } from '../services/billing-prices';
 import type { EndpointService } from '../services/endpoints';
 import type { GraphService } from '../services/graphs';
 import type { ResultsExport } from '../services/results-export';
+import type { WorkspaceMetrics } from '../services/workspace-metrics';
 import type { Heartbeats } from '../services/heartbeats';
 import { heartbeatPingRoutes } from './routes/heartbeats';
 import type { RateLimiter } from '../services/rate-limiter';
@@ -81,6 +82,8 @@ export interface AppDeps {
   graphs: GraphService;
   /** Results export (GET /api/users/endpoints/:id/results); absent: not served. */
   resultsExport?: ResultsExport;
+  /** A workspace's Prometheus metrics (GET /api/users/metrics); absent: answers 503. */
+  workspaceMetrics?: WorkspaceMetrics;
   admin: AdminService;
   billing: BillingService;
   prices: PriceService;

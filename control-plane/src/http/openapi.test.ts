@@ -71,7 +71,7 @@ describe('GET /api/openapi.json', () => {
       // One endpoint and a heartbeat's ping log
       'GET /api/users/endpoints/{url_id}', 'GET /api/users/endpoints/{url_id}/pings', 'POST /api/users/endpoints/{url_id}/rotate-ping-url',
       // Data out
-      'GET /api/users/endpoints/{url_id}/results',
+      'GET /api/users/endpoints/{url_id}/results', 'GET /api/users/metrics',
       // Status pages
       'GET /api/public/status/{slug}', 'GET /api/users/status-pages', 'POST /api/users/status-pages', 'GET /api/users/status-pages/slug-available',
       'GET /api/users/status-pages/{id}', 'PUT /api/users/status-pages/{id}', 'DELETE /api/users/status-pages/{id}',
@@ -262,6 +262,11 @@ describe('GET /api/openapi.json', () => {
     expect(exported.status).toBe(200);
     expect(Object.keys((doc.paths['/api/users/endpoints/{url_id}/results'].get.responses['200'] as { content: object }).content)).toContain(exported.headers.get('content-type')!.split(';')[0]);
     expect((await exported.text()).trimEnd().split('\n')).toHaveLength(3);
+    await call('GET', '/api/users/metrics', '/api/users/metrics', undefined, 'upk_unknown'); // 401
+    const metrics = await fetch(`${h.cp.url}/api/users/metrics`, { headers: { authorization: `Bearer ${key}` } });
+    expect(metrics.status).toBe(200);
+    expect(metrics.headers.get('content-type')).toMatch(/^text\/plain/);
+    expect(await metrics.text()).toContain(`upfleet_check_up{endpoint=`);
     await exerciseStatusPages(call, key, id);
     const reader = await h.signup();
     await exerciseWorkspaces(call, s.token, 'correct horse', reader.token, reader.user.email, async (ws) => {

@@ -63,10 +63,20 @@ export const API_ROUTES: ApiRoute[] = [
   {
     method: 'get', path: '/api/users/endpoints/{url_id}/results', summary: 'Export an endpoint\'s raw results as a CSV or NDJSON file (streamed)', tag: 'Endpoints', access: 'key',
     query: ResultsExportQuery, data: z.string(), errors: [503],
-    file: {
+    media: {
       types: ['text/csv', 'application/x-ndjson'],
       description: `Columns ${RESULT_EXPORT_COLUMNS.join(', ')}; rows per check and region, each in time order. A from older than the plan's retention is clamped `
         + '(X-Export-From and X-Export-To give the range read); CSV per RFC 4180, a text cell starting with = + - @ gets a leading \'. A transfer cut off before its end is a failed export.',
+    },
+  },
+  {
+    method: 'get', path: '/api/users/metrics', summary: 'The workspace\'s endpoints as Prometheus metrics (scrape with the key as `authorization: { credentials: … }`)', tag: 'Endpoints', access: 'key',
+    data: z.string(), errors: [503],
+    media: {
+      types: ['text/plain'],
+      description: 'Prometheus text exposition 0.0.4: upfleet_check_up, upfleet_check_response_seconds, upfleet_check_status_code and upfleet_certificate_expiry_timestamp_seconds '
+        + '(labels endpoint, url_id, region, kind: the last check per endpoint, check kind and region in the last 25 h), upfleet_endpoint_uptime_ratio (window 24h, 7d, 30d; maintenance left out) '
+        + 'and upfleet_incident_open (labels endpoint, url_id, kind).',
     },
   },
   { method: 'get', path: '/api/graphs/endpoint/{id}', summary: 'Graph series of an endpoint', tag: 'Graphs', access: 'key', query: GraphQuery, data: GraphsResource, errors: [503] },
@@ -142,8 +152,8 @@ export function buildOpenApi(opts: { version: string; rateLimitPerMinute: number
       ...(keyed || r.headers ? { headers: { ...(keyed ? rateHeaders : {}), ...Object.fromEntries((r.headers ?? []).map((h) => [h, { $ref: `#/components/headers/${h}` }])) } } : {}),
       content: r.stream
         ? { 'text/event-stream': { schema: { type: 'string', description: r.stream } } }
-        : r.file
-        ? Object.fromEntries(r.file.types.map((t) => [t, { schema: { type: 'string', description: r.file!.description } }]))
+        : r.media
+        ? Object.fromEntries(r.media.types.map((t) => [t, { schema: { type: 'string', description: r.media!.description } }]))
         : {
             'application/json': {
               schema: {

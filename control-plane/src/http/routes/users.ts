@@ -14,6 +14,7 @@ import type { RateLimiter } from '../../services/rate-limiter';
 import type { TokenService } from '../../services/tokens';
 import type { WorkspaceService } from '../../services/workspaces';
 import type { ResultsExport } from '../../services/results-export';
+import type { WorkspaceMetrics } from '../../services/workspace-metrics';
 import type { Logger } from '../../logger';
 import type { CatalogRepo } from '../../store/catalog-repo';
 import { inWorkspace, requireUserOrKey } from '../middleware/auth';
@@ -23,6 +24,7 @@ import { catalogRoutes } from './catalog';
 import { endpointRoutes } from './endpoints';
 import { eventRoutes } from './events';
 import { exportRoutes } from './exports';
+import { metricsRoutes } from './metrics';
 import { graphRoutes } from './graphs';
 import { incidentRoutes } from './incidents';
 
@@ -31,7 +33,7 @@ export { publicRoutes } from './catalog';
 export function userRoutes(deps: {
   endpoints: EndpointService; alerts: AlertService; alerting: Alerting | null; catalog: CatalogRepo; tokens: TokenService; limiter: RateLimiter; apiKeys: ApiKeyService;
   workspaces: WorkspaceService; graphs: GraphService; heartbeats?: Heartbeats | null; events?: EventHub | null; eventStreamMaxMs?: number;
-  resultsExport?: ResultsExport; logger?: Logger;
+  resultsExport?: ResultsExport; workspaceMetrics?: WorkspaceMetrics; logger?: Logger;
 }): Router {
   const r = strictRouter();
   const signedIn = [requireUserOrKey(deps.tokens, deps.apiKeys), inWorkspace(deps.workspaces)];
@@ -43,6 +45,7 @@ export function userRoutes(deps: {
     ...alertMethodRoutes(deps),
     ...incidentRoutes(deps),
     ...exportRoutes(deps),
+    ...metricsRoutes(deps),
   ]);
   mount(r, graphRoutes(deps.graphs), ...signedIn);
   return r;
