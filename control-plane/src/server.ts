@@ -71,7 +71,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
   const accounts = createAccountsFeature(base, { billing: billing.services.billing, events }, { pruneIntervalMs: extras.pruneIntervalMs });
   const ingest = createIngestFeature(base, { results: store, agents: agents.services, live: live.services.live, alerting: alerting.services.alerting });
   const downloads = createAgentDownloadsFeature(base);
-  const dataOut = createDataOutFeature(base, { results: store, endpoints: monitoring.services.endpoints, maintenance, alerting: alerting.services.alerting });
+  const dataOut = createDataOutFeature(base, { results: store, endpoints: monitoring.services.endpoints, maintenance, alerting: alerting.services.alerting, live: live.services.live });
   const http = createHttpFeature(base, {
     ...accounts.services, ...statusPages.services, ...alerting.services, ...monitoring.services, ...workspaces.services, ...billing.services, ...dataOut.services,
     events, admin: agents.services.admin, agentArtifact: downloads.services.agentArtifact, results: store,

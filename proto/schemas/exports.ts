@@ -29,3 +29,14 @@ export type ResultsExportQuery = z.infer<typeof ResultsExportQuery>;
 export const RESULT_EXPORT_COLUMNS = [
   'time', 'region', 'check', 'ok', 'phase', 'status_code', 'dns_ms', 'connect_ms', 'tls_ms', 'ttfb_ms', 'total_ms', 'error',
 ] as const;
+
+/** GET /api/users/endpoints/:id/badge and POST …/badge/rotate (editors): the README badges of an endpoint. */
+export const BadgeResource = z
+  .object({
+    badge_token: z.string().meta({ description: 'The unguessable key in the badge URLs; rotating replaces it and the old one answers 404 at once' }),
+    status_url: z.string().meta({ description: 'GET: the live status as an SVG badge' }),
+    uptime_urls: z.object({ '24h': z.string(), '7d': z.string(), '30d': z.string() }).meta({ description: 'GET: uptime over the window as an SVG badge (maintenance left out)' }),
+    markdown: z.string().meta({ description: 'A snippet to paste into a README' }),
+  })
+  .meta({ id: 'BadgeResource' });
+export type BadgeResource = z.infer<typeof BadgeResource>;

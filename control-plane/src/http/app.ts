@@ -16,6 +16,8 @@ import type { EndpointService } from '../services/endpoints';
 import type { GraphService } from '../services/graphs';
 import type { ResultsExport } from '../services/results-export';
 import type { WorkspaceMetrics } from '../services/workspace-metrics';
+import type { Badges } from '../services/badges';
+import { badgeSite } from './routes/badges';
 import type { Heartbeats } from '../services/heartbeats';
 import { heartbeatPingRoutes } from './routes/heartbeats';
 import type { RateLimiter } from '../services/rate-limiter';
@@ -84,6 +86,8 @@ export interface AppDeps {
   resultsExport?: ResultsExport;
   /** A workspace's Prometheus metrics (GET /api/users/metrics); absent: answers 503. */
   workspaceMetrics?: WorkspaceMetrics;
+  /** README badges (GET /badge/{token}/…, and their URLs for editors); absent: answers 503. */
+  badges?: Badges;
   admin: AdminService;
   billing: BillingService;
   prices: PriceService;
@@ -184,6 +188,7 @@ export function createApp(deps: AppDeps): Express {
     });
   }
 
+  app.use(badgeSite(deps));
   app.use(statusPageSite(deps));
 
   const dist = deps.webDistDir;

@@ -71,7 +71,7 @@ describe('GET /api/openapi.json', () => {
       // One endpoint and a heartbeat's ping log
       'GET /api/users/endpoints/{url_id}', 'GET /api/users/endpoints/{url_id}/pings', 'POST /api/users/endpoints/{url_id}/rotate-ping-url',
       // Data out
-      'GET /api/users/endpoints/{url_id}/results', 'GET /api/users/metrics',
+      'GET /api/users/endpoints/{url_id}/results', 'GET /api/users/metrics', 'GET /api/users/endpoints/{url_id}/badge', 'POST /api/users/endpoints/{url_id}/badge/rotate',
       // Status pages
       'GET /api/public/status/{slug}', 'GET /api/users/status-pages', 'POST /api/users/status-pages', 'GET /api/users/status-pages/slug-available',
       'GET /api/users/status-pages/{id}', 'PUT /api/users/status-pages/{id}', 'DELETE /api/users/status-pages/{id}',
@@ -263,6 +263,10 @@ describe('GET /api/openapi.json', () => {
     expect(Object.keys((doc.paths['/api/users/endpoints/{url_id}/results'].get.responses['200'] as { content: object }).content)).toContain(exported.headers.get('content-type')!.split(';')[0]);
     expect((await exported.text()).trimEnd().split('\n')).toHaveLength(3);
     await call('GET', '/api/users/metrics', '/api/users/metrics', undefined, 'upk_unknown'); // 401
+    const badge = await call('GET', '/api/users/endpoints/{url_id}/badge', `/api/users/endpoints/${id}/badge`, undefined, key);
+    const rotated = await call('POST', '/api/users/endpoints/{url_id}/badge/rotate', `/api/users/endpoints/${id}/badge/rotate`, undefined, key);
+    expect(rotated.body.data.badge_token).not.toBe(badge.body.data.badge_token);
+    await call('GET', '/api/users/endpoints/{url_id}/badge', '/api/users/endpoints/987654/badge', undefined, key); // 404
     const metrics = await fetch(`${h.cp.url}/api/users/metrics`, { headers: { authorization: `Bearer ${key}` } });
     expect(metrics.status).toBe(200);
     expect(metrics.headers.get('content-type')).toMatch(/^text\/plain/);

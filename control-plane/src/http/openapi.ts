@@ -7,7 +7,7 @@ import {
   AlertMethodCreateBody, AlertMethodDeleted, AlertMethodResource, AlertMethodUpdateBody, AlertThresholdResource, AlertThresholdsBody,
   ApiKeyCreateBody, ApiKeyResource, CreatedApiKeyResource, DashboardResource, EndpointCreateBody, EndpointDeleted, EndpointResource,
   EndpointSavedResource, EndpointListQuery, EndpointToggleBody, EndpointToggleResult, EndpointUpdateBody, GraphQuery, GraphsResource, MonitorTypeResource,
-  PackageResource, PingLogResource, RegionResource, ResultsExportQuery, RESULT_EXPORT_COLUMNS,
+  PackageResource, PingLogResource, RegionResource, ResultsExportQuery, RESULT_EXPORT_COLUMNS, BadgeResource,
 } from '@upfleet/proto/schemas';
 import { STATUS_PAGE_ROUTES } from './openapi-status-pages';
 import { WORKSPACE_ROUTES } from './openapi-workspaces';
@@ -69,6 +69,8 @@ export const API_ROUTES: ApiRoute[] = [
         + '(X-Export-From and X-Export-To give the range read); CSV per RFC 4180, a text cell starting with = + - @ gets a leading \'. A transfer cut off before its end is a failed export.',
     },
   },
+  { method: 'get', path: '/api/users/endpoints/{url_id}/badge', summary: 'The endpoint\'s README badges: SVG URLs (status; uptime over 24h, 7d, 30d, cached 60 s) and Markdown (editors and above)', tag: 'Endpoints', access: 'key', data: BadgeResource, errors: [503] },
+  { method: 'post', path: '/api/users/endpoints/{url_id}/badge/rotate', summary: 'A new badge token (editors and above); the old badge URLs answer 404 from now on', tag: 'Endpoints', access: 'key', data: BadgeResource, errors: [503] },
   {
     method: 'get', path: '/api/users/metrics', summary: 'The workspace\'s endpoints as Prometheus metrics (scrape with the key as `authorization: { credentials: … }`)', tag: 'Endpoints', access: 'key',
     data: z.string(), errors: [503],

@@ -720,6 +720,18 @@ CREATE INDEX rate_limit_events_key ON rate_limit_events (bucket, key, ts);
       db.schema.createIndex('incident_events_incident').on('incident_events').columns(['incident_id', 'at']),
     ],
   },
+  {
+    // README badges: an unguessable token per endpoint, rotated by its owner (the old one stops at once).
+    id: 105,
+    name: 'endpoint_badges',
+    sql: '',
+    steps: (db) => [
+      db.schema.createTable('endpoint_badges')
+        .addColumn('url_id', 'bigint', (c) => c.primaryKey().references('endpoints.url_id').onDelete('cascade'))
+        .addColumn('badge_token', 'text', (c) => c.notNull().unique())
+        .addColumn('created_at', 'bigint', (c) => c.notNull()),
+    ],
+  },
 ];
 
 /** The one line a process stops with when the database was migrated by a newer Upfleet. */

@@ -15,6 +15,7 @@ import type { TokenService } from '../../services/tokens';
 import type { WorkspaceService } from '../../services/workspaces';
 import type { ResultsExport } from '../../services/results-export';
 import type { WorkspaceMetrics } from '../../services/workspace-metrics';
+import type { Badges } from '../../services/badges';
 import type { Logger } from '../../logger';
 import type { CatalogRepo } from '../../store/catalog-repo';
 import { inWorkspace, requireUserOrKey } from '../middleware/auth';
@@ -25,6 +26,7 @@ import { endpointRoutes } from './endpoints';
 import { eventRoutes } from './events';
 import { exportRoutes } from './exports';
 import { metricsRoutes } from './metrics';
+import { badgeRoutes } from './badges';
 import { graphRoutes } from './graphs';
 import { incidentRoutes } from './incidents';
 
@@ -33,7 +35,7 @@ export { publicRoutes } from './catalog';
 export function userRoutes(deps: {
   endpoints: EndpointService; alerts: AlertService; alerting: Alerting | null; catalog: CatalogRepo; tokens: TokenService; limiter: RateLimiter; apiKeys: ApiKeyService;
   workspaces: WorkspaceService; graphs: GraphService; heartbeats?: Heartbeats | null; events?: EventHub | null; eventStreamMaxMs?: number;
-  resultsExport?: ResultsExport; workspaceMetrics?: WorkspaceMetrics; logger?: Logger;
+  resultsExport?: ResultsExport; workspaceMetrics?: WorkspaceMetrics; logger?: Logger; badges?: Badges; publicUrl?: string | null;
 }): Router {
   const r = strictRouter();
   const signedIn = [requireUserOrKey(deps.tokens, deps.apiKeys), inWorkspace(deps.workspaces)];
@@ -46,6 +48,7 @@ export function userRoutes(deps: {
     ...incidentRoutes(deps),
     ...exportRoutes(deps),
     ...metricsRoutes(deps),
+    ...badgeRoutes(deps),
   ]);
   mount(r, graphRoutes(deps.graphs), ...signedIn);
   return r;

@@ -36,9 +36,17 @@ export interface IncidentEventsTable {
   detail: Generated<string>;
 }
 
+/** An endpoint's badge token (GET /badge/{token}/…); one per endpoint, replaced when rotated. */
+export interface EndpointBadgesTable {
+  url_id: number;
+  badge_token: string;
+  created_at: number;
+}
+
 export interface Schema {
   sessions: SessionsTable;
   refresh_tokens: RefreshTokensTable;
   schema_migrations: SchemaMigrationsTable;
   incident_events: IncidentEventsTable;
+  endpoint_badges: EndpointBadgesTable;
 }
