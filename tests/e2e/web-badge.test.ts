@@ -33,7 +33,7 @@ d(title, () => {
     expect(urls[0]).toMatch(new RegExp(`^${base}/badge/[A-Za-z0-9_-]{43}/status\\.svg$`));
     expect(urls[1]).toMatch(new RegExp(`^${base}/badge/[A-Za-z0-9_-]{43}/uptime\\.svg\\?window=30d$`));
     // The browser drew both images (an SVG that failed to load has no natural width).
-    await page.waitForFunction(() => [...document.querySelectorAll<HTMLImageElement>('.badge-preview img')].every((i) => i.complete && i.naturalWidth > 0));
+    await page.waitForFunction("[...document.querySelectorAll('.badge-preview img')].length === 2 && [...document.querySelectorAll('.badge-preview img')].every((i) => i.complete && i.naturalWidth > 0)");
     expect(await section.getByAltText('status badge').getAttribute('src')).toBe(urls[0]);
 
     page.once('dialog', (d) => void d.accept());

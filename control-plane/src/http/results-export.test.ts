@@ -180,4 +180,29 @@ describe('GET /api/users/incidents?format=csv', () => {
     const json = await h.call('GET', '/api/users/incidents', undefined, token);
     expect(json.body).toEqual({ success: true, data: [] });
   });
+
+  it('writes one line per incident of the workspace, newest first, list fields joined and formula-like text defused', async () => {
+    const { token } = await h.signup();
+    const id = await endpoint(token, Date.now() - DAY);
+    const other = await h.signup();
+    const theirs = await endpoint(other.token, Date.now() - DAY);
+    const insert = h.cp.db.prepare('INSERT INTO incidents (user_id, url_id, condition, regions, cause, flapping, opened_at, resolved_at) SELECT user_id, url_id, ?, ?, ?, ?, ?, ? FROM endpoints WHERE url_id = ?');
+    const t = Date.UTC(2026, 10, 20, 8, 0, 0);
+    insert.run('down', JSON.stringify(['EU - Germany', 'US - Virginia']), 'HTTP 503 from EU - Germany, "maintenance"', 0, t, t + 600_000, id);
+    insert.run('threshold:response_time:any', '[]', '=cmd|calc', 1, t + 3_600_000, null, id);
+    insert.run('down', '[]', 'not yours', 0, t, null, theirs);
+    const r = await download('/api/users/incidents?format=csv', token);
+    const lines = r.text.split('\r\n');
+    // The list's own fields, in its order (fields the list gains later come along).
+    const json = await h.call('GET', '/api/users/incidents', undefined, token);
+    expect(lines[0]).toBe(Object.keys(json.body.data[0]).join(','));
+    expect(lines[0].startsWith('incident_id,url_id,condition,regions,cause,flapping,opened_at,resolved_at')).toBe(true);
+    expect(lines.slice(1, -1).map((l) => l.replace(/^\d+,/, 'N,'))).toEqual([
+      expect.stringMatching(new RegExp(`^N,${id},threshold:response_time:any,,'=cmd\\|calc,true,${new Date(t + 3_600_000).toISOString()},(,|$)`)),
+      expect.stringContaining(`N,${id},down,EU - Germany; US - Virginia,"HTTP 503 from EU - Germany, ""maintenance""",false,${new Date(t).toISOString()},${new Date(t + 600_000).toISOString()}`),
+    ]);
+    expect(r.text).not.toContain('not yours');
+    // The same rows as the JSON list.
+    expect(json.body.data.map((i: { incident_id: number }) => i.incident_id)).toEqual(lines.slice(1, -1).map((l) => Number(l.split(',')[0])));
+  });
 });
