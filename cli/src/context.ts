@@ -38,6 +38,8 @@ export interface CliDeps {
   cwd: string;
   stdout: (text: string) => void;
   stderr: (text: string) => void;
+  /** stderr is a terminal: long commands draw progress there (`results export`). */
+  stderrIsTTY?: boolean;
   fetch?: typeof fetch;
   now?: () => number;
   /** How `agent run` loads the agent; index.ts imports '@upfleet/agent' lazily. */

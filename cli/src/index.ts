@@ -9,6 +9,7 @@ import { incidentsCommand } from './commands/incidents/index';
 import { monitorsCommand } from './commands/monitors/index';
 import { packageCommand } from './commands/package/index';
 import { regionCommand } from './commands/region/index';
+import { resultsCommand } from './commands/results/index';
 import { startCommand } from './commands/start';
 import { userCommand } from './commands/user/index';
 import { workspaceCommand } from './commands/workspace/index';
@@ -42,6 +43,7 @@ export function buildProgram(deps: CliDeps, setExitCode: (code: number) => void 
   program.addCommand(monitorsCommand(deps));
   program.addCommand(clusterCommand(deps));
   program.addCommand(incidentsCommand(deps));
+  program.addCommand(resultsCommand(deps));
 
   // Subcommands inherit output and exit handling.
   const inherit = (cmd: Command) => {
@@ -88,6 +90,7 @@ export async function main(argv: string[]): Promise<number> {
     cwd: process.cwd(),
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
+    stderrIsTTY: process.stderr.isTTY === true,
     // Loaded only for `agent run`, so admin commands never load gRPC or SQLite.
     loadAgent: async (): Promise<AgentModule> => import('@upfleet/agent'),
   });

@@ -12,6 +12,7 @@ import { createAgentDownloadsFeature } from './features/agent-downloads';
 import { createAgentsFeature } from './features/agents';
 import { createAlertingFeature } from './features/alerting';
 import { createBillingFeature } from './features/billing';
+import { createDataOutFeature } from './features/data-out';
 import { createFoundation } from './features/foundation';
 import { createHttpFeature } from './features/http';
 import { createIngestFeature } from './features/ingest';
@@ -71,7 +72,8 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
   const accounts = createAccountsFeature(base, { billing: billing.services.billing, events }, { pruneIntervalMs: extras.pruneIntervalMs });
   const ingest = createIngestFeature(base, { results: store, agents: agents.services, live: live.services.live, alerting: alerting.services.alerting });
   const downloads = createAgentDownloadsFeature(base);
-  const features = [foundation, results, agents, statusPages, live, alerting, monitoring, billing, workspaces, accounts, downloads, ingest];
+  const dataOut = createDataOutFeature(base, { results: store, endpoints: monitoring.services.endpoints, maintenance, incidents: alerting.services.incidents, live: live.services.live });
+  const features = [foundation, results, agents, statusPages, live, alerting, monitoring, billing, workspaces, accounts, downloads, dataOut, ingest];
   const http = createHttpFeature(base, { ...accounts.services, ...workspaces.services, events, results: store }, features);
 
   const stop = await startInOrder([...features, http]);

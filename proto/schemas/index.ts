@@ -15,3 +15,4 @@ export * from './workspaces';
 export * from './status-pages';
 export * from './status-pages-responses';
 export * from './incidents';
+export * from './exports';

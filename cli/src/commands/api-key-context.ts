@@ -22,15 +22,11 @@ export function userContext(cmd: Command, deps: CliDeps) {
   const flagKey = opts.apiKey?.trim() || deps.env.UPFLEET_API_KEY?.trim();
   const workspace = opts.workspace?.trim() || deps.env.UPFLEET_WORKSPACE?.trim() || null;
   if (workspace && !/^[1-9]\d*$/.test(workspace)) throw new CliError('usage', `--workspace must be a workspace id such as 12 (got '${workspace}')`);
-  const client = createUserClient({
-    workspace,
-    server: globals.server,
-    fetch: deps.fetch,
-    apiKey: () => {
-      if (!flagKey) throw new CliError('usage', 'No API key: pass --api-key or set UPFLEET_API_KEY (create one on the Profile page of a plan with API access)');
-      return flagKey;
-    },
-  });
-  return { globals, client };
+  const apiKey = () => {
+    if (!flagKey) throw new CliError('usage', 'No API key: pass --api-key or set UPFLEET_API_KEY (create one on the Profile page of a plan with API access)');
+    return flagKey;
+  };
+  const client = createUserClient({ workspace, server: globals.server, fetch: deps.fetch, apiKey });
+  return { globals, client, apiKey, workspace };
 }
 

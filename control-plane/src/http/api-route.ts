@@ -21,6 +21,8 @@ export interface ApiRoute {
   headers?: string[];
   /** A Server-Sent Events stream: the success answer is text/event-stream, described by this text (data is unused). */
   stream?: string;
+  /** An answer that is not JSON (a file download, Prometheus text): one of these media types, described by the text (data is unused). */
+  media?: { types: string[]; description: string };
   /** Statuses besides 400 (with a body or query), 401/403/429 (signed-in routes), 429/500 (public routes) and 404 (path ids). */
   errors?: number[];
   /** Takes `?dry_run=1`: checked like a save, nothing saved, 200 { dry_run: true, endpoint }. */

@@ -69,6 +69,8 @@ describe('GET /api/openapi.json', () => {
       'GET /api/public/billing', 'GET /api/public/invitations/{token}',
       // One endpoint and a heartbeat's ping log
       'GET /api/users/endpoints/{url_id}', 'GET /api/users/endpoints/{url_id}/pings', 'POST /api/users/endpoints/{url_id}/rotate-ping-url',
+      // Data out
+      'GET /api/users/endpoints/{url_id}/results', 'GET /api/users/metrics', 'GET /api/users/endpoints/{url_id}/badge', 'POST /api/users/endpoints/{url_id}/badge/rotate',
       // Status pages
       'GET /api/public/status/{slug}', 'GET /api/users/status-pages', 'POST /api/users/status-pages', 'GET /api/users/status-pages/slug-available',
       'GET /api/users/status-pages/{id}', 'PUT /api/users/status-pages/{id}', 'DELETE /api/users/status-pages/{id}',
@@ -263,6 +265,22 @@ describe('GET /api/openapi.json', () => {
     await call('GET', '/api/users/incidents/{id}', '/api/users/incidents/987654', undefined, key); // 404
     expect((await call('GET', '/api/users/incidents/stats', '/api/users/incidents/stats', undefined, key)).body.data.endpoints).toHaveLength(1);
     await call('GET', '/api/users/incidents/stats', '/api/users/incidents/stats?from=soon', undefined, key); // 400
+    const incidentsCsv = await fetch(`${h.cp.url}/api/users/incidents?format=csv`, { headers: { authorization: `Bearer ${key}` } });
+    expect(incidentsCsv.headers.get('content-type')).toMatch(/^text\/csv/);
+    await call('GET', '/api/users/endpoints/{url_id}/results', `/api/users/endpoints/${id}/results?format=xlsx`, undefined, key); // 400
+    const exported = await fetch(`${h.cp.url}/api/users/endpoints/${id}/results?format=ndjson`, { headers: { authorization: `Bearer ${key}` } });
+    expect(exported.status).toBe(200);
+    expect(Object.keys((doc.paths['/api/users/endpoints/{url_id}/results'].get.responses['200'] as { content: object }).content)).toContain(exported.headers.get('content-type')!.split(';')[0]);
+    expect((await exported.text()).trimEnd().split('\n')).toHaveLength(3);
+    await call('GET', '/api/users/metrics', '/api/users/metrics', undefined, 'upk_unknown'); // 401
+    const badge = await call('GET', '/api/users/endpoints/{url_id}/badge', `/api/users/endpoints/${id}/badge`, undefined, key);
+    const rotated = await call('POST', '/api/users/endpoints/{url_id}/badge/rotate', `/api/users/endpoints/${id}/badge/rotate`, undefined, key);
+    expect(rotated.body.data.badge_token).not.toBe(badge.body.data.badge_token);
+    await call('GET', '/api/users/endpoints/{url_id}/badge', '/api/users/endpoints/987654/badge', undefined, key); // 404
+    const metrics = await fetch(`${h.cp.url}/api/users/metrics`, { headers: { authorization: `Bearer ${key}` } });
+    expect(metrics.status).toBe(200);
+    expect(metrics.headers.get('content-type')).toMatch(/^text\/plain/);
+    expect(await metrics.text()).toContain(`upfleet_check_up{endpoint=`);
     await exerciseStatusPages(call, key, id);
     const reader = await h.signup();
     await exerciseWorkspaces(call, s.token, 'correct horse', reader.token, reader.user.email, async (ws) => {

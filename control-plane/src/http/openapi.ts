@@ -7,7 +7,7 @@ import {
   AlertMethodCreateBody, AlertMethodDeleted, AlertMethodResource, AlertMethodUpdateBody, AlertThresholdResource, AlertThresholdsBody,
   ApiKeyCreateBody, ApiKeyResource, CreatedApiKeyResource, DashboardResource, EndpointCreateBody, EndpointDeleted, EndpointResource,
   EndpointSavedResource, EndpointListQuery, EndpointToggleBody, EndpointToggleResult, EndpointUpdateBody, GraphQuery, GraphsResource, MonitorTypeResource,
-  PackageResource, PingLogResource, RegionResource,
+  PackageResource, PingLogResource, RegionResource, ResultsExportQuery, RESULT_EXPORT_COLUMNS, BadgeResource,
 } from '@upfleet/proto/schemas';
 import { STATUS_PAGE_ROUTES } from './openapi-status-pages';
 import { WORKSPACE_ROUTES } from './openapi-workspaces';
@@ -55,11 +55,36 @@ export const API_ROUTES: ApiRoute[] = [
   { method: 'get', path: '/api/users/alert-methods/{alert_method_id}/signing-secret', summary: 'A webhook method\'s signing secret', tag: 'Alerts', access: 'key', data: SigningSecretResource },
   { method: 'post', path: '/api/users/alert-methods/{alert_method_id}/test', summary: 'Send a test message now', tag: 'Alerts', access: 'key', data: TestSendResult, errors: [400, 503] },
   { method: 'get', path: '/api/users/alert-methods/{alert_method_id}/deliveries', summary: 'Recent deliveries of an alert method', tag: 'Alerts', access: 'key', data: list(AlertDeliveryResource), errors: [503] },
-  { method: 'get', path: '/api/users/incidents', summary: 'Incidents, newest first, with their state (open, acknowledged, resolved) and who acknowledged', tag: 'Alerts', access: 'key', query: IncidentsQuery, data: list(IncidentResource) },
+  {
+    method: 'get', path: '/api/users/incidents', summary: 'Incidents, newest first, with their state (open, acknowledged, resolved) and who acknowledged (format=csv: the same list as a CSV download)', tag: 'Alerts', access: 'key',
+    query: IncidentsQuery.extend({ format: z.enum(['json', 'csv']).optional().meta({ description: 'csv: a text/csv download (Content-Disposition: attachment) instead of JSON' }) }),
+    data: list(IncidentResource), errors: [503],
+  },
   { method: 'get', path: '/api/users/incidents/stats', summary: 'MTTA and MTTR per endpoint, in seconds, over the incidents opened in a range (default: the last 30 days)', tag: 'Alerts', access: 'key', query: IncidentStatsQuery, data: IncidentStatsResource },
   { method: 'get', path: '/api/users/incidents/{id}', summary: 'An incident with its timeline: opened, each delivery, escalation entries, acknowledged by, resolved', tag: 'Alerts', access: 'key', data: IncidentDetailResource },
   { method: 'post', path: '/api/users/incidents/acknowledge', summary: 'Acknowledge several incidents at once (editors and above): the open ones of the workspace; the others are listed as skipped with why', tag: 'Alerts', access: 'key', body: IncidentsAcknowledgeBody, data: IncidentsAcknowledgedResource },
   { method: 'post', path: '/api/users/incidents/{id}/acknowledge', summary: 'Acknowledge an open incident (editors and above); a resolved or already acknowledged one answers 409', tag: 'Alerts', access: 'key', data: IncidentResource, errors: [409] },
+  {
+    method: 'get', path: '/api/users/endpoints/{url_id}/results', summary: 'Export an endpoint\'s raw results as a CSV or NDJSON file (streamed)', tag: 'Endpoints', access: 'key',
+    query: ResultsExportQuery, data: z.string(), errors: [503],
+    media: {
+      types: ['text/csv', 'application/x-ndjson'],
+      description: `Columns ${RESULT_EXPORT_COLUMNS.join(', ')}; rows per check and region, each in time order. A from older than the plan's retention is clamped `
+        + '(X-Export-From and X-Export-To give the range read); CSV per RFC 4180, a text cell starting with = + - @ gets a leading \'. A transfer cut off before its end is a failed export.',
+    },
+  },
+  { method: 'get', path: '/api/users/endpoints/{url_id}/badge', summary: 'The endpoint\'s README badges: SVG URLs (status; uptime over 24h, 7d, 30d, cached 60 s) and Markdown (editors and above)', tag: 'Endpoints', access: 'key', data: BadgeResource, errors: [503] },
+  { method: 'post', path: '/api/users/endpoints/{url_id}/badge/rotate', summary: 'A new badge token (editors and above); the old badge URLs answer 404 from now on', tag: 'Endpoints', access: 'key', data: BadgeResource, errors: [503] },
+  {
+    method: 'get', path: '/api/users/metrics', summary: 'The workspace\'s endpoints as Prometheus metrics (scrape with the key as `authorization: { credentials: … }`)', tag: 'Endpoints', access: 'key',
+    data: z.string(), errors: [503],
+    media: {
+      types: ['text/plain'],
+      description: 'Prometheus text exposition 0.0.4: upfleet_check_up, upfleet_check_response_seconds, upfleet_check_status_code and upfleet_certificate_expiry_timestamp_seconds '
+        + '(labels endpoint, url_id, region, kind: the last check per endpoint, check kind and region in the last 25 h), upfleet_endpoint_uptime_ratio (window 24h, 7d, 30d; maintenance left out) '
+        + 'and upfleet_incident_open (labels endpoint, url_id, kind).',
+    },
+  },
   { method: 'get', path: '/api/graphs/endpoint/{id}', summary: 'Graph series of an endpoint', tag: 'Graphs', access: 'key', query: GraphQuery, data: GraphsResource, errors: [503] },
   { method: 'get', path: '/api/users/api-keys', summary: 'List API keys (never the keys themselves)', tag: 'API keys', access: 'session', data: list(ApiKeyResource) },
   { method: 'post', path: '/api/users/api-keys', summary: 'Create an API key (shown once, in this answer)', tag: 'API keys', access: 'session', body: ApiKeyCreateBody, data: CreatedApiKeyResource, created: true },
@@ -133,6 +158,8 @@ export function buildOpenApi(opts: { version: string; rateLimitPerMinute: number
       ...(keyed || r.headers ? { headers: { ...(keyed ? rateHeaders : {}), ...Object.fromEntries((r.headers ?? []).map((h) => [h, { $ref: `#/components/headers/${h}` }])) } } : {}),
       content: r.stream
         ? { 'text/event-stream': { schema: { type: 'string', description: r.stream } } }
+        : r.media
+        ? Object.fromEntries(r.media.types.map((t) => [t, { schema: { type: 'string', description: r.media!.description } }]))
         : {
             'application/json': {
               schema: {

@@ -12,6 +12,9 @@ import { queryCount, queryFailures, queryGraphs, queryUptime, type GraphRange, t
 import { INSERT_COLUMNS, PAYLOAD_FORMAT, encodeRows, type Payload } from './row-encoding';
 import { IngestLedger, MergedInserter, type InsertGroup } from './merged-inserts';
 import { dailyUptimeFrom, type DailyUptimeSource } from './status-queries';
+import { pagedExport, streamExport, type ExportRange } from './export-queries';
+import { queryLastChecks, type LastCheck } from './metrics-queries';
+import type { ExportFormat } from '@upfleet/proto/schemas';
 import { DEFAULT_DATABASE, MERGE_SETTINGS, RESULT_TABLES, assertDatabaseName, rollupUpgradeStatements, schemaStatements, viewBeforeStep3, beforeStep4 } from './schema';
 
 /** The deduplication key of an agent's batch (agent ids are server-made UUIDs: no '/' in them). */
@@ -20,6 +23,8 @@ export const batchKey = (agentId: string, batchId: string): string => `${agentId
 export type { GraphSource } from './graph-plan';
 export type { UptimeWindow } from './queries';
 export type { DailyUptimeSource } from './status-queries';
+export type { ExportRange } from './export-queries';
+export type { LastCheck } from './metrics-queries';
 
 /** Daily partitions one insert may touch (see insertBatch). */
 export const MAX_PARTITIONS_PER_INSERT = 10;
@@ -48,6 +53,10 @@ export interface ResultStore {
   dailyUptime: DailyUptimeSource['dailyUptime'];
   /** Resolves when the engine answers a trivial query (readiness); rejects when it is closed or unreachable. */
   ping(): Promise<void>;
+  /** An endpoint's raw results in a range as CSV lines (no header) or NDJSON, per check and region in time order, a block at a time (export-queries.ts). */
+  exportResults(endpointId: number, range: ExportRange, format: ExportFormat): AsyncGenerator<Uint8Array>;
+  /** The last result of each endpoint, kind and region since `sinceMs` (one query; metrics-queries.ts). */
+  lastChecks(endpointIds: number[], sinceMs: number): Promise<LastCheck[]>;
 }
 
 export interface ResultStoreOptions {
@@ -259,6 +268,15 @@ export class ClickHouseResultStore implements ResultStore {
   async ping(): Promise<void> {
     const rs = await this.client.query({ query: 'SELECT 1 AS ok', format: 'JSONEachRow' });
     await rs.json();
+  }
+
+  exportResults(endpointId: number, range: ExportRange, format: ExportFormat): AsyncGenerator<Uint8Array> {
+    // A server streams one answer; chDB materializes each answer, so it is read in pages.
+    return this.mode === 'server' ? streamExport(this.client, this.db, endpointId, range, format) : pagedExport(this.client, this.db, endpointId, range, format);
+  }
+
+  async lastChecks(endpointIds: number[], sinceMs: number): Promise<LastCheck[]> {
+    return queryLastChecks(this.client, this.db, endpointIds, sinceMs);
   }
 
   /** Runs a statement on the query connection (benchmarks seed data with INSERT ... SELECT). */

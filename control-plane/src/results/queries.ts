@@ -10,7 +10,7 @@ import { hourTouched, minutesOutsideWindows, windowParams } from './maintenance-
 import { SQL_CODE_CLASSES, SQL_HTTP_FAILED, SQL_HTTP_PASSED, SQL_CERT, SQL_TIMED } from './schema';
 
 /** A result that passed: ok, and for HTTP a 2xx or a status its assertions accepted (proto/outcome.ts isDownResult, in SQL). */
-const SQL_OK = "(ok = 1 AND (status_code = 0 OR phase = 'asserted' OR (status_code >= 200 AND status_code < 300)))";
+export const SQL_OK = "(ok = 1 AND (status_code = 0 OR phase = 'asserted' OR (status_code >= 200 AND status_code < 300)))";
 
 const TABLE: Record<GraphSource, string> = { raw: 'check_results', '1m': 'check_results_1m', '1h': 'check_results_1h' };
 

@@ -102,6 +102,38 @@ export function describeResultStore(name: string, makeStore: MakeStore | null, s
       expect(onlyUs.map((s) => [s.function, s.location])).toEqual([['response_code', 'US-Virginia']]);
     });
 
+    it('exports raw results as CSV and NDJSON per check and region in time order, within the range, a stopped read ending the query', async () => {
+      const ep = newEndpoint();
+      const t0 = NOW_HOUR - 3 * HOUR;
+      await store.insertBatch(`export-${ep}`, 'agent-a', [
+        result({ endpoint_id: ep, ts_ms: t0 + 2 * HOUR, status_code: 503, ok: false, phase: 'http', error: '+1 "bad", again' }),
+        result({ endpoint_id: ep, ts_ms: t0 + 1000, total_ms: 12.5 }),
+        result({ endpoint_id: ep, ts_ms: t0 + 500, region: 'US-Virginia', status_code: 0, ok: false, phase: 'connect', error: 'ECONNREFUSED' }),
+        result({ endpoint_id: ep, ts_ms: t0 - 1, error: 'before the range' }),
+        result({ endpoint_id: newEndpoint(), ts_ms: t0 + 1000, error: 'another endpoint' }),
+      ]);
+      const read = async (format: 'csv' | 'ndjson') => {
+        const parts: Buffer[] = [];
+        for await (const b of store.exportResults(ep, { fromMs: t0, toMs: t0 + 2 * HOUR }, format)) parts.push(Buffer.from(b));
+        return Buffer.concat(parts).toString('utf8');
+      };
+      const iso = (ms: number) => new Date(ms).toISOString();
+      expect(await read('csv')).toBe([
+        `"${iso(t0 + 1000)}","EU-Germany","http",true,"",200,1,2,3,4,12.5,""`,
+        `"${iso(t0 + 2 * HOUR)}","EU-Germany","http",false,"http",503,1,2,3,4,100,"'+1 ""bad"", again"`,
+        `"${iso(t0 + 500)}","US-Virginia","http",false,"connect",0,1,2,3,4,100,"ECONNREFUSED"`,
+        '',
+      ].join('\r\n'));
+      expect((await read('ndjson')).trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>).map((r) => [r.time, r.region, r.ok, r.error])).toEqual([
+        [iso(t0 + 1000), 'EU-Germany', true, ''],
+        [iso(t0 + 2 * HOUR), 'EU-Germany', false, '+1 "bad", again'],
+        [iso(t0 + 500), 'US-Virginia', false, 'ECONNREFUSED'],
+      ]);
+      // A reader that stops after the first block leaves the store able to answer at once.
+      for await (const _ of store.exportResults(ep, { fromMs: t0, toMs: t0 + 2 * HOUR }, 'csv')) break;
+      expect(await store.countResults({ endpointId: ep })).toBe(4);
+    });
+
     it('graphs a tcp or dns check as the endpoint response time; a failed check has no time', async () => {
       const ep = newEndpoint();
       const t0 = NOW_HOUR - 2 * HOUR;

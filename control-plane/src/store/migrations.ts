@@ -721,6 +721,18 @@ CREATE INDEX rate_limit_events_key ON rate_limit_events (bucket, key, ts);
     ],
   },
   {
+    // README badges: an unguessable token per endpoint, rotated by its owner (the old one stops at once).
+    id: 105,
+    name: 'endpoint_badges',
+    sql: '',
+    steps: (db) => [
+      db.schema.createTable('endpoint_badges')
+        .addColumn('url_id', 'bigint', (c) => c.primaryKey().references('endpoints.url_id').onDelete('cascade'))
+        .addColumn('badge_token', 'text', (c) => c.notNull().unique())
+        .addColumn('created_at', 'bigint', (c) => c.notNull()),
+    ],
+  },
+  {
     // Whether an agent can run browser checks (a Chromium it can start) and why not, from its heartbeat.
     id: 110,
     name: 'agent_browser_checks',

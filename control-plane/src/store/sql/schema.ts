@@ -62,6 +62,13 @@ export interface AgentsBrowserColumns {
   browser_unavailable: Generated<string>;
 }
 
+/** An endpoint's badge token (GET /badge/{token}/…); one per endpoint, replaced when rotated. */
+export interface EndpointBadgesTable {
+  url_id: number;
+  badge_token: string;
+  created_at: number;
+}
+
 export interface Schema {
   sessions: SessionsTable;
   refresh_tokens: RefreshTokensTable;
@@ -70,4 +77,5 @@ export interface Schema {
   leader_leases: LeaderLeasesTable;
   control_plane_processes: ControlPlaneProcessesTable;
   agents: AgentsBrowserColumns;
+  endpoint_badges: EndpointBadgesTable;
 }

@@ -6,6 +6,7 @@ import { Modal } from '../Modal';
 import { Spinner } from '../Spinner';
 import { RefreshIcon } from '../Icons';
 import { GraphCard } from './GraphCard';
+import { BadgeSection } from './BadgeSection';
 import { createRangeRefetcher, PRESETS, type TimeRange } from './range-refetch';
 import { conditionLabel, durationLabel, formatDateTime, GRAPH_FUNCTION_LABELS, regionKeyLabel } from '../../lib/format';
 
@@ -179,6 +180,7 @@ export default function GraphsModal({ endpoint, onClose, now = () => Date.now() 
         </div>
       )}
       <IncidentHistory incidents={incidents} now={now()} />
+      <BadgeSection urlId={endpoint.url_id} />
     </Modal>
   );
 }
