@@ -148,4 +148,15 @@ describe('the HTTP/1.1 exchange of a check', () => {
     expect(r).toMatchObject({ ok: false, error: 'invalid x-a header', status_code: 0 });
     expect(requests.length).toBe(before);
   });
+
+  it('runs thousands of checks on one thread, responses ending inside llhttp callbacks, each parser freed only once llhttp has returned', async () => {
+    // every kind of ending at once: complete, capped, refused as bad, broken; the shared llhttp
+    // memory must come out intact (a parser freed while llhttp still wrote to it broke later ones)
+    const paths = ['/chunked', '/until-close', '/early-hints', '/garbage', '/unasked-continue', '/big', '/status-500-chunked'];
+    const expected = await Promise.all(paths.map((p) => probeHttp(`${base}${p}`, { ...opts(), maxBodyBytes: 150_000 })));
+    for (let round = 0; round < 40; round++) {
+      const got = await Promise.all(paths.flatMap((p) => Array.from({ length: 5 }, () => probeHttp(`${base}${p}`, { ...opts(), maxBodyBytes: 150_000 }))));
+      got.forEach((r, i) => expect([r.ok, r.status_code, r.error]).toEqual([expected[Math.floor(i / 5)].ok, expected[Math.floor(i / 5)].status_code, expected[Math.floor(i / 5)].error]));
+    }
+  }, 120_000);
 });

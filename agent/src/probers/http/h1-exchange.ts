@@ -200,8 +200,13 @@ export function exchangeH1(socket: net.Socket, req: H1Head, opts: H1Options): H1
 
   socket.on('data', (chunk: Buffer) => {
     if (settled) return;
-    const ret = parser.execute(chunk);
-    if (!settled && ret !== PARSE_OK && ret !== PARSE_PAUSED) settle(parseError());
+    try {
+      const ret = parser.execute(chunk);
+      if (!settled && ret !== PARSE_OK && ret !== PARSE_PAUSED) settle(parseError());
+    } catch (err) {
+      // a check's failure is its result, never the thread's end
+      settle(err as Error);
+    }
   });
   socket.on('error', (err: NodeJS.ErrnoException) => {
     if (settled) return;

@@ -75,6 +75,8 @@ function llhttp(): LlhttpExports {
 export class ResponseParser {
   private ptr: number;
   private readonly wasm = llhttp();
+  private running = false;
+  private freeAfterRun = false;
 
   constructor(private readonly callbacks: ParserCallbacks) {
     this.ptr = this.wasm.llhttp_alloc(TYPE.RESPONSE);
@@ -83,6 +85,7 @@ export class ResponseParser {
   /** Feeds bytes; returns llhttp's code (PARSE_OK, a pause, or an error). */
   execute(chunk: Buffer): number {
     const w = this.wasm;
+    if (!this.ptr) return PARSE_PAUSED;
     if (chunk.length > bufferSize) {
       if (bufferPtr) w.free(bufferPtr);
       bufferSize = Math.ceil(chunk.length / 4096) * 4096;
@@ -91,35 +94,49 @@ export class ResponseParser {
     new Uint8Array(w.memory.buffer, bufferPtr, chunk.length).set(chunk);
     current = this.callbacks;
     currentChunk = chunk;
+    this.running = true;
     try {
       return w.llhttp_execute(this.ptr, bufferPtr, chunk.length);
     } finally {
       current = null;
       currentChunk = null;
+      this.running = false;
+      if (this.freeAfterRun) this.destroy();
     }
   }
 
   /** The end of the stream (a body read until close completes here). */
   finish(): number {
+    if (!this.ptr) return PARSE_OK;
     current = this.callbacks;
+    this.running = true;
     try {
       return this.wasm.llhttp_finish(this.ptr);
     } finally {
       current = null;
+      this.running = false;
+      if (this.freeAfterRun) this.destroy();
     }
   }
 
   /** llhttp's reason for the last error, as undici words it. */
   errorReason(): string {
     const w = this.wasm;
+    if (!this.ptr) return '';
     const ptr = w.llhttp_get_error_reason(this.ptr);
     if (!ptr) return '';
     const len = new Uint8Array(w.memory.buffer, ptr).indexOf(0);
     return `Response does not match the HTTP/1.1 protocol (${Buffer.from(w.memory.buffer, ptr, len).toString()})`;
   }
 
+  /** Frees the parser's state; from inside one of its callbacks, once llhttp has returned (freed
+   *  earlier, llhttp would go on writing to memory another parser may be given). */
   destroy(): void {
     if (!this.ptr) return;
+    if (this.running) {
+      this.freeAfterRun = true;
+      return;
+    }
     this.wasm.llhttp_free(this.ptr);
     this.ptr = 0;
   }
