@@ -4,6 +4,7 @@
 import { Command, CommanderError } from 'commander';
 import { agentCommand } from './commands/agent/index';
 import { clusterCommand } from './commands/cluster/index';
+import { dbCommand } from './commands/db/index';
 import type { AgentModule } from './commands/agent/run';
 import { monitorsCommand } from './commands/monitors/index';
 import { packageCommand } from './commands/package/index';
@@ -40,6 +41,7 @@ export function buildProgram(deps: CliDeps, setExitCode: (code: number) => void 
   program.addCommand(agentCommand(deps, setExitCode));
   program.addCommand(monitorsCommand(deps));
   program.addCommand(clusterCommand(deps));
+  program.addCommand(dbCommand(deps, setExitCode));
 
   // Subcommands inherit output and exit handling.
   const inherit = (cmd: Command) => {
