@@ -4,6 +4,7 @@
 import { Command, CommanderError } from 'commander';
 import { agentCommand } from './commands/agent/index';
 import { clusterCommand } from './commands/cluster/index';
+import { dbCommand } from './commands/db/index';
 import type { AgentModule } from './commands/agent/run';
 import { incidentsCommand } from './commands/incidents/index';
 import { monitorsCommand } from './commands/monitors/index';
@@ -44,6 +45,7 @@ export function buildProgram(deps: CliDeps, setExitCode: (code: number) => void 
   program.addCommand(clusterCommand(deps));
   program.addCommand(incidentsCommand(deps));
   program.addCommand(resultsCommand(deps));
+  program.addCommand(dbCommand(deps, setExitCode));
 
   // Subcommands inherit output and exit handling.
   const inherit = (cmd: Command) => {

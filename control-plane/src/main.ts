@@ -1,7 +1,9 @@
-// Entry point for `npm start` / `upfleet start`: config once, then startControlPlane().
+// Entry point for `npm start` / `upfleet start`: config once, then startControlPlane(); with
+// `db copy --to …` (npm run db:copy, upfleet db copy) a database command instead.
 import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError, configWarnings, loadConfig, redactConfig, redactSecretsIn } from './config';
+import { runDbCommand } from './db-command';
 import { createLogger } from './logger';
 import { handleProcessEvents, type StopReason } from './process-events';
 import { startControlPlane, type ControlPlane } from './server';
@@ -16,6 +18,11 @@ async function main(): Promise<void> {
       process.exit(2);
     }
     throw e;
+  }
+  // `db copy --to …`: a database command instead of the server (the control plane must be stopped).
+  if (process.argv[2] === 'db') {
+    const io = { dataDir: config.dataDir, stdout: (t: string) => process.stdout.write(t), stderr: (t: string) => process.stderr.write(t) };
+    process.exit(await runDbCommand(process.argv.slice(3), io));
   }
   const logger = createLogger(config.logLevel);
   // A signal during start waits for the start to finish, then stops cleanly.
