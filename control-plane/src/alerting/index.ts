@@ -10,6 +10,8 @@ import type { Logger } from '../logger';
 import type { AlertsRepo } from './settings-repo';
 import { createDispatcher, type MethodForDelivery } from './dispatcher';
 import { createAlertEvaluator } from './evaluator';
+import { createEscalator } from './escalation';
+import type { EscalationRepo } from './escalation-repo';
 import type { IncidentHooks } from './incidents';
 import type { AlertingRepo, IncidentRow } from './repo';
 import type { AlertEvent, Channel } from './types';
@@ -36,6 +38,10 @@ export interface AlertingDeps {
   inMaintenance?(this: void, urlId: number, tsMs: number): boolean;
   /** Told of incidents opening and resolving (status pages' auto reports). */
   incidentHooks?: IncidentHooks;
+  /** Running escalations (policies, reminders, dependencies); absent: every enabled method at once. */
+  escalations?: EscalationRepo;
+  /** How often the escalation worker looks for due steps (default 1 s). */
+  escalationPollMs?: number;
 }
 
 /** Why an email or SMS delivery of an unverified account fails. */
@@ -77,10 +83,13 @@ export function createAlerting(deps: AlertingDeps) {
     repo: deps.repo, channels, method, logger: deps.logger, now, pollMs: deps.pollMs,
     onOutcome: (platform, result) => deliveries.inc({ platform, result }),
   });
+  const escalator = deps.escalations
+    ? createEscalator({ repo: deps.repo, esc: deps.escalations, logger: deps.logger, now, onQueued: () => dispatcher.wake(), pollMs: deps.escalationPollMs })
+    : undefined;
   const evaluator = createAlertEvaluator({
     repo: deps.repo, logger: deps.logger, regionLabel: deps.regionLabel, primaryRegion: deps.primaryRegion, now,
     onQueued: () => dispatcher.wake(), skipResult: deps.inMaintenance, incidentHooks: deps.incidentHooks,
-    onIncidentEvent: deps.onIncidentEvent,
+    onIncidentEvent: deps.onIncidentEvent, escalator,
   });
   let pruneTimer: NodeJS.Timeout | null = null;
 
@@ -93,6 +102,7 @@ export function createAlerting(deps: AlertingDeps) {
     flapping: i.flapping === 1,
     opened_at: new Date(i.opened_at).toISOString(),
     resolved_at: i.resolved_at === null ? null : new Date(i.resolved_at).toISOString(),
+    suppressed_by: i.suppressed_by ?? null,
   });
 
   return {
@@ -160,8 +170,21 @@ export function createAlerting(deps: AlertingDeps) {
       return { delivered: true };
     },
 
+    /**
+     * Records an acknowledgement (compare-and-set: false when already acknowledged or resolved); the
+     * escalation worker stops the incident's steps and tells Slack and PagerDuty.
+     */
+    acknowledge(incidentId: number, userId: number): boolean {
+      const done = deps.repo.acknowledgeIncident(incidentId, userId, now());
+      if (done) escalator?.wake();
+      return done;
+    },
+    /** One escalation pass now (tests with a fake clock); returns the outbox rows it queued. */
+    escalationTick: (): number => escalator?.tick() ?? 0,
+
     start() {
       dispatcher.start();
+      escalator?.start();
       const prune = () => {
         try {
           deps.repo.prune(now());
@@ -174,6 +197,7 @@ export function createAlerting(deps: AlertingDeps) {
       pruneTimer.unref();
     },
     async stop() {
+      escalator?.stop();
       if (pruneTimer) clearInterval(pruneTimer);
       await dispatcher.stop();
     },

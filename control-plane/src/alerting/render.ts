@@ -34,6 +34,12 @@ export function renderMessage(event: AlertEvent, publicUrl: string | null): Rend
   let title: string;
   if (event.type === 'incident.opened') {
     title = i.flapping ? `FLAPPING: ${e.name} keeps changing state` : `DOWN: ${e.name} - ${i.cause}`;
+    if (event.step !== undefined && event.step > 1) facts.push(['Escalation', `step ${event.step}: not acknowledged yet`]);
+  } else if (event.type === 'incident.reminder') {
+    title = `REMINDER: ${e.name} is still down - ${i.cause}`;
+    if (event.reminder) facts.push(['Reminder', `${event.reminder.n} of ${event.reminder.of}`]);
+  } else if (event.type === 'incident.acknowledged') {
+    title = `ACKNOWLEDGED: ${e.name} - acknowledged by ${event.acknowledged_by ?? 'a member'}`;
   } else {
     const lasted = formatDuration(Date.parse(i.resolved_at ?? event.occurred_at) - Date.parse(i.opened_at));
     title = `RESOLVED: ${e.name} is back after ${lasted}`;
@@ -42,7 +48,8 @@ export function renderMessage(event: AlertEvent, publicUrl: string | null): Rend
   if (i.flapping) facts.push(['Note', 'This check changed state more than 4 times in 30 minutes; further changes are held until it settles.']);
   const lines = [title, ...facts.map(([k, v]) => `${k}: ${v}`)];
   if (link) lines.push(`Dashboard: ${link}`);
-  return { title, text: lines.join('\n'), facts, link, color: event.type === 'incident.opened' ? 'red' : 'green' };
+  const color = event.type === 'incident.resolved' ? 'green' : event.type === 'incident.acknowledged' ? 'blue' : 'red';
+  return { title, text: lines.join('\n'), facts, link, color };
 }
 
 export const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');

@@ -3,8 +3,11 @@
 import { createAlerting } from '../alerting';
 import { createChannels } from '../alerting/channels';
 import { createAlertingRepo } from '../alerting/repo';
+import { createEscalationRepo } from '../alerting/escalation-repo';
 import { createAlertService } from '../alerting/settings';
 import { createAlertsRepo } from '../alerting/settings-repo';
+import { createEscalationPolicyService } from '../alerting/escalation-policies';
+import { createEscalationPoliciesRepo } from '../alerting/escalation-policies-repo';
 import type { MaintenanceService } from '../maintenance';
 import type { EventHub } from '../services/events';
 import type { LiveStateService } from '../services/live-state';
@@ -12,7 +15,8 @@ import type { StatusPageService } from '../services/status-pages';
 import type { Foundation } from './foundation';
 import type { Feature } from './lifecycle';
 
-export function createAlertingFeature(base: Foundation, deps: { maintenance: MaintenanceService; statusPages: StatusPageService; events: EventHub; live: LiveStateService }) {
+export function createAlertingFeature(base: Foundation, deps: { maintenance: MaintenanceService; statusPages: StatusPageService; events: EventHub; live: LiveStateService },
+  opts: { now?: () => number; escalationPollMs?: number } = {}) {
   const { config } = base;
   const alertsRepo = createAlertsRepo(base.db);
   const alerting = createAlerting({
@@ -30,6 +34,9 @@ export function createAlertingFeature(base: Foundation, deps: { maintenance: Mai
     },
     emailVerified: base.emailVerified,
     repo: createAlertingRepo(base.db),
+    escalations: createEscalationRepo(base.db),
+    now: opts.now,
+    escalationPollMs: opts.escalationPollMs,
     alerts: alertsRepo,
     box: base.box,
     logger: base.logger,
@@ -51,9 +58,10 @@ export function createAlertingFeature(base: Foundation, deps: { maintenance: Mai
     alerts: alertsRepo, endpoints: base.endpointsRepo, catalog: base.catalog, box: base.box, onThresholdsChanged: (urlId) => alerting.thresholdsChanged(urlId),
     limiter: base.limiter, advancedAlerts: (userId) => base.planOf(userId).advanced_alerts, emailVerified: base.emailVerified,
   });
+  const escalationPolicies = createEscalationPolicyService({ repo: createEscalationPoliciesRepo(base.sql.db), planOf: base.planOf, now: base.now });
   return {
     name: 'alerting',
-    services: { alerting, alerts },
+    services: { alerting, alerts, escalationPolicies },
     start: () => alerting.start(),
     stop: () => alerting.stop(),
   } satisfies Feature<unknown>;

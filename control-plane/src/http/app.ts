@@ -34,6 +34,7 @@ import { apiKeyRoutes } from './routes/api-keys';
 import { authRoutes } from './routes/auth';
 import { billingRoutes, billingWebhookRoute } from './routes/billing';
 import { publicRoutes, userRoutes } from './routes/users';
+import type { EscalationPolicyService } from '../alerting/escalation-policies';
 import { workspaceRoutes } from './routes/workspaces';
 import { oidcRoutes } from './routes/oidc';
 import type { OidcService } from '../services/oidc';
@@ -52,6 +53,7 @@ export interface AppDeps {
   tokens: TokenService;
   endpoints: EndpointService;
   alerts: AlertService;
+  escalationPolicies: EscalationPolicyService;
   apiKeys: ApiKeyService;
   workspaces: WorkspaceService;
   workspacesRepo: WorkspacesRepo;

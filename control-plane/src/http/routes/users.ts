@@ -5,6 +5,7 @@
 import type { Router } from 'express';
 import type { Alerting } from '../../alerting';
 import type { AlertService } from '../../alerting/settings';
+import type { EscalationPolicyService } from '../../alerting/escalation-policies';
 import type { EndpointService } from '../../services/endpoints';
 import type { ApiKeyService } from '../../services/api-keys';
 import type { EventHub } from '../../services/events';
@@ -19,6 +20,7 @@ import { mount, strictRouter } from '../route-table';
 import { alertMethodRoutes } from './alert-methods';
 import { catalogRoutes } from './catalog';
 import { endpointRoutes } from './endpoints';
+import { escalationPolicyRoutes } from './escalation-policies';
 import { eventRoutes } from './events';
 import { graphRoutes } from './graphs';
 import { incidentRoutes } from './incidents';
@@ -27,7 +29,7 @@ export { publicRoutes } from './catalog';
 
 export function userRoutes(deps: {
   endpoints: EndpointService; alerts: AlertService; alerting: Alerting | null; catalog: CatalogRepo; tokens: TokenService; limiter: RateLimiter; apiKeys: ApiKeyService;
-  workspaces: WorkspaceService; graphs: GraphService; heartbeats?: Heartbeats | null; events?: EventHub | null; eventStreamMaxMs?: number;
+  workspaces: WorkspaceService; graphs: GraphService; escalationPolicies: EscalationPolicyService; heartbeats?: Heartbeats | null; events?: EventHub | null; eventStreamMaxMs?: number;
 }): Router {
   const r = strictRouter();
   const signedIn = [requireUserOrKey(deps.tokens, deps.apiKeys), inWorkspace(deps.workspaces)];
@@ -38,6 +40,7 @@ export function userRoutes(deps: {
     ...catalogRoutes(deps.catalog),
     ...alertMethodRoutes(deps),
     ...incidentRoutes(deps),
+    ...escalationPolicyRoutes(deps),
   ]);
   mount(r, graphRoutes(deps.graphs), ...signedIn);
   return r;
