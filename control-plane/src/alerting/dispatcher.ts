@@ -5,7 +5,8 @@
 import type { AlertPlatform } from '@upfleet/proto/rest';
 import type { Logger } from '../logger';
 import type { AlertingRepo, DeliveryRow } from './repo';
-import type { AlertEvent, Channel, SendOutcome } from './types';
+import type { ThreadsRepo } from './threads-repo';
+import type { AlertEvent, Channel, SendOutcome, ThreadContext, ThreadRef } from './types';
 
 export const RETRY_MIN_MS = 5_000;
 export const RETRY_MAX_MS = 10 * 60_000;
@@ -31,6 +32,8 @@ export interface DispatcherDeps {
   pollMs?: number;
   concurrency?: number;
   onOutcome?(platform: AlertPlatform, result: 'delivered' | 'retry' | 'failed'): void;
+  /** Incidents' threads per method (Slack); absent: every message stands alone. */
+  threads?: ThreadsRepo;
 }
 
 /** Delay before try `attempt + 1` after `attempt` failed tries: doubling from 5 s, at most 10 min, ±25 % jitter. */
@@ -49,9 +52,9 @@ export function createDispatcher(deps: DispatcherDeps) {
   let timer: NodeJS.Timeout | null = null;
   let stopped = true;
 
-  async function send(platform: AlertPlatform, id: string, event: AlertEvent, config: Record<string, string>): Promise<SendOutcome> {
+  async function send(platform: AlertPlatform, id: string, event: AlertEvent, config: Record<string, string>, thread?: ThreadContext): Promise<SendOutcome> {
     try {
-      return await deps.channels[platform].send({ id, event }, config);
+      return await deps.channels[platform].send({ id, event }, config, thread);
     } catch (err) {
       return { ok: false, final: false, error: (err as Error).message };
     }
@@ -62,9 +65,14 @@ export function createDispatcher(deps: DispatcherDeps) {
     if (!m) return repo.markFailed(row.delivery_id, 'Alert method was deleted');
     if (!m.enabled) return repo.markFailed(row.delivery_id, 'Alert method is disabled');
     if (m.refused) return repo.markFailed(row.delivery_id, m.refused);
-    const outcome = await send(m.platform, row.idempotency_key, JSON.parse(row.payload) as AlertEvent, m.config);
+    let started: ThreadRef | null = null;
+    const thread: ThreadContext | undefined = deps.threads && row.incident_id !== null
+      ? { ref: await deps.threads.get(row.incident_id, row.alert_method_id), started: (ref) => { started = ref; } }
+      : undefined;
+    const outcome = await send(m.platform, row.idempotency_key, JSON.parse(row.payload) as AlertEvent, m.config, thread);
     const t = now();
     if (outcome.ok) {
+      if (started && row.incident_id !== null) await deps.threads!.save(row.incident_id, row.alert_method_id, started, t);
       repo.markDelivered(row.delivery_id, t);
       deps.onOutcome?.(m.platform, 'delivered');
       return;

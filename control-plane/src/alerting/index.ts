@@ -12,6 +12,7 @@ import { createDispatcher, type MethodForDelivery } from './dispatcher';
 import { createAlertEvaluator } from './evaluator';
 import { createEscalator } from './escalation';
 import type { EscalationRepo } from './escalation-repo';
+import type { ThreadsRepo } from './threads-repo';
 import type { IncidentHooks } from './incidents';
 import type { AlertingRepo, IncidentRow } from './repo';
 import type { AlertEvent, Channel } from './types';
@@ -42,6 +43,8 @@ export interface AlertingDeps {
   escalations?: EscalationRepo;
   /** How often the escalation worker looks for due steps (default 1 s). */
   escalationPollMs?: number;
+  /** Incidents' threads per method (Slack replies and updates); absent: every message stands alone. */
+  threads?: ThreadsRepo;
 }
 
 /** Why an email or SMS delivery of an unverified account fails. */
@@ -80,7 +83,7 @@ export function createAlerting(deps: AlertingDeps) {
   }
 
   const dispatcher = createDispatcher({
-    repo: deps.repo, channels, method, logger: deps.logger, now, pollMs: deps.pollMs,
+    repo: deps.repo, channels, method, logger: deps.logger, now, pollMs: deps.pollMs, threads: deps.threads,
     onOutcome: (platform, result) => deliveries.inc({ platform, result }),
   });
   const escalator = deps.escalations

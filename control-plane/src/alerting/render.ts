@@ -39,7 +39,7 @@ export function renderMessage(event: AlertEvent, publicUrl: string | null): Rend
     title = `REMINDER: ${e.name} is still down - ${i.cause}`;
     if (event.reminder) facts.push(['Reminder', `${event.reminder.n} of ${event.reminder.of}`]);
   } else if (event.type === 'incident.acknowledged') {
-    title = `ACKNOWLEDGED: ${e.name} - acknowledged by ${event.acknowledged_by ?? 'a member'}`;
+    title = `Acknowledged by ${event.acknowledged_by ?? 'a member'}: ${e.name} - ${i.cause}`;
   } else {
     const lasted = formatDuration(Date.parse(i.resolved_at ?? event.occurred_at) - Date.parse(i.opened_at));
     title = `RESOLVED: ${e.name} is back after ${lasted}`;

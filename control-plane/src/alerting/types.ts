@@ -47,6 +47,19 @@ export interface OutgoingMessage {
   event: AlertEvent;
 }
 
+/** Where an incident's first message to a method went (a Slack channel and message ts): its thread. */
+export interface ThreadRef {
+  channel: string;
+  ts: string;
+}
+
+/** An incident's thread at one method: the one stored, and how a channel reports the one it started. */
+export interface ThreadContext {
+  ref: ThreadRef | null;
+  started(ref: ThreadRef): void;
+}
+
 export interface Channel {
-  send(message: OutgoingMessage, config: Record<string, string>): Promise<SendOutcome>;
+  /** `thread`: given for an incident's messages to channels that thread them (Slack). */
+  send(message: OutgoingMessage, config: Record<string, string>, thread?: ThreadContext): Promise<SendOutcome>;
 }

@@ -4,6 +4,7 @@ import { createAlerting } from '../alerting';
 import { createChannels } from '../alerting/channels';
 import { createAlertingRepo } from '../alerting/repo';
 import { createEscalationRepo } from '../alerting/escalation-repo';
+import { createThreadsRepo } from '../alerting/threads-repo';
 import { createAlertService } from '../alerting/settings';
 import { createAlertsRepo } from '../alerting/settings-repo';
 import { createEscalationPolicyService } from '../alerting/escalation-policies';
@@ -35,6 +36,7 @@ export function createAlertingFeature(base: Foundation, deps: { maintenance: Mai
     emailVerified: base.emailVerified,
     repo: createAlertingRepo(base.db),
     escalations: createEscalationRepo(base.db),
+    threads: createThreadsRepo(base.sql.db),
     now: opts.now,
     escalationPollMs: opts.escalationPollMs,
     alerts: alertsRepo,

@@ -208,18 +208,36 @@ describe('a policy run across restarts', () => {
 
     clock += 10 * MIN;
     await until(() => slacks().length === 2);
-    expect(JSON.parse(slacks()[1].body).text).toMatch(/^REMINDER: Checkout is still down/);
+    // The root message's ts was stored before the restarts: the reminder replies in its thread.
+    const root = JSON.parse(slacks()[0].body);
+    expect(root).toMatchObject({ channel: '#run', attachments: [{ color: '#c0392b' }] });
+    expect(root.thread_ts).toBeUndefined();
+    expect(JSON.parse(slacks()[1].body)).toMatchObject({ channel: 'C1', thread_ts: '1700000000.000100', text: expect.stringMatching(/^REMINDER: Checkout is still down/) });
+    expect(slacks()[1].headers['content-type']).toMatch(/^application\/json/);
+    expect(slacks()[1].body).not.toContain('xoxb-run');
 
     const [incident] = (await h.call('GET', `/api/users/incidents?endpoint_id=${e.url_id}`, undefined, w.token)).body.data;
     expect(createAlertingRepo(h.cp.db).acknowledgeIncident(incident.incident_id, w.user.id, clock)).toBe(true);
     await until(() => slacks().length === 3);
-    expect(JSON.parse(slacks()[2].body).text).toMatch(/^ACKNOWLEDGED: Checkout - acknowledged by /);
+    expect(JSON.parse(slacks()[2].body)).toMatchObject({ thread_ts: '1700000000.000100', text: expect.stringMatching(new RegExp(`^Acknowledged by ${w.user.username}: Checkout`)) });
     clock += 60 * MIN;
     await h.restart();
     await settle();
     expect(slacks()).toHaveLength(3);
     expect(hooks()).toHaveLength(1);
+
+    // Recovery: the root message turns green and says resolved, a reply follows; the webhook hears it too.
+    expect((await fetch(e.ping_url.replace(/^http:\/\/[^/]+/, h.cp.url))).status).toBe(200);
+    const updates = () => receiver.requests.filter((r) => r.path === '/api/chat.update' && r.headers.authorization === 'Bearer xoxb-run');
+    await until(() => updates().length === 1 && slacks().length === 4 && hooks().length === 2);
+    expect(JSON.parse(updates()[0].body)).toMatchObject({
+      channel: 'C1', ts: '1700000000.000100', text: expect.stringMatching(/^RESOLVED: Checkout is back after/), attachments: [{ color: '#1e8449', text: 'Resolved' }],
+    });
+    expect(JSON.parse(slacks()[3].body)).toMatchObject({ thread_ts: '1700000000.000100', text: expect.stringMatching(/^RESOLVED: Checkout/) });
     const steps = h.cp.db.prepare('SELECT step, event FROM alert_deliveries WHERE incident_id = ? ORDER BY delivery_id').all(incident.incident_id);
-    expect(steps).toEqual([{ step: 1, event: 'opened' }, { step: 2, event: 'opened' }, { step: 2, event: 'reminder' }, { step: null, event: 'acknowledged' }]);
+    expect(steps).toEqual([
+      { step: 1, event: 'opened' }, { step: 2, event: 'opened' }, { step: 2, event: 'reminder' }, { step: null, event: 'acknowledged' },
+      { step: null, event: 'resolved' }, { step: null, event: 'resolved' },
+    ]);
   });
 });

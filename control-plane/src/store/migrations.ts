@@ -756,6 +756,22 @@ CREATE INDEX rate_limit_events_key ON rate_limit_events (bucket, key, ts);
       db.schema.createIndex('incident_escalations_due').on('incident_escalations').column('due_at'),
     ],
   },
+  {
+    // Where an incident's first message to a method went (Slack: channel and message ts), so its
+    // later messages reply in that thread and its resolve updates that message, also after a restart.
+    id: 96,
+    name: 'alert_threads',
+    sql: '',
+    steps: (db) => [
+      db.schema.createTable('alert_threads')
+        .addColumn('incident_id', 'bigint', (c) => c.notNull().references('incidents.incident_id').onDelete('cascade'))
+        .addColumn('alert_method_id', 'bigint', (c) => c.notNull().references('alert_methods.alert_method_id').onDelete('cascade'))
+        .addColumn('channel', 'text', (c) => c.notNull())
+        .addColumn('ts', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('alert_threads_pk', ['incident_id', 'alert_method_id']),
+    ],
+  },
 ];
 
 /** The one line a process stops with when the database was migrated by a newer Upfleet. */

@@ -86,7 +86,7 @@ describe('webhook channel', () => {
 describe('slack channel', () => {
   it('calls chat.postMessage with the bot token and { channel, text, blocks }', async () => {
     receiver = await startHttpReceiver(() => ({ status: 200, body: { ok: true, channel: 'C1', ts: '1.2' } }));
-    const ch = createSlackChannel({ http: open, apiUrl: `${receiver.url}/api`, publicUrl: PUBLIC_URL });
+    const ch = createSlackChannel({ apiUrl: `${receiver.url}/api`, publicUrl: PUBLIC_URL });
     expect(await ch.send(msg(), { bot_token: 'xoxb-123', channel: '#ops' })).toEqual({ ok: true });
     const [req] = receiver.requests;
     expect(req.path).toBe('/api/chat.postMessage');
@@ -103,7 +103,7 @@ describe('slack channel', () => {
     const errors = ['invalid_auth', 'channel_not_found', 'not_in_channel', 'ratelimited'];
     const noHeaders: Record<string, string> = {};
     receiver = await startHttpReceiver((_r, n) => ({ status: 200, headers: n === 3 ? { 'retry-after': '7' } : noHeaders, body: { ok: false, error: errors[n] } }));
-    const ch = createSlackChannel({ http: open, apiUrl: receiver.url, publicUrl: null });
+    const ch = createSlackChannel({ apiUrl: receiver.url, publicUrl: null });
     for (const e of errors.slice(0, 3)) expect(await ch.send(msg(), { bot_token: 'x', channel: 'c' })).toEqual({ ok: false, final: true, error: `Slack: ${e}` });
     expect(await ch.send(msg(), { bot_token: 'x', channel: 'c' })).toEqual({ ok: false, final: false, error: 'Slack: ratelimited', retryAfterMs: 7000 });
   });

@@ -23,7 +23,7 @@ export function createChannels(s: ChannelSettings): Record<AlertPlatform, Channe
   const http = createHttpSender({ allowPrivateTargets: s.allowPrivateTargets });
   return {
     email: createEmailChannel({ smtpUrl: s.smtp.url, from: s.smtp.from, publicUrl: s.publicUrl }),
-    slack: createSlackChannel({ http, apiUrl: s.slackApiUrl, publicUrl: s.publicUrl }),
+    slack: createSlackChannel({ apiUrl: s.slackApiUrl, publicUrl: s.publicUrl }),
     telegram: createTelegramChannel({ http, apiUrl: s.telegramApiUrl, publicUrl: s.publicUrl }),
     webhook: createWebhookChannel({ http }),
     sms: createSmsChannel({ http, twilio: s.twilio, publicUrl: s.publicUrl }),

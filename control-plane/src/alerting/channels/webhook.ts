@@ -18,7 +18,10 @@ export function createWebhookChannel(deps: { http: HttpSender; now?: () => numbe
   return {
     send(message, config) {
       const { event } = message;
-      const payload = { id: message.id, type: event.type, occurred_at: event.occurred_at, incident: event.incident, endpoint: event.endpoint };
+      const payload = {
+        id: message.id, type: event.type, occurred_at: event.occurred_at, incident: event.incident, endpoint: event.endpoint,
+        step: event.step, reminder: event.reminder, acknowledged_by: event.acknowledged_by,
+      };
       const ts = Math.floor(now() / 1000);
       const signature = signWebhook(config.signing_secret ?? '', message.id, ts, JSON.stringify(payload));
       return postJson(deps.http, config.webhook_url, payload, {

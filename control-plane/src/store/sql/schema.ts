@@ -74,6 +74,15 @@ export interface AlertMethodsKeysTable {
   user_id: number;
 }
 
+/** An incident's thread at one alert method (Slack: the root message's channel and ts). */
+export interface AlertThreadsTable {
+  incident_id: number;
+  alert_method_id: number;
+  channel: string;
+  ts: string;
+  created_at: number;
+}
+
 export interface Schema {
   sessions: SessionsTable;
   refresh_tokens: RefreshTokensTable;
@@ -83,4 +92,5 @@ export interface Schema {
   incident_escalations: IncidentEscalationsTable;
   endpoints: EndpointsLinksTable;
   alert_methods: AlertMethodsKeysTable;
+  alert_threads: AlertThreadsTable;
 }
