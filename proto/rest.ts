@@ -208,7 +208,7 @@ export interface AlertThreshold extends AlertThresholdInput {
   region_name: string | null;
 }
 
-export const ALERT_PLATFORMS = ['email', 'slack', 'telegram', 'webhook', 'sms', 'discord', 'teams'] as const;
+export const ALERT_PLATFORMS = ['email', 'slack', 'telegram', 'webhook', 'sms', 'discord', 'teams', 'pagerduty'] as const;
 export type AlertPlatform = (typeof ALERT_PLATFORMS)[number];
 
 /** Config fields per platform (SPEC section 3). */
@@ -220,6 +220,7 @@ export const PLATFORM_FIELDS: Record<AlertPlatform, readonly string[]> = {
   discord: ['webhook_url'],
   teams: ['webhook_url'],
   sms: ['phone_number'],
+  pagerduty: ['routing_key'],
 };
 
 export interface AlertMethod {
@@ -429,7 +430,7 @@ export interface AlertDelivery {
 }
 
 /** Fields of platform_config that are secrets: masked in GET answers (all but the last 4 characters). */
-export const SECRET_FIELDS = ['bot_token', 'webhook_url', 'phone_number'] as const;
+export const SECRET_FIELDS = ['bot_token', 'webhook_url', 'phone_number', 'routing_key'] as const;
 export const MASK_CHAR = '•';
 
 // ---- Status pages ----

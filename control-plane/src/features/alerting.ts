@@ -49,6 +49,7 @@ export function createAlertingFeature(base: Foundation, deps: { maintenance: Mai
       allowPrivateTargets: config.allowPrivateTargets,
       slackApiUrl: config.alerting.slackApiUrl,
       telegramApiUrl: config.alerting.telegramApiUrl,
+      pagerdutyApiUrl: config.alerting.pagerdutyApiUrl,
       twilio: config.alerting.twilio,
       smtp: { url: config.alerting.smtpUrl, from: config.alerting.smtpFrom },
     }),
