@@ -11,6 +11,10 @@ import type { AlertEvent, Channel, SendOutcome, ThreadContext, ThreadRef } from 
 export const RETRY_MIN_MS = 5_000;
 export const RETRY_MAX_MS = 10 * 60_000;
 export const GIVE_UP_AFTER_MS = 24 * 3600_000;
+/** Platforms whose channel threads an incident's messages (the dispatcher keeps their threads). */
+const THREADED: ReadonlySet<AlertPlatform> = new Set(['slack']);
+/** How long a reply waits for its thread's opening message before looking again. */
+export const THREAD_WAIT_MS = 2_000;
 
 export interface MethodForDelivery {
   platform: AlertPlatform;
@@ -66,9 +70,14 @@ export function createDispatcher(deps: DispatcherDeps) {
     if (!m.enabled) return repo.markFailed(row.delivery_id, 'Alert method is disabled');
     if (m.refused) return repo.markFailed(row.delivery_id, m.refused);
     let started: ThreadRef | null = null;
-    const thread: ThreadContext | undefined = deps.threads && row.incident_id !== null
+    const thread: ThreadContext | undefined = deps.threads && row.incident_id !== null && THREADED.has(m.platform)
       ? { ref: await deps.threads.get(row.incident_id, row.alert_method_id), started: (ref) => { started = ref; } }
       : undefined;
+    // A reply whose thread is not started yet waits for the opening still being sent (a reminder or
+    // an acknowledgement is not a new conversation).
+    if (thread && !thread.ref && row.event !== 'opened' && repo.openingPending(row.incident_id!, row.alert_method_id, row.delivery_id)) {
+      return repo.postpone(row.delivery_id, now() + THREAD_WAIT_MS);
+    }
     const outcome = await send(m.platform, row.idempotency_key, JSON.parse(row.payload) as AlertEvent, m.config, thread);
     const t = now();
     if (outcome.ok) {

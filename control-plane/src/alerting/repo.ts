@@ -106,6 +106,9 @@ export function createAlertingRepo(db: Db, endpoints: Pick<EndpointsRepo, 'monit
       WHERE delivery_id = ? AND status = 'pending'`),
     markRetry: db.prepare(`UPDATE alert_deliveries SET attempts = attempts + 1, last_error = ?, next_attempt_at = ?
       WHERE delivery_id = ? AND status = 'pending'`),
+    postpone: db.prepare(`UPDATE alert_deliveries SET next_attempt_at = ? WHERE delivery_id = ? AND status = 'pending'`),
+    openingPending: db.prepare(`SELECT 1 FROM alert_deliveries WHERE incident_id = ? AND alert_method_id = ? AND event = 'opened' AND status = 'pending'
+      AND delivery_id < ?`).pluck(),
     deliveriesOf: db.prepare(`SELECT * FROM alert_deliveries WHERE alert_method_id = ? AND user_id = ?
       ORDER BY created_at DESC, delivery_id DESC LIMIT ?`),
     incidentsOf: db.prepare(`SELECT * FROM incidents WHERE user_id = @user_id
@@ -162,6 +165,10 @@ export function createAlertingRepo(db: Db, endpoints: Pick<EndpointsRepo, 'monit
     markDelivered: (id: number, at: number) => void q.markDelivered.run(at, id),
     markFailed: (id: number, error: string) => void q.markFailed.run(error, id),
     markRetry: (id: number, error: string, nextAt: number) => void q.markRetry.run(error, nextAt, id),
+    /** Tries again later without counting a try (it waits for the message it replies to). */
+    postpone: (id: number, nextAt: number) => void q.postpone.run(nextAt, id),
+    /** Whether an earlier opening message of the incident to the method is still to be sent. */
+    openingPending: (incidentId: number, methodId: number, beforeDeliveryId: number) => q.openingPending.get(incidentId, methodId, beforeDeliveryId) !== undefined,
     deliveriesOf: (userId: number, methodId: number, limit: number) => q.deliveriesOf.all(methodId, userId, limit) as DeliveryRow[],
     incidentsOf: (userId: number, opts: { urlId: number | null; status: 'open' | 'resolved' | null; limit: number }) =>
       q.incidentsOf.all({ user_id: userId, url_id: opts.urlId, status: opts.status, limit: opts.limit }) as IncidentRow[],
