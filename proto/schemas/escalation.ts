@@ -8,7 +8,7 @@ const REPEAT_ERROR = `repeat must be a whole number from 0 to ${ESCALATION_LIMIT
 const EVERY_ERROR = `repeat_every_minutes must be a whole number of minutes from 1 to ${ESCALATION_LIMITS.maxWaitMinutes}`;
 const METHOD_ERROR = 'alert_method_ids must list alert method ids';
 
-export const EscalationStepBody = z.object(
+const EscalationStepSpec = z.object(
   {
     wait_minutes: z.number({ error: WAIT_ERROR }).int(WAIT_ERROR).min(0, WAIT_ERROR).max(ESCALATION_LIMITS.maxWaitMinutes, WAIT_ERROR),
     alert_method_ids: z
@@ -25,7 +25,7 @@ export const EscalationPolicyBody = z
   .object({
     name: requiredText('Name', 100),
     steps: z
-      .array(EscalationStepBody, { error: 'steps must be a list' })
+      .array(EscalationStepSpec, { error: 'steps must be a list' })
       .min(1, 'A policy needs at least one step')
       .max(ESCALATION_LIMITS.maxSteps, `A policy has at most ${ESCALATION_LIMITS.maxSteps} steps`),
     repeat: z.number({ error: REPEAT_ERROR }).int(REPEAT_ERROR).min(0, REPEAT_ERROR).max(ESCALATION_LIMITS.maxRepeat, REPEAT_ERROR).default(0),
