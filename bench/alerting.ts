@@ -3,7 +3,10 @@
 //    batch (as report-results does), against the same ingest with no evaluation.
 // 2. Time from a confirming result's arrival to the webhook delivered (a local receiver), p50/p99,
 //    one incident at a time and in a burst.
-// Run: npm run bench:alerting [-- totalResults batchSize]
+// 3. With an escalation policy (step 1 at once: webhook and Slack; step 2 after 5 min): a failing
+//    check's confirming result → the first delivery, and an acknowledgement → the end of the
+//    escalation (the worker's pass that stops it and replies in the Slack thread), p50/p99.
+// Run: npm run bench:alerting [-- totalResults batchSize] [--escalation-only]
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,14 +15,19 @@ import type { CheckResult } from '@upfleet/proto';
 import { createAlerting } from '../control-plane/src/alerting';
 import { createChannels } from '../control-plane/src/alerting/channels';
 import { createAlertingRepo } from '../control-plane/src/alerting/repo';
+import { createEscalationRepo } from '../control-plane/src/alerting/escalation-repo';
+import { createThreadsRepo } from '../control-plane/src/alerting/threads-repo';
+import { sqliteSql } from '../control-plane/src/store/sql/open';
 import { createResultStore } from '../control-plane/src/results/clickhouse-store';
 import { createAlertsRepo } from '../control-plane/src/alerting/settings-repo';
 import { startHttpReceiver } from '../control-plane/src/testing/alert-receivers';
 import { createAlertingFixture, httpResult } from '../control-plane/src/testing/alerting';
 
 const ENDPOINTS = 10_000;
-const TOTAL = Number(process.argv[2] ?? 200_000);
-const BATCH = Number(process.argv[3] ?? 1000);
+const ARGS = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const ESCALATION_ONLY = process.argv.includes('--escalation-only');
+const TOTAL = Number(ARGS[0] ?? 200_000);
+const BATCH = Number(ARGS[1] ?? 1000);
 const WINDOW = 4;
 const logger = pino({ level: 'warn' });
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -152,7 +160,68 @@ async function latency() {
   }
 }
 
+async function escalation() {
+  const { fx, ids } = setup(false);
+  const firsts = new Map<number, number>();
+  const ackReplies = new Map<number, number>();
+  const receiver = await startHttpReceiver((req) => {
+    if (req.path === '/hook') {
+      const body = JSON.parse(req.body) as { type: string; endpoint: { id: number } };
+      if (body.type === 'incident.opened' && !firsts.has(body.endpoint.id)) firsts.set(body.endpoint.id, performance.now());
+      return { status: 204 };
+    }
+    const body = JSON.parse(req.body) as { text?: string; ts?: string };
+    const m = /^Acknowledged by .*: Site (\d+) /.exec(body.text ?? '');
+    if (m) ackReplies.set(Number(m[1]), performance.now());
+    return { status: 200, body: { ok: true, channel: 'C1', ts: `${Date.now()}.000100` } };
+  });
+  const hook = fx.addMethod('webhook', { webhook_url: `${receiver.url}/hook`, signing_secret: 'whsec_YmVuY2hiZW5jaGJlbmNoYmVuY2g=' });
+  const slack = fx.addMethod('slack', { bot_token: 'xoxb-bench', channel: '#oncall' });
+  const policy = Number(fx.db.prepare('INSERT INTO escalation_policies (user_id, name, steps, repeat, repeat_every_minutes, created_at) VALUES (?, ?, ?, 0, 0, ?)')
+    .run(fx.userId, 'Bench', JSON.stringify([{ wait_minutes: 0, alert_method_ids: [hook, slack] }, { wait_minutes: 5, alert_method_ids: [hook] }]), Date.now()).lastInsertRowid);
+  const sample = ids.slice(0, 200);
+  fx.db.prepare(`UPDATE endpoints SET escalation_policy_id = ? WHERE url_id IN (${sample.join(',')})`).run(policy);
+  const endpointNo = new Map(sample.map((id) => [id, Number(/Site (\d+)/.exec(fx.db.prepare('SELECT name FROM endpoints WHERE url_id = ?').pluck().get(id) as string)![1])]));
+  const alerting = createAlerting({
+    repo: createAlertingRepo(fx.db), alerts: createAlertsRepo(fx.db), box: fx.box, logger, regionLabel: (k) => k, primaryRegion: () => 'EU-Germany',
+    escalations: createEscalationRepo(fx.db), threads: createThreadsRepo(sqliteSql(fx.db).db),
+    channels: createChannels({ publicUrl: null, allowPrivateTargets: true, slackApiUrl: receiver.url, telegramApiUrl: receiver.url, twilio: { apiUrl: receiver.url, accountSid: null, authToken: null, from: null }, smtp: { url: null, from: null } }),
+  });
+  alerting.start();
+  const t0 = Date.now() - 60_000;
+  const fail = (id: number, k: number) => httpResult(id, t0 + k * 10_000, { ok: false, status_code: 503, phase: 'http', error: 'HTTP 503' });
+  const until = async (cond: () => boolean) => {
+    while (!cond()) await new Promise((r) => setTimeout(r, 2));
+  };
+  const first: number[] = [];
+  const stopped: number[] = [];
+  const threads = createThreadsRepo(sqliteSql(fx.db).db);
+  for (const id of sample) {
+    alerting.evaluate([fail(id, 0)]);
+    const t = performance.now();
+    alerting.evaluate([fail(id, 1)]);
+    await until(() => firsts.has(id));
+    first.push(firsts.get(id)! - t);
+    const incidentId = fx.db.prepare('SELECT incident_id FROM incidents WHERE url_id = ? AND resolved_at IS NULL').pluck().get(id) as number;
+    // The Slack root must be stored before its thread can be replied to.
+    while (!(await threads.get(incidentId, slack))) await new Promise((r) => setTimeout(r, 2));
+    const ta = performance.now();
+    alerting.acknowledge(incidentId, fx.userId);
+    const n = endpointNo.get(id)!;
+    await until(() => ackReplies.has(n));
+    stopped.push(ackReplies.get(n)! - ta);
+  }
+  await alerting.stop();
+  await receiver.close();
+  fx.close();
+  for (const [label, xs] of [['confirming result → first delivery (step 1)', first], ['acknowledgement → escalation ended, Slack told', stopped]] as const) {
+    const s = [...xs].sort((a, b) => a - b);
+    console.log(`with an escalation policy, ${label.padEnd(48)}: p50 ${pct(s, 50).toFixed(1)} ms, p99 ${pct(s, 99).toFixed(1)} ms (${xs.length} incidents)`);
+  }
+}
+
 async function main(): Promise<void> {
+  if (ESCALATION_ONLY) return escalation();
   console.log(`alerting benchmark: ${fmt(ENDPOINTS)} endpoints, ${fmt(TOTAL)} results per run in batches of ${BATCH}, ${WINDOW} in flight, embedded chDB`);
   // libchdb binds one data directory per process: both runs share it (their batch ids differ).
   const dir = mkdtempSync(path.join(os.tmpdir(), 'upfleet-bench-alerting-'));
@@ -161,6 +230,7 @@ async function main(): Promise<void> {
   console.log(`evaluation cost per result vs ingest's: ${((base.rate / withEval.evalRate!) * 100).toFixed(1)} %; ingest with evaluation vs without: ${(((base.rate - withEval.rate) / base.rate) * 100).toFixed(1)} % slower (chDB run-to-run noise included)`);
   rmSync(dir, { recursive: true, force: true });
   await latency();
+  await escalation();
 }
 
 main().catch((err) => {

@@ -17,7 +17,7 @@ import { endpointKindSpec, endpointKinds } from './check-kinds';
  * A rule whose field is missing is not checked (the server, which has the whole package, checks it).
  */
 export type PlanLimits = Pick<Package, 'package_name' | 'max_regions' | Feature> &
-  Partial<Pick<Package, 'max_members' | 'max_endpoints' | 'multi_region' | 'ssl_monitoring' | 'api_access' | 'check_frequency_seconds' | 'retention_days' | 'max_status_pages' | 'monitor_kinds' | 'custom_domains'>>;
+  Partial<Pick<Package, 'max_members' | 'max_endpoints' | 'multi_region' | 'ssl_monitoring' | 'api_access' | 'advanced_alerts' | 'check_frequency_seconds' | 'retention_days' | 'max_status_pages' | 'monitor_kinds' | 'custom_domains'>>;
 
 /** What a request asks of the plan; each member is checked only when present. */
 export interface PlanInput {
@@ -29,6 +29,8 @@ export interface PlanInput {
   endpoints?: number;
   /** The request makes or uses an API key. */
   apiAccess?: boolean;
+  /** The request creates or edits an escalation policy. */
+  escalation?: boolean;
   /** Members (and pending invitations) the workspace would have after an invitation. */
   members?: number;
   /** Status pages the account would have after the change. */
@@ -54,7 +56,7 @@ export interface PlanViolation {
   /** The package field that refuses. */
   field: PlanField;
   /** The part of the input refused (`kind`, `interval`, `features`, `regions`, `endpoints`, `api`, `status_pages`, `custom_domain`, `members`). */
-  subject: 'kind' | 'interval' | 'features' | 'regions' | 'endpoints' | 'api' | 'status_pages' | 'custom_domain' | 'members';
+  subject: 'kind' | 'interval' | 'features' | 'regions' | 'endpoints' | 'api' | 'escalation' | 'status_pages' | 'custom_domain' | 'members';
   /** The SPEC message shown to the user. */
   message: string;
   /** The HTTP status the API answers it with (REFUSAL_STATUS). */
@@ -73,6 +75,7 @@ export const REFUSAL_STATUS = {
   regions: 400,
   endpoints: 400,
   api: 403,
+  escalation: 403,
   status_pages: 403,
   custom_domain: 403,
   members: 403,
@@ -82,7 +85,7 @@ export const REFUSAL_STATUS = {
  * Checks run in this order (the first violation is the one an API answers): features (in FEATURES
  * order, the form's), regions, endpoint count, API.
  */
-const PHASE = { kind: -1, interval: -0.5, features: 0, regions: 10, endpoints: 20, api: 30, statusPages: 40, customDomain: 45, members: 50 } as const;
+const PHASE = { kind: -1, interval: -0.5, features: 0, regions: 10, endpoints: 20, api: 30, escalation: 35, statusPages: 40, customDomain: 45, members: 50 } as const;
 const featurePhase = (f: Feature) => PHASE.features + FEATURES.indexOf(f);
 
 interface FieldPolicy {
@@ -183,8 +186,9 @@ export const PLAN_FIELDS = {
   advanced_alerts: {
     // SMS costs the operator per message: test sends to an SMS method need this flag
     // (alerting/settings.ts, SMS_TEST_NEEDS_PLAN). Every other platform and threshold is on every plan.
-    gates: 'SMS test sends (403 without it); every other alert platform and threshold is on every plan',
+    gates: 'SMS test sends and escalation policies (403 without it); every other alert platform and threshold is on every plan',
     sell: (p) => (p.advanced_alerts ? 'SMS alerts' : null),
+    check: { phase: PHASE.escalation, subject: 'escalation', run: (plan, input) => (input.escalation && plan.advanced_alerts === false ? MESSAGES.escalationNotInPlan : null) },
   },
   api_access: {
     gates: 'API keys: creating one and every request made with one (403)',

@@ -123,6 +123,10 @@ export interface Endpoint extends Required<EndpointInput>, EndpointCheck, Endpoi
   monitoring_enabled: boolean;
   uptime_percentage: number | null;
   created_at: string;
+  /** The escalation policy its incidents follow; null: every enabled alert method at once. */
+  escalation_policy_id?: number | null;
+  /** Another endpoint of the workspace this one depends on: while that one is down, this one's incidents send nothing. */
+  depends_on?: number | null;
 }
 
 /** An endpoint as stored (create/update answers): no uptime, no live state. */
@@ -209,7 +213,7 @@ export interface AlertThreshold extends AlertThresholdInput {
   region_name: string | null;
 }
 
-export const ALERT_PLATFORMS = ['email', 'slack', 'telegram', 'webhook', 'sms', 'discord', 'teams'] as const;
+export const ALERT_PLATFORMS = ['email', 'slack', 'telegram', 'webhook', 'sms', 'discord', 'teams', 'pagerduty'] as const;
 export type AlertPlatform = (typeof ALERT_PLATFORMS)[number];
 
 /** Config fields per platform (SPEC section 3). */
@@ -221,6 +225,7 @@ export const PLATFORM_FIELDS: Record<AlertPlatform, readonly string[]> = {
   discord: ['webhook_url'],
   teams: ['webhook_url'],
   sms: ['phone_number'],
+  pagerduty: ['routing_key'],
 };
 
 export interface AlertMethod {
@@ -372,6 +377,7 @@ export const MESSAGES = {
   priceMismatch: 'The price does not match the selected plan',
   checkoutClaimed: 'This checkout has already been used',
   apiAccessNotInPlan: 'API access is not available in your current plan. Please upgrade to enable this feature.',
+  escalationNotInPlan: 'Escalation policies are not available in your current plan. Please upgrade to enable this feature.',
   customDomainsNotInPlan: 'Custom domains for status pages are not available in your current plan. Please upgrade to enable this feature.',
   tooManyApiKeys: `You can have at most ${LIMITS.maxApiKeys} API keys. Please revoke one to create another.`,
   apiKeyNotAllowed: 'API keys cannot be used on account routes. Please sign in to manage your account.',
@@ -396,6 +402,8 @@ export interface Incident {
   acknowledged_by: IncidentAcker | null;
   /** The endpoint's name, or null once it was deleted. */
   endpoint_name: string | null;
+  /** The parent endpoint's open incident that silenced this one (it sent nothing while that one lasted); null: none. */
+  suppressed_by?: number | null;
 }
 
 export const INCIDENT_STATES = ['open', 'acknowledged', 'resolved'] as const;
@@ -454,13 +462,32 @@ export interface IncidentStats {
   endpoints: IncidentEndpointStats[];
 }
 
+/** One step of an escalation policy: after `wait_minutes` (from the step before, or from the opening) these methods are notified. */
+export interface EscalationStep {
+  wait_minutes: number;
+  alert_method_ids: number[];
+}
+
+/** Ordered steps run until the incident is acknowledged or resolved; the last one repeats `repeat` times. */
+export interface EscalationPolicy {
+  escalation_policy_id: number;
+  name: string;
+  steps: EscalationStep[];
+  /** Times the last step repeats (reminders), 0 to 10. */
+  repeat: number;
+  repeat_every_minutes: number;
+  created_at: string;
+}
+
+export const ESCALATION_LIMITS = { maxSteps: 10, maxWaitMinutes: 1440, maxRepeat: 10 } as const;
+
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 
 /** One message to one alert method (GET /api/users/alert-methods/{id}/deliveries). */
 export interface AlertDelivery {
   delivery_id: number;
   incident_id: number | null;
-  event: 'opened' | 'resolved' | 'test';
+  event: 'opened' | 'resolved' | 'test' | 'reminder' | 'acknowledged';
   status: DeliveryStatus;
   attempts: number;
   last_error: string | null;
@@ -470,7 +497,7 @@ export interface AlertDelivery {
 }
 
 /** Fields of platform_config that are secrets: masked in GET answers (all but the last 4 characters). */
-export const SECRET_FIELDS = ['bot_token', 'webhook_url', 'phone_number'] as const;
+export const SECRET_FIELDS = ['bot_token', 'webhook_url', 'phone_number', 'routing_key'] as const;
 export const MASK_CHAR = '•';
 
 // ---- Status pages ----

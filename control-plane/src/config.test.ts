@@ -99,7 +99,7 @@ describe('ClickHouse URL redaction', () => {
 describe('alert channel settings', () => {
   it('defaults provider base URLs to the providers, lists bad values, and redacts SMTP and Twilio secrets', () => {
     expect(loadConfig({}).alerting).toEqual({
-      slackApiUrl: 'https://slack.com/api', telegramApiUrl: 'https://api.telegram.org', smtpUrl: null, smtpFrom: null,
+      slackApiUrl: 'https://slack.com/api', telegramApiUrl: 'https://api.telegram.org', pagerdutyApiUrl: 'https://events.pagerduty.com', smtpUrl: null, smtpFrom: null,
       twilio: { apiUrl: 'https://api.twilio.com', accountSid: null, authToken: null, from: null },
     });
     expect(() => loadConfig({ SMTP_URL: 'mail.example.com', SLACK_API_URL: 'slack', PUBLIC_URL: 'example.com' })).toThrow(

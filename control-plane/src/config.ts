@@ -52,6 +52,7 @@ export interface Config {
   alerting: {
     slackApiUrl: string;
     telegramApiUrl: string;
+    pagerdutyApiUrl: string;
     smtpUrl: string | null;
     smtpFrom: string | null;
     twilio: { apiUrl: string; accountSid: string | null; authToken: string | null; from: string | null };
@@ -208,6 +209,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     alerting: {
       slackApiUrl: httpUrl('SLACK_API_URL', 'https://slack.com/api'),
       telegramApiUrl: httpUrl('TELEGRAM_API_URL', 'https://api.telegram.org'),
+      pagerdutyApiUrl: httpUrl('PAGERDUTY_API_URL', 'https://events.pagerduty.com'),
       smtpUrl,
       smtpFrom: str('SMTP_FROM'),
       twilio: {

@@ -53,6 +53,10 @@ export interface ControlPlaneExtras {
   heartbeatTickMs?: number;
   /** How often custom-domain claims due for their daily check are looked for (default hourly). */
   domainCheckTickMs?: number;
+  /** Clock for alerting (incidents, deliveries, escalation steps); tests move it forward. */
+  alertingNow?: () => number;
+  /** How often due escalation steps are looked for (default 1 s). */
+  escalationTickMs?: number;
 }
 
 export async function startControlPlane(config: Config, logger: Logger, extras: ControlPlaneExtras = {}): Promise<ControlPlane> {
@@ -65,7 +69,8 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
   const { maintenance } = statusPages.services;
   const live = createLiveStateFeature(base, maintenance, { maintenanceTickMs: extras.maintenanceTickMs });
   const { events } = live.services;
-  const alerting = createAlertingFeature(base, { maintenance, statusPages: statusPages.services.statusPages, events, live: live.services.live });
+  const alerting = createAlertingFeature(base, { maintenance, statusPages: statusPages.services.statusPages, events, live: live.services.live },
+    { now: extras.alertingNow, escalationPollMs: extras.escalationTickMs });
   const monitoring = createMonitoringFeature(base, { results: store, maintenance, live: live.services.live, ...alerting.services }, { heartbeatTickMs: extras.heartbeatTickMs });
   const billing = createBillingFeature(base);
   const workspaces = createWorkspacesFeature(base, { events, billing: billing.services.billing });

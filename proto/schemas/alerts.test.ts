@@ -40,8 +40,8 @@ describe('AlertMethodCreateBody', () => {
   });
   it('fails each rule with its message', () => {
     const cases: Array<[Record<string, unknown>, string]> = [
-      [{ platform: 'pigeon', platform_config: {} }, 'platform must be one of email, slack, telegram, webhook, sms, discord, teams'],
-      [{ platform_config: {} }, 'platform must be one of email, slack, telegram, webhook, sms, discord, teams'],
+      [{ platform: 'pigeon', platform_config: {} }, 'platform must be one of email, slack, telegram, webhook, sms, discord, teams, pagerduty'],
+      [{ platform_config: {} }, 'platform must be one of email, slack, telegram, webhook, sms, discord, teams, pagerduty'],
       [{ platform: 'email' }, 'platform_config is required'],
       [{ platform: 'email', platform_config: { email_address: 'nope' } }, 'Please enter a valid email address'],
       [{ platform: 'slack', platform_config: { bot_token: 'xoxb-1' } }, 'channel is required'],

@@ -51,6 +51,8 @@ export const PLATFORM_CONFIG = {
   discord: webhookConfig,
   teams: webhookConfig,
   sms: config({ phone_number: configField('phone_number').regex(/^\+?[0-9 ()-]{6,20}$/, 'Please enter a valid phone number') }),
+  /** An Events API v2 integration key of a PagerDuty service (32 characters). */
+  pagerduty: config({ routing_key: configField('routing_key').regex(/^[A-Za-z0-9]{32}$/, 'routing_key must be the 32-character integration key of a PagerDuty service (Events API v2)') }),
 } satisfies Record<AlertPlatform, z.ZodType>;
 
 /** `platform_config` for one platform. */
@@ -65,7 +67,7 @@ const methodOf = <P extends AlertPlatform>(platform: P) =>
 export const AlertMethodCreateBody = z
   .discriminatedUnion(
     'platform',
-    [methodOf('email'), methodOf('slack'), methodOf('telegram'), methodOf('webhook'), methodOf('sms'), methodOf('discord'), methodOf('teams')],
+    [methodOf('email'), methodOf('slack'), methodOf('telegram'), methodOf('webhook'), methodOf('sms'), methodOf('discord'), methodOf('teams'), methodOf('pagerduty')],
     { error: platformError },
   )
   .meta({ id: 'AlertMethodCreateBody', description: 'POST /api/users/alert-methods (one method per platform)' });

@@ -91,6 +91,8 @@ export const DEFAULT_GRACE_SECONDS = 300;
 /** The kinds an endpoint can be created with: every entry of the kinds table. */
 const CREATABLE = Object.keys(ENDPOINT_KIND_TABLE) as [EndpointKind, ...EndpointKind[]];
 
+const POLICY_ERROR = 'escalation_policy_id must be the id of one of your escalation policies, or null';
+const DEPENDS_ERROR = 'depends_on must be the url_id of another of your endpoints, or null';
 const INTERVAL_ERROR = 'check_frequency_seconds must be a whole number of seconds from 1 to 86400';
 const BROWSER_TIMEOUT_ERROR = `timeout_seconds must be a whole number from 1 to ${LIMITS_BROWSER.timeoutSecondsMax}`;
 
@@ -126,6 +128,10 @@ export const EndpointFields = z.object({
   description: optionalText('Description', 1000),
   /** The endpoint's own check interval; absent or null: the plan's (never shorter than the plan's). */
   check_frequency_seconds: z.number({ error: INTERVAL_ERROR }).int(INTERVAL_ERROR).min(1, INTERVAL_ERROR).max(86_400, INTERVAL_ERROR).nullish(),
+  /** Absent on an update: kept; null: none (every enabled alert method at once). */
+  escalation_policy_id: z.number({ error: POLICY_ERROR }).int(POLICY_ERROR).positive(POLICY_ERROR).nullish(),
+  /** Absent on an update: kept; null: depends on nothing. */
+  depends_on: z.number({ error: DEPENDS_ERROR }).int(DEPENDS_ERROR).positive(DEPENDS_ERROR).nullish(),
   ...featureFlags,
   regions: RegionKeys,
 });

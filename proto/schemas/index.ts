@@ -4,6 +4,7 @@ export * from './common';
 export * from './auth';
 export * from './endpoints';
 export * from './alerts';
+export * from './escalation';
 export * from './graphs';
 export * from './admin';
 export * from './forms';

@@ -35,6 +35,9 @@ export const MonitorSpec = z.strictObject({
   description: EndpointCreateBody.shape.description,
   /** The endpoint's own check interval; absent: the plan's. */
   check_frequency_seconds: EndpointFields.shape.check_frequency_seconds,
+  /** The workspace's escalation policy (its id) and the endpoint it depends on (its url_id); absent: left as they are. */
+  escalation_policy_id: EndpointFields.shape.escalation_policy_id,
+  depends_on: EndpointFields.shape.depends_on,
   /** Absent or empty: the primary region (as the API does). */
   regions: RegionKeys,
   /** Absent: response_code only (the API's default). */

@@ -18,6 +18,7 @@ import {
   type Endpoint,
   type GraphsResponse,
   type Incident,
+  type EscalationPolicy,
   type MonitorType,
   type Package,
   type Region,
@@ -75,6 +76,8 @@ export const EndpointResource = z
     ...featureFlags,
     kind: z.enum(ENDPOINT_KINDS).meta({ description: 'http, tcp, dns or heartbeat' }),
     check_frequency_seconds: z.number().int().optional().meta({ description: "The endpoint's own check interval in seconds (absent: the plan's)" }),
+    escalation_policy_id: z.number().int().nullable().optional().meta({ description: 'The escalation policy its incidents follow; null: every enabled alert method at once' }),
+    depends_on: z.number().int().nullable().optional().meta({ description: 'The endpoint this one depends on: while that one is down, incidents of this one are suppressed (send nothing)' }),
     target: z.string().optional().meta({ description: 'tcp: host:port; dns: the name looked up' }),
     record_type: z.enum(DNS_RECORD_TYPES).optional(),
     resolver: z.string().optional().meta({ description: "dns: the server asked (ip or ip:port); absent: the agent's system resolver" }),
@@ -190,7 +193,7 @@ export const AlertDeliveryResource = z
   .object({
     delivery_id: z.number().int(),
     incident_id: z.number().int().nullable(),
-    event: z.enum(['opened', 'resolved', 'test']),
+    event: z.enum(['opened', 'resolved', 'test', 'reminder', 'acknowledged']),
     status: z.enum(['pending', 'delivered', 'failed']),
     attempts: z.number().int(),
     last_error: z.string().nullable(),
@@ -223,8 +226,20 @@ export const IncidentResource = z
     acknowledged_at: timestamp.nullable(),
     acknowledged_by: IncidentAckerResource.nullable(),
     endpoint_name: z.string().nullable(),
+    suppressed_by: z.number().int().nullable().optional().meta({ description: "The parent endpoint's incident that silenced this one (nothing was sent while it lasted)" }),
   })
   .meta({ id: 'Incident' });
+
+export const EscalationPolicyResource = z
+  .object({
+    escalation_policy_id: z.number().int(),
+    name: z.string(),
+    steps: z.array(z.object({ wait_minutes: z.number().int(), alert_method_ids: z.array(z.number().int()) })),
+    repeat: z.number().int(),
+    repeat_every_minutes: z.number().int(),
+    created_at: timestamp,
+  })
+  .meta({ id: 'EscalationPolicy' });
 
 export const AlertMethodDeleted = z.object({ alert_method_id: z.number().int() }).meta({ id: 'AlertMethodDeleted' });
 
@@ -290,9 +305,10 @@ const sameShapes: [
   Same<Out<typeof AlertMethodResource>, AlertMethod>,
   Same<Out<typeof AlertDeliveryResource>, AlertDelivery>,
   Same<Out<typeof IncidentResource>, Incident>,
+  Same<Out<typeof EscalationPolicyResource>, EscalationPolicy>,
   Same<Out<typeof GraphsResource>, GraphsResponse>,
   Same<Out<typeof CheckoutSessionResource>, CheckoutSession>,
   Same<Out<typeof ApiKeyResource>, ApiKey>,
   Same<Out<typeof CreatedApiKeyResource>, CreatedApiKey>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true, true];
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true];
 void sameShapes;

@@ -5,11 +5,16 @@
 import type { AlertPlatform } from '@upfleet/proto/rest';
 import type { Logger } from '../logger';
 import type { AlertingRepo, DeliveryRow } from './repo';
-import type { AlertEvent, Channel, SendOutcome } from './types';
+import type { ThreadsRepo } from './threads-repo';
+import type { AlertEvent, Channel, SendOutcome, ThreadContext, ThreadRef } from './types';
 
 export const RETRY_MIN_MS = 5_000;
 export const RETRY_MAX_MS = 10 * 60_000;
 export const GIVE_UP_AFTER_MS = 24 * 3600_000;
+/** Platforms whose channel threads an incident's messages (the dispatcher keeps their threads). */
+const THREADED: ReadonlySet<AlertPlatform> = new Set(['slack']);
+/** How long a reply waits for its thread's opening message before looking again. */
+export const THREAD_WAIT_MS = 2_000;
 
 export interface MethodForDelivery {
   platform: AlertPlatform;
@@ -33,6 +38,8 @@ export interface DispatcherDeps {
   onOutcome?(platform: AlertPlatform, result: 'delivered' | 'retry' | 'failed'): void;
   /** The acknowledge link for a message to one method about one incident (absent: messages carry none). */
   ackUrl?(incidentId: number, methodId: number): string;
+  /** Incidents' threads per method (Slack); absent: every message stands alone. */
+  threads?: ThreadsRepo;
 }
 
 /** Delay before try `attempt + 1` after `attempt` failed tries: doubling from 5 s, at most 10 min, ±25 % jitter. */
@@ -51,9 +58,9 @@ export function createDispatcher(deps: DispatcherDeps) {
   let timer: NodeJS.Timeout | null = null;
   let stopped = true;
 
-  async function send(platform: AlertPlatform, id: string, event: AlertEvent, config: Record<string, string>, ackUrl: string | null = null): Promise<SendOutcome> {
+  async function send(platform: AlertPlatform, id: string, event: AlertEvent, config: Record<string, string>, ackUrl: string | null, thread?: ThreadContext): Promise<SendOutcome> {
     try {
-      return await deps.channels[platform].send({ id, event, ...(ackUrl ? { ack_url: ackUrl } : {}) }, config);
+      return await deps.channels[platform].send({ id, event, ...(ackUrl ? { ack_url: ackUrl } : {}) }, config, thread);
     } catch (err) {
       return { ok: false, final: false, error: (err as Error).message };
     }
@@ -67,9 +74,19 @@ export function createDispatcher(deps: DispatcherDeps) {
     const event = JSON.parse(row.payload) as AlertEvent;
     // Signed, so every retry carries the same link; made at send time, so it names this server's address now.
     const ackUrl = row.incident_id !== null && event.type === 'incident.opened' && deps.ackUrl ? deps.ackUrl(row.incident_id, row.alert_method_id) : null;
-    const outcome = await send(m.platform, row.idempotency_key, event, m.config, ackUrl);
+    let started: ThreadRef | null = null;
+    const thread: ThreadContext | undefined = deps.threads && row.incident_id !== null && THREADED.has(m.platform)
+      ? { ref: await deps.threads.get(row.incident_id, row.alert_method_id), started: (ref) => { started = ref; } }
+      : undefined;
+    // A reply whose thread is not started yet waits for the opening still being sent (a reminder or
+    // an acknowledgement is not a new conversation).
+    if (thread && !thread.ref && row.event !== 'opened' && repo.openingPending(row.incident_id!, row.alert_method_id, row.delivery_id)) {
+      return repo.postpone(row.delivery_id, now() + THREAD_WAIT_MS);
+    }
+    const outcome = await send(m.platform, row.idempotency_key, event, m.config, ackUrl, thread);
     const t = now();
     if (outcome.ok) {
+      if (started && row.incident_id !== null) await deps.threads!.save(row.incident_id, row.alert_method_id, started, t);
       repo.markDelivered(row.delivery_id, t);
       deps.onOutcome?.(m.platform, 'delivered');
       return;
@@ -133,7 +150,7 @@ export function createDispatcher(deps: DispatcherDeps) {
     async sendNow(userId: number, methodId: number, key: string, event: AlertEvent): Promise<SendOutcome> {
       const m = deps.method(userId, methodId);
       if (!m) return { ok: false, final: true, error: 'Alert method not found' };
-      const outcome = await send(m.platform, key, event, m.config);
+      const outcome = await send(m.platform, key, event, m.config, null);
       repo.insertDelivery({ userId, methodId, incidentId: null, event, key, now: now(), done: { ok: outcome.ok, error: outcome.ok ? null : outcome.error } });
       return outcome;
     },

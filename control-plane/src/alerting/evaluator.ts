@@ -8,6 +8,7 @@ import type { CheckResult } from '@upfleet/proto';
 import type { Logger } from '../logger';
 import { DOWN, observe } from './conditions';
 import { createEndpointCache, regionStateKey } from './endpoint-state';
+import type { Escalator } from './escalation';
 import { createIncidentBook, type IncidentHooks } from './incidents';
 import type { AlertingRepo } from './repo';
 import type { AlertEvent } from './types';
@@ -29,6 +30,8 @@ export interface EvaluatorDeps {
   /** A result this returns true for is not evaluated (its endpoint was in maintenance when it was taken). */
   skipResult?(urlId: number, tsMs: number): boolean;
   incidentHooks?: IncidentHooks;
+  /** Runs escalation policies and dependencies; absent: every enabled method hears each event at once. */
+  escalator?: Escalator;
 }
 
 export function createAlertEvaluator(deps: EvaluatorDeps) {
@@ -37,7 +40,7 @@ export function createAlertEvaluator(deps: EvaluatorDeps) {
   const log = deps.logger.child({ component: 'alert-evaluator' });
   const cache = createEndpointCache(deps);
   let announced: Array<[number, AlertEvent]> = [];
-  const book = createIncidentBook(repo, log, (userId, event) => announced.push([userId, event]), deps.incidentHooks);
+  const book = createIncidentBook(repo, log, (userId, event) => announced.push([userId, event]), deps.incidentHooks, deps.escalator);
   const decide = createConditionDecider(repo, cache, book);
 
   function evaluate(results: readonly CheckResult[]): { changed: number; queued: number } {

@@ -38,7 +38,7 @@ export interface StatsRow {
   mttr_ms: number | null;
 }
 
-const SELECT = `SELECT i.incident_id, i.user_id, i.url_id, i.condition, i.regions, i.cause, i.flapping, i.opened_at, i.resolved_at,
+const SELECT = `SELECT i.incident_id, i.user_id, i.url_id, i.condition, i.regions, i.cause, i.flapping, i.opened_at, i.resolved_at, i.suppressed_by,
     i.acknowledged_at, i.acknowledged_by, u.username AS acker_name, u.email AS acker_email, e.name AS endpoint_name
   FROM incidents i LEFT JOIN users u ON u.id = i.acknowledged_by LEFT JOIN endpoints e ON e.url_id = i.url_id AND e.user_id = i.user_id`;
 

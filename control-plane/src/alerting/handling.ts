@@ -63,6 +63,7 @@ export function createIncidentHandling(deps: HandlingDeps) {
     acknowledged_at: iso(r.acknowledged_at),
     acknowledged_by: ackerOf(r),
     endpoint_name: r.endpoint_name,
+    suppressed_by: r.suppressed_by ?? null,
   });
 
   /** A provider's answer may echo a URL or token of the method: shown masked, as the method's own GET shows them. */

@@ -3,16 +3,9 @@
 // its idempotency key, in the caller's transaction (the dispatcher delivers them after commit).
 import type { Logger } from '../logger';
 import type { EndpointContext } from './endpoint-state';
+import { incidentView, type Escalator, type IncidentOwner } from './escalation';
 import type { AlertingRepo, IncidentRow } from './repo';
-import type { AlertEvent, AlertEventType, IncidentView } from './types';
-
-function incidentView(i: IncidentRow): IncidentView {
-  return {
-    id: i.incident_id, condition: i.condition, cause: i.cause, regions: JSON.parse(i.regions) as string[],
-    opened_at: new Date(i.opened_at).toISOString(), resolved_at: i.resolved_at === null ? null : new Date(i.resolved_at).toISOString(),
-    flapping: i.flapping === 1,
-  };
-}
+import type { AlertEvent, AlertEventType } from './types';
 
 /** Told of incidents as they open and resolve (status pages' auto reports), inside the evaluator's transaction. */
 export interface IncidentHooks {
@@ -21,20 +14,26 @@ export interface IncidentHooks {
 }
 
 /** `announce` hears each opened or resolved incident with its owner (the caller passes it on after commit). */
-export function createIncidentBook(repo: AlertingRepo, log: Logger, announce?: (userId: number, event: AlertEvent) => void, hooks: IncidentHooks = {}) {
-  /** Queues one outbox row per enabled alert method of the owner; returns how many. */
-  function enqueue(ctx: EndpointContext, type: AlertEventType, incident: IncidentRow, at: number): number {
+/** `escalator` absent: every enabled method hears each opening and resolve at once (no policies, no dependencies). */
+export function createIncidentBook(repo: AlertingRepo, log: Logger, announce?: (userId: number, event: AlertEvent) => void, hooks: IncidentHooks = {}, escalator?: Escalator) {
+  const ownerOf = (ctx: EndpointContext): IncidentOwner => ({
+    id: ctx.row.url_id, name: ctx.row.name, url: ctx.row.url, user_id: ctx.row.user_id,
+    escalation_policy_id: ctx.row.escalation_policy_id ?? null, depends_on: ctx.row.depends_on ?? null,
+  });
+
+  /** Tells the user's event stream; with `methods` (null: every enabled one) queues one outbox row each. Returns how many. */
+  function enqueue(ctx: EndpointContext, type: AlertEventType, incident: IncidentRow, at: number, methods: number[] | null): number {
     const event: AlertEvent = {
       type, occurred_at: new Date(at).toISOString(), incident: incidentView(incident),
       endpoint: { id: ctx.row.url_id, name: ctx.row.name, url: ctx.row.url },
     };
     announce?.(ctx.row.user_id, event);
-    const methods = repo.enabledMethodIds(ctx.row.user_id);
+    const targets = methods ?? repo.enabledMethodIds(ctx.row.user_id);
     const tag = type === 'incident.opened' ? 'opened' : 'resolved';
-    for (const m of methods) {
+    for (const m of targets) {
       repo.insertDelivery({ userId: ctx.row.user_id, methodId: m, incidentId: incident.incident_id, event, key: `inc${incident.incident_id}-${tag}-m${m}`, now: at });
     }
-    return methods.length;
+    return targets.length;
   }
 
   return {
@@ -44,8 +43,11 @@ export function createIncidentBook(repo: AlertingRepo, log: Logger, announce?: (
       const row = { user_id: ctx.row.user_id, url_id: ctx.row.url_id, condition, regions: JSON.stringify(regions), cause, flapping: flapping ? 1 : 0, opened_at: t };
       const id = repo.insertIncident(row);
       log.info({ urlId: ctx.row.url_id, incidentId: id, condition, cause }, 'incident opened');
-      hooks.opened?.({ ...row, incident_id: id, resolved_at: null });
-      return enqueue(ctx, 'incident.opened', { ...row, incident_id: id, resolved_at: null }, t);
+      const incident: IncidentRow = { ...row, incident_id: id, resolved_at: null };
+      hooks.opened?.(incident);
+      if (!escalator) return enqueue(ctx, 'incident.opened', incident, t, null);
+      enqueue(ctx, 'incident.opened', incident, t, []);
+      return escalator.opened(incident, ownerOf(ctx), t);
     },
 
     /** Resolves the condition's open incident, if any; returns the deliveries queued. */
@@ -54,7 +56,7 @@ export function createIncidentBook(repo: AlertingRepo, log: Logger, announce?: (
       if (!open || !repo.resolveIncident(open.incident_id, t, false)) return 0;
       log.info({ urlId: ctx.row.url_id, incidentId: open.incident_id, condition }, 'incident resolved');
       hooks.resolved?.({ ...open, resolved_at: t });
-      return enqueue(ctx, 'incident.resolved', { ...open, resolved_at: t }, t);
+      return enqueue(ctx, 'incident.resolved', { ...open, resolved_at: t }, t, escalator ? escalator.resolveTargets(open) : null);
     },
   };
 }

@@ -10,6 +10,9 @@ import type { Logger } from '../logger';
 import type { AlertsRepo } from './settings-repo';
 import { createDispatcher, type MethodForDelivery } from './dispatcher';
 import { createAlertEvaluator } from './evaluator';
+import { createEscalator } from './escalation';
+import type { EscalationRepo } from './escalation-repo';
+import type { ThreadsRepo } from './threads-repo';
 import type { IncidentHooks } from './incidents';
 import type { AlertingRepo } from './repo';
 import type { AlertEvent, Channel } from './types';
@@ -38,6 +41,12 @@ export interface AlertingDeps {
   incidentHooks?: IncidentHooks;
   /** The acknowledge link an opened incident's message to a method carries. */
   ackUrl?(this: void, incidentId: number, methodId: number): string;
+  /** Running escalations (policies, reminders, dependencies); absent: every enabled method at once. */
+  escalations?: EscalationRepo;
+  /** How often the escalation worker looks for due steps (default 1 s). */
+  escalationPollMs?: number;
+  /** Incidents' threads per method (Slack replies and updates); absent: every message stands alone. */
+  threads?: ThreadsRepo;
 }
 
 /** Why an email or SMS delivery of an unverified account fails. */
@@ -76,13 +85,16 @@ export function createAlerting(deps: AlertingDeps) {
   }
 
   const dispatcher = createDispatcher({
-    repo: deps.repo, channels, method, logger: deps.logger, now, pollMs: deps.pollMs, ackUrl: deps.ackUrl,
+    repo: deps.repo, channels, method, logger: deps.logger, now, pollMs: deps.pollMs, ackUrl: deps.ackUrl, threads: deps.threads,
     onOutcome: (platform, result) => deliveries.inc({ platform, result }),
   });
+  const escalator = deps.escalations
+    ? createEscalator({ repo: deps.repo, esc: deps.escalations, logger: deps.logger, now, onQueued: () => dispatcher.wake(), pollMs: deps.escalationPollMs })
+    : undefined;
   const evaluator = createAlertEvaluator({
     repo: deps.repo, logger: deps.logger, regionLabel: deps.regionLabel, primaryRegion: deps.primaryRegion, now,
     onQueued: () => dispatcher.wake(), skipResult: deps.inMaintenance, incidentHooks: deps.incidentHooks,
-    onIncidentEvent: deps.onIncidentEvent,
+    onIncidentEvent: deps.onIncidentEvent, escalator,
   });
   let pruneTimer: NodeJS.Timeout | null = null;
 
@@ -147,8 +159,21 @@ export function createAlerting(deps: AlertingDeps) {
       return { delivered: true };
     },
 
+    /**
+     * Records an acknowledgement (compare-and-set: false when already acknowledged or resolved); the
+     * escalation worker stops the incident's steps and tells Slack and PagerDuty.
+     */
+    acknowledge(incidentId: number, userId: number): boolean {
+      const done = deps.repo.acknowledgeIncident(incidentId, userId, now());
+      if (done) escalator?.wake();
+      return done;
+    },
+    /** One escalation pass now (tests with a fake clock); returns the outbox rows it queued. */
+    escalationTick: (): number => escalator?.tick() ?? 0,
+
     start() {
       dispatcher.start();
+      escalator?.start();
       const prune = () => {
         try {
           deps.repo.prune(now());
@@ -161,6 +186,7 @@ export function createAlerting(deps: AlertingDeps) {
       pruneTimer.unref();
     },
     async stop() {
+      escalator?.stop();
       if (pruneTimer) clearInterval(pruneTimer);
       await dispatcher.stop();
     },

@@ -36,6 +36,12 @@ export function renderMessage(event: AlertEvent, publicUrl: string | null, ackUr
   let title: string;
   if (event.type === 'incident.opened') {
     title = i.flapping ? `FLAPPING: ${e.name} keeps changing state` : `DOWN: ${e.name} - ${i.cause}`;
+    if (event.step !== undefined && event.step > 1) facts.push(['Escalation', `step ${event.step}: not acknowledged yet`]);
+  } else if (event.type === 'incident.reminder') {
+    title = `REMINDER: ${e.name} is still down - ${i.cause}`;
+    if (event.reminder) facts.push(['Reminder', `${event.reminder.n} of ${event.reminder.of}`]);
+  } else if (event.type === 'incident.acknowledged') {
+    title = `Acknowledged by ${event.acknowledged_by ?? 'a member'}: ${e.name} - ${i.cause}`;
   } else {
     const lasted = formatDuration(Date.parse(i.resolved_at ?? event.occurred_at) - Date.parse(i.opened_at));
     title = `RESOLVED: ${e.name} is back after ${lasted}`;
@@ -47,7 +53,8 @@ export function renderMessage(event: AlertEvent, publicUrl: string | null, ackUr
   // The link on a line of its own keeps mail lines short enough to travel as plain 7-bit text.
   if (ack) lines.push('Acknowledge:', ack);
   if (link) lines.push(`Dashboard: ${link}`);
-  return { title, text: lines.join('\n'), facts, link, ack, color: event.type === 'incident.opened' ? 'red' : 'green' };
+  const color = event.type === 'incident.resolved' ? 'green' : event.type === 'incident.acknowledged' ? 'blue' : 'red';
+  return { title, text: lines.join('\n'), facts, link, ack, color };
 }
 
 export const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');

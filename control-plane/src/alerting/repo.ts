@@ -33,6 +33,10 @@ export interface IncidentRow {
   flapping: number;
   opened_at: number;
   resolved_at: number | null;
+  /** The parent endpoint's incident that silenced this one. */
+  suppressed_by?: number | null;
+  acknowledged_at?: number | null;
+  acknowledged_by?: number | null;
 }
 
 export interface DeliveryRow {
@@ -88,9 +92,11 @@ export function createAlertingRepo(db: Db, endpoints: Pick<EndpointsRepo, 'monit
     updateIncident: db.prepare('UPDATE incidents SET regions = ?, cause = ?, flapping = ? WHERE incident_id = ?'),
     enabledMethods: db.prepare('SELECT alert_method_id FROM alert_methods WHERE user_id = ? AND is_enabled = 1 ORDER BY alert_method_id').pluck(),
     insertDelivery: db.prepare(`INSERT OR IGNORE INTO alert_deliveries (user_id, alert_method_id, incident_id, event, idempotency_key, payload,
-        status, attempts, next_attempt_at, last_error, created_at, delivered_at)
+        status, attempts, next_attempt_at, last_error, created_at, delivered_at, step)
       VALUES (@user_id, @alert_method_id, @incident_id, @event, @idempotency_key, @payload, @status, @attempts, @next_attempt_at,
-        @last_error, @created_at, @delivered_at)`),
+        @last_error, @created_at, @delivered_at, @step)`),
+    acknowledge: db.prepare(`UPDATE incidents SET acknowledged_at = ?, acknowledged_by = ?
+      WHERE incident_id = ? AND acknowledged_at IS NULL AND resolved_at IS NULL`),
     due: db.prepare(`SELECT * FROM alert_deliveries WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, delivery_id LIMIT ?`),
     pending: db.prepare(`SELECT COUNT(*) FROM alert_deliveries WHERE status = 'pending'`).pluck(),
     nextDue: db.prepare(`SELECT MIN(next_attempt_at) FROM alert_deliveries WHERE status = 'pending'`).pluck(),
@@ -100,6 +106,9 @@ export function createAlertingRepo(db: Db, endpoints: Pick<EndpointsRepo, 'monit
       WHERE delivery_id = ? AND status = 'pending'`),
     markRetry: db.prepare(`UPDATE alert_deliveries SET attempts = attempts + 1, last_error = ?, next_attempt_at = ?
       WHERE delivery_id = ? AND status = 'pending'`),
+    postpone: db.prepare(`UPDATE alert_deliveries SET next_attempt_at = ? WHERE delivery_id = ? AND status = 'pending'`),
+    openingPending: db.prepare(`SELECT 1 FROM alert_deliveries WHERE incident_id = ? AND alert_method_id = ? AND event = 'opened' AND status = 'pending'
+      AND delivery_id < ?`).pluck(),
     deliveriesOf: db.prepare(`SELECT * FROM alert_deliveries WHERE alert_method_id = ? AND user_id = ?
       ORDER BY created_at DESC, delivery_id DESC LIMIT ?`),
     pruneIncidents: db.prepare(`DELETE FROM incidents WHERE resolved_at IS NOT NULL AND resolved_at < ? - 86400000 * (
@@ -132,19 +141,30 @@ export function createAlertingRepo(db: Db, endpoints: Pick<EndpointsRepo, 'monit
     enabledMethodIds: (userId: number) => q.enabledMethods.all(userId) as number[],
     /** One outbox row; a second row with the same idempotency key is ignored. */
     insertDelivery(d: { userId: number; methodId: number; incidentId: number | null; event: AlertEvent; key: string; now: number;
-      done?: { ok: boolean; error: string | null } }) {
-      q.insertDelivery.run({
+      done?: { ok: boolean; error: string | null }; step?: number | null }): boolean {
+      return q.insertDelivery.run({
+        step: d.step ?? null,
         user_id: d.userId, alert_method_id: d.methodId, incident_id: d.incidentId, event: eventName(d.event), idempotency_key: d.key,
         payload: JSON.stringify(d.event), status: d.done ? (d.done.ok ? 'delivered' : 'failed') : 'pending', attempts: d.done ? 1 : 0,
         next_attempt_at: d.now, last_error: d.done?.error ?? null, created_at: d.now, delivered_at: d.done?.ok ? d.now : null,
-      });
+      }).changes === 1;
     },
+    /**
+     * Records who acknowledged an open incident and when; false when it was acknowledged already or
+     * has resolved (compare-and-set). The escalation worker reads the column: no further steps or
+     * reminders, and the acknowledgement goes to the Slack thread and PagerDuty once.
+     */
+    acknowledgeIncident: (incidentId: number, userId: number, at: number): boolean => q.acknowledge.run(at, userId, incidentId).changes === 1,
     due: (now: number, limit: number) => q.due.all(now, limit) as DeliveryRow[],
     nextDueAt: () => q.nextDue.get() as number | null,
     pendingCount: () => q.pending.get() as number,
     markDelivered: (id: number, at: number) => void q.markDelivered.run(at, id),
     markFailed: (id: number, error: string) => void q.markFailed.run(error, id),
     markRetry: (id: number, error: string, nextAt: number) => void q.markRetry.run(error, nextAt, id),
+    /** Tries again later without counting a try (it waits for the message it replies to). */
+    postpone: (id: number, nextAt: number) => void q.postpone.run(nextAt, id),
+    /** Whether an earlier opening message of the incident to the method is still to be sent. */
+    openingPending: (incidentId: number, methodId: number, beforeDeliveryId: number) => q.openingPending.get(incidentId, methodId, beforeDeliveryId) !== undefined,
     deliveriesOf: (userId: number, methodId: number, limit: number) => q.deliveriesOf.all(methodId, userId, limit) as DeliveryRow[],
     /** Resolved incidents beyond their owner's plan retention, and old test sends. */
     prune(now: number) {
@@ -156,6 +176,7 @@ export function createAlertingRepo(db: Db, endpoints: Pick<EndpointsRepo, 'monit
 }
 export type AlertingRepo = ReturnType<typeof createAlertingRepo>;
 
-function eventName(e: AlertEvent): DeliveryEvent {
-  return e.type === 'incident.opened' ? 'opened' : e.type === 'incident.resolved' ? 'resolved' : 'test';
-}
+const EVENT_NAMES: Record<AlertEvent['type'], DeliveryEvent> = {
+  'incident.opened': 'opened', 'incident.resolved': 'resolved', 'incident.reminder': 'reminder', 'incident.acknowledged': 'acknowledged', test: 'test',
+};
+const eventName = (e: AlertEvent): DeliveryEvent => EVENT_NAMES[e.type];

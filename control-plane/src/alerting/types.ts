@@ -1,7 +1,7 @@
 // Shapes shared by the evaluator, the outbox, the message renderer and the channels.
 
-export type DeliveryEvent = 'opened' | 'resolved' | 'test';
-export type AlertEventType = 'incident.opened' | 'incident.resolved' | 'test';
+export type DeliveryEvent = 'opened' | 'resolved' | 'test' | 'reminder' | 'acknowledged';
+export type AlertEventType = 'incident.opened' | 'incident.resolved' | 'test' | 'incident.reminder' | 'incident.acknowledged';
 
 export interface IncidentView {
   id: number;
@@ -28,6 +28,12 @@ export interface AlertEvent {
   occurred_at: string;
   incident: IncidentView | null;
   endpoint: EndpointView | null;
+  /** The escalation step (1-based) that sent it; absent without an escalation policy. */
+  step?: number;
+  /** A reminder: which one, and of how many. */
+  reminder?: { n: number; of: number };
+  /** incident.acknowledged: who did. */
+  acknowledged_by?: string;
 }
 
 /** What a channel reports after one try. `final` failures are not retried. */
@@ -43,6 +49,19 @@ export interface OutgoingMessage {
   ack_url?: string | null;
 }
 
+/** Where an incident's first message to a method went (a Slack channel and message ts): its thread. */
+export interface ThreadRef {
+  channel: string;
+  ts: string;
+}
+
+/** An incident's thread at one method: the one stored, and how a channel reports the one it started. */
+export interface ThreadContext {
+  ref: ThreadRef | null;
+  started(ref: ThreadRef): void;
+}
+
 export interface Channel {
-  send(message: OutgoingMessage, config: Record<string, string>): Promise<SendOutcome>;
+  /** `thread`: given for an incident's messages to channels that thread them (Slack). */
+  send(message: OutgoingMessage, config: Record<string, string>, thread?: ThreadContext): Promise<SendOutcome>;
 }

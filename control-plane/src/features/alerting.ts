@@ -5,9 +5,13 @@ import { createChannels } from '../alerting/channels';
 import { createIncidentHandling } from '../alerting/handling';
 import { createHandlingRepo } from '../alerting/handling-repo';
 import { createAlertingRepo } from '../alerting/repo';
+import { createEscalationRepo } from '../alerting/escalation-repo';
+import { createThreadsRepo } from '../alerting/threads-repo';
 import { createAlertService } from '../alerting/settings';
 import { createAlertsRepo } from '../alerting/settings-repo';
 import { createTimelineRepo } from '../alerting/timeline-repo';
+import { createEscalationPolicyService } from '../alerting/escalation-policies';
+import { createEscalationPoliciesRepo } from '../alerting/escalation-policies-repo';
 import type { MaintenanceService } from '../maintenance';
 import type { EventHub } from '../services/events';
 import type { LiveStateService } from '../services/live-state';
@@ -18,8 +22,10 @@ import { alertMethodRoutes } from '../http/routes/alert-methods';
 import { incidentRoutes } from '../http/routes/incidents';
 import { incidentHandlingRoutes } from '../http/routes/incident-handling';
 import { ackLinkRoutes } from '../http/routes/ack-links';
+import { escalationPolicyRoutes } from '../http/routes/escalation-policies';
 
-export function createAlertingFeature(base: Foundation, deps: { maintenance: MaintenanceService; statusPages: StatusPageService; events: EventHub; live: LiveStateService }) {
+export function createAlertingFeature(base: Foundation, deps: { maintenance: MaintenanceService; statusPages: StatusPageService; events: EventHub; live: LiveStateService },
+  opts: { now?: () => number; escalationPollMs?: number } = {}) {
   const { config } = base;
   const alertsRepo = createAlertsRepo(base.db);
   const incidents = createIncidentHandling({
@@ -42,6 +48,10 @@ export function createAlertingFeature(base: Foundation, deps: { maintenance: Mai
     emailVerified: base.emailVerified,
     ackUrl: (incidentId, methodId) => incidents.ackUrl(incidentId, methodId),
     repo: createAlertingRepo(base.db),
+    escalations: createEscalationRepo(base.db),
+    threads: createThreadsRepo(base.sql.db),
+    now: opts.now,
+    escalationPollMs: opts.escalationPollMs,
     alerts: alertsRepo,
     box: base.box,
     logger: base.logger,
@@ -52,6 +62,7 @@ export function createAlertingFeature(base: Foundation, deps: { maintenance: Mai
       allowPrivateTargets: config.allowPrivateTargets,
       slackApiUrl: config.alerting.slackApiUrl,
       telegramApiUrl: config.alerting.telegramApiUrl,
+      pagerdutyApiUrl: config.alerting.pagerdutyApiUrl,
       twilio: config.alerting.twilio,
       smtp: { url: config.alerting.smtpUrl, from: config.alerting.smtpFrom },
     }),
@@ -63,15 +74,19 @@ export function createAlertingFeature(base: Foundation, deps: { maintenance: Mai
     alerts: alertsRepo, endpoints: base.endpointsRepo, catalog: base.catalog, box: base.box, onThresholdsChanged: (urlId) => alerting.thresholdsChanged(urlId),
     limiter: base.limiter, advancedAlerts: (userId) => base.planOf(userId).advanced_alerts, emailVerified: base.emailVerified,
   });
+  const escalationPolicies = createEscalationPolicyService({ repo: createEscalationPoliciesRepo(base.sql.db), planOf: base.planOf, now: base.now });
   return {
     name: 'alerting',
-    services: { alerting, alerts, incidents },
+    services: { alerting, alerts, incidents, escalationPolicies },
     routes: () => ({
       // An acknowledge link carries its own credential (a signed token): outside /api, like a heartbeat's ping.
       outside: [ackLinkRoutes({ incidents })],
-      workspace: [...alertMethodRoutes({ alerts, alerting }), ...incidentRoutes({ incidents }), ...incidentHandlingRoutes({ incidents })],
+      workspace: [
+        ...alertMethodRoutes({ alerts, alerting }), ...incidentRoutes({ incidents }), ...incidentHandlingRoutes({ incidents }),
+        ...escalationPolicyRoutes({ escalationPolicies }),
+      ],
     }),
-    // The delivery outbox and incident retention run once in a cluster: on the lease holder.
+    // The delivery outbox, escalations and incident retention run once in a cluster: on the lease holder.
     ...whileLeader(base.leadership, { start: () => alerting.start(), stop: () => alerting.stop() }),
   } satisfies Feature<unknown>;
 }

@@ -310,7 +310,7 @@ describe('alert methods', () => {
       [{ platform: 'webhook', platform_config: { webhook_url: 'not-a-url' } }, 'Webhook URL must be a valid URL'],
       [{ platform: 'discord', platform_config: { webhook_url: 'ftp://x' } }, 'Webhook URL must be a valid URL'],
       [{ platform: 'sms', platform_config: {} }, 'phone_number is required'],
-      [{ platform: 'pigeon', platform_config: {} }, 'platform must be one of email, slack, telegram, webhook, sms, discord, teams'],
+      [{ platform: 'pigeon', platform_config: {} }, 'platform must be one of email, slack, telegram, webhook, sms, discord, teams, pagerduty'],
     ];
     for (const [body, error] of bad) {
       const r = await h.call('POST', '/api/users/alert-methods', body, token);

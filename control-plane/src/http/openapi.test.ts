@@ -67,6 +67,9 @@ describe('GET /api/openapi.json', () => {
       'GET /api/users/alert-methods/{alert_method_id}/deliveries', 'GET /api/users/incidents', 'POST /api/public/create-checkout-session',
       'GET /api/users/incidents/{id}', 'GET /api/users/incidents/stats', 'POST /api/users/incidents/{id}/acknowledge', 'POST /api/users/incidents/acknowledge',
       'GET /api/public/billing', 'GET /api/public/invitations/{token}',
+      // Escalation policies
+      'GET /api/users/escalation-policies', 'POST /api/users/escalation-policies', 'GET /api/users/escalation-policies/{id}',
+      'PUT /api/users/escalation-policies/{id}', 'DELETE /api/users/escalation-policies/{id}',
       // One endpoint and a heartbeat's ping log
       'GET /api/users/endpoints/{url_id}', 'GET /api/users/endpoints/{url_id}/pings', 'POST /api/users/endpoints/{url_id}/rotate-ping-url',
       // Data out
@@ -249,6 +252,15 @@ describe('GET /api/openapi.json', () => {
       const deliveries = await call('GET', '/api/users/alert-methods/{alert_method_id}/deliveries', `/api/users/alert-methods/${hid}/deliveries`, undefined, key);
       expect(deliveries.body.data.length).toBeGreaterThan(0);
       await call('GET', '/api/users/alert-methods/{alert_method_id}/deliveries', '/api/users/alert-methods/987654/deliveries', undefined, key); // 404
+      const policy = { name: 'On call', steps: [{ wait_minutes: 0, alert_method_ids: [hid] }], repeat: 1, repeat_every_minutes: 30 };
+      const made = await call('POST', '/api/users/escalation-policies', '/api/users/escalation-policies', policy, key);
+      const pid = made.body.data.escalation_policy_id as number;
+      await call('POST', '/api/users/escalation-policies', '/api/users/escalation-policies', { ...policy, repeat: 11 }, key); // 400
+      await call('GET', '/api/users/escalation-policies', '/api/users/escalation-policies', undefined, key);
+      await call('GET', '/api/users/escalation-policies/{id}', `/api/users/escalation-policies/${pid}`, undefined, key);
+      await call('GET', '/api/users/escalation-policies/{id}', '/api/users/escalation-policies/987654', undefined, key); // 404
+      await call('PUT', '/api/users/escalation-policies/{id}', `/api/users/escalation-policies/${pid}`, { ...policy, name: 'Renamed' }, key);
+      await call('DELETE', '/api/users/escalation-policies/{id}', `/api/users/escalation-policies/${pid}`, undefined, key);
     } finally {
       await new Promise((r) => receiver.close(r));
     }

@@ -3,7 +3,7 @@
 // zod 4 emits JSON Schema 2020-12, the dialect OpenAPI 3.1 uses, so the schemas go in as they are.
 import { z } from 'zod';
 import {
-  AlertDeliveryResource, AlertMethodCreatedResource, CheckoutSessionResource, PublicCheckoutSessionBody, IncidentDetailResource, IncidentResource, IncidentsAcknowledgeBody, IncidentsAcknowledgedResource, IncidentStatsQuery, IncidentStatsResource, IncidentsQuery, SigningSecretResource, TestSendResult,
+  AlertDeliveryResource, AlertMethodCreatedResource, CheckoutSessionResource, PublicCheckoutSessionBody, EscalationPolicyBody, EscalationPolicyResource, IncidentDetailResource, IncidentResource, IncidentsAcknowledgeBody, IncidentsAcknowledgedResource, IncidentStatsQuery, IncidentStatsResource, IncidentsQuery, SigningSecretResource, TestSendResult,
   AlertMethodCreateBody, AlertMethodDeleted, AlertMethodResource, AlertMethodUpdateBody, AlertThresholdResource, AlertThresholdsBody,
   ApiKeyCreateBody, ApiKeyResource, CreatedApiKeyResource, DashboardResource, EndpointCreateBody, EndpointDeleted, EndpointResource,
   EndpointSavedResource, EndpointListQuery, EndpointToggleBody, EndpointToggleResult, EndpointUpdateBody, GraphQuery, GraphsResource, MonitorTypeResource,
@@ -85,6 +85,11 @@ export const API_ROUTES: ApiRoute[] = [
         + 'and upfleet_incident_open (labels endpoint, url_id, kind).',
     },
   },
+  { method: 'get', path: '/api/users/escalation-policies', summary: 'List escalation policies', tag: 'Alerts', access: 'key', data: list(EscalationPolicyResource) },
+  { method: 'get', path: '/api/users/escalation-policies/{id}', summary: 'One escalation policy', tag: 'Alerts', access: 'key', data: EscalationPolicyResource },
+  { method: 'post', path: '/api/users/escalation-policies', summary: 'Create an escalation policy (plans with advanced alerts)', tag: 'Alerts', access: 'key', body: EscalationPolicyBody, data: EscalationPolicyResource, created: true, errors: [403] },
+  { method: 'put', path: '/api/users/escalation-policies/{id}', summary: 'Replace an escalation policy (running incidents keep the steps they started with)', tag: 'Alerts', access: 'key', body: EscalationPolicyBody, data: EscalationPolicyResource, errors: [403] },
+  { method: 'delete', path: '/api/users/escalation-policies/{id}', summary: 'Delete an escalation policy (its endpoints go back to every enabled method at once)', tag: 'Alerts', access: 'key', data: z.object({ escalation_policy_id: z.number().int() }) },
   { method: 'get', path: '/api/graphs/endpoint/{id}', summary: 'Graph series of an endpoint', tag: 'Graphs', access: 'key', query: GraphQuery, data: GraphsResource, errors: [503] },
   { method: 'get', path: '/api/users/api-keys', summary: 'List API keys (never the keys themselves)', tag: 'API keys', access: 'session', data: list(ApiKeyResource) },
   { method: 'post', path: '/api/users/api-keys', summary: 'Create an API key (shown once, in this answer)', tag: 'API keys', access: 'session', body: ApiKeyCreateBody, data: CreatedApiKeyResource, created: true },

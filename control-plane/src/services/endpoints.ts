@@ -128,7 +128,32 @@ export function createEndpointService(deps: {
     const region = planViolations(plan, { regions }, planContext(catalog))[0];
     if (region) throw planRefused(region);
     const { name, description, ping_host, cert_expiry, response_code, response_time } = body;
-    return { input: { name, url, description, ping_host, cert_expiry, response_code, response_time, regions, check_frequency_seconds: interval }, check };
+    checkLinks(userId, body, urlId);
+    return {
+      input: {
+        name, url, description, ping_host, cert_expiry, response_code, response_time, regions, check_frequency_seconds: interval,
+        escalation_policy_id: body.escalation_policy_id, depends_on: body.depends_on,
+      },
+      check,
+    };
+  }
+
+  /** The policy and the parent an endpoint names are the workspace's own; a dependency never loops back. */
+  function checkLinks(userId: number, body: EndpointCreateBody, urlId: number): void {
+    if (typeof body.escalation_policy_id === 'number' && !endpoints.policyExists(userId, body.escalation_policy_id)) {
+      throw badRequest('escalation_policy_id must be the id of one of your escalation policies, or null');
+    }
+    const parent = body.depends_on;
+    if (typeof parent !== 'number') return;
+    if (parent === urlId) throw badRequest('An endpoint cannot depend on itself');
+    if (endpoints.dependsOn(userId, parent) === undefined) throw badRequest('depends_on must be the url_id of another of your endpoints, or null');
+    // Walk up from the parent: reaching this endpoint would make a cycle.
+    const seen = new Set<number>([parent]);
+    for (let at: number | null | undefined = endpoints.dependsOn(userId, parent); typeof at === 'number'; at = endpoints.dependsOn(userId, at)) {
+      if (at === urlId) throw badRequest('depends_on would make a cycle: that endpoint depends on this one');
+      if (seen.has(at)) break;
+      seen.add(at);
+    }
   }
 
   /**

@@ -87,13 +87,16 @@ export const toEndpoint = (r: Row): SavedEndpoint => ({
   created_at: r.created_at as string,
   ...ownInterval(r.check_frequency_seconds),
   ...checkView(r.kind, r.check_config),
+  escalation_policy_id: (r.escalation_policy_id as number | null) ?? null,
+  depends_on: (r.depends_on as number | null) ?? null,
 });
 
 /** An endpoint's own interval, when it has one (absent: its plan's). */
 const ownInterval = (v: unknown): { check_frequency_seconds?: number } => (typeof v === 'number' ? { check_frequency_seconds: v } : {});
 
-/** What a save writes: the body's fields with its own interval (null: the plan's). */
-export type EndpointWrite = Required<EndpointInput> & { check_frequency_seconds?: number | null };
+/** What a save writes: the body's fields with its own interval (null: the plan's), its escalation
+ *  policy and the endpoint it depends on (undefined on an update: kept; null: none). */
+export type EndpointWrite = Required<EndpointInput> & { check_frequency_seconds?: number | null; escalation_policy_id?: number | null; depends_on?: number | null };
 
 /** Monitoring view of an endpoint with its owner's plan, for the assignment engine. */
 export interface MonitoredEndpoint {
@@ -116,6 +119,10 @@ export interface MonitoredEndpoint {
 export interface OwnedMonitoredEndpoint extends MonitoredEndpoint {
   user_id: number;
   name: string;
+  /** Its incidents follow this escalation policy; null: every enabled method at once. */
+  escalation_policy_id: number | null;
+  /** While this endpoint has an open down incident, this one's incidents send nothing. */
+  depends_on: number | null;
 }
 
 /** A list row (raw array, in the select's column order) as the API's endpoint. */
@@ -135,6 +142,8 @@ function listItem(r: unknown[]): SavedEndpoint {
     created_at: r[11] as string,
     ...ownInterval(r[14]),
     ...checkView(r[12], r[13]),
+    escalation_policy_id: (r[15] as number | null) ?? null,
+    depends_on: (r[16] as number | null) ?? null,
   };
 }
 
@@ -144,22 +153,29 @@ export function createEndpointsRepo(db: Db, box?: SecretBox) {
     // Arrays, not objects: a 1,000-endpoint dashboard list is read on every page load.
     listRaw: db.prepare(`SELECT url_id, guid, name, url, description, regions, ping_host, cert_expiry, response_code,
       response_time, monitoring_enabled, created_at, (SELECT kind FROM endpoint_checks c WHERE c.url_id = endpoints.url_id),
-      (SELECT config FROM endpoint_checks c WHERE c.url_id = endpoints.url_id), check_frequency_seconds FROM endpoints WHERE user_id = ? ORDER BY url_id`).raw(true),
+      (SELECT config FROM endpoint_checks c WHERE c.url_id = endpoints.url_id), check_frequency_seconds, escalation_policy_id, depends_on FROM endpoints WHERE user_id = ? ORDER BY url_id`).raw(true),
     pageRaw: db.prepare(`SELECT url_id, guid, name, url, description, regions, ping_host, cert_expiry, response_code,
       response_time, monitoring_enabled, created_at, (SELECT kind FROM endpoint_checks c WHERE c.url_id = endpoints.url_id),
-      (SELECT config FROM endpoint_checks c WHERE c.url_id = endpoints.url_id), check_frequency_seconds FROM endpoints WHERE user_id = ? ORDER BY url_id LIMIT ? OFFSET ?`).raw(true),
+      (SELECT config FROM endpoint_checks c WHERE c.url_id = endpoints.url_id), check_frequency_seconds, escalation_policy_id, depends_on FROM endpoints WHERE user_id = ? ORDER BY url_id LIMIT ? OFFSET ?`).raw(true),
     get: db.prepare(`SELECT e.*, c.kind, c.config AS check_config FROM endpoints e LEFT JOIN endpoint_checks c ON c.url_id = e.url_id
       WHERE e.url_id = ? AND e.user_id = ?`),
     count: db.prepare('SELECT COUNT(*) FROM endpoints WHERE user_id = ?').pluck(),
     countActive: db.prepare('SELECT COUNT(*) FROM endpoints WHERE user_id = ? AND monitoring_enabled = 1').pluck(),
-    insert: db.prepare(`INSERT INTO endpoints (guid, user_id, name, url, description, regions, ping_host, cert_expiry, response_code, response_time, check_frequency_seconds)
-      VALUES (@guid, @user_id, @name, @url, @description, @regions, @ping_host, @cert_expiry, @response_code, @response_time, @check_frequency_seconds)`),
+    insert: db.prepare(`INSERT INTO endpoints (guid, user_id, name, url, description, regions, ping_host, cert_expiry, response_code, response_time, check_frequency_seconds,
+        escalation_policy_id, depends_on)
+      VALUES (@guid, @user_id, @name, @url, @description, @regions, @ping_host, @cert_expiry, @response_code, @response_time, @check_frequency_seconds,
+        @escalation_policy_id, @depends_on)`),
     update: db.prepare(`UPDATE endpoints SET name = @name, url = @url, description = @description, regions = @regions,
       ping_host = @ping_host, cert_expiry = @cert_expiry, response_code = @response_code, response_time = @response_time,
       check_frequency_seconds = CASE WHEN @keep_interval = 1 THEN check_frequency_seconds ELSE @check_frequency_seconds END,
+      escalation_policy_id = CASE WHEN @keep_policy = 1 THEN escalation_policy_id ELSE @escalation_policy_id END,
+      depends_on = CASE WHEN @keep_depends = 1 THEN depends_on ELSE @depends_on END,
       updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE url_id = @url_id AND user_id = @user_id`),
     toggle: db.prepare("UPDATE endpoints SET monitoring_enabled = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE url_id = ? AND user_id = ?"),
     delete: db.prepare('DELETE FROM endpoints WHERE url_id = ? AND user_id = ?'),
+    dropDependents: db.prepare('UPDATE endpoints SET depends_on = NULL WHERE depends_on = ? AND user_id = ?'),
+    dependsOn: db.prepare('SELECT depends_on FROM endpoints WHERE url_id = ? AND user_id = ?').pluck(),
+    policyExists: db.prepare('SELECT 1 FROM escalation_policies WHERE escalation_policy_id = ? AND user_id = ?').pluck(),
     monitored: db.prepare(`SELECT e.url_id, e.url, e.regions, e.ping_host, e.cert_expiry, e.response_code, e.response_time,
         c.kind, c.config AS check_config, MAX(COALESCE(e.check_frequency_seconds, 0), p.check_frequency_seconds) AS check_frequency_seconds, p.retention_days
       FROM endpoints e JOIN users u ON u.id = e.user_id JOIN packages p ON p.package_id = u.package_id
@@ -180,7 +196,7 @@ export function createEndpointsRepo(db: Db, box?: SecretBox) {
       FROM endpoints e JOIN users u ON u.id = e.user_id JOIN packages p ON p.package_id = u.package_id
       LEFT JOIN endpoint_checks c ON c.url_id = e.url_id
       WHERE e.url_id = ?`),
-    monitoredById: db.prepare(`SELECT e.url_id, e.user_id, e.name, e.url, e.regions, e.ping_host, e.cert_expiry, e.response_code, e.response_time,
+    monitoredById: db.prepare(`SELECT e.url_id, e.user_id, e.name, e.escalation_policy_id, e.depends_on, e.url, e.regions, e.ping_host, e.cert_expiry, e.response_code, e.response_time,
         c.kind, c.config AS check_config, MAX(COALESCE(e.check_frequency_seconds, 0), p.check_frequency_seconds) AS check_frequency_seconds, p.retention_days
       FROM endpoints e JOIN users u ON u.id = e.user_id JOIN packages p ON p.package_id = u.package_id
       LEFT JOIN endpoint_checks c ON c.url_id = e.url_id
@@ -255,6 +271,8 @@ export function createEndpointsRepo(db: Db, box?: SecretBox) {
     response_code: input.response_code ? 1 : 0,
     response_time: input.response_time ? 1 : 0,
     check_frequency_seconds: input.check_frequency_seconds ?? null,
+    escalation_policy_id: input.escalation_policy_id ?? null,
+    depends_on: input.depends_on ?? null,
   });
   // Bumped on every write of a user's endpoints (this repo is their only writer), so a cached
   // rendering of the list knows when it is stale.
@@ -300,12 +318,20 @@ export function createEndpointsRepo(db: Db, box?: SecretBox) {
       changed(userId, db.transaction(() => {
         const previous = parseCheck(q.checkConfig.get(urlId, userId));
         // A write without the field (a plan change editing regions) keeps the endpoint's own interval.
-        const did = q.update.run({ ...params(userId, input), url_id: urlId, keep_interval: input.check_frequency_seconds === undefined ? 1 : 0 }).changes === 1;
+        const did = q.update.run({ ...params(userId, input), url_id: urlId, keep_interval: input.check_frequency_seconds === undefined ? 1 : 0,
+          keep_policy: input.escalation_policy_id === undefined ? 1 : 0, keep_depends: input.depends_on === undefined ? 1 : 0 }).changes === 1;
         if (did) saveCheck(urlId, check, previous);
         return did;
       })()),
     toggle: (userId: number, urlId: number, enabled: boolean): boolean => changed(userId, q.toggle.run(enabled ? 1 : 0, urlId, userId).changes === 1),
-    delete: (userId: number, urlId: number): boolean => changed(userId, q.delete.run(urlId, userId).changes === 1),
+    /** Deletes the endpoint; those that depended on it depend on nothing from now on. */
+    delete: (userId: number, urlId: number): boolean => changed(userId, db.transaction(() => {
+      q.dropDependents.run(urlId, userId);
+      return q.delete.run(urlId, userId).changes === 1;
+    })()),
+    /** The endpoint this one depends on (null: none; undefined: no such endpoint of the user). */
+    dependsOn: (userId: number, urlId: number): number | null | undefined => q.dependsOn.get(urlId, userId) as number | null | undefined,
+    policyExists: (userId: number, policyId: number): boolean => q.policyExists.get(policyId, userId) !== undefined,
     /** All monitoring-enabled endpoints with their owner's plan (control-plane internal, not user-facing). */
     listMonitored: (page?: { afterId: number; limit: number }): MonitoredEndpoint[] =>
       (page ? q.monitoredPage.all(page.afterId, page.limit) as Row[] : q.monitored.all() as Row[]).map(toMonitored),
@@ -319,7 +345,10 @@ export function createEndpointsRepo(db: Db, box?: SecretBox) {
     /** One monitoring-enabled endpoint with its owner and plan; undefined when deleted or paused (assignments, alerting). */
     monitoredById: (urlId: number): OwnedMonitoredEndpoint | undefined => {
       const r = q.monitoredById.get(urlId) as Row | undefined;
-      return r && { ...toMonitored(r), user_id: r.user_id as number, name: r.name as string };
+      return r && {
+        ...toMonitored(r), user_id: r.user_id as number, name: r.name as string,
+        escalation_policy_id: (r.escalation_policy_id as number | null) ?? null, depends_on: (r.depends_on as number | null) ?? null,
+      };
     },
     /** When each endpoint was created (ms), for bounding its results; absent ids are not returned. */
     createdAtMs: (urlIds: number[]): Map<number, number> =>

@@ -39,9 +39,11 @@ describe('migration 6 (hardening_agents)', () => {
       expect(db.prepare("SELECT sql FROM sqlite_master WHERE name = 'endpoints'").pluck().get()).toMatch(/url_id INTEGER PRIMARY KEY AUTOINCREMENT/);
       // migration 60 adds the endpoint's own check interval after every earlier column
       const added = { name: 'check_frequency_seconds', type: 'INTEGER', notnull: 0, dflt_value: null, pk: 0 };
-      expect(db.prepare("SELECT name, type, \"notnull\", dflt_value, pk FROM pragma_table_info('endpoints')").all()).toEqual([...columnsBefore, added]);
+      // migration 95: the endpoint's escalation policy and the endpoint it depends on
+      const links = ['escalation_policy_id', 'depends_on'].map((name) => ({ name, type: 'bigint', notnull: 0, dflt_value: null, pk: 0 }));
+      expect(db.prepare("SELECT name, type, \"notnull\", dflt_value, pk FROM pragma_table_info('endpoints')").all()).toEqual([...columnsBefore, added, ...links]);
       expect(db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'endpoints' ORDER BY name").all()).toEqual(indexesBefore);
-      expect(db.prepare('SELECT * FROM endpoints ORDER BY url_id').all()).toEqual(rowsBefore.map((r) => ({ ...(r as object), check_frequency_seconds: null })));
+      expect(db.prepare('SELECT * FROM endpoints ORDER BY url_id').all()).toEqual(rowsBefore.map((r) => ({ ...(r as object), check_frequency_seconds: null, escalation_policy_id: null, depends_on: null })));
       expect(db.prepare('SELECT COUNT(*) FROM alert_thresholds WHERE url_id = 2').pluck().get()).toBe(1);
       expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
       expect(db.prepare("SELECT name FROM pragma_table_info('agent_tokens')").pluck().all()).toContain('max_uses');

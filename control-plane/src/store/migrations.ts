@@ -721,6 +721,58 @@ CREATE INDEX rate_limit_events_key ON rate_limit_events (bucket, key, ts);
     ],
   },
   {
+    // On-call escalation. A policy's steps are one JSON list (read and written whole). An endpoint
+    // names its policy and the endpoint it depends on (NULL: none; no foreign keys, as ALTER TABLE
+    // cannot add them on SQLite: deleting a policy or an endpoint clears them in the same write).
+    // An incident opened while its parent was down records the parent's incident. The escalation of
+    // an incident is durable: where it stands (next step, next reminder, when due) is a row, so a
+    // restart neither skips nor repeats a step; `steps` is the policy as it was when it started.
+    id: 95,
+    name: 'escalation_policies',
+    sql: '',
+    steps: (db, dialect) => [
+      withIdKey(db.schema.createTable('escalation_policies'), 'escalation_policy_id', dialect)
+        .addColumn('user_id', 'bigint', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('steps', 'text', (c) => c.notNull())
+        .addColumn('repeat', 'bigint', (c) => c.notNull().defaultTo(0))
+        .addColumn('repeat_every_minutes', 'bigint', (c) => c.notNull().defaultTo(0))
+        .addColumn('created_at', 'bigint', (c) => c.notNull()),
+      db.schema.createIndex('escalation_policies_user').on('escalation_policies').column('user_id'),
+      db.schema.alterTable('endpoints').addColumn('escalation_policy_id', 'bigint'),
+      db.schema.alterTable('endpoints').addColumn('depends_on', 'bigint'),
+      db.schema.alterTable('incidents').addColumn('suppressed_by', 'bigint'),
+      db.schema.createIndex('incidents_suppressed_by').on('incidents').column('suppressed_by'),
+      db.schema.createTable('incident_escalations')
+        .addColumn('incident_id', 'bigint', (c) => c.primaryKey().references('incidents.incident_id').onDelete('cascade'))
+        .addColumn('escalation_policy_id', 'bigint')
+        .addColumn('steps', 'text', (c) => c.notNull())
+        .addColumn('repeat', 'bigint', (c) => c.notNull().defaultTo(0))
+        .addColumn('repeat_every_minutes', 'bigint', (c) => c.notNull().defaultTo(0))
+        .addColumn('next_step', 'bigint', (c) => c.notNull().defaultTo(0))
+        .addColumn('next_repeat', 'bigint', (c) => c.notNull().defaultTo(0))
+        .addColumn('due_at', 'bigint')
+        .addColumn('ack_sent', 'bigint', (c) => c.notNull().defaultTo(0)),
+      db.schema.createIndex('incident_escalations_due').on('incident_escalations').column('due_at'),
+    ],
+  },
+  {
+    // Where an incident's first message to a method went (Slack: channel and message ts), so its
+    // later messages reply in that thread and its resolve updates that message, also after a restart.
+    id: 96,
+    name: 'alert_threads',
+    sql: '',
+    steps: (db) => [
+      db.schema.createTable('alert_threads')
+        .addColumn('incident_id', 'bigint', (c) => c.notNull().references('incidents.incident_id').onDelete('cascade'))
+        .addColumn('alert_method_id', 'bigint', (c) => c.notNull().references('alert_methods.alert_method_id').onDelete('cascade'))
+        .addColumn('channel', 'text', (c) => c.notNull())
+        .addColumn('ts', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('alert_threads_pk', ['incident_id', 'alert_method_id']),
+    ],
+  },
+  {
     // README badges: an unguessable token per endpoint, rotated by its owner (the old one stops at once).
     id: 105,
     name: 'endpoint_badges',

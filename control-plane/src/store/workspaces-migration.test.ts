@@ -89,9 +89,11 @@ describe('migration 20 (workspaces) on a previous release\'s database', () => {
       const rows = db.prepare(`SELECT * FROM ${t} ORDER BY rowid`).all() as Array<Record<string, unknown>>;
       const before = ownedBefore[t] as Array<Record<string, unknown>>;
       // nothing lost or rewritten (api_keys gained created_by; endpoints gained the one made by the key,
-      // and later their own check interval, NULL for every endpoint made before it)
+      // and later their own check interval, escalation policy and dependency, NULL for every endpoint made before them)
       expect(rows.slice(0, before.length).map((r) => ({ ...r, created_by: undefined, last_used_at: undefined })))
-        .toEqual(before.map((r) => ({ ...r, created_by: undefined, last_used_at: undefined, ...(t === 'endpoints' ? { check_frequency_seconds: null } : {}) })));
+        .toEqual(before.map((r) => ({ ...r, created_by: undefined, last_used_at: undefined, ...(t === 'endpoints' ? { check_frequency_seconds: null, escalation_policy_id: null, depends_on: null } : {}),
+          // incidents gained who acknowledged them and the parent incident that silenced them
+          ...(t === 'incidents' ? { acknowledged_at: null, acknowledged_by: null, suppressed_by: null } : {}) })));
     }
     expect(db.prepare('SELECT created_by FROM api_keys').pluck().all()).toEqual([7]);
     expect(db.prepare('SELECT workspace_id, user_id, role FROM workspace_members ORDER BY workspace_id').all()).toEqual([

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import type { Dashboard, Endpoint, EndpointInput, Incident, MaintenanceWindow, Region, SavedEndpoint } from '@upfleet/proto/rest';
+import type { Dashboard, Endpoint, EndpointInput, EscalationPolicy, Incident, MaintenanceWindow, Region, SavedEndpoint } from '@upfleet/proto/rest';
 import { useAuth, useServices } from '../app-context';
 import { StatusSummary } from '../components/dashboard/StatusSummary';
 import { useEndpointList } from '../components/dashboard/use-endpoint-list';
@@ -47,6 +47,21 @@ export function DashboardPage() {
   const [dashboard, setDashboard] = useState<Dashboard | null | undefined>(undefined);
   const [regions, setRegions] = useState<Region[]>([]);
   const [dialog, setDialog] = useState<Dialog>(null);
+  // Loaded when the add or edit form opens; undefined: the form leaves policy and dependency alone.
+  const [policies, setPolicies] = useState<EscalationPolicy[] | undefined>(undefined);
+  useEffect(() => {
+    if (dialog?.kind !== 'add' && dialog?.kind !== 'edit') return;
+    let live = true;
+    void (async () => {
+      try {
+        const r = await api.get<EscalationPolicy[]>('/api/users/escalation-policies');
+        if (live) setPolicies(r.success ? r.data : undefined);
+      } catch {
+        if (live) setPolicies(undefined);
+      }
+    })();
+    return () => { live = false; };
+  }, [api, dialog?.kind]);
   const [openIncidents, setOpenIncidents] = useState<Map<number, Incident>>(new Map());
   const [stream, setStream] = useState<StreamState | null>(null);
   const [params, setParams] = useSearchParams();
@@ -325,8 +340,9 @@ export function DashboardPage() {
         )}
       </section>
 
-      {dialog?.kind === 'add' && <EndpointFormModal endpoint={null} regions={regions} plan={plan} onSubmit={(i) => save(i)} onClose={() => setDialog(null)} />}
-      {dialog?.kind === 'edit' && <EndpointFormModal endpoint={dialog.endpoint} regions={regions} plan={plan} onSubmit={(i) => save(i, dialog.endpoint)} onClose={() => setDialog(null)} />}
+      {dialog?.kind === 'add' && <EndpointFormModal endpoint={null} regions={regions} plan={plan} policies={policies} endpoints={list.rows ?? []} onSubmit={(i) => save(i)} onClose={() => setDialog(null)} />}
+      {dialog?.kind === 'edit' && <EndpointFormModal endpoint={dialog.endpoint} regions={regions} plan={plan} policies={policies} endpoints={list.rows ?? []}
+        onSubmit={(i) => save(i, dialog.endpoint)} onClose={() => setDialog(null)} />}
       {dialog?.kind === 'thresholds' && <ThresholdsModal endpoint={dialog.endpoint} onClose={() => setDialog(null)} />}
       {dialog?.kind === 'graphs' && (
         <Suspense fallback={<div className="modal-backdrop"><Spinner /></div>}>

@@ -46,3 +46,25 @@ describe('monitors export/apply carry heartbeats', () => {
     expect(() => readMonitorsFile('m.yaml', 'monitors:\n  - name: Job\n    kind: heartbeat\n', regionsList)).toThrow('A heartbeat needs period_seconds or cron');
   });
 });
+
+describe('monitors export/apply carry the escalation policy and the dependency', () => {
+  const regionsList: Region[] = [{ region_id: 1, region: 'EU', city: 'Germany', primary_region: true }];
+  const site = (id: number, name: string, extra: Record<string, unknown> = {}) => ({
+    url_id: id, guid: `g${id}`, name, url: `https://${name.toLowerCase()}.example.com/`, description: '', regions: ['EU-Germany'], ping_host: false, cert_expiry: false,
+    response_code: true, response_time: false, monitoring_enabled: true, uptime_percentage: null, created_at: '2026-01-01T00:00:00Z', kind: 'http',
+    escalation_policy_id: null, depends_on: null, ...extra,
+  }) as unknown as Endpoint;
+
+  it('exports them when set, applying the export changes nothing, a file that leaves them out keeps them, a changed one is an update', () => {
+    const current = currentMonitors([site(1, 'Router'), site(2, 'Shop', { escalation_policy_id: 7, depends_on: 1 })], new Map(), regionsList);
+    const yaml = toYaml(current, '');
+    expect(yaml).toContain('escalation_policy_id: 7');
+    expect(yaml).toContain('depends_on: 1');
+    expect(planChanges('m.yaml', readMonitorsFile('m.yaml', yaml, regionsList), current, false).map((c) => c.action)).toEqual(['unchanged', 'unchanged']);
+    const silent = readMonitorsFile('m.yaml', yaml.replace(/ {4}escalation_policy_id: 7\n/, '').replace(/ {4}depends_on: 1\n/, ''), regionsList);
+    expect(planChanges('m.yaml', silent, current, false).map((c) => c.action)).toEqual(['unchanged', 'unchanged']);
+    const moved = readMonitorsFile('m.yaml', yaml.replace('escalation_policy_id: 7', 'escalation_policy_id: 8').replace('depends_on: 1', 'depends_on: null'), regionsList);
+    expect(planChanges('m.yaml', moved, current, false).map((c) => [c.action, c.fields])).toEqual([['unchanged', []], ['update', ['escalation_policy_id', 'depends_on']]]);
+    expect(moved[1]).toMatchObject({ escalation_policy_id: 8, depends_on: null });
+  });
+});

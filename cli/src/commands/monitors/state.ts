@@ -21,6 +21,9 @@ export interface Monitor {
   check?: EndpointCheck;
   /** The endpoint's own check interval in seconds; absent or null: its plan's. */
   check_frequency_seconds?: number | null;
+  /** The escalation policy's id and the url_id depended on; undefined: the file does not say (left as they are); null: none. */
+  escalation_policy_id?: number | null;
+  depends_on?: number | null;
 }
 export interface Threshold { type: Feature; operator: ThresholdOperator; value: number; enabled: boolean; region: string | null }
 
@@ -30,7 +33,7 @@ export interface CurrentMonitor extends Monitor { url_id: number }
 export type Action = 'create' | 'update' | 'delete' | 'unchanged';
 export interface Change { action: Action; name: string; url_id: number | null; fields: string[]; monitor: Monitor | null }
 
-const FIELDS = ['url', 'description', 'regions', 'features', 'monitoring', 'alert_thresholds', 'check', 'check_frequency_seconds'] as const;
+const FIELDS = ['url', 'description', 'regions', 'features', 'monitoring', 'alert_thresholds', 'check', 'check_frequency_seconds', 'escalation_policy_id', 'depends_on'] as const;
 
 /** A check in the file's terms: only what differs from an http GET; secret header values left out (write-only). */
 function fileCheck(c: EndpointCheck | undefined): EndpointCheck | undefined {
@@ -62,6 +65,8 @@ export function currentMonitors(endpoints: Endpoint[], thresholds: Map<number, A
     features: FEATURES.filter((f) => e[f]),
     monitoring: e.monitoring_enabled,
     ...(e.check_frequency_seconds ? { check_frequency_seconds: e.check_frequency_seconds } : {}),
+    ...(e.escalation_policy_id ? { escalation_policy_id: e.escalation_policy_id } : {}),
+    ...(e.depends_on ? { depends_on: e.depends_on } : {}),
     ...(fileCheck(e) ? { check: fileCheck(e) } : {}),
     alert_thresholds: sortThresholds(
       (thresholds.get(e.url_id) ?? [])
@@ -93,6 +98,8 @@ export function toYaml(monitors: Monitor[], header: string): string {
       ...checkYaml(m),
       ...(m.description ? { description: m.description } : {}),
       ...(m.check_frequency_seconds ? { check_frequency_seconds: m.check_frequency_seconds } : {}),
+      ...(m.escalation_policy_id ? { escalation_policy_id: m.escalation_policy_id } : {}),
+      ...(m.depends_on ? { depends_on: m.depends_on } : {}),
       regions: m.regions,
       features: m.features,
       monitoring: m.monitoring,
@@ -165,6 +172,8 @@ export function readMonitorsFile(file: string, text: string, regions: Region[]):
       ...(kept ? { check: { ...kept, ...(check.request ? { request: check.request } : {}) } } : {}),
       description: m.description,
       ...(m.check_frequency_seconds ? { check_frequency_seconds: m.check_frequency_seconds } : {}),
+      ...(m.escalation_policy_id !== undefined ? { escalation_policy_id: m.escalation_policy_id } : {}),
+      ...(m.depends_on !== undefined ? { depends_on: m.depends_on } : {}),
       regions: m.regions.length === 0 && primary ? [regionKey(primary)] : m.regions,
       features: FEATURES.filter((f) => m.features.includes(f)),
       monitoring: m.monitoring,
@@ -183,6 +192,9 @@ function changedFields(want: Monitor, have: Monitor): Field[] {
     url: () => want.url === have.url || (isHeartbeat(want) && isHeartbeat(have)),
     description: () => want.description === have.description,
     check_frequency_seconds: () => (want.check_frequency_seconds ?? null) === (have.check_frequency_seconds ?? null),
+    // a file that does not name them leaves them as they are
+    escalation_policy_id: () => want.escalation_policy_id === undefined || want.escalation_policy_id === (have.escalation_policy_id ?? null),
+    depends_on: () => want.depends_on === undefined || want.depends_on === (have.depends_on ?? null),
     regions: () => [...want.regions].sort().join('\n') === [...have.regions].sort().join('\n'),
     features: () => want.features.join() === have.features.join(),
     monitoring: () => want.monitoring === have.monitoring,

@@ -6,6 +6,7 @@ import type { AlertEvent, OutgoingMessage } from '../types';
 import { createDiscordChannel } from './discord';
 import { createEmailChannel, EMAIL_NOT_CONFIGURED } from './email';
 import { createHttpSender, TARGET_NOT_ALLOWED } from './http';
+import { createPagerDutyChannel } from './pagerduty';
 import { createSlackChannel } from './slack';
 import { createSmsChannel, SMS_NOT_CONFIGURED } from './sms';
 import { createTeamsChannel } from './teams';
@@ -86,7 +87,7 @@ describe('webhook channel', () => {
 describe('slack channel', () => {
   it('calls chat.postMessage with the bot token and { channel, text, blocks }', async () => {
     receiver = await startHttpReceiver(() => ({ status: 200, body: { ok: true, channel: 'C1', ts: '1.2' } }));
-    const ch = createSlackChannel({ http: open, apiUrl: `${receiver.url}/api`, publicUrl: PUBLIC_URL });
+    const ch = createSlackChannel({ apiUrl: `${receiver.url}/api`, publicUrl: PUBLIC_URL });
     expect(await ch.send(msg(), { bot_token: 'xoxb-123', channel: '#ops' })).toEqual({ ok: true });
     const [req] = receiver.requests;
     expect(req.path).toBe('/api/chat.postMessage');
@@ -103,9 +104,37 @@ describe('slack channel', () => {
     const errors = ['invalid_auth', 'channel_not_found', 'not_in_channel', 'ratelimited'];
     const noHeaders: Record<string, string> = {};
     receiver = await startHttpReceiver((_r, n) => ({ status: 200, headers: n === 3 ? { 'retry-after': '7' } : noHeaders, body: { ok: false, error: errors[n] } }));
-    const ch = createSlackChannel({ http: open, apiUrl: receiver.url, publicUrl: null });
+    const ch = createSlackChannel({ apiUrl: receiver.url, publicUrl: null });
     for (const e of errors.slice(0, 3)) expect(await ch.send(msg(), { bot_token: 'x', channel: 'c' })).toEqual({ ok: false, final: true, error: `Slack: ${e}` });
     expect(await ch.send(msg(), { bot_token: 'x', channel: 'c' })).toEqual({ ok: false, final: false, error: 'Slack: ratelimited', retryAfterMs: 7000 });
+  });
+});
+
+describe('pagerduty channel (Events API v2)', () => {
+  const key = 'R0UT1NGKEY0123456789abcdefABCDEF';
+  it('triggers on opening, acknowledges, resolves, each with the incident id as dedup_key', async () => {
+    receiver = await startHttpReceiver(() => ({ status: 202, body: { status: 'success', message: 'Event processed', dedup_key: '7' } }));
+    const ch = createPagerDutyChannel({ http: open, apiUrl: receiver.url, publicUrl: PUBLIC_URL });
+    const acked: AlertEvent = { ...opened, type: 'incident.acknowledged', acknowledged_by: 'ann' };
+    for (const e of [opened, acked, resolved]) expect(await ch.send(msg(e), { routing_key: key })).toEqual({ ok: true });
+    const bodies = receiver.requests.map((r) => JSON.parse(r.body));
+    expect(receiver.requests.map((r) => r.path)).toEqual(['/v2/enqueue', '/v2/enqueue', '/v2/enqueue']);
+    expect(bodies.map((b) => [b.routing_key, b.event_action, b.dedup_key])).toEqual([[key, 'trigger', '7'], [key, 'acknowledge', '7'], [key, 'resolve', '7']]);
+    expect(bodies[0].payload).toMatchObject({ summary: 'DOWN: Shop - HTTP 503 from EU - Germany', source: 'https://shop.example.com/', severity: 'critical', component: 'Shop' });
+    expect(bodies[0].links).toEqual([{ href: `${PUBLIC_URL}/dashboard`, text: 'Open the dashboard' }]);
+    expect(bodies[1].payload).toBeUndefined();
+  });
+
+  it('an invalid event is final, a 429 waits its Retry-After, a 5xx is retried', async () => {
+    receiver = await startHttpReceiver((_r, n) => [
+      { status: 400, body: { status: 'invalid event', message: 'Event object is invalid', errors: ['Length of \'routing_key\' is incorrect'] } },
+      { status: 429, headers: { 'retry-after': '30' }, body: {} },
+      { status: 503, body: {} },
+    ][n]);
+    const ch = createPagerDutyChannel({ http: open, apiUrl: receiver.url, publicUrl: null });
+    expect(await ch.send(msg(), { routing_key: 'short' })).toEqual({ ok: false, final: true, error: 'HTTP 400: Event object is invalid' });
+    expect(await ch.send(msg(), { routing_key: key })).toMatchObject({ ok: false, final: false, retryAfterMs: 30_000 });
+    expect(await ch.send(msg(), { routing_key: key })).toMatchObject({ ok: false, final: false });
   });
 });
 
@@ -222,8 +251,8 @@ describe('acknowledge links', () => {
     const sent: Array<[string, () => Promise<unknown>, (e?: AlertEvent) => Promise<unknown>]> = [
       ['webhook', () => createWebhookChannel({ http: open }).send(withAck(), { webhook_url: `${url}/hook`, signing_secret: createSigningSecret() }),
         (e) => createWebhookChannel({ http: open }).send(withAck(e), { webhook_url: `${url}/hook`, signing_secret: createSigningSecret() })],
-      ['slack', () => createSlackChannel({ http: open, apiUrl: url, publicUrl: PUBLIC_URL }).send(withAck(), { bot_token: 'x', channel: '#ops' }),
-        (e) => createSlackChannel({ http: open, apiUrl: url, publicUrl: PUBLIC_URL }).send(withAck(e), { bot_token: 'x', channel: '#ops' })],
+      ['slack', () => createSlackChannel({ apiUrl: url, publicUrl: PUBLIC_URL }).send(withAck(), { bot_token: 'x', channel: '#ops' }),
+        (e) => createSlackChannel({ apiUrl: url, publicUrl: PUBLIC_URL }).send(withAck(e), { bot_token: 'x', channel: '#ops' })],
       ['telegram', () => createTelegramChannel({ http: open, apiUrl: url, publicUrl: PUBLIC_URL }).send(withAck(), { bot_token: 'x', chat_id: '1' }),
         (e) => createTelegramChannel({ http: open, apiUrl: url, publicUrl: PUBLIC_URL }).send(withAck(e), { bot_token: 'x', chat_id: '1' })],
       ['discord', () => createDiscordChannel({ http: open, publicUrl: PUBLIC_URL }).send(withAck(), { webhook_url: `${url}/discord` }),

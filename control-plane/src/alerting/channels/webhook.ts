@@ -21,6 +21,7 @@ export function createWebhookChannel(deps: { http: HttpSender; now?: () => numbe
       const payload = {
         id: message.id, type: event.type, occurred_at: event.occurred_at, incident: event.incident, endpoint: event.endpoint,
         ...(message.ack_url && event.type === 'incident.opened' ? { ack_url: message.ack_url } : {}),
+        step: event.step, reminder: event.reminder, acknowledged_by: event.acknowledged_by,
       };
       const ts = Math.floor(now() / 1000);
       const signature = signWebhook(config.signing_secret ?? '', message.id, ts, JSON.stringify(payload));

@@ -69,6 +69,53 @@ export interface EndpointBadgesTable {
   created_at: number;
 }
 
+/** An escalation policy; `steps` is JSON: [{ wait_minutes, alert_method_ids }]. */
+export interface EscalationPoliciesTable {
+  escalation_policy_id: Generated<number>;
+  user_id: number;
+  name: string;
+  steps: string;
+  repeat: Generated<number>;
+  repeat_every_minutes: Generated<number>;
+  created_at: number;
+}
+
+/** Where an incident's escalation stands (the worker advances it; better-sqlite3 in alerting/escalation-repo.ts). */
+export interface IncidentEscalationsTable {
+  incident_id: number;
+  escalation_policy_id: number | null;
+  steps: string;
+  repeat: Generated<number>;
+  repeat_every_minutes: Generated<number>;
+  next_step: Generated<number>;
+  next_repeat: Generated<number>;
+  due_at: number | null;
+  ack_sent: Generated<number>;
+}
+
+/** Only the columns Kysely queries read or write so far (the endpoints repo is still better-sqlite3). */
+export interface EndpointsLinksTable {
+  url_id: number;
+  user_id: number;
+  escalation_policy_id: number | null;
+  depends_on: number | null;
+}
+
+/** Only the columns Kysely queries read (the alert settings repo is still better-sqlite3). */
+export interface AlertMethodsKeysTable {
+  alert_method_id: number;
+  user_id: number;
+}
+
+/** An incident's thread at one alert method (Slack: the root message's channel and ts). */
+export interface AlertThreadsTable {
+  incident_id: number;
+  alert_method_id: number;
+  channel: string;
+  ts: string;
+  created_at: number;
+}
+
 export interface Schema {
   sessions: SessionsTable;
   refresh_tokens: RefreshTokensTable;
@@ -78,4 +125,9 @@ export interface Schema {
   control_plane_processes: ControlPlaneProcessesTable;
   agents: AgentsBrowserColumns;
   endpoint_badges: EndpointBadgesTable;
+  escalation_policies: EscalationPoliciesTable;
+  incident_escalations: IncidentEscalationsTable;
+  endpoints: EndpointsLinksTable;
+  alert_methods: AlertMethodsKeysTable;
+  alert_threads: AlertThreadsTable;
 }

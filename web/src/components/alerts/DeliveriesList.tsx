@@ -3,7 +3,9 @@ import type { AlertDelivery } from '@upfleet/proto/rest';
 import { formatDateTime } from '../../lib/format';
 import { Spinner } from '../Spinner';
 
-const EVENT_LABELS: Record<AlertDelivery['event'], string> = { opened: 'Incident opened', resolved: 'Incident resolved', test: 'Test' };
+const EVENT_LABELS: Record<AlertDelivery['event'], string> = {
+  opened: 'Incident opened', resolved: 'Incident resolved', test: 'Test', reminder: 'Reminder', acknowledged: 'Acknowledged',
+};
 const STATUS_TONES: Record<AlertDelivery['status'], string> = { delivered: 'badge-green', pending: 'badge-yellow', failed: 'badge-red' };
 
 export function DeliveriesList({ deliveries }: { deliveries: AlertDelivery[] | null }) {

@@ -10,6 +10,7 @@ export const PLATFORM_LABELS: Record<AlertPlatform, string> = {
   sms: 'SMS',
   discord: 'Discord',
   teams: 'Microsoft Teams',
+  pagerduty: 'PagerDuty',
 };
 
 export const FIELD_TYPES: Record<string, string> = { email_address: 'email', webhook_url: 'url', phone_number: 'tel' };
@@ -20,10 +21,11 @@ export const FIELD_PLACEHOLDERS: Record<string, string> = {
   chat_id: '-1001234567890',
   webhook_url: 'https://…',
   phone_number: '+49 151 23456789',
+  routing_key: '32-character integration key (Events API v2)',
 };
 
 /** Short, non-secret summary of a method's target for the list. */
 export function summary(m: AlertMethod): string {
   const c = m.platform_config ?? {};
-  return c.email_address || c.channel || c.chat_id || c.phone_number || (c.webhook_url ? c.webhook_url.replace(/^(https?:\/\/[^/]+).*/, '$1/…') : '') || '';
+  return c.email_address || c.channel || c.chat_id || c.phone_number || c.routing_key || (c.webhook_url ? c.webhook_url.replace(/^(https?:\/\/[^/]+).*/, '$1/…') : '') || '';
 }

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { featureAllowed, formatInterval, planViolations, FREE_PLAN_DEFAULTS } from '@upfleet/proto/plan';
-import { FEATURES, FEATURE_LABELS, type Dashboard, type Endpoint, type EndpointCheck, type EndpointInput, type Feature, type Region, type SavedEndpoint } from '@upfleet/proto/rest';
+import { FEATURES, FEATURE_LABELS, type Dashboard, type Endpoint, type EndpointCheck, type EndpointInput, type EscalationPolicy, type Feature, type Region, type SavedEndpoint } from '@upfleet/proto/rest';
 import { endpointKindSpec } from '@upfleet/proto/check-kinds';
 import { EndpointCreateBody, firstError } from '@upfleet/proto/schemas';
 import { CheckFields } from './EndpointCheckFields';
@@ -72,16 +72,47 @@ const FEATURE_HINTS: Record<Feature, string> = {
   cert_expiry: 'Days until the TLS certificate expires. Runs from the primary region.',
 };
 
+/** Who is paged for the endpoint's incidents, and the endpoint whose outage silences them. */
+function AlertRouting({ policies, endpoints, policy, parent, self, onPolicy, onParent }: {
+  policies: EscalationPolicy[]; endpoints: Array<Pick<Endpoint, 'url_id' | 'name'>>; policy: number | null; parent: number | null; self: number | null;
+  onPolicy: (id: number | null) => void; onParent: (id: number | null) => void;
+}) {
+  const others = endpoints.filter((e) => e.url_id !== self);
+  return (
+    <div className="form-grid">
+      <Field id="ep-policy" label="Escalation policy">
+        <select id="ep-policy" value={policy ?? ''} onChange={(e) => onPolicy(e.target.value === '' ? null : Number(e.target.value))}>
+          <option value="">None: every enabled alert method at once</option>
+          {policies.map((p) => <option key={p.escalation_policy_id} value={p.escalation_policy_id}>{p.name}</option>)}
+        </select>
+      </Field>
+      <Field id="ep-depends" label="Depends on">
+        <select id="ep-depends" value={parent ?? ''} onChange={(e) => onParent(e.target.value === '' ? null : Number(e.target.value))}>
+          <option value="">Nothing</option>
+          {parent !== null && !others.some((e) => e.url_id === parent) && <option value={parent}>Endpoint {parent}</option>}
+          {others.map((e) => <option key={e.url_id} value={e.url_id}>{e.name}</option>)}
+        </select>
+      </Field>
+    </div>
+  );
+}
+
 export function EndpointFormModal({
   endpoint,
   regions,
   plan,
+  policies,
+  endpoints = [],
   onSubmit,
   onClose,
 }: {
   endpoint: Endpoint | null;
   regions: Region[];
   plan: PlanLimits;
+  /** The workspace's escalation policies; undefined (not loaded): the form leaves policy and dependency as they are. */
+  policies?: EscalationPolicy[];
+  /** Endpoints this one may depend on. */
+  endpoints?: Array<Pick<Endpoint, 'url_id' | 'name'>>;
   /** The saved endpoint (or true) on success, false otherwise. */
   onSubmit: (input: EndpointInput) => Promise<boolean | SavedEndpoint>;
   onClose: () => void;
@@ -94,6 +125,8 @@ export function EndpointFormModal({
   const [interval, setOwnInterval] = useState<number | null>(endpoint?.check_frequency_seconds ?? null);
   const planInterval = plan.check_frequency_seconds ?? 300;
   const kind = check.kind ?? 'http';
+  const [policy, setPolicy] = useState<number | null>(endpoint?.escalation_policy_id ?? null);
+  const [parent, setParent] = useState<number | null>(endpoint?.depends_on ?? null);
   const [error, setError] = useState('');
   const [notice, setNotice] = useState('');
   const [busy, setBusy] = useState(false);
@@ -144,7 +177,8 @@ export function EndpointFormModal({
     setError('');
     setBusy(true);
     const own = kind !== 'heartbeat' && interval !== null ? { check_frequency_seconds: interval } : {};
-    const ok = await onSubmit({ ...form, ...check, ...own, name: form.name.trim(), url: kind === 'http' ? form.url.trim() : undefined, description: form.description?.trim() ?? '', regions: chosen } as EndpointInput);
+    const routing = policies ? { escalation_policy_id: policy, depends_on: parent } : {};
+    const ok = await onSubmit({ ...form, ...check, ...own, ...routing, name: form.name.trim(), url: kind === 'http' ? form.url.trim() : undefined, description: form.description?.trim() ?? '', regions: chosen } as EndpointInput);
     setBusy(false);
     if (!ok) return;
     if (!endpoint && typeof ok === 'object' && ok.kind === 'heartbeat') setCreated(ok);
@@ -188,6 +222,7 @@ export function EndpointFormModal({
             </select>
           </Field>
         )}
+        {policies && <AlertRouting policies={policies} endpoints={endpoints} policy={policy} parent={parent} self={endpoint?.url_id ?? null} onPolicy={setPolicy} onParent={setParent} />}
         <Field id="ep-description" label={<>Description <span className="optional">(optional)</span></>}>
           <textarea id="ep-description" rows={2} value={form.description} onChange={(e) => setForm({ ...form, description: e.target.value })} />
         </Field>

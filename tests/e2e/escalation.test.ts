@@ -1,0 +1,88 @@
+// On-call escalation end to end with real processes on loopback: a control plane (its own
+// process, killed and restarted during the wait), a heartbeat endpoint whose failure ping opens
+// the incident, a local webhook receiver and a local server speaking Slack's Web API. A two-step
+// policy pages the webhook at once, Slack after a minute (across the restart), then a reminder in
+// the Slack thread; the acknowledgement stops it and is told in the thread; the recovery updates
+// the Slack root message and replies.
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAlertingRepo } from '../../control-plane/src/alerting/repo';
+import { startHttpReceiver, type HttpReceiver } from '../../control-plane/src/testing/alert-receivers';
+import { apiFor, sleep, waitFor } from '../helpers/api';
+import { startStack, type Stack } from '../helpers/start-stack';
+
+const ROOT_TS = '1700000000.000200';
+
+describe('an escalation policy across processes', () => {
+  let stack: Stack;
+  let hook: HttpReceiver;
+  let slack: HttpReceiver;
+  let token: string;
+  const api = apiFor(() => stack);
+  const env = () => ({ SLACK_API_URL: `${slack.url}/api` });
+
+  beforeAll(async () => {
+    hook = await startHttpReceiver(() => ({ status: 204 }));
+    slack = await startHttpReceiver(() => ({ status: 200, body: { ok: true, channel: 'C0NCALL', ts: ROOT_TS } }));
+    stack = await startStack({ env: env() });
+    token = await api.signup('escalation-e2e', 'Pro');
+  }, 60_000);
+  afterAll(async () => {
+    await stack?.stop();
+    await hook?.close();
+    await slack?.close();
+  });
+
+  it('pages the webhook, then Slack after the wait despite a restart, reminds in the thread, stops on acknowledgement, and resolves the root', async () => {
+    const webhook = (await api.call('POST', '/api/users/alert-methods', { platform: 'webhook', platform_config: { webhook_url: `${hook.url}/hook` } }, token)).body.data.alert_method_id;
+    const bot = (await api.call('POST', '/api/users/alert-methods', { platform: 'slack', platform_config: { bot_token: 'xoxb-e2e', channel: '#oncall' } }, token)).body.data.alert_method_id;
+    const policy = await api.call('POST', '/api/users/escalation-policies', {
+      name: 'Primary', steps: [{ wait_minutes: 0, alert_method_ids: [webhook] }, { wait_minutes: 1, alert_method_ids: [bot] }], repeat: 2, repeat_every_minutes: 1,
+    }, token);
+    expect(policy.status).toBe(201);
+    const e = (await api.call('POST', '/api/users/endpoints', { name: 'Checkout', kind: 'heartbeat', period_seconds: 3600, escalation_policy_id: policy.body.data.escalation_policy_id }, token)).body.data;
+    const posts = () => slack.requests.filter((r) => r.path === '/api/chat.postMessage').map((r) => JSON.parse(r.body) as Record<string, string>);
+
+    expect((await fetch(`${e.ping_url}/fail`)).status).toBe(200);
+    await waitFor('the webhook page', async () => hook.requests.length === 1, 20_000);
+    const opened = Date.now();
+    expect(JSON.parse(hook.requests[0].body)).toMatchObject({ type: 'incident.opened', step: 1, endpoint: { name: 'Checkout' } });
+
+    // Killed during the wait: the step is still due when it comes back, and goes out once.
+    const dataDir = stack.dataDir;
+    await stack.kill();
+    stack = await startStack({ dataDir, env: env() });
+    await waitFor('Slack after the wait', async () => posts().length === 1, 90_000);
+    expect(Date.now() - opened).toBeGreaterThanOrEqual(55_000);
+    expect(posts()[0]).toMatchObject({ channel: '#oncall', text: expect.stringMatching(/^DOWN: Checkout/) });
+    expect(posts()[0].thread_ts).toBeUndefined();
+
+    await waitFor('a reminder in the thread', async () => posts().length === 2, 90_000);
+    expect(posts()[1]).toMatchObject({ channel: 'C0NCALL', thread_ts: ROOT_TS, text: expect.stringMatching(/^REMINDER: Checkout is still down/) });
+    expect(hook.requests).toHaveLength(1);
+
+    // Acknowledged (the incidents repo's compare-and-set, from beside the running process).
+    const [incident] = (await api.call('GET', `/api/users/incidents?endpoint_id=${e.url_id}&status=open`, undefined, token)).body.data as Array<{ incident_id: number }>;
+    const db = new Database(path.join(stack.dataDir, 'upfleet.db'));
+    db.pragma('busy_timeout = 5000');
+    try {
+      const user = db.prepare('SELECT user_id FROM incidents WHERE incident_id = ?').pluck().get(incident.incident_id) as number;
+      expect(createAlertingRepo(db).acknowledgeIncident(incident.incident_id, user, Date.now())).toBe(true);
+    } finally {
+      db.close();
+    }
+    await waitFor('the acknowledgement in the thread', async () => posts().length === 3, 20_000);
+    expect(posts()[2]).toMatchObject({ thread_ts: ROOT_TS, text: expect.stringMatching(/^Acknowledged by escalation-e2e: Checkout/) });
+    await sleep(3000);
+    expect(posts()).toHaveLength(3);
+
+    expect((await fetch(e.ping_url.replace(/^http:\/\/[^/]+/, stack.baseUrl))).status).toBe(200);
+    await waitFor('the root message updated', async () => slack.requests.some((r) => r.path === '/api/chat.update'), 20_000);
+    const update = JSON.parse(slack.requests.find((r) => r.path === '/api/chat.update')!.body);
+    expect(update).toMatchObject({ channel: 'C0NCALL', ts: ROOT_TS, text: expect.stringMatching(/^RESOLVED: Checkout/), attachments: [{ color: '#1e8449', text: 'Resolved' }] });
+    await waitFor('the resolve reply and webhook', async () => posts().length === 4 && hook.requests.length === 2, 20_000);
+    expect(posts()[3]).toMatchObject({ thread_ts: ROOT_TS, text: expect.stringMatching(/^RESOLVED: Checkout/) });
+    expect(JSON.parse(hook.requests[1].body).type).toBe('incident.resolved');
+  }, 300_000);
+});
