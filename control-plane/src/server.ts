@@ -17,6 +17,7 @@ import { createIngestFeature } from './features/ingest';
 import { startInOrder } from './features/lifecycle';
 import { createLiveStateFeature } from './features/live-state';
 import { createMonitoringFeature } from './features/monitoring';
+import { createReportsFeature } from './features/reports';
 import { createResultsFeature } from './features/results';
 import { createStatusPagesFeature } from './features/status-pages';
 import { createWorkspacesFeature } from './features/workspaces';
@@ -65,17 +66,18 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
   const { events } = live.services;
   const alerting = createAlertingFeature(base, { maintenance, statusPages: statusPages.services.statusPages, events, live: live.services.live });
   const monitoring = createMonitoringFeature(base, { results: store, maintenance, live: live.services.live, alerting: alerting.services.alerting }, { heartbeatTickMs: extras.heartbeatTickMs });
+  const reports = createReportsFeature(base, { results: store, maintenance, endpoints: monitoring.services.endpoints });
   const billing = createBillingFeature(base);
   const workspaces = createWorkspacesFeature(base, { events, billing: billing.services.billing });
   const accounts = createAccountsFeature(base, { billing: billing.services.billing, events }, { pruneIntervalMs: extras.pruneIntervalMs });
   const ingest = createIngestFeature(base, { results: store, agents: agents.services, live: live.services.live, alerting: alerting.services.alerting });
   const downloads = createAgentDownloadsFeature(base);
   const http = createHttpFeature(base, {
-    ...accounts.services, ...statusPages.services, ...alerting.services, ...monitoring.services, ...workspaces.services, ...billing.services,
+    ...accounts.services, ...statusPages.services, ...alerting.services, ...monitoring.services, ...workspaces.services, ...billing.services, ...reports.services,
     events, admin: agents.services.admin, agentArtifact: downloads.services.agentArtifact, results: store,
   });
 
-  const stop = await startInOrder([foundation, results, agents, statusPages, live, alerting, monitoring, billing, workspaces, accounts, downloads, ingest, http]);
+  const stop = await startInOrder([foundation, results, agents, statusPages, live, alerting, monitoring, reports, billing, workspaces, accounts, downloads, ingest, http]);
   const { port, url } = http.services.address();
   return {
     httpPort: port,

@@ -91,6 +91,11 @@ export const DEFAULT_GRACE_SECONDS = 300;
 const CREATABLE = Object.keys(ENDPOINT_KIND_TABLE) as [EndpointKind, ...EndpointKind[]];
 
 const INTERVAL_ERROR = 'check_frequency_seconds must be a whole number of seconds from 1 to 86400';
+const SLO_TARGET_ERROR = 'slo_target must be a percentage above 0 and below 100, such as 99.9';
+/** The windows an SLO is measured over, in days. */
+export const SLO_WINDOW_DAYS = [7, 28, 30, 90] as const;
+export const DEFAULT_SLO_WINDOW_DAYS = 30;
+const SLO_WINDOW_ERROR = `slo_window_days must be one of ${SLO_WINDOW_DAYS.join(', ')}`;
 
 /** The fields of an endpoint body; EndpointCreateBody adds the rules between them. */
 export const EndpointFields = z.object({
@@ -115,6 +120,10 @@ export const EndpointFields = z.object({
   description: optionalText('Description', 1000),
   /** The endpoint's own check interval; absent or null: the plan's (never shorter than the plan's). */
   check_frequency_seconds: z.number({ error: INTERVAL_ERROR }).int(INTERVAL_ERROR).min(1, INTERVAL_ERROR).max(86_400, INTERVAL_ERROR).nullish(),
+  /** The uptime promised, in percent (99.9); null: none. Absent on an update: the stored one stays. */
+  slo_target: z.number({ error: SLO_TARGET_ERROR }).gt(0, SLO_TARGET_ERROR).lt(100, SLO_TARGET_ERROR).nullish(),
+  /** The days the SLO is measured over; absent: 30 on a create, the stored one on an update. */
+  slo_window_days: z.number({ error: SLO_WINDOW_ERROR }).refine((d) => (SLO_WINDOW_DAYS as readonly number[]).includes(d), SLO_WINDOW_ERROR).optional(),
   ...featureFlags,
   regions: RegionKeys,
 });

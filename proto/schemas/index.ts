@@ -14,3 +14,4 @@ export * from './monitors';
 export * from './workspaces';
 export * from './status-pages';
 export * from './status-pages-responses';
+export * from './reports';

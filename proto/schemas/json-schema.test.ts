@@ -18,6 +18,8 @@ describe('REST schemas as JSON Schema', () => {
       'AuditLogQuery', 'InvitationBody', 'MemberRoleBody', 'WorkspaceBody', 'WorkspaceDeleteBody',
       // Operators move a workspace's plan by its id
       'WorkspaceSetPackageBody',
+      // Reports
+      'SlaReportQuery',
     ].sort());
   });
   it.each(bodies)('%s converts, named by its id', (name, schema) => {

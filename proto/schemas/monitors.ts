@@ -35,6 +35,9 @@ export const MonitorSpec = z.strictObject({
   description: EndpointCreateBody.shape.description,
   /** The endpoint's own check interval; absent: the plan's. */
   check_frequency_seconds: EndpointFields.shape.check_frequency_seconds,
+  /** The endpoint's SLO; absent: none (and a 30-day window). */
+  slo_target: EndpointFields.shape.slo_target,
+  slo_window_days: EndpointFields.shape.slo_window_days,
   /** Absent or empty: the primary region (as the API does). */
   regions: RegionKeys,
   /** Absent: response_code only (the API's default). */

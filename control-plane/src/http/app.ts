@@ -14,6 +14,7 @@ import type { BillingService } from '../services/billing';
 import type { PriceService } from '../services/billing-prices';
 import type { EndpointService } from '../services/endpoints';
 import type { GraphService } from '../services/graphs';
+import type { Reports } from '../features/reports';
 import type { Heartbeats } from '../services/heartbeats';
 import { heartbeatPingRoutes } from './routes/heartbeats';
 import type { RateLimiter } from '../services/rate-limiter';
@@ -78,6 +79,8 @@ export interface AppDeps {
   /** An event stream ends after this long (the access-token lifetime); the client reconnects. */
   eventStreamMaxMs?: number;
   graphs: GraphService;
+  /** SLOs and the SLA report. */
+  reports: Reports;
   admin: AdminService;
   billing: BillingService;
   prices: PriceService;

@@ -68,6 +68,8 @@ describe('GET /api/openapi.json', () => {
       'GET /api/users/alert-methods/{alert_method_id}/signing-secret', 'POST /api/users/alert-methods/{alert_method_id}/test',
       'GET /api/users/alert-methods/{alert_method_id}/deliveries', 'GET /api/users/incidents', 'POST /api/public/create-checkout-session',
       'GET /api/public/billing', 'GET /api/public/invitations/{token}',
+      // Reports
+      'GET /api/users/endpoints/{url_id}/slo', 'GET /api/users/reports/sla',
       // One endpoint and a heartbeat's ping log
       'GET /api/users/endpoints/{url_id}', 'GET /api/users/endpoints/{url_id}/pings', 'POST /api/users/endpoints/{url_id}/rotate-ping-url',
       // Status pages
@@ -209,6 +211,11 @@ describe('GET /api/openapi.json', () => {
     const graphs = await call('GET', '/api/graphs/endpoint/{id}', `/api/graphs/endpoint/${id}?hours=1`, undefined, key);
     expect(graphs.body.data.graphs.some((g: { data: unknown[] }) => g.data.length > 0)).toBe(true);
     await call('GET', '/api/graphs/endpoint/{id}', `/api/graphs/endpoint/${id}?hours=-1`, undefined, key); // 400
+    await call('GET', '/api/users/endpoints/{url_id}/slo', `/api/users/endpoints/${id}/slo`, undefined, key);
+    const day = new Date(now).toISOString().slice(0, 10);
+    const sla = await call('GET', '/api/users/reports/sla', `/api/users/reports/sla?from=${day}&to=${day}&group_by=region`, undefined, key);
+    expect(sla.body.data.rows.length).toBeGreaterThan(0);
+    await call('GET', '/api/users/reports/sla', `/api/users/reports/sla?from=${day}&to=${day}&group_by=week`, undefined, key); // 400
     await call('GET', '/api/users/endpoints-with-uptime', '/api/users/endpoints-with-uptime', undefined, key);
     const found = await call('GET', '/api/users/endpoints-with-uptime', '/api/users/endpoints-with-uptime?q=docs&status=pending,paused,up&sort=-status&limit=10', undefined, key);
     expect(found.body.data.map((e: { url_id: number }) => e.url_id)).toEqual([id]);

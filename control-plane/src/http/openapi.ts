@@ -7,7 +7,7 @@ import {
   AlertMethodCreateBody, AlertMethodDeleted, AlertMethodResource, AlertMethodUpdateBody, AlertThresholdResource, AlertThresholdsBody,
   ApiKeyCreateBody, ApiKeyResource, CreatedApiKeyResource, DashboardResource, EndpointCreateBody, EndpointDeleted, EndpointResource,
   EndpointSavedResource, EndpointListQuery, EndpointToggleBody, EndpointToggleResult, EndpointUpdateBody, GraphQuery, GraphsResource, MonitorTypeResource,
-  PackageResource, PingLogResource, RegionResource,
+  PackageResource, PingLogResource, RegionResource, SlaReportQuery, SlaReportResource, SloResource,
 } from '@upfleet/proto/schemas';
 import { STATUS_PAGE_ROUTES } from './openapi-status-pages';
 import { WORKSPACE_ROUTES } from './openapi-workspaces';
@@ -56,6 +56,11 @@ export const API_ROUTES: ApiRoute[] = [
   { method: 'post', path: '/api/users/alert-methods/{alert_method_id}/test', summary: 'Send a test message now', tag: 'Alerts', access: 'key', data: TestSendResult, errors: [400, 503] },
   { method: 'get', path: '/api/users/alert-methods/{alert_method_id}/deliveries', summary: 'Recent deliveries of an alert method', tag: 'Alerts', access: 'key', data: list(AlertDeliveryResource), errors: [503] },
   { method: 'get', path: '/api/users/incidents', summary: 'Incidents, newest first', tag: 'Alerts', access: 'key', query: IncidentsQuery, data: list(IncidentResource), errors: [503] },
+  { method: 'get', path: '/api/users/endpoints/{url_id}/slo', summary: 'An endpoint\'s SLO: uptime over its window, error budget, burn rates and when the budget runs out', tag: 'Reports', access: 'key', data: SloResource, errors: [503] },
+  {
+    method: 'get', path: '/api/users/reports/sla', summary: 'SLA report per endpoint (or region or month): uptime, downtime, outages, MTTR, MTTA; maintenance left out (format=csv: the same as CSV)',
+    tag: 'Reports', access: 'key', query: SlaReportQuery, data: SlaReportResource, errors: [503],
+  },
   { method: 'get', path: '/api/graphs/endpoint/{id}', summary: 'Graph series of an endpoint', tag: 'Graphs', access: 'key', query: GraphQuery, data: GraphsResource, errors: [503] },
   { method: 'get', path: '/api/users/api-keys', summary: 'List API keys (never the keys themselves)', tag: 'API keys', access: 'session', data: list(ApiKeyResource) },
   { method: 'post', path: '/api/users/api-keys', summary: 'Create an API key (shown once, in this answer)', tag: 'API keys', access: 'session', body: ApiKeyCreateBody, data: CreatedApiKeyResource, created: true },
@@ -79,7 +84,7 @@ const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 
 const TAG_TEXT: Record<string, string> = {
   Catalogue: 'Plans, regions and monitor types', Billing: 'Plan purchases (Stripe), when billing is on', Endpoints: 'Monitored endpoints and their live state',
-  Alerts: 'Alert thresholds, alert methods, deliveries and incidents', Graphs: 'Time series of an endpoint\'s checks', 'API keys': 'Keys for this API (session only)',
+  Alerts: 'Alert thresholds, alert methods, deliveries and incidents', Graphs: 'Time series of an endpoint\'s checks', Reports: 'SLOs, error budgets and SLA reports', 'API keys': 'Keys for this API (session only)',
   'Status pages': 'Public status pages, incident reports, maintenance windows and subscribers', Workspaces: 'Teams: workspaces, members, invitations and the audit log (session only)',
 };
 
@@ -192,7 +197,7 @@ export function buildOpenApi(opts: { version: string; rateLimitPerMinute: number
     },
     // PUBLIC_URL when set; otherwise the server that served this document (a relative URL).
     servers: [opts.publicUrl ? { url: opts.publicUrl, description: 'This Upfleet server' } : { url: '/', description: 'The server that served this document' }],
-    tags: ['Catalogue', 'Billing', 'Endpoints', 'Alerts', 'Graphs', 'API keys', 'Status pages', 'Workspaces'].map((name) => ({ name, description: TAG_TEXT[name] })),
+    tags: ['Catalogue', 'Billing', 'Endpoints', 'Alerts', 'Graphs', 'Reports', 'API keys', 'Status pages', 'Workspaces'].map((name) => ({ name, description: TAG_TEXT[name] })),
     paths,
     components: {
       securitySchemes: {

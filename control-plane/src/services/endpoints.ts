@@ -114,7 +114,11 @@ export function createEndpointService(deps: {
     const region = planViolations(plan, { regions }, planContext(catalog))[0];
     if (region) throw planRefused(region);
     const { name, description, ping_host, cert_expiry, response_code, response_time } = body;
-    return { input: { name, url, description, ping_host, cert_expiry, response_code, response_time, regions, check_frequency_seconds: interval }, check };
+    const slo = {
+      ...(body.slo_target !== undefined ? { slo_target: body.slo_target } : {}),
+      ...(body.slo_window_days !== undefined ? { slo_window_days: body.slo_window_days } : {}),
+    };
+    return { input: { name, url, description, ping_host, cert_expiry, response_code, response_time, regions, check_frequency_seconds: interval, ...slo }, check };
   }
 
   /**

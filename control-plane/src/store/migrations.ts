@@ -720,6 +720,17 @@ CREATE INDEX rate_limit_events_key ON rate_limit_events (bucket, key, ts);
       db.schema.createIndex('incident_events_incident').on('incident_events').columns(['incident_id', 'at']),
     ],
   },
+  {
+    // An endpoint's service level objective: the uptime promised (percent; NULL: none) and the days
+    // it is measured over. Reports and error budgets read them; checks do not.
+    id: 100,
+    name: 'endpoint_slo',
+    sql: '',
+    steps: (db) => [
+      db.schema.alterTable('endpoints').addColumn('slo_target', 'double precision'),
+      db.schema.alterTable('endpoints').addColumn('slo_window_days', 'bigint', (c) => c.notNull().defaultTo(30)),
+    ],
+  },
 ];
 
 /** The one line a process stops with when the database was migrated by a newer Upfleet. */

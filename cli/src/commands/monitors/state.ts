@@ -21,6 +21,10 @@ export interface Monitor {
   check?: EndpointCheck;
   /** The endpoint's own check interval in seconds; absent or null: its plan's. */
   check_frequency_seconds?: number | null;
+  /** The SLO target in percent; absent or null: none. */
+  slo_target?: number | null;
+  /** The SLO window in days; absent: 30. */
+  slo_window_days?: number;
 }
 export interface Threshold { type: Feature; operator: ThresholdOperator; value: number; enabled: boolean; region: string | null }
 
@@ -30,7 +34,13 @@ export interface CurrentMonitor extends Monitor { url_id: number }
 export type Action = 'create' | 'update' | 'delete' | 'unchanged';
 export interface Change { action: Action; name: string; url_id: number | null; fields: string[]; monitor: Monitor | null }
 
-const FIELDS = ['url', 'description', 'regions', 'features', 'monitoring', 'alert_thresholds', 'check', 'check_frequency_seconds'] as const;
+const FIELDS = ['url', 'description', 'regions', 'features', 'monitoring', 'alert_thresholds', 'check', 'check_frequency_seconds', 'slo'] as const;
+
+/** A monitor's SLO fields as the file writes them: the target when set, the window when not 30 days. */
+export const sloFields = (m: { slo_target?: number | null; slo_window_days?: number }): { slo_target?: number; slo_window_days?: number } => ({
+  ...(typeof m.slo_target === 'number' ? { slo_target: m.slo_target } : {}),
+  ...(m.slo_window_days !== undefined && m.slo_window_days !== 30 ? { slo_window_days: m.slo_window_days } : {}),
+});
 
 /** A check in the file's terms: only what differs from an http GET; secret header values left out (write-only). */
 function fileCheck(c: EndpointCheck | undefined): EndpointCheck | undefined {
@@ -62,6 +72,7 @@ export function currentMonitors(endpoints: Endpoint[], thresholds: Map<number, A
     features: FEATURES.filter((f) => e[f]),
     monitoring: e.monitoring_enabled,
     ...(e.check_frequency_seconds ? { check_frequency_seconds: e.check_frequency_seconds } : {}),
+    ...sloFields(e),
     ...(fileCheck(e) ? { check: fileCheck(e) } : {}),
     alert_thresholds: sortThresholds(
       (thresholds.get(e.url_id) ?? [])
@@ -93,6 +104,7 @@ export function toYaml(monitors: Monitor[], header: string): string {
       ...checkYaml(m),
       ...(m.description ? { description: m.description } : {}),
       ...(m.check_frequency_seconds ? { check_frequency_seconds: m.check_frequency_seconds } : {}),
+      ...sloFields(m),
       regions: m.regions,
       features: m.features,
       monitoring: m.monitoring,
@@ -165,6 +177,7 @@ export function readMonitorsFile(file: string, text: string, regions: Region[]):
       ...(kept ? { check: { ...kept, ...(check.request ? { request: check.request } : {}) } } : {}),
       description: m.description,
       ...(m.check_frequency_seconds ? { check_frequency_seconds: m.check_frequency_seconds } : {}),
+      ...sloFields(m),
       regions: m.regions.length === 0 && primary ? [regionKey(primary)] : m.regions,
       features: FEATURES.filter((f) => m.features.includes(f)),
       monitoring: m.monitoring,
@@ -183,6 +196,7 @@ function changedFields(want: Monitor, have: Monitor): Field[] {
     url: () => want.url === have.url || (isHeartbeat(want) && isHeartbeat(have)),
     description: () => want.description === have.description,
     check_frequency_seconds: () => (want.check_frequency_seconds ?? null) === (have.check_frequency_seconds ?? null),
+    slo: () => (want.slo_target ?? null) === (have.slo_target ?? null) && (want.slo_window_days ?? 30) === (have.slo_window_days ?? 30),
     regions: () => [...want.regions].sort().join('\n') === [...have.regions].sort().join('\n'),
     features: () => want.features.join() === have.features.join(),
     monitoring: () => want.monitoring === have.monitoring,
@@ -207,7 +221,7 @@ export function planChanges(file: string, wanted: Monitor[], current: CurrentMon
     }
     const have = matches[0];
     if (!have) {
-      const fields = FIELDS.filter((f) => f !== 'monitoring' || !want.monitoring).filter((f) => f !== 'description' || want.description).filter((f) => f !== 'alert_thresholds' || want.alert_thresholds.length).filter((f) => f !== 'check' || want.check).filter((f) => f !== 'check_frequency_seconds' || (want.check_frequency_seconds ?? null) !== null);
+      const fields = FIELDS.filter((f) => f !== 'monitoring' || !want.monitoring).filter((f) => f !== 'description' || want.description).filter((f) => f !== 'alert_thresholds' || want.alert_thresholds.length).filter((f) => f !== 'check' || want.check).filter((f) => f !== 'check_frequency_seconds' || (want.check_frequency_seconds ?? null) !== null).filter((f) => f !== 'slo' || Object.keys(sloFields(want)).length > 0);
       changes.push({ action: 'create', name: want.name, url_id: null, fields, monitor: want });
       continue;
     }

@@ -22,12 +22,14 @@ import { endpointRoutes } from './endpoints';
 import { eventRoutes } from './events';
 import { graphRoutes } from './graphs';
 import { incidentRoutes } from './incidents';
+import { reportRoutes } from './reports';
+import type { Reports } from '../../features/reports';
 
 export { publicRoutes } from './catalog';
 
 export function userRoutes(deps: {
   endpoints: EndpointService; alerts: AlertService; alerting: Alerting | null; catalog: CatalogRepo; tokens: TokenService; limiter: RateLimiter; apiKeys: ApiKeyService;
-  workspaces: WorkspaceService; graphs: GraphService; heartbeats?: Heartbeats | null; events?: EventHub | null; eventStreamMaxMs?: number;
+  workspaces: WorkspaceService; graphs: GraphService; heartbeats?: Heartbeats | null; events?: EventHub | null; eventStreamMaxMs?: number; reports: Reports;
 }): Router {
   const r = strictRouter();
   const signedIn = [requireUserOrKey(deps.tokens, deps.apiKeys), inWorkspace(deps.workspaces)];
@@ -38,6 +40,7 @@ export function userRoutes(deps: {
     ...catalogRoutes(deps.catalog),
     ...alertMethodRoutes(deps),
     ...incidentRoutes(deps),
+    ...reportRoutes(deps),
   ]);
   mount(r, graphRoutes(deps.graphs), ...signedIn);
   return r;

@@ -36,9 +36,27 @@ export interface IncidentEventsTable {
   detail: Generated<string>;
 }
 
+/** Alerting's incidents (better-sqlite3 writes them; reports read them here). */
+export interface IncidentsTable {
+  incident_id: Generated<number>;
+  user_id: number;
+  url_id: number;
+  condition: string;
+  /** JSON list of region labels ('EU - Germany'). */
+  regions: string;
+  cause: string;
+  flapping: number;
+  opened_at: number;
+  resolved_at: number | null;
+  resolved_silently: number;
+  acknowledged_at: number | null;
+  acknowledged_by: number | null;
+}
+
 export interface Schema {
   sessions: SessionsTable;
   refresh_tokens: RefreshTokensTable;
   schema_migrations: SchemaMigrationsTable;
   incident_events: IncidentEventsTable;
+  incidents: IncidentsTable;
 }
