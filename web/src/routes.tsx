@@ -23,6 +23,7 @@ const InvitationPage = lazy(() => import('./pages/SsoPages').then((m) => ({ defa
 const EmailVerifiedPage = lazy(() => import('./pages/SsoPages').then((m) => ({ default: m.EmailVerifiedPage })));
 const SsoCallbackPage = lazy(() => import('./pages/SsoPages').then((m) => ({ default: m.SsoCallbackPage })));
 const StatusPagesPage = lazy(() => import('./pages/StatusPagesPage').then((m) => ({ default: m.StatusPagesPage })));
+const ReportsPage = lazy(() => import('./pages/ReportsPage').then((m) => ({ default: m.ReportsPage })));
 const ProfilePage = lazy(() => import('./pages/ProfilePage').then((m) => ({ default: m.ProfilePage })));
 
 function Layout() {
@@ -64,6 +65,7 @@ export const appRoutes: RouteObject[] = [
       { path: '/dashboard', element: protectedPage(<DashboardPage />) },
       { path: '/alert-settings', element: protectedPage(<AlertSettingsPage />) },
       { path: '/status-pages', element: protectedPage(<StatusPagesPage />) },
+      { path: '/reports', element: protectedPage(<ReportsPage />) },
       { path: '/profile', element: protectedPage(<ProfilePage />) },
       { path: '/members', element: protectedPage(<MembersPage />) },
       { path: '/audit-log', element: protectedPage(<AuditLogPage />) },

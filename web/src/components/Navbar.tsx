@@ -44,6 +44,7 @@ export function Navbar() {
           { to: '/dashboard', label: 'Dashboard' },
           { to: '/alert-settings', label: 'Alert Settings' },
           { to: '/status-pages', label: 'Status pages' },
+          { to: '/reports', label: 'Reports' },
           { to: '/members', label: 'Members' },
           ...(roleAllows(workspaces.role, 'admin') ? [{ to: '/audit-log', label: 'Audit Log' }] : []),
           { to: '/profile', label: 'Profile' },
