@@ -77,7 +77,7 @@ d(title, () => {
     await page.screenshot({ path: path.join(SHOTS, 'reports-desktop.png'), fullPage: true });
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
-    const csv = fs.readFileSync((await download.path())!, 'utf8').split('\r\n');
+    const csv = fs.readFileSync((await download.path()), 'utf8').split('\r\n');
     expect(csv[0]).toBe('endpoint,url_id,region,month,uptime_percentage,downtime_minutes,checks,incidents,longest_outage_minutes,mttr_minutes,mtta_minutes');
     expect(csv[1]).toMatch(new RegExp(`^Website,${id},,,\\d+(\\.\\d+)?,`));
     expect(csv.at(-2)).toMatch(/^Total,/);
