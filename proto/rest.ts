@@ -585,3 +585,12 @@ export interface SlaReport {
   /** The maintenance windows left out of the figures. */
   maintenance: Array<{ id: number; title: string; endpoint_ids: number[]; starts_at: string; ends_at: string }>;
 }
+
+/** GET/PUT /api/users/reports/schedule: the workspace's monthly SLA report by mail. */
+export interface ReportSchedule {
+  enabled: boolean;
+  recipients: string[];
+  /** The workspace owner's zone: the report for a month goes out on the 1st of the next, there. */
+  timezone: string;
+  next_send_at: string | null;
+}

@@ -36,6 +36,8 @@ export interface ControlPlane {
   prepareAgentDownload(): void;
   /** Checks heartbeat deadlines now (what the timer does; tests with a fake clock call it); answers how many went down. */
   tickHeartbeats(): number;
+  /** Queues the monthly reports that are due now (what the timer does; tests with a fake clock call it); answers how many. */
+  tickReports(): Promise<number>;
 }
 
 export interface ControlPlaneExtras {
@@ -66,7 +68,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
   const { events } = live.services;
   const alerting = createAlertingFeature(base, { maintenance, statusPages: statusPages.services.statusPages, events, live: live.services.live });
   const monitoring = createMonitoringFeature(base, { results: store, maintenance, live: live.services.live, alerting: alerting.services.alerting }, { heartbeatTickMs: extras.heartbeatTickMs });
-  const reports = createReportsFeature(base, { results: store, maintenance, endpoints: monitoring.services.endpoints });
+  const reports = createReportsFeature(base, { results: store, maintenance, endpoints: monitoring.services.endpoints, mailer: statusPages.services.subscribers });
   const billing = createBillingFeature(base);
   const workspaces = createWorkspacesFeature(base, { events, billing: billing.services.billing });
   const accounts = createAccountsFeature(base, { billing: billing.services.billing, events }, { pruneIntervalMs: extras.pruneIntervalMs });
@@ -87,6 +89,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     db: base.db,
     httpServer: http.services.server(),
     tickHeartbeats: () => monitoring.services.heartbeats.tick(),
+    tickReports: () => reports.services.reports.schedule.tick(),
     prepareAgentDownload: () => downloads.services.prepare(),
     close: stop,
   };

@@ -1,6 +1,33 @@
 // Reports: the SLA report's query and the SLO and report answers (OpenAPI is generated from these).
 import { z } from 'zod';
-import type { SlaReport, SloStatus } from '../rest';
+import type { ReportSchedule, SlaReport, SloStatus } from '../rest';
+import { mailboxAddress } from './common';
+
+/** Mailboxes one monthly report may go to. */
+export const REPORT_RECIPIENTS_MAX = 20;
+
+/** PUT /api/users/reports/schedule: plain mailboxes only (a report mails addresses its admins typed). */
+export const ReportScheduleBody = z
+  .object({
+    enabled: z.boolean({ error: 'enabled must be true or false' }),
+    recipients: z.array(mailboxAddress('Recipient'), { error: 'recipients must be a list of email addresses' })
+      .max(REPORT_RECIPIENTS_MAX, `At most ${REPORT_RECIPIENTS_MAX} recipients`)
+      .transform((list) => [...new Set(list)]),
+  })
+  .superRefine((b, ctx) => {
+    if (b.enabled && b.recipients.length === 0) ctx.addIssue({ code: 'custom', message: 'Add at least one recipient to send the monthly report', path: ['recipients'] });
+  })
+  .meta({ id: 'ReportScheduleBody', description: 'PUT /api/users/reports/schedule' });
+export type ReportScheduleBody = z.infer<typeof ReportScheduleBody>;
+
+export const ReportScheduleResource = z
+  .object({
+    enabled: z.boolean(),
+    recipients: z.array(z.string()),
+    timezone: z.string().meta({ description: "The workspace owner's zone: the report goes out on the 1st there" }),
+    next_send_at: z.string().nullable().meta({ description: 'When the next report goes out (ISO 8601, UTC); null when off' }),
+  })
+  .meta({ id: 'ReportSchedule' });
 
 const DATE_OR_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?)?$/;
 const rangeValue = (name: string) =>
@@ -69,5 +96,5 @@ export const SlaReportResource = z
 
 // Compile-time: each schema's output is exactly its REST type.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const sameShapes: [Same<z.output<typeof SloResource>, SloStatus>, Same<z.output<typeof SlaReportResource>, SlaReport>] = [true, true];
+const sameShapes: [Same<z.output<typeof SloResource>, SloStatus>, Same<z.output<typeof SlaReportResource>, SlaReport>, Same<z.output<typeof ReportScheduleResource>, ReportSchedule>] = [true, true, true];
 void sameShapes;

@@ -69,7 +69,7 @@ describe('GET /api/openapi.json', () => {
       'GET /api/users/alert-methods/{alert_method_id}/deliveries', 'GET /api/users/incidents', 'POST /api/public/create-checkout-session',
       'GET /api/public/billing', 'GET /api/public/invitations/{token}',
       // Reports
-      'GET /api/users/endpoints/{url_id}/slo', 'GET /api/users/reports/sla',
+      'GET /api/users/endpoints/{url_id}/slo', 'GET /api/users/reports/sla', 'GET /api/users/reports/schedule', 'PUT /api/users/reports/schedule',
       // One endpoint and a heartbeat's ping log
       'GET /api/users/endpoints/{url_id}', 'GET /api/users/endpoints/{url_id}/pings', 'POST /api/users/endpoints/{url_id}/rotate-ping-url',
       // Status pages
@@ -216,6 +216,9 @@ describe('GET /api/openapi.json', () => {
     const sla = await call('GET', '/api/users/reports/sla', `/api/users/reports/sla?from=${day}&to=${day}&group_by=region`, undefined, key);
     expect(sla.body.data.rows.length).toBeGreaterThan(0);
     await call('GET', '/api/users/reports/sla', `/api/users/reports/sla?from=${day}&to=${day}&group_by=week`, undefined, key); // 400
+    await call('PUT', '/api/users/reports/schedule', '/api/users/reports/schedule', { enabled: true, recipients: ['ops@example.com'] }, key);
+    await call('PUT', '/api/users/reports/schedule', '/api/users/reports/schedule', { enabled: true, recipients: ['a@example.com; b@example.com'] }, key); // 400
+    await call('GET', '/api/users/reports/schedule', '/api/users/reports/schedule', undefined, key);
     await call('GET', '/api/users/endpoints-with-uptime', '/api/users/endpoints-with-uptime', undefined, key);
     const found = await call('GET', '/api/users/endpoints-with-uptime', '/api/users/endpoints-with-uptime?q=docs&status=pending,paused,up&sort=-status&limit=10', undefined, key);
     expect(found.body.data.map((e: { url_id: number }) => e.url_id)).toEqual([id]);

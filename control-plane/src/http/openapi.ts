@@ -7,7 +7,7 @@ import {
   AlertMethodCreateBody, AlertMethodDeleted, AlertMethodResource, AlertMethodUpdateBody, AlertThresholdResource, AlertThresholdsBody,
   ApiKeyCreateBody, ApiKeyResource, CreatedApiKeyResource, DashboardResource, EndpointCreateBody, EndpointDeleted, EndpointResource,
   EndpointSavedResource, EndpointListQuery, EndpointToggleBody, EndpointToggleResult, EndpointUpdateBody, GraphQuery, GraphsResource, MonitorTypeResource,
-  PackageResource, PingLogResource, RegionResource, SlaReportQuery, SlaReportResource, SloResource,
+  PackageResource, PingLogResource, RegionResource, SlaReportQuery, SlaReportResource, SloResource, ReportScheduleBody, ReportScheduleResource,
 } from '@upfleet/proto/schemas';
 import { STATUS_PAGE_ROUTES } from './openapi-status-pages';
 import { WORKSPACE_ROUTES } from './openapi-workspaces';
@@ -60,6 +60,11 @@ export const API_ROUTES: ApiRoute[] = [
   {
     method: 'get', path: '/api/users/reports/sla', summary: 'SLA report per endpoint (or region or month): uptime, downtime, outages, MTTR, MTTA; maintenance left out (format=csv: the same as CSV)',
     tag: 'Reports', access: 'key', query: SlaReportQuery, data: SlaReportResource, errors: [503],
+  },
+  { method: 'get', path: '/api/users/reports/schedule', summary: 'The monthly SLA report by mail: on or off, recipients, when it goes next (admins and owners)', tag: 'Reports', access: 'key', data: ReportScheduleResource },
+  {
+    method: 'put', path: '/api/users/reports/schedule', summary: "Turn the monthly SLA report by mail on or off and choose its recipients (sent on the 1st in the owner's timezone; admins and owners)",
+    tag: 'Reports', access: 'key', body: ReportScheduleBody, data: ReportScheduleResource,
   },
   { method: 'get', path: '/api/graphs/endpoint/{id}', summary: 'Graph series of an endpoint', tag: 'Graphs', access: 'key', query: GraphQuery, data: GraphsResource, errors: [503] },
   { method: 'get', path: '/api/users/api-keys', summary: 'List API keys (never the keys themselves)', tag: 'API keys', access: 'session', data: list(ApiKeyResource) },

@@ -731,6 +731,26 @@ CREATE INDEX rate_limit_events_key ON rate_limit_events (bucket, key, ts);
       db.schema.alterTable('endpoints').addColumn('slo_window_days', 'bigint', (c) => c.notNull().defaultTo(30)),
     ],
   },
+  {
+    // A workspace's monthly SLA report by mail: whether it is on and to whom, and each month it was
+    // sent for (the primary key makes it once per month however often the control plane restarts).
+    id: 101,
+    name: 'report_schedules',
+    sql: '',
+    steps: (db) => [
+      db.schema.createTable('report_schedules')
+        .addColumn('workspace_id', 'bigint', (c) => c.primaryKey().references('users.id').onDelete('cascade'))
+        .addColumn('enabled', 'bigint', (c) => c.notNull().defaultTo(0))
+        .addColumn('recipients', 'text', (c) => c.notNull().defaultTo('[]'))
+        .addColumn('enabled_at', 'bigint')
+        .addColumn('updated_at', 'bigint', (c) => c.notNull()),
+      db.schema.createTable('report_runs')
+        .addColumn('workspace_id', 'bigint', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('month', 'text', (c) => c.notNull())
+        .addColumn('sent_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('report_runs_pk', ['workspace_id', 'month']),
+    ],
+  },
 ];
 
 /** The one line a process stops with when the database was migrated by a newer Upfleet. */

@@ -1,5 +1,5 @@
 // Reports: an endpoint's SLO and error budget, and the SLA report (JSON or CSV) of the request's workspace.
-import { SlaReportQuery } from '@upfleet/proto/schemas';
+import { ReportScheduleBody, SlaReportQuery } from '@upfleet/proto/schemas';
 import { slaReportCsv } from '@upfleet/proto/sla-csv';
 import type { Reports } from '../../features/reports';
 import { parseId, parseInput } from '../../services/validation';
@@ -24,6 +24,14 @@ export function reportRoutes(deps: { reports: Reports }): RouteDecl[] {
         return;
       }
       res.json({ success: true, data: report });
+    }),
+    // The recipients are addresses: admins and owners read and change them.
+    route('get', '/users/reports/schedule', 'admin', async (req, res) => {
+      res.json({ success: true, data: await reports().schedule.get(authOf(req).userId) });
+    }),
+    route('put', '/users/reports/schedule', { role: 'admin', action: 'report_schedule.update' }, async (req, res) => {
+      const body = parseInput(ReportScheduleBody, req.body);
+      res.json({ success: true, data: await reports().schedule.put(authOf(req).userId, body) });
     }),
   ];
 }

@@ -53,10 +53,29 @@ export interface IncidentsTable {
   acknowledged_by: number | null;
 }
 
+/** A workspace's monthly SLA report by mail (recipients: a JSON list of mailboxes). */
+export interface ReportSchedulesTable {
+  workspace_id: number;
+  enabled: number;
+  recipients: string;
+  /** When it was last switched on: the first report is for the first whole month after. */
+  enabled_at: number | null;
+  updated_at: number;
+}
+
+/** The months a workspace's report was queued for ('2026-11'), once each. */
+export interface ReportRunsTable {
+  workspace_id: number;
+  month: string;
+  sent_at: number;
+}
+
 export interface Schema {
   sessions: SessionsTable;
   refresh_tokens: RefreshTokensTable;
   schema_migrations: SchemaMigrationsTable;
   incident_events: IncidentEventsTable;
   incidents: IncidentsTable;
+  report_schedules: ReportSchedulesTable;
+  report_runs: ReportRunsTable;
 }
