@@ -31,7 +31,7 @@ const REGIONS = ['EU-Germany', 'US-Virginia', 'AP-Singapore'];
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
 };
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'upfleet-bench-reports-'));
