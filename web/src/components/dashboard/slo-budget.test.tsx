@@ -1,5 +1,7 @@
 // The dashboard row's error-budget chip and the graphs modal's burn-down, over a scripted API.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import userEvent from '@testing-library/user-event';
+import { EndpointFormModal, type PlanLimits } from './EndpointFormModal';
 import { screen } from '@testing-library/react';
 import type { Endpoint, SloStatus } from '@upfleet/proto/rest';
 import { SloBudgetBadge, budgetTone } from './SloBudget';
@@ -45,5 +47,39 @@ describe('error budget on the dashboard', () => {
     const card = await screen.findByTestId('burn-down');
     expect(card).toHaveTextContent('Error budget · SLO 95% over 7 days');
     expect(card).toHaveTextContent('302.4 of 504.0 minutes left · burn rate 2 (1 h), 2 (24 h) · runs out');
+  });
+});
+
+describe('SLO in the endpoint form', () => {
+  const regions = [{ region_id: 1, region: 'EU', city: 'Germany', primary_region: true }];
+  const plan: PlanLimits = { package_name: 'Starter', max_regions: 1, ping_host: false, cert_expiry: false, response_code: true, response_time: false, check_frequency_seconds: 60 };
+
+  it('sends the target and window chosen, refuses a target of 100 with the API\'s message, and shows the saved ones when editing', async () => {
+    const onSubmit = vi.fn(async () => true);
+    renderWith(<EndpointFormModal endpoint={null} regions={regions} plan={plan} onSubmit={onSubmit} onClose={() => undefined} />, testServices(scriptedApi({})));
+    const u = userEvent.setup();
+    await u.type(screen.getByLabelText('Name'), 'Site');
+    await u.type(screen.getByLabelText('URL'), 'https://example.com');
+    await u.type(screen.getByLabelText(/SLO target/), '100');
+    await u.click(screen.getByRole('button', { name: 'Add Endpoint' }));
+    expect(screen.getByRole('alert')).toHaveTextContent('slo_target must be a percentage above 0 and below 100, such as 99.9');
+    expect(onSubmit).not.toHaveBeenCalled();
+    await u.clear(screen.getByLabelText(/SLO target/));
+    await u.type(screen.getByLabelText(/SLO target/), '99.9');
+    await u.selectOptions(screen.getByLabelText('SLO window'), '28 days');
+    await u.click(screen.getByRole('button', { name: 'Add Endpoint' }));
+    expect(onSubmit).toHaveBeenCalledWith(expect.objectContaining({ name: 'Site', slo_target: 99.9, slo_window_days: 28 }));
+  });
+
+  it('shows an endpoint\'s saved SLO when editing it; an empty target sends none', async () => {
+    const onSubmit = vi.fn(async () => true);
+    const ep = { ...endpoint, kind: 'http', guid: 'g', url: 'https://shop.example.com', description: '', regions: ['EU-Germany'], ping_host: false, cert_expiry: false, response_code: true, response_time: false, monitoring_enabled: true, created_at: '' } as Endpoint;
+    renderWith(<EndpointFormModal endpoint={ep} regions={regions} plan={plan} onSubmit={onSubmit} onClose={() => undefined} />, testServices(scriptedApi({})));
+    expect(screen.getByLabelText(/SLO target/)).toHaveValue('95');
+    expect(screen.getByLabelText('SLO window')).toHaveValue('7');
+    const u = userEvent.setup();
+    await u.clear(screen.getByLabelText(/SLO target/));
+    await u.click(screen.getByRole('button', { name: /Save|Update/ }));
+    expect(onSubmit).toHaveBeenCalledWith(expect.objectContaining({ slo_target: null, slo_window_days: 7 }));
   });
 });
