@@ -245,6 +245,23 @@ describe('GET /api/users/reports/sla', () => {
     expect(r.rows[0].uptime_percentage).toBe(g.body.data.uptime);
   });
 
+  it('agrees with the status page\'s bar for the same day', async () => {
+    const { token } = await h.signup();
+    const day = midnight(Date.now()) - DAY;
+    const id = await endpoint(token, 'bar', day - 2 * DAY);
+    const rows: CheckResult[] = [];
+    for (let m = 0; m < 30; m++) rows.push(result(id, day + 12 * HOUR + m * MIN + 500, m % 4 === 0 ? 503 : 200));
+    await h.store.insertBatch(`sla-bar-${id}`, 'agent-1', rows);
+    const page = await h.call('POST', '/api/users/status-pages', { slug: `sla-bar-${process.pid}`, title: 'Bar', timezone: 'UTC', components: [{ name: 'Bar', endpoint_id: id }] }, token);
+    expect(page.status).toBe(201);
+    const pub = await h.call('GET', `/api/public/status/sla-bar-${process.pid}`);
+    const date = iso(day).slice(0, 10);
+    const bar = (pub.body.data.components[0].days as Array<{ date: string; uptime: number | null }>).find((x) => x.date === date)!;
+    const r = await report(token, `from=${date}&to=${date}`);
+    expect(r.rows[0].uptime_percentage).toBe(73.33); // 22 of 30
+    expect(bar.uptime).toBe(r.rows[0].uptime_percentage);
+  });
+
   it('refuses bad queries with a clear 400, and another workspace\'s endpoint with 404', async () => {
     const { token } = await h.signup();
     const other = await h.signup();
