@@ -118,6 +118,10 @@ export interface Endpoint extends Required<EndpointInput>, EndpointCheck, Endpoi
   kind: EndpointKind;
   /** The endpoint's own check interval in seconds; absent: its plan's `check_frequency_seconds`. */
   check_frequency_seconds?: number;
+  /** The uptime promised in percent (99.9); absent: no SLO. */
+  slo_target?: number;
+  /** The days the SLO is measured over (7, 28, 30 or 90); the server always sends it (absent: 30). */
+  slo_window_days?: number;
   url_id: number;
   guid: string;
   monitoring_enabled: boolean;
@@ -609,4 +613,78 @@ export interface PublicStatus {
    */
   detected: Array<{ component_ids: number[]; impact: 'major_outage' | 'degraded'; title: string; since: string }>;
   generated_at: string;
+}
+
+/** GET /api/users/endpoints/:id/slo: the endpoint's uptime over its SLO window and its error budget. */
+export interface SloStatus {
+  url_id: number;
+  /** Absent target: null (the budget and burn rates are then null too). */
+  slo_target: number | null;
+  slo_window_days: number;
+  /** The window measured: [from, to). */
+  from: string;
+  to: string;
+  /** Percent with two decimals over the window; null: no data. */
+  uptime_percentage: number | null;
+  /** Minutes of downtime the target allows over the window, those used so far, and what is left (negative: overspent). */
+  error_budget: { allowed_minutes: number; used_minutes: number; remaining_minutes: number } | null;
+  /** Failure share over the last hour / 24 hours divided by the share the target allows (1: spends the budget exactly over the window). */
+  burn_rate_1h: number | null;
+  burn_rate_24h: number | null;
+  /** When the budget runs out at the last 24 hours' rate; null when not burning (or no target). */
+  budget_exhausted_at: string | null;
+  /** Remaining budget at the end of each day of the window (the graphs' burn-down): [ms, minutes]. */
+  burn_down: Array<[number, number]>;
+}
+
+/** The SLA figures of one report row (or the totals). */
+export interface SlaFigures {
+  /** Checks counted (outside maintenance). */
+  checks: number;
+  /** Percent with two decimals; null: no results ("no data", never 100 %). */
+  uptime_percentage: number | null;
+  /** The failed share of the minutes measured (outside maintenance, from the endpoint's creation on); null: no data. */
+  downtime_minutes: number | null;
+  /** Outage incidents ('down') opened in the period. */
+  incidents: number;
+  longest_outage_minutes: number | null;
+  /** Mean time to resolve, of the period's resolved outages. */
+  mttr_minutes: number | null;
+  /** Mean time to acknowledge, of the period's acknowledged outages. */
+  mtta_minutes: number | null;
+}
+
+export type SlaGroupBy = 'endpoint' | 'region' | 'month';
+
+export interface SlaRow extends SlaFigures {
+  url_id: number;
+  name: string;
+  /** group_by=region: the region ('EU-Germany'); otherwise null. */
+  region: string | null;
+  /** group_by=month: the month ('2026-03') in the report's time zone; otherwise null. */
+  month: string | null;
+}
+
+/** GET /api/users/reports/sla */
+export interface SlaReport {
+  from: string;
+  to: string;
+  /** The zone months and dates are cut in (the caller's profile). */
+  timezone: string;
+  group_by: SlaGroupBy;
+  /** Set when `from` lay before the plan's retention: the report starts at the oldest kept result instead. */
+  retention: { days: number; clamped: boolean; requested_from: string };
+  rows: SlaRow[];
+  totals: SlaFigures;
+  /** The maintenance windows left out of the figures. */
+  maintenance: Array<{ id: number; title: string; endpoint_ids: number[]; starts_at: string; ends_at: string }>;
+}
+
+/** GET/PUT /api/users/reports/schedule: the workspace's monthly SLA report by mail. */
+export interface ReportSchedule {
+  enabled: boolean;
+  recipients: string[];
+  /** The workspace owner's zone: the report for a month goes out on the 1st of the next, there. */
+  timezone: string;
+  next_send_at: string | null;
 }

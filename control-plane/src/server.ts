@@ -19,6 +19,7 @@ import { createIngestFeature } from './features/ingest';
 import { startInOrder } from './features/lifecycle';
 import { createLiveStateFeature } from './features/live-state';
 import { createMonitoringFeature } from './features/monitoring';
+import { createReportsFeature } from './features/reports';
 import { createResultsFeature } from './features/results';
 import { createStatusPagesFeature } from './features/status-pages';
 import { createWorkspacesFeature } from './features/workspaces';
@@ -37,6 +38,8 @@ export interface ControlPlane {
   prepareAgentDownload(): void;
   /** Checks heartbeat deadlines now (what the timer does; tests with a fake clock call it); answers how many went down. */
   tickHeartbeats(): number;
+  /** Queues the monthly reports that are due now (what the timer does; tests with a fake clock call it); answers how many. */
+  tickReports(): Promise<number>;
 }
 
 export interface ControlPlaneExtras {
@@ -72,13 +75,14 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
   const alerting = createAlertingFeature(base, { maintenance, statusPages: statusPages.services.statusPages, events, live: live.services.live },
     { now: extras.alertingNow, escalationPollMs: extras.escalationTickMs });
   const monitoring = createMonitoringFeature(base, { results: store, maintenance, live: live.services.live, ...alerting.services }, { heartbeatTickMs: extras.heartbeatTickMs });
+  const reports = createReportsFeature(base, { results: store, maintenance, endpoints: monitoring.services.endpoints, mailer: statusPages.services.subscribers });
   const billing = createBillingFeature(base);
   const workspaces = createWorkspacesFeature(base, { events, billing: billing.services.billing });
   const accounts = createAccountsFeature(base, { billing: billing.services.billing, events }, { pruneIntervalMs: extras.pruneIntervalMs });
   const ingest = createIngestFeature(base, { results: store, agents: agents.services, live: live.services.live, alerting: alerting.services.alerting });
   const downloads = createAgentDownloadsFeature(base);
   const dataOut = createDataOutFeature(base, { results: store, endpoints: monitoring.services.endpoints, maintenance, incidents: alerting.services.incidents, live: live.services.live });
-  const features = [foundation, results, agents, statusPages, live, alerting, monitoring, billing, workspaces, accounts, downloads, dataOut, ingest];
+  const features = [foundation, results, agents, statusPages, live, alerting, monitoring, reports, billing, workspaces, accounts, downloads, dataOut, ingest];
   const http = createHttpFeature(base, { ...accounts.services, ...workspaces.services, events, results: store }, features);
 
   const stop = await startInOrder([...features, http]);
@@ -91,6 +95,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     db: base.db,
     httpServer: http.services.server(),
     tickHeartbeats: () => monitoring.services.heartbeats.tick(),
+    tickReports: () => reports.services.reports.schedule.tick(),
     prepareAgentDownload: () => downloads.services.prepare(),
     close: stop,
   };

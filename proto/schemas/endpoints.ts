@@ -101,6 +101,11 @@ export const BrowserSteps = z.array(z.unknown(), { error: 'steps must be a list'
   .max(LIMITS_BROWSER.steps, `At most ${LIMITS_BROWSER.steps} steps`)
   .transform((v) => v as BrowserStep[])
   .meta({ description: `browser: at most ${LIMITS_BROWSER.steps} steps, each { action, … }; action one of ${BROWSER_ACTIONS.join(', ')}. A fill may be secret: its value is write-only (send it without value to keep the stored one)` });
+const SLO_TARGET_ERROR = 'slo_target must be a percentage above 0 and below 100, such as 99.9';
+/** The windows an SLO is measured over, in days. */
+export const SLO_WINDOW_DAYS = [7, 28, 30, 90] as const;
+export const DEFAULT_SLO_WINDOW_DAYS = 30;
+const SLO_WINDOW_ERROR = `slo_window_days must be one of ${SLO_WINDOW_DAYS.join(', ')}`;
 
 /** The fields of an endpoint body; EndpointCreateBody adds the rules between them. */
 export const EndpointFields = z.object({
@@ -132,6 +137,10 @@ export const EndpointFields = z.object({
   escalation_policy_id: z.number({ error: POLICY_ERROR }).int(POLICY_ERROR).positive(POLICY_ERROR).nullish(),
   /** Absent on an update: kept; null: depends on nothing. */
   depends_on: z.number({ error: DEPENDS_ERROR }).int(DEPENDS_ERROR).positive(DEPENDS_ERROR).nullish(),
+  /** The uptime promised, in percent (99.9); null: none. Absent on an update: the stored one stays. */
+  slo_target: z.number({ error: SLO_TARGET_ERROR }).gt(0, SLO_TARGET_ERROR).lt(100, SLO_TARGET_ERROR).nullish(),
+  /** The days the SLO is measured over; absent: 30 on a create, the stored one on an update. */
+  slo_window_days: z.number({ error: SLO_WINDOW_ERROR }).refine((d) => (SLO_WINDOW_DAYS as readonly number[]).includes(d), SLO_WINDOW_ERROR).optional(),
   ...featureFlags,
   regions: RegionKeys,
 });

@@ -17,3 +17,4 @@ export * from './status-pages';
 export * from './status-pages-responses';
 export * from './incidents';
 export * from './exports';
+export * from './reports';

@@ -20,6 +20,8 @@ describe('REST schemas as JSON Schema', () => {
       'WorkspaceSetPackageBody',
       // On-call escalation
       'EscalationPolicyBody',
+      // Reports
+      'SlaReportQuery', 'ReportScheduleBody',
     ].sort());
   });
   it.each(bodies)('%s converts, named by its id', (name, schema) => {

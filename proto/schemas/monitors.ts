@@ -38,6 +38,9 @@ export const MonitorSpec = z.strictObject({
   /** The workspace's escalation policy (its id) and the endpoint it depends on (its url_id); absent: left as they are. */
   escalation_policy_id: EndpointFields.shape.escalation_policy_id,
   depends_on: EndpointFields.shape.depends_on,
+  /** The endpoint's SLO; absent: none (and a 30-day window). */
+  slo_target: EndpointFields.shape.slo_target,
+  slo_window_days: EndpointFields.shape.slo_window_days,
   /** Absent or empty: the primary region (as the API does). */
   regions: RegionKeys,
   /** Absent: response_code only (the API's default). */

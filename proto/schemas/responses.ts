@@ -78,6 +78,8 @@ export const EndpointResource = z
     check_frequency_seconds: z.number().int().optional().meta({ description: "The endpoint's own check interval in seconds (absent: the plan's)" }),
     escalation_policy_id: z.number().int().nullable().optional().meta({ description: 'The escalation policy its incidents follow; null: every enabled alert method at once' }),
     depends_on: z.number().int().nullable().optional().meta({ description: 'The endpoint this one depends on: while that one is down, incidents of this one are suppressed (send nothing)' }),
+    slo_target: z.number().optional().meta({ description: 'The uptime promised in percent, such as 99.9 (absent: no SLO)' }),
+    slo_window_days: z.number().int().optional().meta({ description: 'The days the SLO is measured over: 7, 28, 30 or 90' }),
     target: z.string().optional().meta({ description: 'tcp: host:port; dns: the name looked up' }),
     record_type: z.enum(DNS_RECORD_TYPES).optional(),
     resolver: z.string().optional().meta({ description: "dns: the server asked (ip or ip:port); absent: the agent's system resolver" }),

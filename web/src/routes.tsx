@@ -24,6 +24,7 @@ const EmailVerifiedPage = lazy(() => import('./pages/SsoPages').then((m) => ({ d
 const SsoCallbackPage = lazy(() => import('./pages/SsoPages').then((m) => ({ default: m.SsoCallbackPage })));
 const StatusPagesPage = lazy(() => import('./pages/StatusPagesPage').then((m) => ({ default: m.StatusPagesPage })));
 const IncidentsPage = lazy(() => import('./pages/IncidentsPage').then((m) => ({ default: m.IncidentsPage })));
+const ReportsPage = lazy(() => import('./pages/ReportsPage').then((m) => ({ default: m.ReportsPage })));
 const ProfilePage = lazy(() => import('./pages/ProfilePage').then((m) => ({ default: m.ProfilePage })));
 
 function Layout() {
@@ -67,6 +68,7 @@ export const appRoutes: RouteObject[] = [
       { path: '/incidents/:id', element: protectedPage(<IncidentsPage />) },
       { path: '/alert-settings', element: protectedPage(<AlertSettingsPage />) },
       { path: '/status-pages', element: protectedPage(<StatusPagesPage />) },
+      { path: '/reports', element: protectedPage(<ReportsPage />) },
       { path: '/profile', element: protectedPage(<ProfilePage />) },
       { path: '/members', element: protectedPage(<MembersPage />) },
       { path: '/audit-log', element: protectedPage(<AuditLogPage />) },

@@ -10,7 +10,7 @@ export interface ApiRoute {
   /** OpenAPI path, parameters in braces. */
   path: string;
   summary: string;
-  tag: 'Catalogue' | 'Billing' | 'Endpoints' | 'Alerts' | 'Graphs' | 'API keys' | 'Account' | 'Status pages' | 'Workspaces';
+  tag: 'Catalogue' | 'Billing' | 'Endpoints' | 'Alerts' | 'Graphs' | 'Reports' | 'API keys' | 'Account' | 'Status pages' | 'Workspaces';
   access: Access;
   body?: z.ZodType;
   query?: z.ZodType;

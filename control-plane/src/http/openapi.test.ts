@@ -70,6 +70,8 @@ describe('GET /api/openapi.json', () => {
       // Escalation policies
       'GET /api/users/escalation-policies', 'POST /api/users/escalation-policies', 'GET /api/users/escalation-policies/{id}',
       'PUT /api/users/escalation-policies/{id}', 'DELETE /api/users/escalation-policies/{id}',
+      // Reports
+      'GET /api/users/endpoints/{url_id}/slo', 'GET /api/users/reports/sla', 'GET /api/users/reports/schedule', 'PUT /api/users/reports/schedule',
       // One endpoint and a heartbeat's ping log
       'GET /api/users/endpoints/{url_id}', 'GET /api/users/endpoints/{url_id}/pings', 'POST /api/users/endpoints/{url_id}/rotate-ping-url',
       // Data out
@@ -213,6 +215,14 @@ describe('GET /api/openapi.json', () => {
     const graphs = await call('GET', '/api/graphs/endpoint/{id}', `/api/graphs/endpoint/${id}?hours=1`, undefined, key);
     expect(graphs.body.data.graphs.some((g: { data: unknown[] }) => g.data.length > 0)).toBe(true);
     await call('GET', '/api/graphs/endpoint/{id}', `/api/graphs/endpoint/${id}?hours=-1`, undefined, key); // 400
+    await call('GET', '/api/users/endpoints/{url_id}/slo', `/api/users/endpoints/${id}/slo`, undefined, key);
+    const day = new Date(now).toISOString().slice(0, 10);
+    const sla = await call('GET', '/api/users/reports/sla', `/api/users/reports/sla?from=${day}&to=${day}&group_by=region`, undefined, key);
+    expect(sla.body.data.rows.length).toBeGreaterThan(0);
+    await call('GET', '/api/users/reports/sla', `/api/users/reports/sla?from=${day}&to=${day}&group_by=week`, undefined, key); // 400
+    await call('PUT', '/api/users/reports/schedule', '/api/users/reports/schedule', { enabled: true, recipients: ['ops@example.com'] }, key);
+    await call('PUT', '/api/users/reports/schedule', '/api/users/reports/schedule', { enabled: true, recipients: ['a@example.com; b@example.com'] }, key); // 400
+    await call('GET', '/api/users/reports/schedule', '/api/users/reports/schedule', undefined, key);
     await call('GET', '/api/users/endpoints-with-uptime', '/api/users/endpoints-with-uptime', undefined, key);
     const found = await call('GET', '/api/users/endpoints-with-uptime', '/api/users/endpoints-with-uptime?q=docs&status=pending,paused,up&sort=-status&limit=10', undefined, key);
     expect(found.body.data.map((e: { url_id: number }) => e.url_id)).toEqual([id]);

@@ -8,6 +8,7 @@ import {
   ApiKeyCreateBody, ApiKeyResource, CreatedApiKeyResource, DashboardResource, EndpointCreateBody, EndpointDeleted, EndpointResource,
   EndpointSavedResource, EndpointListQuery, EndpointToggleBody, EndpointToggleResult, EndpointUpdateBody, GraphQuery, GraphsResource, MonitorTypeResource,
   PackageResource, PingLogResource, RegionResource, ResultsExportQuery, RESULT_EXPORT_COLUMNS, BadgeResource,
+  SlaReportQuery, SlaReportResource, SloResource, ReportScheduleBody, ReportScheduleResource,
 } from '@upfleet/proto/schemas';
 import { STATUS_PAGE_ROUTES } from './openapi-status-pages';
 import { WORKSPACE_ROUTES } from './openapi-workspaces';
@@ -90,6 +91,16 @@ export const API_ROUTES: ApiRoute[] = [
   { method: 'post', path: '/api/users/escalation-policies', summary: 'Create an escalation policy (plans with advanced alerts)', tag: 'Alerts', access: 'key', body: EscalationPolicyBody, data: EscalationPolicyResource, created: true, errors: [403] },
   { method: 'put', path: '/api/users/escalation-policies/{id}', summary: 'Replace an escalation policy (running incidents keep the steps they started with)', tag: 'Alerts', access: 'key', body: EscalationPolicyBody, data: EscalationPolicyResource, errors: [403] },
   { method: 'delete', path: '/api/users/escalation-policies/{id}', summary: 'Delete an escalation policy (its endpoints go back to every enabled method at once)', tag: 'Alerts', access: 'key', data: z.object({ escalation_policy_id: z.number().int() }) },
+  { method: 'get', path: '/api/users/endpoints/{url_id}/slo', summary: 'An endpoint\'s SLO: uptime over its window, error budget, burn rates and when the budget runs out', tag: 'Reports', access: 'key', data: SloResource, errors: [503] },
+  {
+    method: 'get', path: '/api/users/reports/sla', summary: 'SLA report per endpoint (or region or month): uptime, downtime, outages, MTTR, MTTA; maintenance left out (format=csv: the same as CSV)',
+    tag: 'Reports', access: 'key', query: SlaReportQuery, data: SlaReportResource, errors: [503],
+  },
+  { method: 'get', path: '/api/users/reports/schedule', summary: 'The monthly SLA report by mail: on or off, recipients, when it goes next (admins and owners)', tag: 'Reports', access: 'key', data: ReportScheduleResource },
+  {
+    method: 'put', path: '/api/users/reports/schedule', summary: "Turn the monthly SLA report by mail on or off and choose its recipients (sent on the 1st in the owner's timezone; admins and owners)",
+    tag: 'Reports', access: 'key', body: ReportScheduleBody, data: ReportScheduleResource,
+  },
   { method: 'get', path: '/api/graphs/endpoint/{id}', summary: 'Graph series of an endpoint', tag: 'Graphs', access: 'key', query: GraphQuery, data: GraphsResource, errors: [503] },
   { method: 'get', path: '/api/users/api-keys', summary: 'List API keys (never the keys themselves)', tag: 'API keys', access: 'session', data: list(ApiKeyResource) },
   { method: 'post', path: '/api/users/api-keys', summary: 'Create an API key (shown once, in this answer)', tag: 'API keys', access: 'session', body: ApiKeyCreateBody, data: CreatedApiKeyResource, created: true },
@@ -113,7 +124,7 @@ const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 
 const TAG_TEXT: Record<string, string> = {
   Catalogue: 'Plans, regions and monitor types', Billing: 'Plan purchases (Stripe), when billing is on', Endpoints: 'Monitored endpoints and their live state',
-  Alerts: 'Alert thresholds, alert methods, deliveries and incidents', Graphs: 'Time series of an endpoint\'s checks', 'API keys': 'Keys for this API (session only)',
+  Alerts: 'Alert thresholds, alert methods, deliveries and incidents', Graphs: 'Time series of an endpoint\'s checks', Reports: 'SLOs, error budgets and SLA reports', 'API keys': 'Keys for this API (session only)',
   'Status pages': 'Public status pages, incident reports, maintenance windows and subscribers', Workspaces: 'Teams: workspaces, members, invitations and the audit log (session only)',
 };
 
@@ -228,7 +239,7 @@ export function buildOpenApi(opts: { version: string; rateLimitPerMinute: number
     },
     // PUBLIC_URL when set; otherwise the server that served this document (a relative URL).
     servers: [opts.publicUrl ? { url: opts.publicUrl, description: 'This Upfleet server' } : { url: '/', description: 'The server that served this document' }],
-    tags: ['Catalogue', 'Billing', 'Endpoints', 'Alerts', 'Graphs', 'API keys', 'Status pages', 'Workspaces'].map((name) => ({ name, description: TAG_TEXT[name] })),
+    tags: ['Catalogue', 'Billing', 'Endpoints', 'Alerts', 'Graphs', 'Reports', 'API keys', 'Status pages', 'Workspaces'].map((name) => ({ name, description: TAG_TEXT[name] })),
     paths,
     components: {
       securitySchemes: {

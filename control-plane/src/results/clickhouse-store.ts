@@ -8,7 +8,7 @@ import { AppError } from '../errors';
 import { openConnection, type Connection } from './connection';
 import { planGraphQuery, type GraphPlan, type GraphSource } from './graph-plan';
 import { GraphCache } from './graph-cache';
-import { queryCount, queryFailures, queryGraphs, queryUptime, type GraphRange, type UptimeWindow } from './queries';
+import { queryCount, queryFailures, queryGraphs, queryUptime, queryUptimeCounts, type GraphRange, type UptimeCount, type UptimeGrouping, type UptimeWindow } from './queries';
 import { INSERT_COLUMNS, PAYLOAD_FORMAT, encodeRows, type Payload } from './row-encoding';
 import { IngestLedger, MergedInserter, type InsertGroup } from './merged-inserts';
 import { dailyUptimeFrom, type DailyUptimeSource } from './status-queries';
@@ -47,6 +47,8 @@ export interface ResultStore {
   graphs(endpointId: number, opts: GraphQuery): Promise<GraphSeries[]>;
   /** Share of 2xx among HTTP checks within the window (and after each endpoint's creation), in percent with two decimals; null without checks. */
   uptime(endpointIds: number[], window: UptimeWindow): Promise<Map<number, number | null>>;
+  /** The counts uptime is made of, per endpoint (and region / period): reports and SLOs (queries.ts). */
+  uptimeCounts(endpointIds: number[], window: UptimeWindow, by?: UptimeGrouping): Promise<UptimeCount[]>;
   /** Exact number of stored check results (raw rows, or the rollups' counts). */
   countResults(opts?: { endpointId?: number; table?: GraphSource }): Promise<number>;
   /** Status pages' daily bars (status-queries.ts). */
@@ -255,6 +257,10 @@ export class ClickHouseResultStore implements ResultStore {
 
   async uptime(endpointIds: number[], window: UptimeWindow): Promise<Map<number, number | null>> {
     return queryUptime(this.client, this.db, endpointIds, window);
+  }
+
+  async uptimeCounts(endpointIds: number[], window: UptimeWindow, by?: UptimeGrouping): Promise<UptimeCount[]> {
+    return queryUptimeCounts(this.client, this.db, endpointIds, window, by);
   }
 
   async countResults(opts: { endpointId?: number; table?: GraphSource } = {}): Promise<number> {

@@ -28,11 +28,12 @@ export const hourTouched = (time: string) => `(endpoint_id * ${HOUR_KEY} + intDi
 
 /**
  * SQL: the rows of `source` (columns endpoint_id, s: a minute's start in UTC seconds, n, ok; one
- * row per endpoint and minute) whose minute no window of their endpoint touches.
+ * row per endpoint and minute, and per `extraKeys` (', region') when given) whose minute no window
+ * of their endpoint touches.
  */
-export function minutesOutsideWindows(source: string): string {
-  return `SELECT endpoint_id, s, any(n) AS n, any(ok) AS ok FROM (${source}) AS m
+export function minutesOutsideWindows(source: string, extraKeys = ''): string {
+  return `SELECT endpoint_id, s${extraKeys}, any(n) AS n, any(ok) AS ok FROM (${source}) AS m
       INNER JOIN (SELECT tupleElement(w, 1) AS wid, tupleElement(w, 2) AS f, tupleElement(w, 3) AS t
         FROM (SELECT arrayJoin(arrayZip({exIds:Array(UInt64)}, {exFrom:Array(UInt32)}, {exTo:Array(UInt32)})) AS w)) AS x ON m.endpoint_id = x.wid
-      GROUP BY endpoint_id, s HAVING NOT max(s + 60 > f AND s < t)`;
+      GROUP BY endpoint_id, s${extraKeys} HAVING NOT max(s + 60 > f AND s < t)`;
 }

@@ -204,10 +204,27 @@ export interface UptimeWindow {
 }
 
 
-/** Share of passed HTTP checks (2xx, or accepted by their assertions; of passed tcp / dns checks) within the window, in percent with two decimals; null without checks. */
-export async function queryUptime(client: ClickHouseClient, db: string, endpointIds: number[], w: UptimeWindow): Promise<Map<number, number | null>> {
-  const out = new Map<number, number | null>(endpointIds.map((id) => [id, null]));
-  if (endpointIds.length === 0) return out;
+/** How uptime counts are split besides per endpoint (the SLA report's rows). */
+export interface UptimeGrouping {
+  /** One row per region ('EU-Germany') as well. */
+  region?: boolean;
+  /**
+   * Period starts (UTC ms, ascending, whole minutes: months or days cut in a zone): a row per
+   * period a result falls in, by its minute (an hour bucket by its start hour).
+   */
+  periodStarts?: readonly number[];
+}
+
+/** Checks counted and passed, per endpoint (and region / period index when grouped). */
+export interface UptimeCount { endpointId: number; region: string; period: number; n: number; ok: number }
+
+/**
+ * The one uptime count: checks of the uptime kinds, each passed by its kind's rule, from the
+ * endpoint's creation on, maintenance left out; the dashboard badge, the graphs' uptime, the SLOs,
+ * the SLA report and the status pages' days all read it. Rows without counted checks are absent.
+ */
+export async function queryUptimeCounts(client: ClickHouseClient, db: string, endpointIds: number[], w: UptimeWindow, by: UptimeGrouping = {}): Promise<UptimeCount[]> {
+  if (endpointIds.length === 0) return [];
   const UPTIME_KINDS = sqlUptimeKinds();
   // Per endpoint: whole hours from the hour rollup; the part before the first whole hour from raw rows.
   const starts = endpointIds.map((id) => Math.trunc(Math.max(w.sinceMs, w.createdAtMs?.get(id) ?? 0)));
@@ -219,6 +236,11 @@ export async function queryUptime(client: ClickHouseClient, db: string, endpoint
   const ids = new Set(endpointIds);
   const spans = (w.maintenance ?? []).filter((m) => ids.has(m.endpointId) && m.endsAt > w.sinceMs && m.startsAt <= w.untilMs);
   const has = spans.length > 0;
+  // The grouping keys: `names` in GROUP BY and the outer select, `keys(seconds)` where a source's
+  // time (UTC seconds of its minute or hour) decides the period.
+  const periods = by.periodStarts !== undefined;
+  const names = `${by.region ? ', region' : ''}${periods ? ', period' : ''}`;
+  const keys = (seconds: string) => `${by.region ? ', region' : ''}${periods ? `, arrayCount(b -> b <= ${seconds}, {periods:Array(UInt32)}) AS period` : ''}`;
   const firstHour = `toDateTime(transform(endpoint_id, {ids:Array(UInt64)}, {hours:Array(UInt32)}, toUInt32(4294967295)), 'UTC')`;
   const rawWhere = `endpoint_id IN {ids:Array(UInt64)} AND kind IN ${UPTIME_KINDS}
         AND ts >= fromUnixTimestamp64Milli(transform(endpoint_id, {ids:Array(UInt64)}, {starts:Array(Int64)}, toInt64(0)))
@@ -231,45 +253,60 @@ export async function queryUptime(client: ClickHouseClient, db: string, endpoint
         AND bucket >= ${firstHour}
         AND bucket <= toDateTime(intDiv({untilMs:Int64}, 1000), 'UTC')`;
   const rollupOk = `sum(${sqlRollupPassed()})`;
+  const regionKey = by.region ? ', region' : '';
   // The hours a window touches, per minute (raw rows before the first whole hour, else the minute rollup).
   const touched = `
       UNION ALL
-      SELECT endpoint_id, sum(n) AS n, sum(ok) AS ok FROM (${minutesOutsideWindows(
-        `SELECT endpoint_id, toUInt32(toStartOfMinute(ts)) AS s, count() AS n, ${rawOk} AS ok FROM ${db}.check_results
-         WHERE ${rawWhere} AND ${hourTouched('toStartOfHour(ts)')} GROUP BY endpoint_id, s`,
-      )}) GROUP BY endpoint_id
+      SELECT endpoint_id${keys('s')}, sum(n) AS n, sum(ok) AS ok FROM (${minutesOutsideWindows(
+        `SELECT endpoint_id, toUInt32(toStartOfMinute(ts)) AS s${regionKey}, count() AS n, ${rawOk} AS ok FROM ${db}.check_results
+         WHERE ${rawWhere} AND ${hourTouched('toStartOfHour(ts)')} GROUP BY endpoint_id, s${regionKey}`, regionKey,
+      )}) GROUP BY endpoint_id${names}
       UNION ALL
-      SELECT endpoint_id, sum(n) AS n, sum(ok) AS ok FROM (${minutesOutsideWindows(
-        `SELECT endpoint_id, toUInt32(bucket) AS s, sum(n) AS n, ${rollupOk} AS ok FROM ${db}.check_results_1m
+      SELECT endpoint_id${keys('s')}, sum(n) AS n, sum(ok) AS ok FROM (${minutesOutsideWindows(
+        `SELECT endpoint_id, toUInt32(bucket) AS s${regionKey}, sum(n) AS n, ${rollupOk} AS ok FROM ${db}.check_results_1m
          WHERE ${hourWhere.replace('endpoint_id IN {ids:Array(UInt64)}', 'endpoint_id IN {exIds:Array(UInt64)}')} AND ${hourTouched('toStartOfHour(bucket)')}
-         GROUP BY endpoint_id, s`,
-      )}) GROUP BY endpoint_id`;
+         GROUP BY endpoint_id, s${regionKey}`, regionKey,
+      )}) GROUP BY endpoint_id${names}`;
   const sql = `
-    SELECT endpoint_id, sum(n) AS n, sum(ok) AS ok FROM (
-      SELECT endpoint_id, count() AS n, ${rawOk} AS ok
+    SELECT endpoint_id${names}, sum(n) AS n, sum(ok) AS ok FROM (
+      SELECT endpoint_id${keys('toUInt32(toStartOfMinute(ts))')}, count() AS n, ${rawOk} AS ok
       FROM ${db}.check_results
       WHERE ${rawWhere}${has ? ` AND NOT ${hourTouched('toStartOfHour(ts)')}` : ''}
-      GROUP BY endpoint_id
+      GROUP BY endpoint_id${names}
       UNION ALL
-      SELECT endpoint_id, sum(n) AS n, ${rollupOk} AS ok
+      SELECT endpoint_id${keys('toUInt32(bucket)')}, sum(n) AS n, ${rollupOk} AS ok
       FROM ${db}.check_results_1h
       WHERE ${hourWhere}${has ? ` AND NOT ${hourTouched('bucket')}` : ''}
-      GROUP BY endpoint_id${has ? touched : ''}
-    ) GROUP BY endpoint_id`;
+      GROUP BY endpoint_id${names}${has ? touched : ''}
+    ) GROUP BY endpoint_id${names}`;
   const rs = await client.query({
     query: sql,
     query_params: {
       ids: endpointIds, starts, hours, untilMs: Math.trunc(w.untilMs), minStart: Math.min(...starts), maxHour: Math.max(...hours),
+      ...(periods ? { periods: by.periodStarts!.map((ms) => Math.floor(ms / 1000)) } : {}),
       ...(has ? windowParams(spans) : {}),
     },
-    format: 'JSONCompactEachRow',
+    format: 'JSONEachRow',
   });
-  for (const [id, n, ok] of await rs.json<[number | string, number | string, number | string]>()) {
-    const total = Number(n);
-    out.set(Number(id), total > 0 ? round2((Number(ok) * 100) / total) : null);
+  const out: UptimeCount[] = [];
+  for (const r of await rs.json<{ endpoint_id: number | string; region?: string; period?: number | string; n: number | string; ok: number | string }>()) {
+    const n = Number(r.n);
+    // period index 0: before the first period start (outside every period asked)
+    if (n === 0 || (periods && Number(r.period) === 0)) continue;
+    out.push({ endpointId: Number(r.endpoint_id), region: r.region ?? '', period: periods ? Number(r.period) - 1 : 0, n, ok: Number(r.ok) });
   }
   return out;
 }
+
+/** Share of passed HTTP checks (2xx, or accepted by their assertions; of passed tcp / dns checks) within the window, in percent with two decimals; null without checks. */
+export async function queryUptime(client: ClickHouseClient, db: string, endpointIds: number[], w: UptimeWindow): Promise<Map<number, number | null>> {
+  const out = new Map<number, number | null>(endpointIds.map((id) => [id, null]));
+  for (const c of await queryUptimeCounts(client, db, endpointIds, w)) out.set(c.endpointId, uptimePercent(c.n, c.ok));
+  return out;
+}
+
+/** Passed checks in percent with two decimals; null without checks ("no data", never 100 %). */
+export const uptimePercent = (n: number, ok: number): number | null => (n > 0 ? round2((ok * 100) / n) : null);
 
 /** The latest failed checks of an endpoint in a range (raw rows), newest first, with their reasons. */
 export async function queryFailures(

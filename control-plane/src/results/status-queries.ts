@@ -1,12 +1,10 @@
-// Status pages' daily uptime: HTTP checks per endpoint and page-local day, read from the
-// rollups (never the raw results at request time). A day without counted checks is absent ("no data").
-// Results taken during an endpoint's maintenance count neither for nor against it: whole hours
-// outside every window come from the hour rollup; an hour a window touches comes from the minute
-// rollup, leaving out the minutes inside the window.
-import { fixedOffsetMinutes, ianaZone } from '@upfleet/proto/time-zone';
+// Status pages' daily uptime: checks per endpoint and page-local day, from the one uptime count
+// (queries.ts queryUptimeCounts: rollups, raw rows only for a range's first partial hour). A day
+// without counted checks is absent ("no data"). Results taken during an endpoint's maintenance
+// count neither for nor against it (maintenance-sql.ts).
+import { fromZonedLocal, zonedDate } from '@upfleet/proto/time-zone';
 import type { MaintenanceSpan } from '../maintenance';
-import { hourTouched, minutesOutsideWindows, windowParams } from './maintenance-sql';
-import { sqlRollupPassed, sqlUptimeKinds } from './kind-sql';
+import type { UptimeCount, UptimeGrouping, UptimeWindow } from './queries';
 
 /** Daily uptime of endpoints, from the results store's rollups. */
 export interface DailyUptimeSource {
@@ -17,52 +15,43 @@ export interface DailyUptimeSource {
   dailyUptime(endpointIds: number[], fromMs: number, untilMs: number, zone: string, maintenance?: MaintenanceSpan[]): Promise<Map<number, Map<string, [number, number]>>>;
 }
 
-export interface RowReader {
-  select<T>(sql: string, params?: Record<string, unknown>): Promise<T[]>;
-  readonly database: string;
+/** The results store's one uptime count (queries.ts queryUptimeCounts). */
+export interface UptimeCountReader {
+  uptimeCounts(endpointIds: number[], window: UptimeWindow, by?: UptimeGrouping): Promise<UptimeCount[]>;
 }
 
 /**
- * Days are cut at midnight in the page's zone: an IANA zone by ClickHouse's own zone rules (DST
- * included), a fixed offset ('UTC+5:30', proto/time-zone.ts) by its offset. Hour buckets are whole
- * UTC hours, so with a half-hour zone a bucket lands on the day its start falls in.
+ * Days are cut at midnight in the page's zone (proto/time-zone.ts: an IANA zone by its own rules,
+ * DST included, or a fixed offset) and counted by the same query as the dashboard's badge and the
+ * SLA report, grouped by day. Hour buckets are whole UTC hours, so with a half-hour zone a bucket
+ * lands on the day its start falls in.
  */
-export function dailyUptimeFrom(store: RowReader): DailyUptimeSource {
+export function dailyUptimeFrom(store: UptimeCountReader): DailyUptimeSource {
   return {
     async dailyUptime(endpointIds, fromMs, untilMs, zone, maintenance: MaintenanceSpan[] = []) {
       const out = new Map<number, Map<string, [number, number]>>();
       if (endpointIds.length === 0) return out;
-      const spans = maintenance.filter((m) => endpointIds.includes(m.endpointId));
-      const iana = ianaZone(zone);
-      const offsetMinutes = fixedOffsetMinutes(zone) ?? 0;
-      const dayOf = (seconds: string) => (iana ? `toString(toDate(toDateTime(${seconds}, 'UTC'), {tz:String}))` : `toString(toDate(toDateTime(${seconds} + {offset:Int32}, 'UTC')))`);
-      const day = dayOf('toUInt32(bucket)');
-      // The kinds counted for uptime, each passed by its own rule (the kinds table's `uptime`).
-      const range = (unitSeconds: number) => `endpoint_id IN {ids:Array(UInt64)} AND kind IN ${sqlUptimeKinds()}
-           AND bucket >= toDateTime(intDiv({fromMs:Int64}, ${unitSeconds * 1000}) * ${unitSeconds}, 'UTC')
-           AND bucket <= toDateTime(intDiv({untilMs:Int64}, 1000), 'UTC')`;
-      const hourly = `SELECT endpoint_id, ${day} AS d, sum(n) AS n, sum(${sqlRollupPassed()}) AS ok FROM ${store.database}.check_results_1h WHERE ${range(3600)}`;
-      const sql = spans.length === 0
-        ? `${hourly} GROUP BY endpoint_id, d`
-        : `SELECT endpoint_id, d, sum(n) AS n, sum(ok) AS ok FROM (
-             ${hourly} AND NOT ${hourTouched('bucket')} GROUP BY endpoint_id, d
-             UNION ALL
-             SELECT endpoint_id, ${dayOf('s')} AS d, sum(n) AS n, sum(ok) AS ok FROM (${minutesOutsideWindows(
-               `SELECT endpoint_id, toUInt32(bucket) AS s, sum(n) AS n, sum(${sqlRollupPassed()}) AS ok FROM ${store.database}.check_results_1m
-                WHERE ${range(60)} AND ${hourTouched('toStartOfHour(bucket)')} GROUP BY endpoint_id, s`,
-             )})
-             GROUP BY endpoint_id, d
-           ) GROUP BY endpoint_id, d`;
-      const rows = await store.select<{ endpoint_id: number | string; d: string; n: number | string; ok: number | string }>(sql, {
-        ids: endpointIds, fromMs: Math.trunc(fromMs), untilMs: Math.trunc(untilMs), offset: offsetMinutes * 60, tz: iana ?? 'UTC', ...windowParams(spans),
-      });
-      for (const r of rows) {
-        const id = Number(r.endpoint_id);
-        let m = out.get(id);
-        if (!m) out.set(id, (m = new Map<string, [number, number]>()));
-        if (Number(r.n) > 0) m.set(r.d, [Number(r.n), Number(r.ok)]);
+      const starts = dayStarts(fromMs, untilMs, zone);
+      const counts = await store.uptimeCounts(endpointIds, { sinceMs: fromMs, untilMs, maintenance }, { periodStarts: starts });
+      const dates = starts.map((ms) => zonedDate(ms, zone));
+      for (const c of counts) {
+        let m = out.get(c.endpointId);
+        if (!m) out.set(c.endpointId, (m = new Map<string, [number, number]>()));
+        m.set(dates[c.period], [c.n, c.ok]);
       }
       return out;
     },
   };
+}
+
+/** `fromMs`, then each midnight in `zone` up to `untilMs` (by the calendar: a DST day is 23 or 25 hours). */
+export function dayStarts(fromMs: number, untilMs: number, zone: string): number[] {
+  const out = [fromMs];
+  let date = zonedDate(fromMs, zone);
+  for (;;) {
+    date = new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+    const start = fromZonedLocal(`${date}T00:00`, zone);
+    if (start > untilMs) return out;
+    if (start > out.at(-1)!) out.push(start);
+  }
 }

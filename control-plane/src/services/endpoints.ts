@@ -129,10 +129,14 @@ export function createEndpointService(deps: {
     if (region) throw planRefused(region);
     const { name, description, ping_host, cert_expiry, response_code, response_time } = body;
     checkLinks(userId, body, urlId);
+    const slo = {
+      ...(body.slo_target !== undefined ? { slo_target: body.slo_target } : {}),
+      ...(body.slo_window_days !== undefined ? { slo_window_days: body.slo_window_days } : {}),
+    };
     return {
       input: {
         name, url, description, ping_host, cert_expiry, response_code, response_time, regions, check_frequency_seconds: interval,
-        escalation_policy_id: body.escalation_policy_id, depends_on: body.depends_on,
+        escalation_policy_id: body.escalation_policy_id, depends_on: body.depends_on, ...slo,
       },
       check,
     };

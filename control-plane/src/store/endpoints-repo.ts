@@ -1,6 +1,7 @@
 import type { EndpointCheck, EndpointInput, SavedEndpoint } from '@upfleet/proto/rest';
 import type { EndpointKind } from '@upfleet/proto/assertions';
 import { maskStep, type BrowserStep } from '@upfleet/proto/browser-steps';
+import { DEFAULT_SLO_WINDOW_DAYS } from '@upfleet/proto/schemas';
 import type { SecretBox } from '../lib/crypto';
 import type { Db } from './db';
 
@@ -86,6 +87,7 @@ export const toEndpoint = (r: Row): SavedEndpoint => ({
   monitoring_enabled: Boolean(r.monitoring_enabled),
   created_at: r.created_at as string,
   ...ownInterval(r.check_frequency_seconds),
+  ...slo(r.slo_target, r.slo_window_days),
   ...checkView(r.kind, r.check_config),
   escalation_policy_id: (r.escalation_policy_id as number | null) ?? null,
   depends_on: (r.depends_on as number | null) ?? null,
@@ -94,9 +96,21 @@ export const toEndpoint = (r: Row): SavedEndpoint => ({
 /** An endpoint's own interval, when it has one (absent: its plan's). */
 const ownInterval = (v: unknown): { check_frequency_seconds?: number } => (typeof v === 'number' ? { check_frequency_seconds: v } : {});
 
-/** What a save writes: the body's fields with its own interval (null: the plan's), its escalation
- *  policy and the endpoint it depends on (undefined on an update: kept; null: none). */
-export type EndpointWrite = Required<EndpointInput> & { check_frequency_seconds?: number | null; escalation_policy_id?: number | null; depends_on?: number | null };
+/** An endpoint's SLO fields as answers carry them (no target: none). */
+const slo = (target: unknown, windowDays: unknown): { slo_target?: number; slo_window_days: number } => ({
+  ...(typeof target === 'number' ? { slo_target: target } : {}),
+  slo_window_days: typeof windowDays === 'number' ? windowDays : Number(windowDays ?? DEFAULT_SLO_WINDOW_DAYS),
+});
+
+/**
+ * What a save writes: the body's fields with its own interval (null: the plan's) and its SLO
+ * (undefined on an update: the stored one stays; a create stores none and 30 days).
+ */
+export type EndpointWrite = Required<EndpointInput> & {
+  check_frequency_seconds?: number | null; slo_target?: number | null; slo_window_days?: number;
+  /** Its escalation policy and the endpoint it depends on (undefined on an update: kept; null: none). */
+  escalation_policy_id?: number | null; depends_on?: number | null;
+};
 
 /** Monitoring view of an endpoint with its owner's plan, for the assignment engine. */
 export interface MonitoredEndpoint {
@@ -141,9 +155,10 @@ function listItem(r: unknown[]): SavedEndpoint {
     monitoring_enabled: r[10] === 1,
     created_at: r[11] as string,
     ...ownInterval(r[14]),
+    ...slo(r[15], r[16]),
     ...checkView(r[12], r[13]),
-    escalation_policy_id: (r[15] as number | null) ?? null,
-    depends_on: (r[16] as number | null) ?? null,
+    escalation_policy_id: (r[17] as number | null) ?? null,
+    depends_on: (r[18] as number | null) ?? null,
   };
 }
 
@@ -153,21 +168,23 @@ export function createEndpointsRepo(db: Db, box?: SecretBox) {
     // Arrays, not objects: a 1,000-endpoint dashboard list is read on every page load.
     listRaw: db.prepare(`SELECT url_id, guid, name, url, description, regions, ping_host, cert_expiry, response_code,
       response_time, monitoring_enabled, created_at, (SELECT kind FROM endpoint_checks c WHERE c.url_id = endpoints.url_id),
-      (SELECT config FROM endpoint_checks c WHERE c.url_id = endpoints.url_id), check_frequency_seconds, escalation_policy_id, depends_on FROM endpoints WHERE user_id = ? ORDER BY url_id`).raw(true),
+      (SELECT config FROM endpoint_checks c WHERE c.url_id = endpoints.url_id), check_frequency_seconds, slo_target, slo_window_days, escalation_policy_id, depends_on FROM endpoints WHERE user_id = ? ORDER BY url_id`).raw(true),
     pageRaw: db.prepare(`SELECT url_id, guid, name, url, description, regions, ping_host, cert_expiry, response_code,
       response_time, monitoring_enabled, created_at, (SELECT kind FROM endpoint_checks c WHERE c.url_id = endpoints.url_id),
-      (SELECT config FROM endpoint_checks c WHERE c.url_id = endpoints.url_id), check_frequency_seconds, escalation_policy_id, depends_on FROM endpoints WHERE user_id = ? ORDER BY url_id LIMIT ? OFFSET ?`).raw(true),
+      (SELECT config FROM endpoint_checks c WHERE c.url_id = endpoints.url_id), check_frequency_seconds, slo_target, slo_window_days, escalation_policy_id, depends_on FROM endpoints WHERE user_id = ? ORDER BY url_id LIMIT ? OFFSET ?`).raw(true),
     get: db.prepare(`SELECT e.*, c.kind, c.config AS check_config FROM endpoints e LEFT JOIN endpoint_checks c ON c.url_id = e.url_id
       WHERE e.url_id = ? AND e.user_id = ?`),
     count: db.prepare('SELECT COUNT(*) FROM endpoints WHERE user_id = ?').pluck(),
     countActive: db.prepare('SELECT COUNT(*) FROM endpoints WHERE user_id = ? AND monitoring_enabled = 1').pluck(),
     insert: db.prepare(`INSERT INTO endpoints (guid, user_id, name, url, description, regions, ping_host, cert_expiry, response_code, response_time, check_frequency_seconds,
-        escalation_policy_id, depends_on)
+        slo_target, slo_window_days, escalation_policy_id, depends_on)
       VALUES (@guid, @user_id, @name, @url, @description, @regions, @ping_host, @cert_expiry, @response_code, @response_time, @check_frequency_seconds,
-        @escalation_policy_id, @depends_on)`),
+        @slo_target, COALESCE(@slo_window_days, 30), @escalation_policy_id, @depends_on)`),
     update: db.prepare(`UPDATE endpoints SET name = @name, url = @url, description = @description, regions = @regions,
       ping_host = @ping_host, cert_expiry = @cert_expiry, response_code = @response_code, response_time = @response_time,
       check_frequency_seconds = CASE WHEN @keep_interval = 1 THEN check_frequency_seconds ELSE @check_frequency_seconds END,
+      slo_target = CASE WHEN @keep_slo_target = 1 THEN slo_target ELSE @slo_target END,
+      slo_window_days = COALESCE(@slo_window_days, slo_window_days),
       escalation_policy_id = CASE WHEN @keep_policy = 1 THEN escalation_policy_id ELSE @escalation_policy_id END,
       depends_on = CASE WHEN @keep_depends = 1 THEN depends_on ELSE @depends_on END,
       updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE url_id = @url_id AND user_id = @user_id`),
@@ -273,6 +290,8 @@ export function createEndpointsRepo(db: Db, box?: SecretBox) {
     check_frequency_seconds: input.check_frequency_seconds ?? null,
     escalation_policy_id: input.escalation_policy_id ?? null,
     depends_on: input.depends_on ?? null,
+    slo_target: input.slo_target ?? null,
+    slo_window_days: input.slo_window_days ?? null,
   });
   // Bumped on every write of a user's endpoints (this repo is their only writer), so a cached
   // rendering of the list knows when it is stale.
@@ -319,7 +338,8 @@ export function createEndpointsRepo(db: Db, box?: SecretBox) {
         const previous = parseCheck(q.checkConfig.get(urlId, userId));
         // A write without the field (a plan change editing regions) keeps the endpoint's own interval.
         const did = q.update.run({ ...params(userId, input), url_id: urlId, keep_interval: input.check_frequency_seconds === undefined ? 1 : 0,
-          keep_policy: input.escalation_policy_id === undefined ? 1 : 0, keep_depends: input.depends_on === undefined ? 1 : 0 }).changes === 1;
+          keep_policy: input.escalation_policy_id === undefined ? 1 : 0, keep_depends: input.depends_on === undefined ? 1 : 0,
+          keep_slo_target: input.slo_target === undefined ? 1 : 0 }).changes === 1;
         if (did) saveCheck(urlId, check, previous);
         return did;
       })()),

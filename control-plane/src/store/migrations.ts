@@ -773,6 +773,37 @@ CREATE INDEX rate_limit_events_key ON rate_limit_events (bucket, key, ts);
     ],
   },
   {
+    // An endpoint's service level objective: the uptime promised (percent; NULL: none) and the days
+    // it is measured over. Reports and error budgets read them; checks do not.
+    id: 100,
+    name: 'endpoint_slo',
+    sql: '',
+    steps: (db) => [
+      db.schema.alterTable('endpoints').addColumn('slo_target', 'double precision'),
+      db.schema.alterTable('endpoints').addColumn('slo_window_days', 'bigint', (c) => c.notNull().defaultTo(30)),
+    ],
+  },
+  {
+    // A workspace's monthly SLA report by mail: whether it is on and to whom, and each month it was
+    // sent for (the primary key makes it once per month however often the control plane restarts).
+    id: 101,
+    name: 'report_schedules',
+    sql: '',
+    steps: (db) => [
+      db.schema.createTable('report_schedules')
+        .addColumn('workspace_id', 'bigint', (c) => c.primaryKey().references('users.id').onDelete('cascade'))
+        .addColumn('enabled', 'bigint', (c) => c.notNull().defaultTo(0))
+        .addColumn('recipients', 'text', (c) => c.notNull().defaultTo('[]'))
+        .addColumn('enabled_at', 'bigint')
+        .addColumn('updated_at', 'bigint', (c) => c.notNull()),
+      db.schema.createTable('report_runs')
+        .addColumn('workspace_id', 'bigint', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('month', 'text', (c) => c.notNull())
+        .addColumn('sent_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('report_runs_pk', ['workspace_id', 'month']),
+    ],
+  },
+  {
     // README badges: an unguessable token per endpoint, rotated by its owner (the old one stops at once).
     id: 105,
     name: 'endpoint_badges',

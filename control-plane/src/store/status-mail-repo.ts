@@ -27,7 +27,8 @@ export interface MailRow {
 }
 
 export interface NewMail {
-  pageId: number;
+  /** null: not a page's mail (a workspace's monthly report shares this outbox and its sender). */
+  pageId: number | null;
   to: string;
   subject: string;
   body: string;

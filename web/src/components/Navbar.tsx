@@ -45,6 +45,7 @@ export function Navbar() {
           { to: '/incidents', label: 'Incidents' },
           { to: '/alert-settings', label: 'Alert Settings' },
           { to: '/status-pages', label: 'Status pages' },
+          { to: '/reports', label: 'Reports' },
           { to: '/members', label: 'Members' },
           ...(roleAllows(workspaces.role, 'admin') ? [{ to: '/audit-log', label: 'Audit Log' }] : []),
           { to: '/profile', label: 'Profile' },

@@ -17,10 +17,13 @@ export function formatPrice(price: number, currency?: string | null): string {
 
 type Tone = 'green' | 'yellow' | 'orange' | 'red' | 'grey';
 
+/** The uptime badge's colour for a percentage: at least 99.5 green, at least 95 yellow, below red. */
+export const uptimeTone = (value: number): Tone => (value >= 99.5 ? 'green' : value >= 95 ? 'yellow' : 'red');
+
 /** 7-day uptime badge: null is shown as 100 (dashboard default). */
 export function uptimeBadge(uptime: number | null | undefined): { text: string; tone: Tone } {
   const value = uptime === null || uptime === undefined || Number.isNaN(uptime) ? 100 : uptime;
-  const tone: Tone = value >= 99.5 ? 'green' : value >= 95 ? 'yellow' : 'red';
+  const tone = uptimeTone(value);
   return { text: `${value.toFixed(2)}%`, tone };
 }
 

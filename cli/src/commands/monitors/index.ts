@@ -30,7 +30,7 @@ function thresholdItems(m: Monitor, types: MonitorType[], regions: Region[]): Al
 }
 
 /** The fields saved with the endpoint itself (PUT /api/users/endpoints/:id). */
-const ENDPOINT_FIELDS = ['url', 'description', 'regions', 'features', 'check', 'check_frequency_seconds', 'escalation_policy_id', 'depends_on'];
+const ENDPOINT_FIELDS = ['url', 'description', 'regions', 'features', 'check', 'check_frequency_seconds', 'escalation_policy_id', 'depends_on', 'slo'];
 
 // The check came from the file through the same schema (and is parsed again when sent): cast to the body type.
 const endpointFields = (m: Monitor): EndpointFields => ({
@@ -38,6 +38,8 @@ const endpointFields = (m: Monitor): EndpointFields => ({
   ...(m.check_frequency_seconds ? { check_frequency_seconds: m.check_frequency_seconds } : {}),
   ...(m.escalation_policy_id !== undefined ? { escalation_policy_id: m.escalation_policy_id } : {}),
   ...(m.depends_on !== undefined ? { depends_on: m.depends_on } : {}),
+  // the file says what the endpoint has: no target there is none
+  slo_target: m.slo_target ?? null, slo_window_days: m.slo_window_days ?? 30,
   // an http endpoint by its URL (and options), the other kinds by their target
   ...((m.check?.kind ?? 'http') === 'http' ? { url: m.url } : {}),
   ...(m.check ?? {}),
@@ -67,7 +69,7 @@ async function applyChange(client: UserClient, c: Change, types: MonitorType[], 
 }
 
 /** Touches the endpoint itself (not only monitoring or thresholds): the server's dry run checks it. */
-const savesEndpoint = (c: Change) => c.action === 'create' || (c.action === 'update' && c.fields.some((f) => ['url', 'description', 'regions', 'features', 'check_frequency_seconds', 'escalation_policy_id', 'depends_on'].includes(f)));
+const savesEndpoint = (c: Change) => c.action === 'create' || (c.action === 'update' && c.fields.some((f) => ['url', 'description', 'regions', 'features', 'check_frequency_seconds', 'escalation_policy_id', 'depends_on', 'slo'].includes(f)));
 
 /**
  * The whole file checked by the server before anything is applied (a dry run of every create and

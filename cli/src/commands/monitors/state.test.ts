@@ -68,3 +68,24 @@ describe('monitors export/apply carry the escalation policy and the dependency',
     expect(moved[1]).toMatchObject({ escalation_policy_id: 8, depends_on: null });
   });
 });
+
+describe('monitors export/apply carry SLOs', () => {
+  const regionsList: Region[] = [{ region_id: 1, region: 'EU', city: 'Germany', primary_region: true }];
+  const site = (id: number, name: string, slo: Record<string, unknown>) => ({
+    url_id: id, guid: `g${id}`, name, url: `https://${name.toLowerCase()}.example.com/`, description: '', regions: ['EU-Germany'], ping_host: false, cert_expiry: false,
+    response_code: true, response_time: false, monitoring_enabled: true, uptime_percentage: null, created_at: '2026-01-01T00:00:00Z', kind: 'http', ...slo,
+  }) as unknown as Endpoint;
+
+  it('exports slo_target and a window other than 30 days; applying the export changes nothing; a changed target is an update', () => {
+    const current = currentMonitors([site(1, 'Shop', { slo_target: 99.9, slo_window_days: 28 }), site(2, 'Blog', { slo_window_days: 30 })], new Map(), regionsList);
+    const yaml = toYaml(current, '');
+    expect(yaml).toContain('slo_target: 99.9');
+    expect(yaml).toContain('slo_window_days: 28');
+    expect(yaml.match(/slo_/g)).toHaveLength(2); // Blog: no target, the default window
+    const again = readMonitorsFile('m.yaml', yaml, regionsList);
+    expect(planChanges('m.yaml', again, current, false).map((c) => c.action)).toEqual(['unchanged', 'unchanged']);
+    const edited = readMonitorsFile('m.yaml', yaml.replace('slo_target: 99.9', 'slo_target: 99.5'), regionsList);
+    expect(planChanges('m.yaml', edited, current, false).map((c) => [c.action, c.fields])).toEqual([['update', ['slo']], ['unchanged', []]]);
+    expect(() => readMonitorsFile('m.yaml', yaml.replace('slo_target: 99.9', 'slo_target: 100'), regionsList)).toThrow('slo_target must be a percentage above 0 and below 100');
+  });
+});

@@ -24,6 +24,10 @@ export interface Monitor {
   /** The escalation policy's id and the url_id depended on; undefined: the file does not say (left as they are); null: none. */
   escalation_policy_id?: number | null;
   depends_on?: number | null;
+  /** The SLO target in percent; absent or null: none. */
+  slo_target?: number | null;
+  /** The SLO window in days; absent: 30. */
+  slo_window_days?: number;
 }
 export interface Threshold { type: Feature; operator: ThresholdOperator; value: number; enabled: boolean; region: string | null }
 
@@ -33,7 +37,13 @@ export interface CurrentMonitor extends Monitor { url_id: number }
 export type Action = 'create' | 'update' | 'delete' | 'unchanged';
 export interface Change { action: Action; name: string; url_id: number | null; fields: string[]; monitor: Monitor | null }
 
-const FIELDS = ['url', 'description', 'regions', 'features', 'monitoring', 'alert_thresholds', 'check', 'check_frequency_seconds', 'escalation_policy_id', 'depends_on'] as const;
+const FIELDS = ['url', 'description', 'regions', 'features', 'monitoring', 'alert_thresholds', 'check', 'check_frequency_seconds', 'escalation_policy_id', 'depends_on', 'slo'] as const;
+
+/** A monitor's SLO fields as the file writes them: the target when set, the window when not 30 days. */
+export const sloFields = (m: { slo_target?: number | null; slo_window_days?: number }): { slo_target?: number; slo_window_days?: number } => ({
+  ...(typeof m.slo_target === 'number' ? { slo_target: m.slo_target } : {}),
+  ...(m.slo_window_days !== undefined && m.slo_window_days !== 30 ? { slo_window_days: m.slo_window_days } : {}),
+});
 
 /** A check in the file's terms: only what differs from an http GET; secret header values left out (write-only). */
 function fileCheck(c: EndpointCheck | undefined): EndpointCheck | undefined {
@@ -67,6 +77,7 @@ export function currentMonitors(endpoints: Endpoint[], thresholds: Map<number, A
     ...(e.check_frequency_seconds ? { check_frequency_seconds: e.check_frequency_seconds } : {}),
     ...(e.escalation_policy_id ? { escalation_policy_id: e.escalation_policy_id } : {}),
     ...(e.depends_on ? { depends_on: e.depends_on } : {}),
+    ...sloFields(e),
     ...(fileCheck(e) ? { check: fileCheck(e) } : {}),
     alert_thresholds: sortThresholds(
       (thresholds.get(e.url_id) ?? [])
@@ -100,6 +111,7 @@ export function toYaml(monitors: Monitor[], header: string): string {
       ...(m.check_frequency_seconds ? { check_frequency_seconds: m.check_frequency_seconds } : {}),
       ...(m.escalation_policy_id ? { escalation_policy_id: m.escalation_policy_id } : {}),
       ...(m.depends_on ? { depends_on: m.depends_on } : {}),
+      ...sloFields(m),
       regions: m.regions,
       features: m.features,
       monitoring: m.monitoring,
@@ -174,6 +186,7 @@ export function readMonitorsFile(file: string, text: string, regions: Region[]):
       ...(m.check_frequency_seconds ? { check_frequency_seconds: m.check_frequency_seconds } : {}),
       ...(m.escalation_policy_id !== undefined ? { escalation_policy_id: m.escalation_policy_id } : {}),
       ...(m.depends_on !== undefined ? { depends_on: m.depends_on } : {}),
+      ...sloFields(m),
       regions: m.regions.length === 0 && primary ? [regionKey(primary)] : m.regions,
       features: FEATURES.filter((f) => m.features.includes(f)),
       monitoring: m.monitoring,
@@ -195,6 +208,7 @@ function changedFields(want: Monitor, have: Monitor): Field[] {
     // a file that does not name them leaves them as they are
     escalation_policy_id: () => want.escalation_policy_id === undefined || want.escalation_policy_id === (have.escalation_policy_id ?? null),
     depends_on: () => want.depends_on === undefined || want.depends_on === (have.depends_on ?? null),
+    slo: () => (want.slo_target ?? null) === (have.slo_target ?? null) && (want.slo_window_days ?? 30) === (have.slo_window_days ?? 30),
     regions: () => [...want.regions].sort().join('\n') === [...have.regions].sort().join('\n'),
     features: () => want.features.join() === have.features.join(),
     monitoring: () => want.monitoring === have.monitoring,
@@ -219,7 +233,7 @@ export function planChanges(file: string, wanted: Monitor[], current: CurrentMon
     }
     const have = matches[0];
     if (!have) {
-      const fields = FIELDS.filter((f) => f !== 'monitoring' || !want.monitoring).filter((f) => f !== 'description' || want.description).filter((f) => f !== 'alert_thresholds' || want.alert_thresholds.length).filter((f) => f !== 'check' || want.check).filter((f) => f !== 'check_frequency_seconds' || (want.check_frequency_seconds ?? null) !== null);
+      const fields = FIELDS.filter((f) => f !== 'monitoring' || !want.monitoring).filter((f) => f !== 'description' || want.description).filter((f) => f !== 'alert_thresholds' || want.alert_thresholds.length).filter((f) => f !== 'check' || want.check).filter((f) => f !== 'check_frequency_seconds' || (want.check_frequency_seconds ?? null) !== null).filter((f) => f !== 'slo' || Object.keys(sloFields(want)).length > 0);
       changes.push({ action: 'create', name: want.name, url_id: null, fields, monitor: want });
       continue;
     }

@@ -116,6 +116,41 @@ export interface AlertThreadsTable {
   created_at: number;
 }
 
+/** Alerting's incidents (better-sqlite3 writes them; reports read them here). */
+export interface IncidentsTable {
+  incident_id: Generated<number>;
+  user_id: number;
+  url_id: number;
+  condition: string;
+  /** JSON list of region labels ('EU - Germany'). */
+  regions: string;
+  cause: string;
+  flapping: number;
+  opened_at: number;
+  resolved_at: number | null;
+  resolved_silently: number;
+  acknowledged_at: number | null;
+  acknowledged_by: number | null;
+  suppressed_by: number | null;
+}
+
+/** A workspace's monthly SLA report by mail (recipients: a JSON list of mailboxes). */
+export interface ReportSchedulesTable {
+  workspace_id: number;
+  enabled: number;
+  recipients: string;
+  /** When it was last switched on: the first report is for the first whole month after. */
+  enabled_at: number | null;
+  updated_at: number;
+}
+
+/** The months a workspace's report was queued for ('2026-11'), once each. */
+export interface ReportRunsTable {
+  workspace_id: number;
+  month: string;
+  sent_at: number;
+}
+
 export interface Schema {
   sessions: SessionsTable;
   refresh_tokens: RefreshTokensTable;
@@ -130,4 +165,7 @@ export interface Schema {
   endpoints: EndpointsLinksTable;
   alert_methods: AlertMethodsKeysTable;
   alert_threads: AlertThreadsTable;
+  incidents: IncidentsTable;
+  report_schedules: ReportSchedulesTable;
+  report_runs: ReportRunsTable;
 }

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { featureAllowed, formatInterval, planViolations, FREE_PLAN_DEFAULTS } from '@upfleet/proto/plan';
 import { FEATURES, FEATURE_LABELS, type Dashboard, type Endpoint, type EndpointCheck, type EndpointInput, type EscalationPolicy, type Feature, type Region, type SavedEndpoint } from '@upfleet/proto/rest';
 import { endpointKindSpec } from '@upfleet/proto/check-kinds';
-import { EndpointCreateBody, firstError } from '@upfleet/proto/schemas';
+import { EndpointCreateBody, SLO_WINDOW_DAYS, firstError } from '@upfleet/proto/schemas';
 import { CheckFields } from './EndpointCheckFields';
 import { PingInstructions } from './HeartbeatFields';
 import { Modal } from '../Modal';
@@ -124,6 +124,9 @@ export function EndpointFormModal({
   // null: the plan's interval (the endpoint follows the plan when it changes)
   const [interval, setOwnInterval] = useState<number | null>(endpoint?.check_frequency_seconds ?? null);
   const planInterval = plan.check_frequency_seconds ?? 300;
+  // The SLO: an empty target is none; the window is sent with it (30 days unless chosen).
+  const [sloTarget, setSloTarget] = useState(endpoint?.slo_target !== undefined ? String(endpoint.slo_target) : '');
+  const [sloWindow, setSloWindow] = useState(endpoint?.slo_window_days ?? 30);
   const kind = check.kind ?? 'http';
   const [policy, setPolicy] = useState<number | null>(endpoint?.escalation_policy_id ?? null);
   const [parent, setParent] = useState<number | null>(endpoint?.depends_on ?? null);
@@ -174,11 +177,17 @@ export function EndpointFormModal({
       setError('Please select at least one region');
       return;
     }
+    const target = sloTarget.trim() === '' ? null : Number(sloTarget);
+    if (target !== null && !(target > 0 && target < 100)) {
+      setError('slo_target must be a percentage above 0 and below 100, such as 99.9');
+      return;
+    }
     setError('');
     setBusy(true);
     const own = kind !== 'heartbeat' && interval !== null ? { check_frequency_seconds: interval } : {};
     const routing = policies ? { escalation_policy_id: policy, depends_on: parent } : {};
-    const ok = await onSubmit({ ...form, ...check, ...own, ...routing, name: form.name.trim(), url: kind === 'http' ? form.url.trim() : undefined, description: form.description?.trim() ?? '', regions: chosen } as EndpointInput);
+    const slo = { slo_target: target, slo_window_days: sloWindow };
+    const ok = await onSubmit({ ...form, ...check, ...own, ...routing, ...slo, name: form.name.trim(), url: kind === 'http' ? form.url.trim() : undefined, description: form.description?.trim() ?? '', regions: chosen } as EndpointInput);
     setBusy(false);
     if (!ok) return;
     if (!endpoint && typeof ok === 'object' && ok.kind === 'heartbeat') setCreated(ok);
@@ -223,6 +232,16 @@ export function EndpointFormModal({
           </Field>
         )}
         {policies && <AlertRouting policies={policies} endpoints={endpoints} policy={policy} parent={parent} self={endpoint?.url_id ?? null} onPolicy={setPolicy} onParent={setParent} />}
+        <div className="form-grid">
+          <Field id="ep-slo-target" label={<>SLO target (%) <span className="optional">(optional)</span></>}>
+            <input id="ep-slo-target" inputMode="decimal" value={sloTarget} onChange={(e) => setSloTarget(e.target.value)} placeholder="99.9" />
+          </Field>
+          <Field id="ep-slo-window" label="SLO window">
+            <select id="ep-slo-window" value={sloWindow} onChange={(e) => setSloWindow(Number(e.target.value))}>
+              {SLO_WINDOW_DAYS.map((d) => <option key={d} value={d}>{d} days</option>)}
+            </select>
+          </Field>
+        </div>
         <Field id="ep-description" label={<>Description <span className="optional">(optional)</span></>}>
           <textarea id="ep-description" rows={2} value={form.description} onChange={(e) => setForm({ ...form, description: e.target.value })} />
         </Field>

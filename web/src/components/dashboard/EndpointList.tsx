@@ -12,6 +12,7 @@ import { conditionLabel, formatDateTime, regionKeyLabel, sinceLabel, uptimeBadge
 import { PAGE, type ListQuery } from '../../lib/live-list';
 import { checkedAgo, HeartbeatBars, STATUS_LABELS, StatusWord } from './LiveStatus';
 import { graceLabel, heartbeatNote, scheduleLabel } from './heartbeat-text';
+import { SloBudgetBadge } from './SloBudget';
 
 export { PAGE };
 /** From the first endpoint on the list has search, filter and sort: a tool that appears only at
@@ -179,6 +180,9 @@ export const EndpointList = forwardRef<HTMLInputElement, {
                     {beat?.kind === 'late' && <span className="badge badge-yellow" data-testid="late-badge" title="Past the expected time, within the grace">Late</span>}
                     {ep.monitoring_enabled && beat?.kind !== 'new' && (
                       <span className={`badge badge-${badge.tone}`} title="7-day uptime">{badge.text}</span>
+                    )}
+                    {ep.monitoring_enabled && ep.slo_target !== undefined && (
+                      <SloBudgetBadge endpoint={ep} />
                     )}
                   </div>
                   {ep.kind === 'heartbeat'

@@ -7,6 +7,7 @@ import { Spinner } from '../Spinner';
 import { RefreshIcon } from '../Icons';
 import { GraphCard } from './GraphCard';
 import { BadgeSection } from './BadgeSection';
+import { BurnDown } from './BurnDown';
 import { createRangeRefetcher, PRESETS, type TimeRange } from './range-refetch';
 import { conditionLabel, durationLabel, formatDateTime, GRAPH_FUNCTION_LABELS, regionKeyLabel } from '../../lib/format';
 
@@ -163,6 +164,7 @@ export default function GraphsModal({ endpoint, onClose, now = () => Date.now() 
       <p className="graphs-hint">Pinch to zoom • Drag to pan</p>
       {/* the badge's rule over this range: every range agrees with the dashboard and the status page */}
       {uptime !== undefined && uptime !== null && <p className="chip" data-testid="range-uptime">Uptime over this range {uptime.toFixed(2)}%</p>}
+      {endpoint.slo_target !== undefined && <BurnDown endpoint={endpoint} />}
       {error && <div className="alert alert-error" role="alert">{error}</div>}
       {loading && !graphs ? (
         <Spinner label="Loading graphs..." />
