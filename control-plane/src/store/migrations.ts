@@ -730,6 +730,17 @@ CREATE INDEX rate_limit_events_key ON rate_limit_events (bucket, key, ts);
       db.schema.alterTable('agents').addColumn('browser_unavailable', 'text', (c) => c.notNull().defaultTo('')),
     ],
   },
+  {
+    // Browser endpoints per account: Free 0, Starter 2, Pro 10, Business 50 (a fresh database's seed sets them too).
+    id: 111,
+    name: 'packages_browser_checks',
+    sql: '',
+    steps: (db) => [
+      db.schema.alterTable('packages').addColumn('browser_checks', 'bigint', (c) => c.notNull().defaultTo(0)),
+      ...([['Starter', 2], ['Pro', 10], ['Business', 50]] as const).map(([name, n]) =>
+        db.updateTable('packages').set({ browser_checks: n }).where('package_name', '=', name)),
+    ],
+  },
 ];
 
 /** The one line a process stops with when the database was migrated by a newer Upfleet. */
