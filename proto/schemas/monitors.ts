@@ -35,6 +35,9 @@ export const MonitorSpec = z.strictObject({
   description: EndpointCreateBody.shape.description,
   /** The endpoint's own check interval; absent: the plan's. */
   check_frequency_seconds: EndpointFields.shape.check_frequency_seconds,
+  /** browser: the steps and the run's timeout. */
+  steps: EndpointFields.shape.steps,
+  timeout_seconds: EndpointFields.shape.timeout_seconds,
   /** Absent or empty: the primary region (as the API does). */
   regions: RegionKeys,
   /** Absent: response_code only (the API's default). */

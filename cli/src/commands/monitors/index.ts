@@ -5,6 +5,7 @@ import path from 'node:path';
 import { Command } from 'commander';
 import type { AlertThreshold, MonitorType, Region } from '@upfleet/proto/rest';
 import type { AlertThresholdItem } from '@upfleet/proto/schemas';
+import { endpointKindSpec } from '@upfleet/proto/check-kinds';
 import { createUserClient, type EndpointFields, type UserClient } from '../../api/user-client';
 import { resolveGlobals, type CliDeps } from '../../context';
 import { CliError } from '../../errors';
@@ -56,7 +57,7 @@ const endpointFields = (m: Monitor): EndpointFields => ({
   name: m.name, description: m.description, regions: m.regions,
   ...(m.check_frequency_seconds ? { check_frequency_seconds: m.check_frequency_seconds } : {}),
   // an http endpoint by its URL (and options), the other kinds by their target
-  ...((m.check?.kind ?? 'http') === 'http' ? { url: m.url } : {}),
+  ...(endpointKindSpec(m.check?.kind ?? 'http').target.field === 'url' ? { url: m.url } : {}),
   ...(m.check ?? {}),
   ping_host: m.features.includes('ping_host'), cert_expiry: m.features.includes('cert_expiry'),
   response_code: m.features.includes('response_code'), response_time: m.features.includes('response_time'),
