@@ -17,7 +17,7 @@ import { endpointKindSpec, endpointKinds } from './check-kinds';
  * A rule whose field is missing is not checked (the server, which has the whole package, checks it).
  */
 export type PlanLimits = Pick<Package, 'package_name' | 'max_regions' | Feature> &
-  Partial<Pick<Package, 'max_members' | 'max_endpoints' | 'multi_region' | 'ssl_monitoring' | 'api_access' | 'advanced_alerts' | 'check_frequency_seconds' | 'retention_days' | 'max_status_pages' | 'monitor_kinds' | 'custom_domains'>>;
+  Partial<Pick<Package, 'max_members' | 'max_endpoints' | 'multi_region' | 'ssl_monitoring' | 'api_access' | 'advanced_alerts' | 'check_frequency_seconds' | 'retention_days' | 'max_status_pages' | 'monitor_kinds' | 'custom_domains' | 'browser_checks'>>;
 
 /** What a request asks of the plan; each member is checked only when present. */
 export interface PlanInput {
@@ -41,6 +41,8 @@ export interface PlanInput {
   customDomain?: boolean;
   /** The endpoint's own check interval in seconds. */
   interval?: number;
+  /** Browser endpoints the account would have after the change. */
+  browserChecks?: number;
 }
 
 /** Where the account's regions are: the primary one's key and label ('EU - Germany'). */
@@ -56,7 +58,7 @@ export interface PlanViolation {
   /** The package field that refuses. */
   field: PlanField;
   /** The part of the input refused (`kind`, `interval`, `features`, `regions`, `endpoints`, `api`, `status_pages`, `custom_domain`, `members`). */
-  subject: 'kind' | 'interval' | 'features' | 'regions' | 'endpoints' | 'api' | 'escalation' | 'status_pages' | 'custom_domain' | 'members';
+  subject: 'kind' | 'interval' | 'features' | 'regions' | 'endpoints' | 'api' | 'escalation' | 'status_pages' | 'custom_domain' | 'members' | 'browser_checks';
   /** The SPEC message shown to the user. */
   message: string;
   /** The HTTP status the API answers it with (REFUSAL_STATUS). */
@@ -79,13 +81,14 @@ export const REFUSAL_STATUS = {
   status_pages: 403,
   custom_domain: 403,
   members: 403,
+  browser_checks: 403,
 } as const satisfies Record<PlanViolation['subject'], 400 | 403>;
 
 /**
  * Checks run in this order (the first violation is the one an API answers): features (in FEATURES
  * order, the form's), regions, endpoint count, API.
  */
-const PHASE = { kind: -1, interval: -0.5, features: 0, regions: 10, endpoints: 20, api: 30, escalation: 35, statusPages: 40, customDomain: 45, members: 50 } as const;
+const PHASE = { kind: -1, browserChecks: -0.75, interval: -0.5, features: 0, regions: 10, endpoints: 20, api: 30, escalation: 35, statusPages: 40, customDomain: 45, members: 50 } as const;
 const featurePhase = (f: Feature) => PHASE.features + FEATURES.indexOf(f);
 
 interface FieldPolicy {
@@ -201,6 +204,13 @@ export const PLAN_FIELDS = {
     gates: 'the endpoint kinds an account may create or edit (Free: http, heartbeat; Starter and above: all); absent means all',
     check: { phase: PHASE.kind, subject: 'kind', run: (plan, input) =>
         input.kind && plan.monitor_kinds && !plan.monitor_kinds.includes(input.kind) ? MESSAGES.featureNotInPlan(endpointKindSpec(input.kind).label) : null,
+    },
+  },
+  browser_checks: {
+    gates: 'browser endpoints per account: creating one, or making an endpoint one, beyond it (403); Free has none',
+    sell: (p) => (p.browser_checks ? plural(p.browser_checks, 'browser check') : null),
+    check: { phase: PHASE.browserChecks, subject: 'browser_checks', run: (plan, input) =>
+        input.browserChecks !== undefined && plan.browser_checks !== undefined && input.browserChecks > plan.browser_checks ? MESSAGES.tooManyBrowserChecks(plan.browser_checks, plan.package_name) : null,
     },
   },
   response_code: { gates: 'the Response Code feature (HTTP checks from the primary region)', check: featureCheck('response_code') },

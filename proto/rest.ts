@@ -49,6 +49,8 @@ export interface Package {
   custom_domains: boolean;
   /** The endpoint kinds the plan allows (every kind listed when the plan allows all). */
   monitor_kinds: EndpointKind[];
+  /** Browser endpoints an account may have (each run is a whole Chromium on an agent). */
+  browser_checks: number;
 }
 
 export interface Region {
@@ -365,6 +367,12 @@ export const MESSAGES = {
     `Your ${plan} plan checks at most every ${seconds} seconds. Please upgrade for more frequent checks.`,
   roleNotAllowed: (role: string) => `Your role in this workspace (${role}) does not allow this action.`,
   tooManyWorkspaces: (n: number) => `You can own at most ${n} workspaces besides your personal one. Please delete one to create another.`,
+  tooManyBrowserChecks: (n: number, plan: string) =>
+    n === 0
+      ? 'The Browser monitoring feature is not available in your current plan. Please upgrade to enable this feature.'
+      : `You have reached the limit of ${n} browser checks for your ${plan} plan. Please upgrade to add more browser checks.`,
+  /** A browser check's interval below its kind's floor. */
+  browserIntervalTooShort: (seconds: number) => `A browser check runs at most every ${Math.round(seconds / 60)} minutes: check_frequency_seconds must be at least ${seconds}`,
   tooManyStatusPages: (n: number, plan: string) =>
     `You have reached the limit of ${n} status pages for your ${plan} plan. Please upgrade to add more status pages.`,
   duplicatePlatform:

@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { AgentConfigError, loadAgentConfig, parseAgentArgv, redactConfig } from './config';
+import { AgentConfigError, defaultBrowserConcurrency, loadAgentConfig, parseAgentArgv, redactConfig } from './config';
+import { browserSupport } from './probers/browser/support';
 
 const dirs: string[] = [];
 const tempDir = (): string => {
@@ -87,5 +88,23 @@ describe('parseAgentArgv', () => {
   });
   it('rejects an unknown flag', () => {
     expect(() => parseAgentArgv(['--control-plan', 'x'])).toThrow(/Unknown option/);
+  });
+});
+
+describe('browser checks options', () => {
+  it('finds Chromium at /usr/bin/chromium unless UPFLEET_CHROMIUM_PATH says otherwise, and caps browsers by memory', () => {
+    const c = loadAgentConfig(base, {}, '/srv');
+    expect(c.chromiumPath).toBe('/usr/bin/chromium');
+    expect(c.browserConcurrency).toBe(defaultBrowserConcurrency());
+    expect(defaultBrowserConcurrency(8 * 1024 ** 3)).toBe(11);
+    expect(defaultBrowserConcurrency(512 * 1024 ** 2)).toBe(1);
+    const set = loadAgentConfig({ ...base, UPFLEET_CHROMIUM_PATH: '/opt/chrome/chrome', UPFLEET_BROWSER_CONCURRENCY: '3' }, {}, '/srv');
+    expect(set).toMatchObject({ chromiumPath: '/opt/chrome/chrome', browserConcurrency: 3 });
+    expect(() => loadAgentConfig({ ...base, UPFLEET_BROWSER_CONCURRENCY: '0' }, {}, '/srv')).toThrow(/UPFLEET_BROWSER_CONCURRENCY must be a whole number from 1 to 1000/);
+  });
+
+  it('says why an agent cannot run browser checks when there is no Chromium', () => {
+    expect(browserSupport('/nonexistent/chromium')).toEqual({ ok: false, reason: expect.stringMatching(/^no Chromium at \/nonexistent\/chromium/) });
+    expect(browserSupport('/etc')).toEqual({ ok: false, reason: '/etc is not a file' });
   });
 });

@@ -41,6 +41,9 @@ export const MonitorSpec = z.strictObject({
   /** The endpoint's SLO; absent: none (and a 30-day window). */
   slo_target: EndpointFields.shape.slo_target,
   slo_window_days: EndpointFields.shape.slo_window_days,
+  /** browser: the steps and the run's timeout. */
+  steps: EndpointFields.shape.steps,
+  timeout_seconds: EndpointFields.shape.timeout_seconds,
   /** Absent or empty: the primary region (as the API does). */
   regions: RegionKeys,
   /** Absent: response_code only (the API's default). */

@@ -47,6 +47,7 @@ export const PackageResource = z
     ...featureFlags,
     stripe_price_id: z.string(),
     max_status_pages: z.number().int(),
+    browser_checks: z.number().int().meta({ description: 'Browser endpoints an account may have' }),
     custom_domains: z.boolean().meta({ description: 'Status pages may serve a custom domain' }),
     monitor_kinds: z.array(z.enum(ENDPOINT_KINDS)).meta({ description: 'Endpoint kinds the plan allows' }),
   })

@@ -56,6 +56,7 @@ export function freePackage(overrides: Partial<Package> = {}): Package {
     max_status_pages: 1,
     custom_domains: false,
     monitor_kinds: ['http', 'heartbeat'],
+    browser_checks: 0,
     ...overrides,
   };
 }

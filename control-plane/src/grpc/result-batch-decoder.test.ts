@@ -19,6 +19,11 @@ describe('decodeResultBatch', () => {
           ping_method: 'icmp', redirects: 3, retention_days: 365, result_id: 'r-1',
         },
         {},
+        {
+          check_id: '43:browser:EU-Germany', kind: 'CHECK_KIND_BROWSER', ok: false, phase: 'step', error: 'step 2 (click #go): timeout', failed_step: 2, failed_action: 'click',
+          dom_content_loaded_ms: 120.5, load_ms: 300.25, lcp_ms: 410, step_ms: [12.5, 3000], console_errors: ['TypeError: x is undefined', 'ü'],
+          failed_requests: ['GET https://a.example/x.js net::ERR_FAILED'], screenshots: [{ name: 'failure', mime: 'image/png', data: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1]), step: 2 }, { name: 'cart' }],
+        },
         { endpoint_id: 2 ** 53 - 1, ts_ms: -1, cert_not_after_ms: -1_700_000_000_000, kind: 'CHECK_KIND_PING', status_code: 4_294_967_295, total_ms: Number.NaN },
         { kind: 'CHECK_KIND_TLS', ts_ms: 2 ** 40 + 7, endpoint_id: 2 ** 35 + 3, dns_ms: Infinity },
       ],

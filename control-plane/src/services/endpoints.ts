@@ -5,14 +5,14 @@ import crypto from 'node:crypto';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { allowedFeatures, allowedKinds, planViolations } from '@upfleet/proto/plan';
-import { emptyStatusCounts, type Dashboard, type Endpoint, type EndpointStatus, type Package, type SavedEndpoint, type StatusCounts } from '@upfleet/proto/rest';
+import { MESSAGES, emptyStatusCounts, type Dashboard, type Endpoint, type EndpointStatus, type Package, type SavedEndpoint, type StatusCounts } from '@upfleet/proto/rest';
 import type { EndpointCreateBody, EndpointToggleBody } from '@upfleet/proto/schemas';
 import { matchesText, sortEndpoints, type EndpointSortKey } from '@upfleet/proto/endpoint-list';
 import { badRequest, conflict, notFound, planRefused } from '../errors';
 import { isPrivateAddress, isPrivateHostname } from '@upfleet/proto/targets';
 import { endpointCheck } from '@upfleet/proto/schemas';
 import { endpointKindSpec } from '@upfleet/proto/check-kinds';
-import { stepLabel, type BrowserStep } from '@upfleet/proto/browser-steps';
+import { LIMITS_BROWSER, stepLabel, type BrowserStep } from '@upfleet/proto/browser-steps';
 import { planContext, regionKey, type CatalogRepo } from '../store/catalog-repo';
 import type { CheckInput, EndpointsRepo, EndpointWrite } from '../store/endpoints-repo';
 import type { UsersRepo } from '../store/users-repo';
@@ -118,6 +118,11 @@ export function createEndpointService(deps: {
     if (kindRefused) throw planRefused(kindRefused);
     // A heartbeat is pinged by its job on its own period: it has no interval to choose.
     if (interval !== null && body.kind === 'heartbeat') throw badRequest('A heartbeat has no check interval: it expects pings every period_seconds or on its cron');
+    if (body.kind === 'browser') {
+      const browser = planViolations(plan, { browserChecks: endpoints.countKind(userId, 'browser', urlId) + 1 })[0];
+      if (browser) throw planRefused(browser);
+      if (interval !== null && interval < LIMITS_BROWSER.minIntervalSeconds) throw badRequest(MESSAGES.browserIntervalTooShort(LIMITS_BROWSER.minIntervalSeconds));
+    }
     const { url, check } = checkOf(body, userId, urlId);
     const feature = planViolations(plan, { features: body })[0];
     if (feature) throw planRefused(feature);

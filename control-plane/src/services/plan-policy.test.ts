@@ -206,6 +206,30 @@ const ENFORCED: Record<string, { where: string; show: () => void | Promise<void>
       expect(statusPages.list(userId)).toHaveLength(1);
     },
   },
+  browser_checks: {
+    where: 'services/endpoints.ts create and update (403); seeded Free 0, Starter 2, Pro 10, Business 50; the pricing page sells it',
+    show: () => {
+      const { userId, plan } = userOn({}); // the column's default: none
+      expect(plan.browser_checks).toBe(0);
+      expect(pricingLines(plan).join('\n')).not.toMatch(/browser check/);
+      const browser = () => body({ kind: 'browser', url: `https://b${Math.random()}.example.com/`, response_code: undefined });
+      expect(refusal(() => endpoints.create(userId, browser()))).toBe(MESSAGES.tooManyBrowserChecks(0, plan.package_name));
+      db.prepare('UPDATE packages SET browser_checks = 2 WHERE package_id = ?').run(plan.package_id);
+      const first = endpoints.create(userId, browser());
+      endpoints.create(userId, browser());
+      expect(refusal(() => endpoints.create(userId, browser()))).toBe(MESSAGES.tooManyBrowserChecks(2, plan.package_name));
+      // editing one of the two keeps it within the limit; an http endpoint made a browser one is over it
+      expect(endpoints.update(userId, first.url_id, browser()).kind).toBe('browser');
+      const http = endpoints.create(userId, body());
+      expect(refusal(() => endpoints.update(userId, http.url_id, browser()))).toBe(MESSAGES.tooManyBrowserChecks(2, plan.package_name));
+      expect(pricingLines(endpoints.planOf(userId))).toContain('2 browser checks');
+      // a browser check runs at most every 5 minutes
+      db.prepare('UPDATE packages SET browser_checks = 3 WHERE package_id = ?').run(plan.package_id);
+      expect(refusal(() => endpoints.create(userId, body({ kind: 'browser', url: 'https://fast.example.com/', response_code: undefined, check_frequency_seconds: 60 })))).toBe(MESSAGES.browserIntervalTooShort(300));
+      const seeded = Object.fromEntries(catalog.listPackages().map((p) => [p.package_name, p.browser_checks]));
+      expect(seeded).toMatchObject({ Free: 0, Starter: 2, Pro: 10, Business: 50 });
+    },
+  },
   custom_domains: {
     where: "services/status-pages.ts create and update (403); the daily check stops a domain the plan no longer has",
     show: async () => {

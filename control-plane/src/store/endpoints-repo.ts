@@ -176,6 +176,7 @@ export function createEndpointsRepo(db: Db, box?: SecretBox) {
       WHERE e.url_id = ? AND e.user_id = ?`),
     count: db.prepare('SELECT COUNT(*) FROM endpoints WHERE user_id = ?').pluck(),
     countActive: db.prepare('SELECT COUNT(*) FROM endpoints WHERE user_id = ? AND monitoring_enabled = 1').pluck(),
+    countKind: db.prepare('SELECT COUNT(*) FROM endpoints e JOIN endpoint_checks c ON c.url_id = e.url_id WHERE e.user_id = ? AND c.kind = ? AND e.url_id != ?').pluck(),
     insert: db.prepare(`INSERT INTO endpoints (guid, user_id, name, url, description, regions, ping_host, cert_expiry, response_code, response_time, check_frequency_seconds,
         slo_target, slo_window_days, escalation_policy_id, depends_on)
       VALUES (@guid, @user_id, @name, @url, @description, @regions, @ping_host, @cert_expiry, @response_code, @response_time, @check_frequency_seconds,
@@ -318,6 +319,8 @@ export function createEndpointsRepo(db: Db, box?: SecretBox) {
       return (q.sameUrl.all(userId, url, exceptUrlId) as Row[]).some((r) => checkIdentity((r.kind as EndpointKind | null) ?? 'http', parseCheck(r.config)) === wanted);
     },
     countActive: (userId: number) => q.countActive.get(userId) as number,
+    /** The user's endpoints of one kind, but `exceptUrlId` (the one being edited). */
+    countKind: (userId: number, kind: EndpointKind, exceptUrlId = 0) => q.countKind.get(userId, kind, exceptUrlId) as number,
     /** Names of the endpoint's secret headers (lower case): these may be sent without a value to keep it. */
     secretHeaderNames: (userId: number, urlId: number): Set<string> =>
       new Set((parseCheck(q.checkConfig.get(urlId, userId)).request?.headers ?? []).filter((h) => h.secret).map((h) => h.name.toLowerCase())),

@@ -826,6 +826,17 @@ CREATE INDEX rate_limit_events_key ON rate_limit_events (bucket, key, ts);
     ],
   },
   {
+    // Browser endpoints per account: Free 0, Starter 2, Pro 10, Business 50 (a fresh database's seed sets them too).
+    id: 111,
+    name: 'packages_browser_checks',
+    sql: '',
+    steps: (db) => [
+      db.schema.alterTable('packages').addColumn('browser_checks', 'bigint', (c) => c.notNull().defaultTo(0)),
+      ...([['Starter', 2], ['Pro', 10], ['Business', 50]] as const).map(([name, n]) =>
+        db.updateTable('packages').set({ browser_checks: n }).where('package_name', '=', name)),
+    ],
+  },
+  {
     // Several control planes on one database. Once-only work (deadlines, outboxes, retention) runs
     // on the holder of a lease row; a takeover raises its epoch, and a write made under the lease
     // checks the epoch in its transaction. Each process keeps a row of its own up to date.

@@ -35,6 +35,7 @@ export function seedDatabase(db: Db): void {
       // Free checks http and heartbeat endpoints; the others every kind (NULL).
       db.prepare(`UPDATE packages SET monitor_kinds = '["http","heartbeat"]' WHERE package_name = 'Free'`).run();
       db.prepare('UPDATE packages SET custom_domains = 1 WHERE price > 0').run();
+      db.prepare(`UPDATE packages SET browser_checks = CASE package_name WHEN 'Starter' THEN 2 WHEN 'Pro' THEN 10 WHEN 'Business' THEN 50 ELSE 0 END`).run();
     }
     if ((db.prepare('SELECT COUNT(*) FROM regions').pluck().get() as number) === 0) {
       const ins = db.prepare('INSERT INTO regions (region, city, primary_region) VALUES (?, ?, ?)');

@@ -17,7 +17,7 @@ const signIn = (services: AppServices) =>
 const plan = (package_id: number, package_name: string, price: number, stripe_price_id: string): Package => ({
   package_id, package_name, price, currency: 'EUR', description: '', max_endpoints: 10, max_regions: 1, max_members: 1, check_frequency_seconds: 300,
   retention_days: 30, ssl_monitoring: false, advanced_alerts: false, api_access: false, multi_region: false, ping_host: false,
-  cert_expiry: false, response_code: true, response_time: false, stripe_price_id, max_status_pages: 1, custom_domains: false, monitor_kinds: ['http', 'heartbeat'],
+  cert_expiry: false, response_code: true, response_time: false, stripe_price_id, max_status_pages: 1, custom_domains: false, monitor_kinds: ['http', 'heartbeat'], browser_checks: 0,
 });
 const PACKAGES = [plan(1, 'Free', 0, ''), plan(2, 'Starter', 9, ''), plan(3, 'Pro', 29, 'price_pro')];
 
@@ -68,6 +68,21 @@ describe('Pricing without billing', () => {
     expect(screen.queryByRole('button', { name: /^Choose / })).toBeNull();
     expect(screen.getAllByText('Set by the operator of this server')).toHaveLength(2);
     expect(screen.getByRole('link', { name: 'Go to Dashboard' })).toBeVisible();
+  });
+});
+
+describe('Pricing page: browser checks', () => {
+  it('sells the browser checks a plan includes and says nothing of them for a plan without', async () => {
+    const api = scriptedApi({
+      'GET /api/public/packages': () => ok([PACKAGES[0], { ...PACKAGES[1], browser_checks: 2 }]),
+      'GET /api/public/billing': () => ok({ enabled: false }),
+      'GET /api/users/dashboard': () => ok({ package_name: 'Free' }),
+    });
+    const services = testServices(api);
+    signIn(services);
+    renderWith(<PricingPage />, services, '/pricing');
+    expect(await screen.findByText('2 browser checks')).toBeVisible();
+    expect(screen.queryByText(/0 browser checks/)).toBeNull();
   });
 });
 

@@ -167,7 +167,12 @@ export async function runBrowserCheck(o: BrowserRunOptions): Promise<ProbedField
       fields.phase = f.phase;
       fields.error = `${where}: ${f.message}`;
       if (page) {
-        const shot = await takeScreenshot(page, 'failure', f.index + 1, secretSelectors(o.steps), Math.min(5000, remaining())).catch(() => null);
+        // A page still settling on its error document can refuse the first capture: one more try.
+        const capture = () => takeScreenshot(page!, 'failure', f.index + 1, secretSelectors(o.steps), Math.min(5000, remaining()));
+        const shot = await capture().catch(async () => {
+          await new Promise((r) => setTimeout(r, 300));
+          return capture().catch(() => null);
+        });
         if (shot) screenshots.push(shot);
       }
     }

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { Command } from 'commander';
 import type { AlertThreshold, MonitorType, Region } from '@upfleet/proto/rest';
 import type { AlertThresholdItem } from '@upfleet/proto/schemas';
+import { endpointKindSpec } from '@upfleet/proto/check-kinds';
 import type { EndpointFields, UserClient } from '../../api/user-client';
 import type { CliDeps } from '../../context';
 import { apiKeyCommand, userContext } from '../api-key-context';
@@ -41,7 +42,7 @@ const endpointFields = (m: Monitor): EndpointFields => ({
   // the file says what the endpoint has: no target there is none
   slo_target: m.slo_target ?? null, slo_window_days: m.slo_window_days ?? 30,
   // an http endpoint by its URL (and options), the other kinds by their target
-  ...((m.check?.kind ?? 'http') === 'http' ? { url: m.url } : {}),
+  ...(endpointKindSpec(m.check?.kind ?? 'http').target.field === 'url' ? { url: m.url } : {}),
   ...(m.check ?? {}),
   ping_host: m.features.includes('ping_host'), cert_expiry: m.features.includes('cert_expiry'),
   response_code: m.features.includes('response_code'), response_time: m.features.includes('response_time'),

@@ -89,3 +89,33 @@ describe('monitors export/apply carry SLOs', () => {
     expect(() => readMonitorsFile('m.yaml', yaml.replace('slo_target: 99.9', 'slo_target: 100'), regionsList)).toThrow('slo_target must be a percentage above 0 and below 100');
   });
 });
+
+describe('monitors export/apply carry browser checks', () => {
+  const regionsList: Region[] = [{ region_id: 1, region: 'EU', city: 'Germany', primary_region: true }];
+  const browser = {
+    url_id: 5, guid: 'g5', name: 'Login', url: 'https://app.example.com/login', description: '', regions: ['EU-Germany'], ping_host: false, cert_expiry: false,
+    response_code: true, response_time: false, monitoring_enabled: true, uptime_percentage: null, created_at: '2026-01-01T00:00:00Z',
+    kind: 'browser', timeout_seconds: 45,
+    steps: [{ action: 'fill', selector: '#user', value: 'ada' }, { action: 'fill', selector: '#pw', secret: true }, { action: 'click', selector: 'role=button[name="Sign in"]' }],
+  } as unknown as Endpoint;
+
+  it('exports the url, steps and timeout (a secret fill without its value); applying the export changes nothing; a file step is an update', () => {
+    const current = currentMonitors([browser], new Map(), regionsList);
+    const yaml = toYaml(current, '');
+    expect(yaml).toContain('kind: browser');
+    expect(yaml).toContain('url: https://app.example.com/login');
+    expect(yaml).toContain('timeout_seconds: 45');
+    expect(yaml).toContain('selector: "#pw"');
+    const again = readMonitorsFile('m.yaml', yaml, regionsList);
+    expect(again[0].check).toMatchObject({ kind: 'browser', timeout_seconds: 45 });
+    expect(again[0].url).toBe('https://app.example.com/login');
+    expect(planChanges('m.yaml', again, current, false).map((c) => c.action)).toEqual(['unchanged']);
+    const edited = readMonitorsFile('m.yaml', yaml.replace('selector: "#user"', 'selector: "#email"'), regionsList);
+    expect(planChanges('m.yaml', edited, current, false).map((c) => [c.action, c.fields])).toEqual([['update', ['check']]]);
+  });
+
+  it('refuses a bad step with the API\'s message naming it', () => {
+    expect(() => readMonitorsFile('m.yaml', 'monitors:\n  - name: B\n    kind: browser\n    url: https://b.example.com/\n    steps:\n      - action: click\n', regionsList))
+      .toThrow('Step 1 (click): selector is required');
+  });
+});

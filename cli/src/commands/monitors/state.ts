@@ -6,6 +6,8 @@ import { planViolations } from '@upfleet/proto/plan';
 import { planContextOf, regionKey } from '@upfleet/proto/regions';
 import { FEATURES, type AlertThreshold, type Dashboard, type Endpoint, type EndpointCheck, type Feature, type Region, type ThresholdOperator } from '@upfleet/proto/rest';
 import { MonitorSpec, MonitorsFile, endpointCheck } from '@upfleet/proto/schemas';
+import { endpointKindSpec } from '@upfleet/proto/check-kinds';
+import { maskStep } from '@upfleet/proto/browser-steps';
 import { CliError, oneLine } from '../../errors';
 
 /** One monitor as the file says it, normalised the way the API stores it (so equal means unchanged). */
@@ -49,7 +51,9 @@ export const sloFields = (m: { slo_target?: number | null; slo_window_days?: num
 function fileCheck(c: EndpointCheck | undefined): EndpointCheck | undefined {
   if (!c || ((c.kind ?? 'http') === 'http' && !c.request && !c.assertions?.length)) return undefined;
   const out: EndpointCheck = { kind: c.kind ?? 'http' };
-  for (const k of ['target', 'record_type', 'resolver', 'period_seconds', 'cron', 'timezone', 'grace_seconds'] as const) if (c[k] !== undefined) (out as Record<string, unknown>)[k] = c[k];
+  for (const k of ['target', 'record_type', 'resolver', 'period_seconds', 'cron', 'timezone', 'grace_seconds', 'timeout_seconds'] as const) if (c[k] !== undefined) (out as Record<string, unknown>)[k] = c[k];
+  // a secret fill's value is write-only: the file keeps the step without it
+  if (c.steps) out.steps = c.steps.map(maskStep);
   if (c.request) out.request = { ...c.request, headers: c.request.headers.map((h) => (h.secret ? { name: h.name, secret: true } : { name: h.name, value: h.value ?? '' })) };
   if (c.assertions?.length) out.assertions = c.assertions.map((a) => ({ source: a.source, property: a.property ?? '', comparison: a.comparison, target: String(a.target) }));
   return out;
@@ -98,7 +102,8 @@ function checkYaml(m: Monitor): Record<string, unknown> {
   const c = fileCheck(m.check);
   if (!c) return { url: m.url };
   const { kind, ...rest } = c;
-  return kind === 'http' ? { url: m.url, ...rest } : { kind, ...rest };
+  if (kind === 'http') return { url: m.url, ...rest };
+  return endpointKindSpec(kind ?? 'http').target.field === 'url' ? { kind, url: m.url, ...rest } : { kind, ...rest };
 }
 
 /** The YAML that `monitors export` writes and `monitors apply` reads back unchanged. */
@@ -181,7 +186,7 @@ export function readMonitorsFile(file: string, text: string, regions: Region[]):
     monitors.push({
       name: m.name,
       url,
-      ...(kept ? { check: { ...kept, ...(check.request ? { request: check.request } : {}) } } : {}),
+      ...(kept ? { check: { ...kept, ...(check.request ? { request: check.request } : {}), ...(check.steps ? { steps: check.steps } : {}) } } : {}),
       description: m.description,
       ...(m.check_frequency_seconds ? { check_frequency_seconds: m.check_frequency_seconds } : {}),
       ...(m.escalation_policy_id !== undefined ? { escalation_policy_id: m.escalation_policy_id } : {}),

@@ -181,6 +181,10 @@ env_file > "$ENV_PATH.tmp"
 chmod 600 "$ENV_PATH.tmp"
 mv "$ENV_PATH.tmp" "$ENV_PATH"
 say "Wrote $ENV_PATH (mode 600)"
+# Browser checks need a Chromium the agent can start; the agent binary does not bundle one.
+if [ ! -x /usr/bin/chromium ]; then
+  say "No Chromium at /usr/bin/chromium: this agent will not run browser checks. To add them: apt-get install -y chromium (Debian), or set UPFLEET_CHROMIUM_PATH in $ENV_PATH, then restart the agent."
+fi
 if [ "$HAVE_SYSTEMD" = 1 ]; then
   unit_file > "$UNIT_PATH"
   chmod 644 "$UNIT_PATH"

@@ -26,8 +26,8 @@ function intervalChoices(planSeconds: number, current: number | null): number[] 
 /** An endpoint's check as the form edits it; an http GET has only its kind. */
 function initialCheck(endpoint: Endpoint | null): EndpointCheck {
   if (!endpoint) return { kind: 'http' };
-  const { kind, target, record_type, resolver, request, assertions, period_seconds, cron, timezone, grace_seconds } = endpoint;
-  return Object.fromEntries(Object.entries({ kind: kind ?? 'http', target, record_type, resolver, request, assertions, period_seconds, cron, timezone, grace_seconds })
+  const { kind, target, record_type, resolver, request, assertions, period_seconds, cron, timezone, grace_seconds, steps, timeout_seconds } = endpoint;
+  return Object.fromEntries(Object.entries({ kind: kind ?? 'http', target, record_type, resolver, request, assertions, period_seconds, cron, timezone, grace_seconds, steps, timeout_seconds })
     .filter(([, v]) => v !== undefined));
 }
 
@@ -130,6 +130,8 @@ export function EndpointFormModal({
   const kind = check.kind ?? 'http';
   const [policy, setPolicy] = useState<number | null>(endpoint?.escalation_policy_id ?? null);
   const [parent, setParent] = useState<number | null>(endpoint?.depends_on ?? null);
+  // http and browser checks load a URL; the other kinds name a target or none
+  const urlKind = endpointKindSpec(kind).target.field === 'url';
   const [error, setError] = useState('');
   const [notice, setNotice] = useState('');
   const [busy, setBusy] = useState(false);
@@ -166,7 +168,7 @@ export function EndpointFormModal({
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     // the whole body through the server's schema (kind rules, request, assertions); an http one as before
-    const body = { ...form, ...check, ...(kind === 'http' ? {} : { url: undefined }) };
+    const body = { ...form, ...check, ...(urlKind ? {} : { url: undefined }) };
     const invalid = kind === 'http' && !check.request && !check.assertions?.length ? validateEndpointBasics(form.name, form.url) : firstError(EndpointCreateBody, body);
     if (invalid) {
       setError(invalid);
@@ -187,7 +189,7 @@ export function EndpointFormModal({
     const own = kind !== 'heartbeat' && interval !== null ? { check_frequency_seconds: interval } : {};
     const routing = policies ? { escalation_policy_id: policy, depends_on: parent } : {};
     const slo = { slo_target: target, slo_window_days: sloWindow };
-    const ok = await onSubmit({ ...form, ...check, ...own, ...routing, ...slo, name: form.name.trim(), url: kind === 'http' ? form.url.trim() : undefined, description: form.description?.trim() ?? '', regions: chosen } as EndpointInput);
+    const ok = await onSubmit({ ...form, ...check, ...own, ...routing, ...slo, name: form.name.trim(), url: urlKind ? form.url.trim() : undefined, description: form.description?.trim() ?? '', regions: chosen } as EndpointInput);
     setBusy(false);
     if (!ok) return;
     if (!endpoint && typeof ok === 'object' && ok.kind === 'heartbeat') setCreated(ok);
@@ -215,7 +217,7 @@ export function EndpointFormModal({
           <Field id="ep-name" label="Name">
             <input id="ep-name" value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} required placeholder="My website" />
           </Field>
-          {kind === 'http' && (
+          {urlKind && (
             <Field id="ep-url" label="URL">
               <input id="ep-url" type="url" value={form.url} onChange={(e) => setForm({ ...form, url: e.target.value })} required placeholder="https://example.com" />
             </Field>

@@ -104,4 +104,28 @@ describe('endpoint form: check kinds', () => {
     await u.click(screen.getByRole('button', { name: 'Save Changes' }));
     expect(onSubmit).toHaveBeenCalledWith(expect.objectContaining({ request: expect.objectContaining({ headers: [{ name: 'Authorization', secret: true }] }) }));
   });
+
+  it('a browser check asks for its URL and is sent with no steps and the default timeout', async () => {
+    const browserPlan: PlanLimits = { ...pro, monitor_kinds: ['http', 'browser'] };
+    const created = renderForm(browserPlan);
+    await created.u.click(screen.getByRole('radio', { name: /Browser/ }));
+    await created.u.type(screen.getByLabelText('Name'), 'Home');
+    await created.u.type(screen.getByLabelText('URL'), 'https://app.example.com/');
+    await created.u.click(screen.getByRole('button', { name: 'Add Endpoint' }));
+    expect(created.onSubmit).toHaveBeenCalledWith(expect.objectContaining({ kind: 'browser', url: 'https://app.example.com/', steps: [], timeout_seconds: 30 }));
+  });
+
+  it('an edit of a browser check keeps its steps, with a secret fill still without its value', async () => {
+    const steps = [{ action: 'fill' as const, selector: '#pw', secret: true }, { action: 'click' as const, selector: '#go' }];
+    const ep: Endpoint = {
+      url_id: 4, guid: 'g', name: 'Login', url: 'https://app.example.com/login', description: '', regions: ['EU-Germany'], ping_host: false, cert_expiry: false,
+      response_code: true, response_time: false, monitoring_enabled: true, uptime_percentage: null, created_at: '',
+      status: 'pending', last_checked_at: null, last_response_ms: null, last_status_code: null, last_error: null, recent: [],
+      kind: 'browser', steps, timeout_seconds: 45,
+    };
+    const { u, onSubmit } = renderForm({ ...pro, monitor_kinds: ['http', 'browser'] }, ep);
+    expect(screen.getByLabelText('URL')).toHaveValue('https://app.example.com/login');
+    await u.click(screen.getByRole('button', { name: 'Save Changes' }));
+    expect(onSubmit).toHaveBeenCalledWith(expect.objectContaining({ kind: 'browser', url: 'https://app.example.com/login', steps, timeout_seconds: 45 }));
+  });
 });
