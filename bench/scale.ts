@@ -8,6 +8,8 @@
 // during the reconnect storm, RSS, CPU per 1,000 results, and results lost or doubled (ClickHouse).
 // Run: npm run bench:scale -- [--endpoints 100000] [--agents 30] [--seconds 60] [--json]
 //   --seconds: length of each phase (steady before the restart, and after it)
+//   --place-timeout S: give up waiting for every check to be placed after S seconds (900)
+//   --cpu-prof DIR: V8 CPU profiles of the control-plane processes
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -25,6 +27,7 @@ const { values } = parseArgs({
     agents: { type: 'string', default: '30' },
     seconds: { type: 'string', default: '60' },
     'place-timeout': { type: 'string', default: '900' },
+    'cpu-prof': { type: 'string' },
     json: { type: 'boolean', default: false },
   },
 });
@@ -208,7 +211,9 @@ async function main(): Promise<void> {
   log(`scale bench: ${N.toLocaleString('en-US')} endpoints in ${REGIONS.length} regions every ${INTERVAL_S} s, ${AGENTS} agents, phases of ${PHASE_S} s; load ${loadavg()}`);
   const ch = await startClickHouseServer();
   const probeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'upfleet-bench-scale-'));
-  const probeArgs = ['--import', path.join(import.meta.dirname, 'scale-probe.ts')];
+  // --cpu-prof DIR: a V8 profile of each control-plane process, written at its exit
+  const profileArgs = values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(values['cpu-prof'])] : [];
+  const probeArgs = ['--import', path.join(import.meta.dirname, 'scale-probe.ts'), ...profileArgs];
   const agents: SimAgent[] = [];
   let stack: Stack | null = null;
   let pool: Pool | null = null;
