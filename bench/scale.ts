@@ -10,6 +10,7 @@
 //   --seconds: length of each phase (steady before the restart, and after it)
 //   --place-timeout S: give up waiting for every check to be placed after S seconds (900)
 //   --cpu-prof DIR: V8 CPU profiles of the control-plane processes
+//   --drain-timeout S: how long the agents may take to send their outboxes at the end (600)
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -28,6 +29,7 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '60' },
     'place-timeout': { type: 'string', default: '900' },
     'cpu-prof': { type: 'string' },
+    'drain-timeout': { type: 'string', default: '600' },
     json: { type: 'boolean', default: false },
   },
 });
@@ -334,7 +336,7 @@ async function main(): Promise<void> {
 
     // 6. Stop making results, send every outbox, then count in ClickHouse.
     clearInterval(ticker);
-    const drainUntil = performance.now() + 600_000;
+    const drainUntil = performance.now() + Number(values['drain-timeout']) * 1000;
     while (agents.some((a) => a.outbox.length > 0) && performance.now() < drainUntil) await sleep(200);
     const probe2 = readProbe(path.join(probeDir, 'probe-2.json'));
     const generated = agents.reduce((n, a) => n + a.generated, 0);
