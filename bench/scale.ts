@@ -39,7 +39,7 @@ const PHASE_S = Number(values.seconds);
 const PLACE_TIMEOUT_MS = Number(values['place-timeout']) * 1000;
 const REGIONS = ['EU-Germany', 'US-Virginia', 'AP-Singapore'];
 const INTERVAL_S = 60;
-const WINDOW = 8;
+const WINDOW = 4; // batches un-acked per agent: the agent's default (--max-batches-in-flight)
 const BATCH_MAX = 2000;
 const log = (s: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${s}`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -342,10 +342,12 @@ async function main(): Promise<void> {
     const generated = agents.reduce((n, a) => n + a.generated, 0);
     const [rows, distinct] = (await ch.query('SELECT count(), uniqExact(result_id) FROM upfleet.check_results FORMAT TSV')).trim().split('\t').map(Number);
     const queued = agents.reduce((n, a) => n + a.outbox.reduce((m, b) => m + b.results.length, 0), 0);
-    const lost = generated - distinct - queued; // still in an outbox after the drain is late, not lost
+    // Results still in an outbox when the drain gave up may be stored already (sent, ack not back):
+    // loss is then not known, and reported as null rather than guessed.
+    const lost = queued > 0 ? null : generated - distinct;
     const doubled = rows - distinct;
     const notOk = agents.reduce((n, a) => n + a.ackedNotOk, 0);
-    log(`results: ${generated.toLocaleString('en-US')} made, ${distinct.toLocaleString('en-US')} stored once, ${doubled} doubled, ${lost} lost; ${notOk} batch acks not ok (re-sent); ${queued} still in outboxes`);
+    log(`results: ${generated.toLocaleString('en-US')} made, ${distinct.toLocaleString('en-US')} stored once, ${doubled} doubled, ${lost ?? 'unknown (outboxes not drained)'} lost; ${notOk} batch acks not ok (re-sent); ${queued} still in outboxes`);
     log(`loop delay (inside the control plane) first process p99 ${probe1End.p99_ms.toFixed(1)} ms max ${probe1End.max_ms.toFixed(1)} ms; after the restart p99 ${probe2.p99_ms.toFixed(1)} ms max ${probe2.max_ms.toFixed(1)} ms; peak RSS ${Math.max(probe1End.max_rss_mb, probe2.max_rss_mb).toFixed(0)} MB; load ${loadavg()}`);
 
     const figures = {
