@@ -2,6 +2,7 @@
 // on the real schema in a temp dir, with which checks each agent holds persisted in SQLite
 // (agent_held_checks), and how many checks are placed. A connect places only its own region's
 // checks; the figures show it for a region with few checks next to one with many.
+// Each connect prints its wall time, its CPU, and the longest turn of the event loop in CPU time.
 // Run: npx tsx bench/assignments.ts [eu-endpoints] [us-endpoints] [--no-persist]  (--no-persist: without
 // agent_held_checks, to see what persisting costs)
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -33,15 +34,32 @@ db.transaction(() => {
 const live = new Map([['EU-Germany', new Set(['eu-1', 'eu-2', 'eu-3'])], ['US-Virginia', new Set(['us-1', 'us-2'])]]);
 const engine = createAssignmentEngine({ endpoints: repo, catalog: createCatalogRepo(db), logger: pino({ level: 'silent' }), liveAgents: () => live, held: persist ? createHeldChecksRepo(db) : undefined });
 const tick = () => new Promise((r) => setImmediate(r));
+const cpuMs = () => {
+  const c = process.cpuUsage();
+  return (c.user + c.system) / 1000;
+};
 
+/**
+ * Until the agent has its snapshot and the engine is idle: wall time, CPU, and the longest turn of
+ * the event loop in CPU time (what REST and gRPC wait for at most; CPU holds on a busy machine).
+ */
 async function connect(label: string, agentId: string, region: string): Promise<() => void> {
   const placed = engine.placedChecks();
+  let got = false;
   const t0 = performance.now();
-  const stop = engine.watch({ agentId, region, send: () => undefined });
-  await tick();
-  await tick();
+  const c0 = cpuMs();
+  const stop = engine.watch({ agentId, region, send: (u) => void (u.snapshot && (got = true)) });
+  let longest = 0;
+  let quiet = 0;
+  for (let last = c0; quiet < 3;) {
+    await tick();
+    const now = cpuMs();
+    longest = Math.max(longest, now - last);
+    last = now;
+    quiet = got ? quiet + 1 : 0;
+  }
   const ms = performance.now() - t0;
-  console.log(`${label.padEnd(46)} ${ms.toFixed(1).padStart(8)} ms  ${(engine.placedChecks() - placed).toLocaleString('en-US').padStart(8)} checks placed, holds ${engine.ownedCount(agentId).toLocaleString('en-US')}`);
+  console.log(`${label.padEnd(46)} ${ms.toFixed(1).padStart(8)} ms  ${(cpuMs() - c0).toFixed(0).padStart(6)} ms CPU, longest turn ${longest.toFixed(1).padStart(6)} ms CPU  ${(engine.placedChecks() - placed).toLocaleString('en-US').padStart(8)} checks placed, holds ${engine.ownedCount(agentId).toLocaleString('en-US')}`);
   return stop;
 }
 

@@ -8,6 +8,9 @@
 // during the reconnect storm, RSS, CPU per 1,000 results, and results lost or doubled (ClickHouse).
 // Run: npm run bench:scale -- [--endpoints 100000] [--agents 30] [--seconds 60] [--json]
 //   --seconds: length of each phase (steady before the restart, and after it)
+//   --place-timeout S: give up waiting for every check to be placed after S seconds (900)
+//   --cpu-prof DIR: V8 CPU profiles of the control-plane processes
+//   --drain-timeout S: how long the agents may take to send their outboxes at the end (600)
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -25,6 +28,8 @@ const { values } = parseArgs({
     agents: { type: 'string', default: '30' },
     seconds: { type: 'string', default: '60' },
     'place-timeout': { type: 'string', default: '900' },
+    'cpu-prof': { type: 'string' },
+    'drain-timeout': { type: 'string', default: '600' },
     json: { type: 'boolean', default: false },
   },
 });
@@ -34,7 +39,7 @@ const PHASE_S = Number(values.seconds);
 const PLACE_TIMEOUT_MS = Number(values['place-timeout']) * 1000;
 const REGIONS = ['EU-Germany', 'US-Virginia', 'AP-Singapore'];
 const INTERVAL_S = 60;
-const WINDOW = 8;
+const WINDOW = 4; // batches un-acked per agent: the agent's default (--max-batches-in-flight)
 const BATCH_MAX = 2000;
 const log = (s: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${s}`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -208,7 +213,9 @@ async function main(): Promise<void> {
   log(`scale bench: ${N.toLocaleString('en-US')} endpoints in ${REGIONS.length} regions every ${INTERVAL_S} s, ${AGENTS} agents, phases of ${PHASE_S} s; load ${loadavg()}`);
   const ch = await startClickHouseServer();
   const probeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'upfleet-bench-scale-'));
-  const probeArgs = ['--import', path.join(import.meta.dirname, 'scale-probe.ts')];
+  // --cpu-prof DIR: a V8 profile of each control-plane process, written at its exit
+  const profileArgs = values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(values['cpu-prof'])] : [];
+  const probeArgs = ['--import', path.join(import.meta.dirname, 'scale-probe.ts'), ...profileArgs];
   const agents: SimAgent[] = [];
   let stack: Stack | null = null;
   let pool: Pool | null = null;
@@ -329,16 +336,18 @@ async function main(): Promise<void> {
 
     // 6. Stop making results, send every outbox, then count in ClickHouse.
     clearInterval(ticker);
-    const drainUntil = performance.now() + 600_000;
+    const drainUntil = performance.now() + Number(values['drain-timeout']) * 1000;
     while (agents.some((a) => a.outbox.length > 0) && performance.now() < drainUntil) await sleep(200);
     const probe2 = readProbe(path.join(probeDir, 'probe-2.json'));
     const generated = agents.reduce((n, a) => n + a.generated, 0);
     const [rows, distinct] = (await ch.query('SELECT count(), uniqExact(result_id) FROM upfleet.check_results FORMAT TSV')).trim().split('\t').map(Number);
     const queued = agents.reduce((n, a) => n + a.outbox.reduce((m, b) => m + b.results.length, 0), 0);
-    const lost = generated - distinct - queued; // still in an outbox after the drain is late, not lost
+    // Results still in an outbox when the drain gave up may be stored already (sent, ack not back):
+    // loss is then not known, and reported as null rather than guessed.
+    const lost = queued > 0 ? null : generated - distinct;
     const doubled = rows - distinct;
     const notOk = agents.reduce((n, a) => n + a.ackedNotOk, 0);
-    log(`results: ${generated.toLocaleString('en-US')} made, ${distinct.toLocaleString('en-US')} stored once, ${doubled} doubled, ${lost} lost; ${notOk} batch acks not ok (re-sent); ${queued} still in outboxes`);
+    log(`results: ${generated.toLocaleString('en-US')} made, ${distinct.toLocaleString('en-US')} stored once, ${doubled} doubled, ${lost ?? 'unknown (outboxes not drained)'} lost; ${notOk} batch acks not ok (re-sent); ${queued} still in outboxes`);
     log(`loop delay (inside the control plane) first process p99 ${probe1End.p99_ms.toFixed(1)} ms max ${probe1End.max_ms.toFixed(1)} ms; after the restart p99 ${probe2.p99_ms.toFixed(1)} ms max ${probe2.max_ms.toFixed(1)} ms; peak RSS ${Math.max(probe1End.max_rss_mb, probe2.max_rss_mb).toFixed(0)} MB; load ${loadavg()}`);
 
     const figures = {

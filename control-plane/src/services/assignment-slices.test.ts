@@ -62,3 +62,42 @@ describe('a placement pass larger than one slice', () => {
     }
   });
 });
+
+describe('a lease that comes or goes without a watcher', () => {
+  it('places nothing again: only a change in the agents that watch moves checks', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'upfleet-slices-'));
+    const db = openDatabase(path.join(dir, 'upfleet.db'));
+    seedDatabase(db);
+    try {
+      const repo = createEndpointsRepo(db);
+      const userId = createUsersRepo(db).insert('s2', 's2@example.com', 'x', 4);
+      for (let i = 0; i < 50; i++) repo.insert(userId, `t${i}`, { name: `e${i}`, url: `https://example.com/t${i}`, description: '', regions: ['EU-Germany'], ping_host: false, cert_expiry: false, response_code: false, response_time: true });
+      const live = new Set(['a1']);
+      const engine = createAssignmentEngine({ endpoints: repo, catalog: createCatalogRepo(db), logger: pino({ level: 'silent' }), liveAgents: () => new Map([['EU-Germany', live]]) });
+      const tick = () => new Promise((r) => setImmediate(r));
+      engine.watch({ agentId: 'a1', region: 'EU-Germany', send: () => undefined });
+      await tick();
+      engine.tick();
+      await tick();
+      const placed = engine.placedChecks();
+      expect(engine.ownedCount('a1')).toBe(50);
+
+      live.add('a2'); // a lease without a watch stream: owns nothing, moves nothing
+      engine.tick();
+      await tick();
+      await tick();
+      expect(engine.placedChecks()).toBe(placed);
+
+      engine.watch({ agentId: 'a2', region: 'EU-Germany', send: () => undefined }); // now it watches: the region is placed again
+      await tick();
+      await tick();
+      expect(engine.placedChecks()).toBe(placed + 50);
+      expect(engine.ownedCount('a1') + engine.ownedCount('a2')).toBe(50);
+      expect(engine.ownedCount('a2')).toBeGreaterThan(0);
+      engine.close();
+    } finally {
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -100,7 +100,9 @@ export function createAssignmentEngine(deps: {
   /** Checks each agent held until recently: agent → check id → (assignment, when it was released). */
   const released = new Map<string, Map<string, { a: Assignment; at: number }>>();
   /** Checks of endpoints read for late results (one endpoint at a time), read again after a second. */
-  let lateChecks = { at: 0, byEndpoint: new Map<number, Assignment[]>() };
+  let lateChecks = { at: 0, primary: null as string | null, byEndpoint: new Map<number, Assignment[]>() };
+  /** The agents each region's checks were last placed among: a pass for a region whose set is the same changes nothing. */
+  const placedAmong = new Map<string, string>();
   /** Watchers waiting for their snapshot: all served by the next pass, with one scan. */
   const snapshotQueue = new Set<WatcherState>();
   /** A pass (placement over a scan) is running across yields: other work waits for its end. */
@@ -200,8 +202,16 @@ export function createAssignmentEngine(deps: {
     fullPending = false;
     const queued = [...snapshotQueue];
     snapshotQueue.clear();
-    const regions = full ? null : new Set([...pendingRegions, ...queued.map((w) => w.region)]);
+    // A lease renewed or lapsed without a watcher coming or going leaves the agents a region's checks
+    // are placed among as they were: such a region is skipped (a restart's heartbeats asked for a
+    // pass over every check each time an agent's lease came back).
+    const candidates = candidatesByRegion();
+    const among = (region: string) => (candidates.get(region) ?? []).join(',');
+    const queuedRegions = new Set(queued.map((w) => w.region));
+    const regions = full ? null : new Set([...queuedRegions, ...[...pendingRegions].filter((r) => among(r) !== placedAmong.get(r))]);
     pendingRegions.clear();
+    if (regions?.size === 0) return;
+    for (const r of regions ?? new Set([...candidates.keys(), ...placedAmong.keys()])) placedAmong.set(r, among(r));
     if (full) pendingEndpoints.clear();
     // Heartbeats inside the start-up grace change the live sets while every watcher still waits: nobody to tell.
     if (queued.length === 0 && ![...watchers.values()].some((w) => !w.pending && (!regions || regions.has(w.region)))) return;
@@ -336,12 +346,12 @@ export function createAssignmentEngine(deps: {
         // Only the named check's endpoint is read (paused ones too: the backlog was made while it
         // was monitored, and may arrive after a switch-off): after a restart every agent's backlog
         // arrives here at once, and a scan of every endpoint per second of it held the loop.
-        if (t - lateChecks.at > 1000) lateChecks = { at: t, byEndpoint: new Map() };
+        if (t - lateChecks.at > 1000) lateChecks = { at: t, primary: primaryKey(), byEndpoint: new Map() };
         const endpointId = endpointOfCheck(checkId);
         let list = lateChecks.byEndpoint.get(endpointId);
         if (!list) {
           const e = Number.isSafeInteger(endpointId) ? deps.endpoints.withPausedById(endpointId) : undefined;
-          list = e ? checksForEndpoint(e, primaryKey(), denied, resolvers) : [];
+          list = e ? checksForEndpoint(e, lateChecks.primary, denied, resolvers) : [];
           lateChecks.byEndpoint.set(endpointId, list);
         }
         const a = list.find((x) => x.check_id === checkId);
