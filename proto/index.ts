@@ -66,6 +66,10 @@ type BrowserResultField = 'failed_step' | 'failed_action' | 'dom_content_loaded_
 export type CheckResult = Omit<CheckResult__Output, BrowserResultField> & Partial<Pick<CheckResult__Output, BrowserResultField>>;
 export type { Screenshot__Output as Screenshot } from './generated/upfleet/agent/v1/Screenshot';
 export type ResultBatch = Omit<ResultBatch__Output, 'results'> & { results: CheckResult[] };
+/** The browser fields as a decoder gives them for any other result (proto3 defaults). */
+export const NO_BROWSER_FIELDS: Readonly<Pick<CheckResult__Output, BrowserResultField>> = {
+  failed_step: 0, failed_action: '', dom_content_loaded_ms: 0, load_ms: 0, lcp_ms: 0, step_ms: [], console_errors: [], failed_requests: [], screenshots: [],
+};
 import type { CheckResult__Output } from './generated/upfleet/agent/v1/CheckResult';
 import type { ResultBatch__Output } from './generated/upfleet/agent/v1/ResultBatch';
 export type { BatchAck__Output as BatchAck } from './generated/upfleet/agent/v1/BatchAck';

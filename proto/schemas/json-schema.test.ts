@@ -10,7 +10,7 @@ describe('REST schemas as JSON Schema', () => {
     expect(bodies.map(([n]) => n).sort()).toEqual([
       'AgentTokenCreateBody', 'AlertMethodCreateBody', 'AlertMethodUpdateBody', 'AlertThresholdsBody', 'ApiKeyCreateBody', 'CheckoutSessionBody', 'EndpointCreateBody',
       'EndpointListQuery', 'EndpointToggleBody', 'EndpointUpdateBody', 'GraphQuery', 'IncidentStatsQuery', 'IncidentsAcknowledgeBody', 'IncidentsQuery', 'LoginBody', 'LogoutBody', 'PasswordChangeBody',
-      'ProfileUpdateBody', 'PublicCheckoutSessionBody', 'RefreshBody', 'RegionCreateBody', 'ResultsCountQuery', 'SetPackageBody',
+      'ProfileUpdateBody', 'PublicCheckoutSessionBody', 'RefreshBody', 'RegionCreateBody', 'ResultsCountQuery', 'ResultsExportQuery', 'SetPackageBody',
       'SetPackagePriceBody', 'SignupBody', 'TwoFactorDisableBody', 'TwoFactorVerifyBody', 'OidcTwoFactorBody',
       // Status pages
       'MaintenanceBody', 'SlugQuery', 'StatusPageBody', 'StatusReportBody', 'StatusReportEditBody', 'StatusUpdateBody', 'StatusUpdateEditBody', 'SubscribeBody',

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { decodeResultBatch, loadAgentService, type CheckResult } from '@upfleet/proto';
+import { decodeResultBatch, loadAgentService, NO_BROWSER_FIELDS, type CheckResult } from '@upfleet/proto';
 import { openAgentDb } from './agent-db';
 import { createOutbox } from './sqlite-outbox';
 
@@ -19,7 +19,7 @@ function db() {
 const result = (i: number): CheckResult => ({
   check_id: `${i}:http:EU-Germany`, endpoint_id: i, kind: 'CHECK_KIND_HTTP', region: 'EU-Germany', ts_ms: 1_760_000_000_000 + i, ok: true,
   phase: '', error: 'ünïcode', status_code: 200, dns_ms: 1.5, connect_ms: 2.25, tls_ms: 0, ttfb_ms: 9.125, total_ms: 12.5, cert_days_left: 0,
-  cert_not_after_ms: 0, cert_issuer: '', cert_subject: '', ping_method: '', redirects: 1, retention_days: 90, result_id: `r${i}`,
+  cert_not_after_ms: 0, cert_issuer: '', cert_subject: '', ping_method: '', redirects: 1, retention_days: 90, result_id: `r${i}`, ...NO_BROWSER_FIELDS,
 });
 
 describe('outbox batches on the wire', () => {

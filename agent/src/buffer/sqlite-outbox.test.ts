@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CheckResult } from '@upfleet/proto';
+import { NO_BROWSER_FIELDS, type CheckResult } from '@upfleet/proto';
 import { openAgentDb } from './agent-db';
 import { createOutbox, type Outbox } from './sqlite-outbox';
 
@@ -32,7 +32,7 @@ function result(over: Partial<CheckResult> = {}): CheckResult {
     check_id: '1:CHECK_KIND_HTTP:EU-Germany', endpoint_id: 1, kind: 'CHECK_KIND_HTTP', region: 'EU-Germany',
     ts_ms: 1_700_000_000_000 + n, ok: true, phase: '', error: '', status_code: 200, dns_ms: 0, connect_ms: 1,
     tls_ms: 0, ttfb_ms: 1, total_ms: 2, cert_days_left: 0, cert_not_after_ms: 0, cert_issuer: '', cert_subject: '',
-    ping_method: '', redirects: 0, retention_days: 30, result_id: `r${n}`, ...over,
+    ping_method: '', redirects: 0, retention_days: 30, result_id: `r${n}`, ...NO_BROWSER_FIELDS, ...over,
   };
 }
 const ids = (b: { results: CheckResult[] } | undefined): string[] => b?.results.map((r) => r.result_id) ?? [];

@@ -2,7 +2,7 @@
 // numbers, enums as names, defaults filled), read in one pass. protobufjs's decode + toObject cost
 // ~10 µs per result, a third of the control plane's ingest CPU; this reads a result in ~2 µs.
 // result-batch-decoder.test.ts checks it against proto-loader on the same bytes.
-import type { CheckKind, CheckResult, ResultBatch, Screenshot } from '@upfleet/proto';
+import { NO_BROWSER_FIELDS, type CheckKind, type CheckResult, type ResultBatch, type Screenshot } from '@upfleet/proto';
 import { CHECK_KIND_TABLE } from '@upfleet/proto/check-kinds';
 
 // Enum numbers to names, from the kinds table (an unknown number stays a number, as proto-loader
@@ -156,7 +156,7 @@ function checkResult(r: Reader): CheckResult {
     check_id: '', endpoint_id: 0, kind: 'CHECK_KIND_UNSPECIFIED', region: '', ts_ms: 0, ok: false, phase: '', error: '',
     status_code: 0, dns_ms: 0, connect_ms: 0, tls_ms: 0, ttfb_ms: 0, total_ms: 0, cert_days_left: 0, cert_not_after_ms: 0,
     cert_issuer: '', cert_subject: '', ping_method: '', redirects: 0, retention_days: 0, result_id: '',
-    failed_step: 0, failed_action: '', dom_content_loaded_ms: 0, load_ms: 0, lcp_ms: 0, step_ms: [], console_errors: [], failed_requests: [], screenshots: [],
+    ...NO_BROWSER_FIELDS, step_ms: [], console_errors: [], failed_requests: [], screenshots: [],
   };
   while (r.pos < r.end) {
     const tag = r.varint();

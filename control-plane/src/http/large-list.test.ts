@@ -37,8 +37,8 @@ describe(`endpoints-with-uptime with ${N} endpoints`, () => {
     expect(first.data).toHaveLength(N);
     expect(Object.keys(first.data[0]).sort()).toEqual([
       'cert_expiry', 'created_at', 'depends_on', 'description', 'escalation_policy_id', 'guid', 'kind', 'last_checked_at', 'last_error', 'last_response_ms', 'last_status_code',
-      'monitoring_enabled', 'name', 'ping_host', 'recent', 'regions', 'response_code', 'response_time', 'status', 'uptime_percentage', 'url', 'url_id',
-    ]); // the live fields came later (status … recent), every endpoint says its kind, then its escalation policy and dependency; every earlier field is still there
+      'monitoring_enabled', 'name', 'ping_host', 'recent', 'regions', 'response_code', 'response_time', 'slo_window_days', 'status', 'uptime_percentage', 'url', 'url_id',
+    ]); // the live fields came later (status … recent), every endpoint says its kind, then its escalation policy, dependency and SLO window; every earlier field is still there
     expect(first.data[0]).toMatchObject({ status: 'pending', last_checked_at: null, recent: [] });
     const target = first.data[7];
     await h.call('PATCH', `/api/users/endpoints/${target.url_id}/toggle`, { monitoring_enabled: false }, token);

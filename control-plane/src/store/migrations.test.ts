@@ -41,9 +41,14 @@ describe('migration 6 (hardening_agents)', () => {
       const added = { name: 'check_frequency_seconds', type: 'INTEGER', notnull: 0, dflt_value: null, pk: 0 };
       // migration 95: the endpoint's escalation policy and the endpoint it depends on
       const links = ['escalation_policy_id', 'depends_on'].map((name) => ({ name, type: 'bigint', notnull: 0, dflt_value: null, pk: 0 }));
-      expect(db.prepare("SELECT name, type, \"notnull\", dflt_value, pk FROM pragma_table_info('endpoints')").all()).toEqual([...columnsBefore, added, ...links]);
+      // migration 100: its SLO target and window
+      const slo = [
+        { name: 'slo_target', type: 'double precision', notnull: 0, dflt_value: null, pk: 0 },
+        { name: 'slo_window_days', type: 'bigint', notnull: 1, dflt_value: '30', pk: 0 },
+      ];
+      expect(db.prepare("SELECT name, type, \"notnull\", dflt_value, pk FROM pragma_table_info('endpoints')").all()).toEqual([...columnsBefore, added, ...links, ...slo]);
       expect(db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'endpoints' ORDER BY name").all()).toEqual(indexesBefore);
-      expect(db.prepare('SELECT * FROM endpoints ORDER BY url_id').all()).toEqual(rowsBefore.map((r) => ({ ...(r as object), check_frequency_seconds: null, escalation_policy_id: null, depends_on: null })));
+      expect(db.prepare('SELECT * FROM endpoints ORDER BY url_id').all()).toEqual(rowsBefore.map((r) => ({ ...(r as object), check_frequency_seconds: null, escalation_policy_id: null, depends_on: null, slo_target: null, slo_window_days: 30 })));
       expect(db.prepare('SELECT COUNT(*) FROM alert_thresholds WHERE url_id = 2').pluck().get()).toBe(1);
       expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
       expect(db.prepare("SELECT name FROM pragma_table_info('agent_tokens')").pluck().all()).toContain('max_uses');

@@ -91,7 +91,7 @@ describe('migration 20 (workspaces) on a previous release\'s database', () => {
       // nothing lost or rewritten (api_keys gained created_by; endpoints gained the one made by the key,
       // and later their own check interval, escalation policy and dependency, NULL for every endpoint made before them)
       expect(rows.slice(0, before.length).map((r) => ({ ...r, created_by: undefined, last_used_at: undefined })))
-        .toEqual(before.map((r) => ({ ...r, created_by: undefined, last_used_at: undefined, ...(t === 'endpoints' ? { check_frequency_seconds: null, escalation_policy_id: null, depends_on: null } : {}),
+        .toEqual(before.map((r) => ({ ...r, created_by: undefined, last_used_at: undefined, ...(t === 'endpoints' ? { check_frequency_seconds: null, escalation_policy_id: null, depends_on: null, slo_target: null, slo_window_days: 30 } : {}),
           // incidents gained who acknowledged them and the parent incident that silenced them
           ...(t === 'incidents' ? { acknowledged_at: null, acknowledged_by: null, suppressed_by: null } : {}) })));
     }

@@ -35,9 +35,10 @@ export function Navbar() {
     };
   }, [menuOpen]);
 
+  // Signed in, the workspace's pages take the bar: the logo leads home, About stays with the
+  // signed-out site and Profile with the user menu (all of them overflowed the bar at 1440 px).
   const links = [
-    { to: '/', label: 'Home', end: true },
-    { to: '/about', label: 'About' },
+    ...(signedIn ? [] : [{ to: '/', label: 'Home', end: true }, { to: '/about', label: 'About' }]),
     { to: '/pricing', label: 'Pricing' },
     ...(signedIn
       ? [
@@ -48,10 +49,11 @@ export function Navbar() {
           { to: '/reports', label: 'Reports' },
           { to: '/members', label: 'Members' },
           ...(roleAllows(workspaces.role, 'admin') ? [{ to: '/audit-log', label: 'Audit Log' }] : []),
-          { to: '/profile', label: 'Profile' },
         ]
       : []),
   ];
+  // The bar's user menu has Profile; the phone menu has no user menu, so it lists it.
+  const mobileLinks = signedIn ? [...links, { to: '/profile', label: 'Profile', end: false }] : links;
   const initial = (user?.username ?? '?').slice(0, 1).toUpperCase();
 
   return (
@@ -139,7 +141,7 @@ export function Navbar() {
               </div>
             </div>
           )}
-          {links.map((l) => (
+          {mobileLinks.map((l) => (
             <NavLink key={l.to} to={l.to} end={l.end} className={({ isActive }) => `mobile-link${isActive ? ' active' : ''}`}>
               {l.label}
             </NavLink>
