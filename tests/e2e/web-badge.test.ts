@@ -33,7 +33,8 @@ d(title, () => {
     expect(urls[0]).toMatch(new RegExp(`^${base}/badge/[A-Za-z0-9_-]{43}/status\\.svg$`));
     expect(urls[1]).toMatch(new RegExp(`^${base}/badge/[A-Za-z0-9_-]{43}/uptime\\.svg\\?window=30d$`));
     // The browser drew both images (an SVG that failed to load has no natural width).
-    await page.waitForFunction("[...document.querySelectorAll('.badge-preview img')].length === 2 && [...document.querySelectorAll('.badge-preview img')].every((i) => i.complete && i.naturalWidth > 0)");
+    // Polled from outside the page: waitForFunction evaluates its predicate inside it, which the app's CSP (no eval) refuses.
+    await expect.poll(() => page.evaluate<boolean>("[...document.querySelectorAll('.badge-preview img')].length === 2 && [...document.querySelectorAll('.badge-preview img')].every((i) => i.complete && i.naturalWidth > 0)"), { timeout: 15_000 }).toBe(true);
     expect(await section.getByAltText('status badge').getAttribute('src')).toBe(urls[0]);
 
     page.once('dialog', (d) => void d.accept());
