@@ -13,7 +13,6 @@ import { createScheduledReports } from '../services/reports/scheduled-reports';
 import { createStatusMailRepo } from '../store/status-mail-repo';
 import type { StatusSubscribers } from '../services/status-subscribers';
 import { reportRoutes } from '../http/routes/reports';
-import type { FeatureRoutes } from '../http/app';
 
 /** How often due monthly reports are looked for (the 1st begins at a zone's midnight). */
 export const REPORT_TICK_MS = 10 * 60_000;
@@ -76,7 +75,7 @@ export function createReportsFeature(
   return {
     name: 'reports',
     services: { reports: { slo, slaReport, schedule } },
-    routes: (): FeatureRoutes => ({ workspace: reportRoutes({ reports: { slo, slaReport, schedule } }) }),
+    routes: () => ({ workspace: reportRoutes({ reports: { slo, slaReport, schedule } }) }),
     start: () => {
       tick();
       timer.start();
@@ -84,4 +83,4 @@ export function createReportsFeature(
     stop: () => timer.stop(),
   } satisfies Feature<unknown>;
 }
-export type Reports = ReturnType<typeof createReportsFeature>['services']['reports'];
+export type { Reports } from '../services/reports/scheduled-reports';

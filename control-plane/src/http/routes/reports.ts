@@ -1,7 +1,7 @@
 // Reports: an endpoint's SLO and error budget, and the SLA report (JSON or CSV) of the request's workspace.
 import { ReportScheduleBody, SlaReportQuery } from '@upfleet/proto/schemas';
 import { slaReportCsv } from '@upfleet/proto/sla-csv';
-import type { Reports } from '../../features/reports';
+import type { Reports } from '../../services/reports/scheduled-reports';
 import { parseId, parseInput } from '../../services/validation';
 import { authOf } from '../middleware/auth';
 import { route, type RouteDecl } from '../route-table';

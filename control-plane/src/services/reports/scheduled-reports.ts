@@ -11,6 +11,7 @@ import type { Logger } from '../../logger';
 import type { Schema } from '../../store/sql/schema';
 import type { NewMail } from '../../store/status-mail-repo';
 import type { SlaReportService } from './sla-report';
+import type { SloService } from './slo';
 
 const DAY_MS = 86_400_000;
 
@@ -114,3 +115,10 @@ export function createScheduledReports(deps: {
   };
 }
 export type ScheduledReports = ReturnType<typeof createScheduledReports>;
+
+/** What the report routes act on: SLOs, the SLA report and the monthly schedule. */
+export interface Reports {
+  slo: SloService;
+  slaReport: SlaReportService;
+  schedule: ScheduledReports;
+}
