@@ -696,3 +696,25 @@ export interface ReportSchedule {
   timezone: string;
   next_send_at: string | null;
 }
+
+/** GET /api/admin/cluster (`upfleet cluster status`): the control-plane processes and the leader lease. */
+export interface ClusterProcess {
+  id: string;
+  host: string;
+  pid: number;
+  version: string;
+  started_at: string;
+  last_seen: string;
+  /** Holds the leader lease now (runs the once-only work). */
+  leader: boolean;
+  /** The process that answered this request. */
+  this_process: boolean;
+}
+
+export interface ClusterStatus {
+  /** Where the lease and the process list live: 'sqlite' (one process) or 'postgres' (DATABASE_URL). */
+  database: 'sqlite' | 'postgres';
+  /** The lease while someone holds it (not lapsed), else null. */
+  lease: { holder: string; epoch: number; since: string; expires_at: string } | null;
+  processes: ClusterProcess[];
+}

@@ -97,24 +97,4 @@ export interface AgentInfo {
   browser_unavailable?: string;
 }
 
-/** A control-plane process as GET /api/admin/cluster lists it. */
-export interface ClusterProcess {
-  id: string;
-  host: string;
-  pid: number;
-  version: string;
-  started_at: string;
-  last_seen: string;
-  /** holds the leader lease (runs the once-only work) */
-  leader: boolean;
-  /** the process that answered */
-  this_process: boolean;
-}
-
-export interface ClusterStatus {
-  /** where the lease and process list live: 'sqlite' (one process) or 'postgres' (DATABASE_URL) */
-  database: 'sqlite' | 'postgres';
-  /** null while no process holds the lease (it lapsed, a takeover is due) */
-  lease: { holder: string; epoch: number; since: string; expires_at: string } | null;
-  processes: ClusterProcess[];
-}
+export type { ClusterProcess, ClusterStatus } from '@upfleet/proto/rest';

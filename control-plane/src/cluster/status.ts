@@ -2,28 +2,10 @@
 // which one holds the leader lease since when.
 import { createClusterRepo } from '../store/cluster-repo';
 import type { Sql } from '../store/sql/open';
+import type { ClusterStatus } from '@upfleet/proto/rest';
 import { LEADER_LEASE } from './leader-lease';
 
-export interface ClusterProcess {
-  id: string;
-  host: string;
-  pid: number;
-  version: string;
-  started_at: string;
-  last_seen: string;
-  /** Holds the leader lease now (runs the once-only work). */
-  leader: boolean;
-  /** The process that answered this request. */
-  this_process: boolean;
-}
-
-export interface ClusterStatus {
-  /** Where the lease and the process list live: 'sqlite' (one process) or 'postgres' (DATABASE_URL). */
-  database: 'sqlite' | 'postgres';
-  /** The lease while someone holds it (not lapsed), else null. */
-  lease: { holder: string; epoch: number; since: string; expires_at: string } | null;
-  processes: ClusterProcess[];
-}
+export type { ClusterProcess, ClusterStatus } from '@upfleet/proto/rest';
 
 export function createClusterStatus(deps: { sql: () => Sql; processId: string; now?: () => number }) {
   const now = deps.now ?? Date.now;
