@@ -33,5 +33,12 @@ describe('New workspace', () => {
     await waitFor(() => expect(reload).toHaveBeenCalled());
     expect(api.calls.find((c) => c.method === 'POST')?.body).toEqual({ name: 'Ops team' });
     expect(localStorage.getItem(WORKSPACE_STORAGE_KEY)).toBe('12');
+    // The page keeps rendering until the reload unloads it, with a list read before the workspace
+    // existed: the choice must survive that (it once fell back to the personal workspace).
+    const reads = api.calls.filter((c) => c.method === 'GET').length;
+    window.dispatchEvent(new Event('upfleet:workspaces-changed'));
+    await waitFor(() => expect(api.calls.filter((c) => c.method === 'GET').length).toBeGreaterThan(reads));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(localStorage.getItem(WORKSPACE_STORAGE_KEY)).toBe('12');
   });
 });

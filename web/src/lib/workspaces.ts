@@ -20,6 +20,10 @@ const WORKSPACES_CHANGED = 'upfleet:workspaces-changed';
 /** The last list per request helper: a page mounted after the navbar knows the role at once. */
 const lastList = new WeakMap<object, WorkspaceSummary[]>();
 
+/** The workspace chosen just before the page reloads: a list read earlier may not hold it yet
+ *  (one just created), and a re-render before the unload must not drop the choice. */
+let switchingTo: string | null = null;
+
 export function useWorkspaces() {
   const { api, storage } = useServices();
   const signedIn = useAuth((s) => s.status === 'authenticated' && !!s.user);
@@ -46,10 +50,11 @@ export function useWorkspaces() {
   const current = list ? list.find((w) => String(w.id) === stored) ?? list.find((w) => w.personal) ?? list[0] ?? null : null;
   // A workspace one has left (or that was deleted) falls back to the personal one.
   useEffect(() => {
-    if (list && stored && !list.some((w) => String(w.id) === stored)) storage?.removeItem(WORKSPACE_STORAGE_KEY);
+    if (list && stored && stored !== switchingTo && !list.some((w) => String(w.id) === stored)) storage?.removeItem(WORKSPACE_STORAGE_KEY);
   }, [list, stored, storage]);
   const select = useCallback((id: number) => {
-    storage?.setItem(WORKSPACE_STORAGE_KEY, String(id));
+    switchingTo = String(id);
+    storage?.setItem(WORKSPACE_STORAGE_KEY, switchingTo);
     window.location.reload(); // every page reloads its data for the chosen workspace
   }, [storage]);
   return { list, current, role: current?.role ?? null, select, reload: () => window.dispatchEvent(new Event(WORKSPACES_CHANGED)) };
