@@ -1,10 +1,12 @@
 // The agent fleet: the assignment engine (which agent runs which check), agents' open streams, the
 // gRPC TLS identity, and the admin service that makes agent tokens and revokes agents.
+import { createAgentIdentityCache } from '../grpc/agent-identity-cache';
 import { createAgentStreams } from '../grpc/agent-service';
 import { loadOrCreateGrpcTls, type GrpcTlsMaterial } from '../grpc/tls';
 import type { ResultStore } from '../results/clickhouse-store';
 import { createAdminService } from '../services/admin';
 import { createAssignmentEngine, followChanges } from '../services/assignments';
+import { createLiveAgents } from '../services/live-agents';
 import { createHeldChecksRepo } from '../store/held-checks-repo';
 import type { Foundation } from './foundation';
 import { every, type Feature } from './lifecycle';
@@ -12,16 +14,11 @@ import { adminRoutes } from '../http/routes/admin';
 
 export function createAgentsFeature(base: Foundation, results: ResultStore | null) {
   const { config } = base;
-  const liveAgents = () => {
-    const byRegion = new Map<string, Set<string>>();
-    for (const a of base.agentsRepo.live(Date.now())) {
-      if (!byRegion.has(a.region)) byRegion.set(a.region, new Set());
-      byRegion.get(a.region)!.add(a.agent_id);
-    }
-    return byRegion;
-  };
+  // The engine places checks synchronously: it reads live leases from memory (services/live-agents.ts).
+  const live = createLiveAgents({ agents: base.agentsRepo });
+  const identities = createAgentIdentityCache({ agents: base.agentsRepo });
   const engine = createAssignmentEngine({
-    endpoints: base.endpointsRepo, catalog: base.catalog, liveAgents, logger: base.logger, startupGraceMs: 3000, metrics: base.metrics,
+    endpoints: base.endpointsRepo, catalog: base.catalog, liveAgents: () => live.byRegion(), logger: base.logger, startupGraceMs: 3000, metrics: base.metrics,
     privateTargetsDenied: !config.allowPrivateTargets, defaultResolvers: config.dnsResolvers, releaseGraceMs: 2 * config.agentLeaseSeconds * 1000,
     held: createHeldChecksRepo(base.db),
   });
@@ -31,23 +28,30 @@ export function createAgentsFeature(base: Foundation, results: ResultStore | nul
   // The gRPC TLS identity is known before any token is made: printed tokens carry its CA's fingerprint.
   const tls: GrpcTlsMaterial | null = results && !config.grpcTls.insecure ? loadOrCreateGrpcTls(config.dataDir, config.grpcTls) : null;
   const admin = createAdminService({
-    workspaces: () => base.workspacesRepo.adminList(),
+    workspaces: () => Promise.resolve(base.workspacesRepo.adminList()),
     users: base.users, catalog: base.catalog, agents: base.agentsRepo, ownedCount: (id) => engine.ownedCount(id), publicUrl: config.publicUrl,
     plans: base.changes.plans,
     caFingerprint: () => tls?.caFingerprint ?? null,
     onAgentsRevoked: (ids) => {
+      identities.forget(ids);
+      live.forget(ids);
       streams.closeAgents(ids);
       ids.forEach((id) => engine.forget(id));
     },
   });
   // Lapsed leases are noticed here even when no agent calls in (agents are served only with a results store).
-  const leases = every(1000, () => engine.tick());
+  // One query a second, not one per check: leases extended on other processes reach placement here.
+  const leases = every(1000, () => {
+    live.reload().then(() => engine.tick(), (err: Error) => base.logger.warn({ err: err.message }, 'live agents not reloaded'));
+  });
   return {
     name: 'agents',
-    services: { engine, streams, tls, admin },
+    services: { engine, streams, tls, admin, live, identities },
     routes: () => ({ operator: [adminRoutes(admin, base.adminToken, results)] }),
-    start: () => {
-      if (results) leases.start();
+    start: async () => {
+      if (!results) return;
+      await live.reload();
+      leases.start();
     },
     stop: () => {
       leases.stop();

@@ -89,7 +89,7 @@ export function createFoundation(config: Config, logger: Logger, opts: Foundatio
     users,
     catalog,
     endpointsRepo: createEndpointsRepo(db, box),
-    agentsRepo: createAgentsRepo(db),
+    agentsRepo: createAgentsRepo(sql.db),
     workspacesRepo: createWorkspacesRepo(db),
     limiter: createRateLimiter(createRateLimitRepo(db), rateLimitRules(config.rateLimits), { metrics }),
     // Endpoint and plan changes reach the assignment engine, alerting and the live state through

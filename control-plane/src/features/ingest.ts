@@ -26,6 +26,7 @@ export function createIngestFeature(base: Foundation, deps: { results: ResultSto
       if (!results) return;
       const handlers = createAgentServiceHandlers({
         agents: base.agentsRepo, catalog: base.catalog, engine: agents.engine, store: results, leaseSeconds: config.agentLeaseSeconds, logger, metrics: base.metrics, streams: agents.streams,
+        identities: agents.identities, live: agents.live,
         onResultsStored: (rows) => {
           try {
             live.onResults(rows);
@@ -40,7 +41,7 @@ export function createIngestFeature(base: Foundation, deps: { results: ResultSto
       logger.info({ port: grpcServer.port, tls: Boolean(tls) }, 'grpc listening');
       const primary = base.catalog.primaryRegion();
       if (config.embeddedAgent && primary) {
-        const token = agents.admin.createAgentToken({ region: regionKey(primary), expires_in_seconds: 600, max_uses: 1 }).token;
+        const { token } = await agents.admin.createAgentToken({ region: regionKey(primary), expires_in_seconds: 600, max_uses: 1 });
         embedded = startEmbeddedAgent({
           grpcPort: grpcServer.port, region: regionKey(primary), token, dataDir: path.join(config.dataDir, 'agent'),
           caFile: tls?.caFile ?? null, fingerprint: tls?.fingerprint ?? null, allowPrivateTargets: config.allowPrivateTargets, logger,

@@ -20,12 +20,12 @@ export function createAdminService(deps: {
   /** These agents were just revoked: end their open streams now. */
   onAgentsRevoked?: (agentIds: string[]) => void;
   /** Every workspace with its plan, members and owner (`upfleet workspace list`). */
-  workspaces?: () => Array<Record<string, unknown>>;
+  workspaces?: () => Promise<Array<Record<string, unknown>>>;
 }) {
   const now = deps.now ?? Date.now;
   const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
   return {
-    listWorkspaces: () => (deps.workspaces?.() ?? []).map((w) => ({ ...w, personal: Boolean(w.personal) })),
+    listWorkspaces: async () => ((await deps.workspaces?.()) ?? []).map((w) => ({ ...w, personal: Boolean(w.personal) })),
 
     listUsers: () =>
       deps.users.adminList().map((u) => ({ ...u, two_factor_enabled: Boolean(u.two_factor_enabled) })),
@@ -42,8 +42,8 @@ export function createAdminService(deps: {
 
     /** A workspace's plan by its id (`upfleet workspace set-package`): a team workspace has no
      *  address of its own to name it by. */
-    setWorkspacePackage(id: number, { package: name }: WorkspaceSetPackageBody) {
-      const row = (deps.workspaces?.() ?? []).find((w) => w.id === id);
+    async setWorkspacePackage(id: number, { package: name }: WorkspaceSetPackageBody) {
+      const row = ((await deps.workspaces?.()) ?? []).find((w) => w.id === id);
       if (!row) throw notFound(`No workspace with id ${id}; see 'upfleet workspace list'`);
       const pkg = deps.catalog.packageByName(name);
       if (!pkg) throw notFound(`No package named ${name}; see 'upfleet package list'`);
@@ -54,8 +54,8 @@ export function createAdminService(deps: {
 
     listPackages: () => deps.catalog.listPackages(),
 
-    listRegions() {
-      const live = deps.agents.live(now());
+    async listRegions() {
+      const live = await deps.agents.live(now());
       return deps.catalog.listRegions().map((r) => ({ ...r, agents_live: live.filter((a) => a.region === regionKey(r)).length }));
     },
 
@@ -71,35 +71,35 @@ export function createAdminService(deps: {
      * never) and allows `max_uses` registrations (default 1; null: any number). The printed token
      * carries the CA's fingerprint (`upf_<secret>.<sha256>`), so an agent can fetch and pin the CA.
      */
-    createAgentToken({ region, expires_in_seconds: ttl, max_uses: uses }: AgentTokenCreateBody) {
+    async createAgentToken({ region, expires_in_seconds: ttl, max_uses: uses }: AgentTokenCreateBody) {
       if (!deps.catalog.regionByKey(region)) throw badRequest(`Unknown region ${region || '(none)'}; see 'upfleet region list'`);
       const tokenId = crypto.randomUUID();
       const secret = `upf_${randomToken(24)}`;
       const t = now();
       const expiresAt = typeof ttl === 'number' ? t + ttl * 1000 : null;
-      deps.agents.insertToken(tokenId, sha256(secret), region, t, expiresAt, uses);
+      await deps.agents.insertToken(tokenId, sha256(secret), region, t, expiresAt, uses);
       const fp = deps.caFingerprint?.() ?? null;
       return { token_id: tokenId, token: fp ? `${secret}.${fp}` : secret, region, expires_at: iso(expiresAt), max_uses: uses, ca_fingerprint: fp, public_url: deps.publicUrl ?? null };
     },
 
-    listAgentTokens: () =>
-      deps.agents.listTokens().map((t) => ({
+    listAgentTokens: async () =>
+      (await deps.agents.listTokens()).map((t) => ({
         token_id: t.token_id, region: t.region, created_at: iso(t.created_at), expires_at: iso(t.expires_at),
         revoked_at: iso(t.revoked_at), used_count: t.used_count, max_uses: t.max_uses,
       })),
 
-    revokeAgentToken(tokenId: string) {
-      const existing = deps.agents.tokenById(tokenId);
+    async revokeAgentToken(tokenId: string) {
+      const existing = await deps.agents.tokenById(tokenId);
       if (!existing) throw notFound('Agent token not found');
-      const revoked = deps.agents.revokeToken(tokenId, now());
+      const revoked = await deps.agents.revokeToken(tokenId, now());
       if (revoked.length > 0) deps.onAgentsRevoked?.(revoked);
       deps.plans?.changed(null);
-      return { token_id: tokenId, revoked_at: iso(deps.agents.tokenById(tokenId)!.revoked_at) };
+      return { token_id: tokenId, revoked_at: iso((await deps.agents.tokenById(tokenId))!.revoked_at) };
     },
 
-    listAgents() {
+    async listAgents() {
       const t = now();
-      return deps.agents.listAgents().map((a) => ({
+      return (await deps.agents.listAgents()).map((a) => ({
         agent_id: a.agent_id,
         region: a.region,
         hostname: a.hostname,

@@ -1,84 +1,84 @@
-import type { Db } from './db';
+// Agents and their bootstrap tokens. Kysely, so the same code runs on SQLite and on Postgres
+// (agents-repo.test.ts runs it on both). The gRPC hot path reads agents through the identity cache
+// (grpc/agent-identity-cache.ts) and placement through the live-agents snapshot (services/live-agents.ts).
+import type { Kysely, Selectable } from 'kysely';
+import type { AgentsTable, AgentTokensTable, Schema } from './sql/schema';
 
-export interface AgentRow {
-  agent_id: string;
-  secret_hash: string;
-  region: string;
-  hostname: string;
-  version: string;
-  token_id: string | null;
-  created_at: number;
-  last_heartbeat_at: number | null;
-  lease_expires_at: number | null;
+export type AgentRow = Selectable<AgentsTable>;
+export type AgentTokenRow = Selectable<AgentTokensTable>;
+
+export interface HeartbeatStats {
   checks_owned: number;
   checks_per_minute: number;
   outbox_depth: number;
-  scheduling_lag_ms_p99: number;
-  revoked_at: number | null;
-  /** 1 when its last heartbeat said it can run browser checks */
-  browser_checks: number;
-  /** why it cannot, from its last heartbeat */
-  browser_unavailable: string;
-}
-export interface AgentTokenRow {
-  token_id: string;
-  token_hash: string;
-  region: string;
-  created_at: number;
-  expires_at: number | null;
-  revoked_at: number | null;
-  used_count: number;
-  /** registrations allowed; null: any number */
-  max_uses: number | null;
+  lag: number;
+  browser_checks?: boolean;
+  browser_unavailable?: string;
 }
 
-export function createAgentsRepo(db: Db) {
-  const q = {
-    insertToken: db.prepare('INSERT INTO agent_tokens (token_id, token_hash, region, created_at, expires_at, max_uses) VALUES (?, ?, ?, ?, ?, ?)'),
-    tokenByHash: db.prepare('SELECT * FROM agent_tokens WHERE token_hash = ?'),
-    tokens: db.prepare('SELECT * FROM agent_tokens ORDER BY created_at'),
-    revokeToken: db.prepare('UPDATE agent_tokens SET revoked_at = ? WHERE token_id = ? AND revoked_at IS NULL'),
-    tokenById: db.prepare('SELECT * FROM agent_tokens WHERE token_id = ?'),
-    useToken: db.prepare('UPDATE agent_tokens SET used_count = used_count + 1 WHERE token_id = ? AND (max_uses IS NULL OR used_count < max_uses)'),
-    revokeAgentsOfToken: db.prepare('UPDATE agents SET revoked_at = ? WHERE token_id = ? AND revoked_at IS NULL RETURNING agent_id').pluck(),
-    insertAgent: db.prepare(`INSERT INTO agents (agent_id, secret_hash, region, hostname, version, token_id, created_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?)`),
-    agent: db.prepare('SELECT * FROM agents WHERE agent_id = ?'),
-    agents: db.prepare('SELECT * FROM agents ORDER BY region, created_at'),
-    heartbeat: db.prepare(`UPDATE agents SET last_heartbeat_at = @now, lease_expires_at = @lease, checks_owned = @checks_owned,
-      checks_per_minute = @checks_per_minute, outbox_depth = @outbox_depth, scheduling_lag_ms_p99 = @lag,
-      browser_checks = @browser_checks, browser_unavailable = @browser_unavailable WHERE agent_id = @agent_id`),
-    touch: db.prepare('UPDATE agents SET last_heartbeat_at = ?, lease_expires_at = ? WHERE agent_id = ?'),
-    setVersion: db.prepare('UPDATE agents SET version = ? WHERE agent_id = ?'),
-    liveInRegion: db.prepare('SELECT agent_id FROM agents WHERE region = ? AND revoked_at IS NULL AND lease_expires_at > ? ORDER BY agent_id').pluck(),
-    live: db.prepare('SELECT agent_id, region FROM agents WHERE revoked_at IS NULL AND lease_expires_at > ?'),
-  };
+export function createAgentsRepo(db: Kysely<Schema>) {
   return {
-    insertToken: (id: string, hash: string, region: string, now: number, expiresAt: number | null, maxUses: number | null) =>
-      q.insertToken.run(id, hash, region, now, expiresAt, maxUses),
-    tokenByHash: (hash: string) => q.tokenByHash.get(hash) as AgentTokenRow | undefined,
-    tokenById: (id: string) => q.tokenById.get(id) as AgentTokenRow | undefined,
-    listTokens: () => q.tokens.all() as AgentTokenRow[],
-    /** Revoking a bootstrap token also revokes the agents that registered with it; returns their ids. */
-    revokeToken: db.transaction((id: string, now: number): string[] => {
-      const changed = q.revokeToken.run(now, id).changes === 1;
-      return changed ? (q.revokeAgentsOfToken.all(now, id) as string[]) : [];
-    }),
-    /** Spends one use of the token and records the agent; false (nothing written) when the token is used up. */
-    registerAgent: db.transaction((a: { agentId: string; secretHash: string; region: string; hostname: string; version: string; tokenId: string }, now: number): boolean => {
-      if (q.useToken.run(a.tokenId).changes !== 1) return false;
-      q.insertAgent.run(a.agentId, a.secretHash, a.region, a.hostname, a.version, a.tokenId, now);
-      return true;
-    }),
-    agent: (id: string) => q.agent.get(id) as AgentRow | undefined,
-    listAgents: () => q.agents.all() as AgentRow[],
-    heartbeat: (agentId: string, now: number, leaseUntil: number, s: { checks_owned: number; checks_per_minute: number; outbox_depth: number; lag: number; browser_checks?: boolean; browser_unavailable?: string }) =>
-      q.heartbeat.run({ agent_id: agentId, now, lease: leaseUntil, ...s, browser_checks: s.browser_checks ? 1 : 0, browser_unavailable: s.browser_unavailable ?? '' }),
-    touch: (agentId: string, now: number, leaseUntil: number) => q.touch.run(now, leaseUntil, agentId),
+    insertToken: async (id: string, hash: string, region: string, now: number, expiresAt: number | null, maxUses: number | null): Promise<void> => {
+      await db.insertInto('agent_tokens')
+        .values({ token_id: id, token_hash: hash, region, created_at: now, expires_at: expiresAt, revoked_at: null, max_uses: maxUses })
+        .execute();
+    },
+    tokenByHash: (hash: string): Promise<AgentTokenRow | undefined> =>
+      db.selectFrom('agent_tokens').selectAll().where('token_hash', '=', hash).executeTakeFirst(),
+    tokenById: (id: string): Promise<AgentTokenRow | undefined> =>
+      db.selectFrom('agent_tokens').selectAll().where('token_id', '=', id).executeTakeFirst(),
+    listTokens: (): Promise<AgentTokenRow[]> => db.selectFrom('agent_tokens').selectAll().orderBy('created_at').orderBy('token_id').execute(),
+    /** Revoking a bootstrap token also revokes the agents that registered with it; returns their ids.
+     *  The conditional UPDATE is the compare-and-set: of two revocations, one revokes the agents. */
+    revokeToken: (id: string, now: number): Promise<string[]> =>
+      db.transaction().execute(async (trx) => {
+        const changed = await trx.updateTable('agent_tokens').set({ revoked_at: now })
+          .where('token_id', '=', id).where('revoked_at', 'is', null)
+          .executeTakeFirst();
+        if (Number(changed.numUpdatedRows) !== 1) return [];
+        const agents = await trx.updateTable('agents').set({ revoked_at: now })
+          .where('token_id', '=', id).where('revoked_at', 'is', null)
+          .returning('agent_id')
+          .execute();
+        return agents.map((a) => a.agent_id).sort();
+      }),
+    /** Spends one use of the token and records the agent; false (nothing written) when the token is used up.
+     *  The use is a conditional UPDATE: two processes registering with a single-use token, one wins. */
+    registerAgent: (a: { agentId: string; secretHash: string; region: string; hostname: string; version: string; tokenId: string }, now: number): Promise<boolean> =>
+      db.transaction().execute(async (trx) => {
+        const used = await trx.updateTable('agent_tokens').set((eb) => ({ used_count: eb('used_count', '+', 1) }))
+          .where('token_id', '=', a.tokenId)
+          .where((eb) => eb.or([eb('max_uses', 'is', null), eb('used_count', '<', eb.ref('max_uses'))]))
+          .executeTakeFirst();
+        if (Number(used.numUpdatedRows) !== 1) return false;
+        await trx.insertInto('agents').values({
+          agent_id: a.agentId, secret_hash: a.secretHash, region: a.region, hostname: a.hostname, version: a.version, token_id: a.tokenId,
+          created_at: now, last_heartbeat_at: null, lease_expires_at: null, revoked_at: null,
+        }).execute();
+        return true;
+      }),
+    agent: (id: string): Promise<AgentRow | undefined> => db.selectFrom('agents').selectAll().where('agent_id', '=', id).executeTakeFirst(),
+    listAgents: (): Promise<AgentRow[]> => db.selectFrom('agents').selectAll().orderBy('region').orderBy('created_at').orderBy('agent_id').execute(),
+    heartbeat: async (agentId: string, now: number, leaseUntil: number, s: HeartbeatStats): Promise<void> => {
+      await db.updateTable('agents').set({
+        last_heartbeat_at: now, lease_expires_at: leaseUntil, checks_owned: s.checks_owned, checks_per_minute: s.checks_per_minute,
+        outbox_depth: s.outbox_depth, scheduling_lag_ms_p99: s.lag, browser_checks: s.browser_checks ? 1 : 0, browser_unavailable: s.browser_unavailable ?? '',
+      }).where('agent_id', '=', agentId).execute();
+    },
+    touch: async (agentId: string, now: number, leaseUntil: number): Promise<void> => {
+      await db.updateTable('agents').set({ last_heartbeat_at: now, lease_expires_at: leaseUntil }).where('agent_id', '=', agentId).execute();
+    },
     /** The release the agent said it runs when it last connected. */
-    setVersion: (agentId: string, version: string) => void q.setVersion.run(version, agentId),
-    liveInRegion: (region: string, now: number) => q.liveInRegion.all(region, now) as string[],
-    live: (now: number) => q.live.all(now) as Array<{ agent_id: string; region: string }>,
+    setVersion: async (agentId: string, version: string): Promise<void> => {
+      await db.updateTable('agents').set({ version }).where('agent_id', '=', agentId).execute();
+    },
+    /** Agents with a live lease (not revoked), with the time it runs out. */
+    live: (now: number): Promise<Array<{ agent_id: string; region: string; lease_expires_at: number }>> =>
+      db.selectFrom('agents').select(['agent_id', 'region', 'lease_expires_at'])
+        .where('revoked_at', 'is', null).where('lease_expires_at', '>', now)
+        .orderBy('agent_id')
+        .$narrowType<{ lease_expires_at: number }>()
+        .execute(),
   };
 }
 export type AgentsRepo = ReturnType<typeof createAgentsRepo>;

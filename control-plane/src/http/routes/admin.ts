@@ -16,18 +16,18 @@ export function adminRoutes(admin: AdminService, adminToken: string, results: Re
   r.use('/admin', requireAdmin(adminToken));
   r.get('/admin/users', (_req, res) => { res.json({ success: true, data: admin.listUsers() }); });
   r.post('/admin/users/set-package', (req, res) => { res.json({ success: true, data: admin.setPackage(parseInput(SetPackageBody, req.body)) }); });
-  r.get('/admin/workspaces', (_req, res) => { res.json({ success: true, data: admin.listWorkspaces() }); });
-  r.post('/admin/workspaces/:id/set-package', (req, res) => {
+  r.get('/admin/workspaces', async (_req, res) => { res.json({ success: true, data: await admin.listWorkspaces() }); });
+  r.post('/admin/workspaces/:id/set-package', async (req, res) => {
     const id = parseId(req.params.id, 'Workspace not found');
-    res.json({ success: true, data: admin.setWorkspacePackage(id, parseInput(WorkspaceSetPackageBody, req.body)) });
+    res.json({ success: true, data: await admin.setWorkspacePackage(id, parseInput(WorkspaceSetPackageBody, req.body)) });
   });
   r.get('/admin/packages', (_req, res) => { res.json({ success: true, data: admin.listPackages() }); });
-  r.get('/admin/regions', (_req, res) => { res.json({ success: true, data: admin.listRegions() }); });
+  r.get('/admin/regions', async (_req, res) => { res.json({ success: true, data: await admin.listRegions() }); });
   r.post('/admin/regions', (req, res) => { res.status(201).json({ success: true, data: admin.addRegion(parseInput(RegionCreateBody, req.body)) }); });
-  r.get('/admin/agent-tokens', (_req, res) => { res.json({ success: true, data: admin.listAgentTokens() }); });
-  r.post('/admin/agent-tokens', (req, res) => { res.status(201).json({ success: true, data: admin.createAgentToken(parseInput(AgentTokenCreateBody, req.body)) }); });
-  r.delete('/admin/agent-tokens/:id', (req, res) => { res.json({ success: true, data: admin.revokeAgentToken(String(req.params.id)) }); });
-  r.get('/admin/agents', (_req, res) => { res.json({ success: true, data: admin.listAgents() }); });
+  r.get('/admin/agent-tokens', async (_req, res) => { res.json({ success: true, data: await admin.listAgentTokens() }); });
+  r.post('/admin/agent-tokens', async (req, res) => { res.status(201).json({ success: true, data: await admin.createAgentToken(parseInput(AgentTokenCreateBody, req.body)) }); });
+  r.delete('/admin/agent-tokens/:id', async (req, res) => { res.json({ success: true, data: await admin.revokeAgentToken(String(req.params.id)) }); });
+  r.get('/admin/agents', async (_req, res) => { res.json({ success: true, data: await admin.listAgents() }); });
   // Exact stored result count (all, or one endpoint's): lets an operator check ingest end to end.
   r.get('/admin/results/count', async (req, res) => {
     if (!results) throw new AppError('unavailable', 'No results store is configured');

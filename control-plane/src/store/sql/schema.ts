@@ -55,11 +55,39 @@ export interface ControlPlaneProcessesTable {
   last_seen: number;
 }
 
-/** agents: only the columns Kysely code knows so far (the table is still read by better-sqlite3 in agents-repo.ts). */
-export interface AgentsBrowserColumns {
+/** A registered agent: its credential (a hash), region, lease and what its last heartbeat said. */
+export interface AgentsTable {
   agent_id: string;
+  secret_hash: string;
+  region: string;
+  hostname: Generated<string>;
+  version: Generated<string>;
+  token_id: string | null;
+  created_at: number;
+  last_heartbeat_at: number | null;
+  lease_expires_at: number | null;
+  checks_owned: Generated<number>;
+  checks_per_minute: Generated<number>;
+  outbox_depth: Generated<number>;
+  scheduling_lag_ms_p99: Generated<number>;
+  revoked_at: number | null;
+  /** 1 when its last heartbeat said it can run browser checks */
   browser_checks: Generated<number>;
+  /** why it cannot, from its last heartbeat */
   browser_unavailable: Generated<string>;
+}
+
+/** A bootstrap token agents register with (only its hash is stored). */
+export interface AgentTokensTable {
+  token_id: string;
+  token_hash: string;
+  region: string;
+  created_at: number;
+  expires_at: number | null;
+  revoked_at: number | null;
+  used_count: Generated<number>;
+  /** registrations allowed; null: any number */
+  max_uses: number | null;
 }
 
 /** An endpoint's badge token (GET /badge/{token}/…); one per endpoint, replaced when rotated. */
@@ -158,7 +186,8 @@ export interface Schema {
   incident_events: IncidentEventsTable;
   leader_leases: LeaderLeasesTable;
   control_plane_processes: ControlPlaneProcessesTable;
-  agents: AgentsBrowserColumns;
+  agents: AgentsTable;
+  agent_tokens: AgentTokensTable;
   endpoint_badges: EndpointBadgesTable;
   escalation_policies: EscalationPoliciesTable;
   incident_escalations: IncidentEscalationsTable;
