@@ -28,7 +28,7 @@ export function createAgentsFeature(base: Foundation, results: ResultStore | nul
   // The gRPC TLS identity is known before any token is made: printed tokens carry its CA's fingerprint.
   const tls: GrpcTlsMaterial | null = results && !config.grpcTls.insecure ? loadOrCreateGrpcTls(config.dataDir, config.grpcTls) : null;
   const admin = createAdminService({
-    workspaces: () => Promise.resolve(base.workspacesRepo.adminList()),
+    workspaces: () => base.workspacesRepo.adminList(),
     users: base.users, catalog: base.catalog, agents: base.agentsRepo, ownedCount: (id) => engine.ownedCount(id), publicUrl: config.publicUrl,
     plans: base.changes.plans,
     caFingerprint: () => tls?.caFingerprint ?? null,

@@ -42,8 +42,8 @@ export function createBillingFeature(base: Foundation) {
       operator: [billingRoutes({
         billing, prices, signIn, adminToken: base.adminToken, limiter: base.limiter, defaultPackage: base.defaultPackageName,
         // A team workspace's Stripe contact: the member buying and the workspace's name.
-        billingContact: (memberId, workspaceId) => {
-          const w = base.workspacesRepo.get(workspaceId);
+        billingContact: async (memberId, workspaceId) => {
+          const w = await base.workspacesRepo.get(workspaceId);
           const member = users.byId(memberId);
           return w && !w.personal && member ? { email: member.email, name: w.name } : null;
         },

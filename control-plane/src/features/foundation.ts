@@ -90,7 +90,7 @@ export function createFoundation(config: Config, logger: Logger, opts: Foundatio
     catalog,
     endpointsRepo: createEndpointsRepo(db, box),
     agentsRepo: createAgentsRepo(sql.db),
-    workspacesRepo: createWorkspacesRepo(db),
+    workspacesRepo: createWorkspacesRepo(sql.db),
     limiter: createRateLimiter(createRateLimitRepo(db), rateLimitRules(config.rateLimits), { metrics }),
     // Endpoint and plan changes reach the assignment engine, alerting and the live state through
     // one hub: one endpoint's change recomputes that endpoint; a plan or region change, every one.

@@ -51,10 +51,10 @@ export function createReportsFeature(
   });
   const outbox = createStatusMailRepo(base.db);
   const markRun = base.db.prepare('INSERT OR IGNORE INTO report_runs (workspace_id, month, sent_at) VALUES (?, ?, ?)');
-  const ownerOf = (workspaceId: number) => {
-    const owner = base.workspacesRepo.members(workspaceId).find((m) => m.role === 'owner');
+  const ownerOf = async (workspaceId: number) => {
+    const owner = (await base.workspacesRepo.members(workspaceId)).find((m) => m.role === 'owner');
     const person = base.users.byId(owner?.user_id ?? workspaceId);
-    return { memberId: person?.id ?? workspaceId, timezone: person?.timezone ?? 'UTC', name: base.workspacesRepo.get(workspaceId)?.name ?? person?.username ?? `workspace ${workspaceId}` };
+    return { memberId: person?.id ?? workspaceId, timezone: person?.timezone ?? 'UTC', name: (await base.workspacesRepo.get(workspaceId))?.name ?? person?.username ?? `workspace ${workspaceId}` };
   };
   const schedule = createScheduledReports({
     sql: base.sql.db,

@@ -7,6 +7,7 @@ import { randomToken, sha256 } from '../lib/crypto';
 import type { AgentsRepo } from '../store/agents-repo';
 import { regionKey, type CatalogRepo } from '../store/catalog-repo';
 import type { UsersRepo } from '../store/users-repo';
+import type { AdminWorkspaceRow } from '../store/workspaces-repo';
 import type { ChangeTopic } from '../change-hub';
 
 export function createAdminService(deps: {
@@ -20,7 +21,7 @@ export function createAdminService(deps: {
   /** These agents were just revoked: end their open streams now. */
   onAgentsRevoked?: (agentIds: string[]) => void;
   /** Every workspace with its plan, members and owner (`upfleet workspace list`). */
-  workspaces?: () => Promise<Array<Record<string, unknown>>>;
+  workspaces?: () => Promise<AdminWorkspaceRow[]>;
 }) {
   const now = deps.now ?? Date.now;
   const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -49,7 +50,7 @@ export function createAdminService(deps: {
       if (!pkg) throw notFound(`No package named ${name}; see 'upfleet package list'`);
       deps.users.setPackage(id, pkg.package_id);
       deps.plans?.changed(pkg.package_id);
-      return { id, name: row.name as string, package_name: pkg.package_name };
+      return { id, name: row.name, package_name: pkg.package_name };
     },
 
     listPackages: () => deps.catalog.listPackages(),

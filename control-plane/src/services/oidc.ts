@@ -168,10 +168,10 @@ export function createOidcService(deps: {
         deps.logger?.info({ userId, created }, 'OIDC identity linked');
       }
       const ws = config.defaultWorkspaceId;
-      if (ws !== null && deps.workspaces.get(ws) && !deps.workspaces.role(ws, userId) && !q.joined.get(ws, userId)) {
-        deps.workspaces.addMember(ws, userId, config.defaultRole);
+      if (ws !== null && (await deps.workspaces.get(ws)) && !(await deps.workspaces.role(ws, userId)) && !q.joined.get(ws, userId)) {
+        await deps.workspaces.addMember(ws, userId, config.defaultRole);
         q.join.run(ws, userId, now());
-        deps.workspaces.insertAudit({
+        await deps.workspaces.insertAudit({
           workspaceId: ws, at: now(), memberId: userId, memberName: users.byId(userId)?.username ?? '', action: 'member.join', targetId: String(userId),
           summary: `via single sign-on, role=${config.defaultRole}`, clientAddress: clientAddress ?? '',
         });

@@ -21,6 +21,7 @@ import { createApiKeyService } from './api-keys';
 import { createPlanChanger } from './plan-change';
 import { checksForEndpoint } from './check-placement';
 import { createWorkspaceService } from './workspaces';
+import { sqliteSql } from '../store/sql/open';
 import { createWorkspacesRepo } from '../store/workspaces-repo';
 import { createChangeHub } from '../change-hub';
 import { createStatusPageService } from './status-pages';
@@ -37,7 +38,7 @@ const endpointsRepo = createEndpointsRepo(db);
 const endpoints = createEndpointService({ endpoints: endpointsRepo, users, catalog, allowPrivateTargets: true });
 const apiKeys = createApiKeyService({ keys: createApiKeysRepo(db), planOf: endpoints.planOf, perMinute: 60 });
 const workspaces = createWorkspaceService({
-  workspaces: createWorkspacesRepo(db), users, planOf: endpoints.planOf, freePackageId: () => catalog.freePackage().package_id,
+  workspaces: createWorkspacesRepo(sqliteSql(db).db), users, planOf: endpoints.planOf, freePackageId: () => catalog.freePackage().package_id,
   endpointChanges: createChangeHub().endpoints, mailer: null, emailVerified: () => true, publicUrl: () => 'http://127.0.0.1',
 });
 const statusPagesRepo = createStatusPagesRepo(db);

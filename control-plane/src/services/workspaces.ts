@@ -52,8 +52,8 @@ export function createWorkspaceService(deps: {
   const now = deps.now ?? Date.now;
 
   /** The member's role, or 404 for a workspace they are not in (never saying whether it exists). */
-  function roleIn(workspaceId: number, userId: number): Role {
-    const role = workspaces.role(workspaceId, userId);
+  async function roleIn(workspaceId: number, userId: number): Promise<Role> {
+    const role = await workspaces.role(workspaceId, userId);
     if (!role) throw notFound(WORKSPACE_NOT_FOUND);
     return role;
   }
@@ -65,8 +65,8 @@ export function createWorkspaceService(deps: {
     return id;
   }
 
-  function workspaceView(id: number, role: Role) {
-    const w = workspaces.get(id);
+  async function workspaceView(id: number, role: Role) {
+    const w = await workspaces.get(id);
     if (!w) throw notFound(WORKSPACE_NOT_FOUND);
     return { id: w.id, name: w.name, personal: w.personal === 1, role, package_name: deps.planOf(id).package_name, created_at: w.created_at };
   }
@@ -78,109 +78,109 @@ export function createWorkspaceService(deps: {
      * The workspace a signed-in person acts on: `X-Workspace-Id`, or their personal workspace
      * (whose id is their own) without it. 404 when they are not a member.
      */
-    resolveForUser(userId: number, header: string | undefined): { workspaceId: number; role: Role } {
+    async resolveForUser(userId: number, header: string | undefined): Promise<{ workspaceId: number; role: Role }> {
       const workspaceId = parseWorkspaceHeader(header) ?? userId;
-      return { workspaceId, role: roleIn(workspaceId, userId) };
+      return { workspaceId, role: await roleIn(workspaceId, userId) };
     },
 
     /**
      * An API key acts in its own workspace only (another `X-Workspace-Id` is a 404), with the role
      * its maker has there now: a member who left takes their keys' access with them.
      */
-    resolveForKey(keyWorkspaceId: number, createdBy: number | null, header: string | undefined): { workspaceId: number; role: Role; memberId: number } {
+    async resolveForKey(keyWorkspaceId: number, createdBy: number | null, header: string | undefined): Promise<{ workspaceId: number; role: Role; memberId: number }> {
       const asked = parseWorkspaceHeader(header);
       if (asked !== null && asked !== keyWorkspaceId) throw notFound(WORKSPACE_NOT_FOUND);
       const memberId = createdBy ?? keyWorkspaceId;
-      return { workspaceId: keyWorkspaceId, role: roleIn(keyWorkspaceId, memberId), memberId };
+      return { workspaceId: keyWorkspaceId, role: await roleIn(keyWorkspaceId, memberId), memberId };
     },
 
-    list(userId: number) {
-      return workspaces.forUser(userId).map((w) => ({
+    async list(userId: number) {
+      return (await workspaces.forUser(userId)).map((w) => ({
         id: w.id, name: w.name, personal: w.personal === 1, role: w.role, package_name: deps.planOf(w.id).package_name, created_at: w.created_at,
       }));
     },
 
-    get: (userId: number, id: number) => workspaceView(id, roleIn(id, userId)),
+    get: async (userId: number, id: number) => workspaceView(id, await roleIn(id, userId)),
 
-    create(userId: number, name: string) {
+    async create(userId: number, name: string) {
       const max = deps.maxWorkspacesPerUser;
-      if (max !== undefined && workspaces.ownedCount(userId) >= max) throw forbidden(MESSAGES.tooManyWorkspaces(max));
-      const id = workspaces.create(name, userId, deps.freePackageId());
+      if (max !== undefined && (await workspaces.ownedCount(userId)) >= max) throw forbidden(MESSAGES.tooManyWorkspaces(max));
+      const id = await workspaces.create(name, userId, deps.freePackageId());
       return workspaceView(id, 'owner');
     },
 
-    rename(userId: number, id: number, name: string) {
-      requireRole(roleIn(id, userId), 'admin');
-      workspaces.rename(id, name);
-      return workspaceView(id, roleIn(id, userId));
+    async rename(userId: number, id: number, name: string) {
+      requireRole(await roleIn(id, userId), 'admin');
+      await workspaces.rename(id, name);
+      return workspaceView(id, await roleIn(id, userId));
     },
 
     async remove(userId: number, id: number, password: string) {
-      const role = roleIn(id, userId);
+      const role = await roleIn(id, userId);
       requireRole(role, 'owner');
-      const w = workspaces.get(id)!;
+      const w = (await workspaces.get(id))!;
       if (w.personal) throw badRequest('Your personal workspace cannot be deleted');
       const user = users.byId(userId);
       if (!user || !(await verifyPassword(password, user.password_hash))) throw badRequest('Password is incorrect');
-      const endpointIds = workspaces.endpointIds(id);
-      if (!workspaces.delete(id)) throw notFound(WORKSPACE_NOT_FOUND);
+      const endpointIds = await workspaces.endpointIds(id);
+      if (!(await workspaces.delete(id))) throw notFound(WORKSPACE_NOT_FOUND);
       for (const e of endpointIds) deps.endpointChanges.removed(e);
       deps.onAccessEnded?.(id, null);
       return { id };
     },
 
-    members(userId: number, id: number) {
-      roleIn(id, userId);
+    async members(userId: number, id: number) {
+      await roleIn(id, userId);
       return workspaces.members(id);
     },
 
     /** Admins change admins, editors and viewers; only an owner gives or takes ownership; one owner always stays. */
-    setRole(actorId: number, id: number, memberId: number, role: WorkspaceRole) {
-      const actorRole = roleIn(id, actorId);
+    async setRole(actorId: number, id: number, memberId: number, role: WorkspaceRole) {
+      const actorRole = await roleIn(id, actorId);
       requireRole(actorRole, 'admin');
-      const current = workspaces.role(id, memberId);
+      const current = await workspaces.role(id, memberId);
       if (!current) throw notFound('Member not found');
       if ((current === 'owner' || role === 'owner') && actorRole !== 'owner') throw forbidden(MESSAGES.roleNotAllowed(actorRole));
       if (current === 'owner' && role !== 'owner') {
-        if (workspaces.get(id)!.personal && memberId === id) throw badRequest('The owner of a personal workspace stays its owner');
-        if (workspaces.ownerCount(id) <= 1) throw badRequest('A workspace must keep at least one owner');
+        if ((await workspaces.get(id))!.personal && memberId === id) throw badRequest('The owner of a personal workspace stays its owner');
+        if ((await workspaces.ownerCount(id)) <= 1) throw badRequest('A workspace must keep at least one owner');
       }
       // An invitation acts with its sender's authority: it goes when they may no longer invite.
-      if (!roleAllows(role, 'admin')) workspaces.dropInvitationsBy(id, memberId);
-      workspaces.setRole(id, memberId, role);
+      if (!roleAllows(role, 'admin')) await workspaces.dropInvitationsBy(id, memberId);
+      await workspaces.setRole(id, memberId, role);
       return { user_id: memberId, role, previous_role: current };
     },
 
     /** Removes a member (admins; an owner only by an owner) or leaves (anyone): access ends at once, with their API keys here. */
-    removeMember(actorId: number, id: number, memberId: number) {
-      const actorRole = roleIn(id, actorId);
-      const current = workspaces.role(id, memberId);
+    async removeMember(actorId: number, id: number, memberId: number) {
+      const actorRole = await roleIn(id, actorId);
+      const current = await workspaces.role(id, memberId);
       if (!current) throw notFound('Member not found');
       if (memberId !== actorId) {
         requireRole(actorRole, 'admin');
         if (current === 'owner' && actorRole !== 'owner') throw forbidden(MESSAGES.roleNotAllowed(actorRole));
       }
-      if (workspaces.get(id)!.personal && memberId === id) throw badRequest('You cannot leave your personal workspace');
-      if (current === 'owner' && workspaces.ownerCount(id) <= 1) throw badRequest('A workspace must keep at least one owner');
-      workspaces.removeMember(id, memberId);
+      if ((await workspaces.get(id))!.personal && memberId === id) throw badRequest('You cannot leave your personal workspace');
+      if (current === 'owner' && (await workspaces.ownerCount(id)) <= 1) throw badRequest('A workspace must keep at least one owner');
+      await workspaces.removeMember(id, memberId);
       deps.onAccessEnded?.(id, memberId);
       return { user_id: memberId };
     },
 
     async invite(actorId: number, id: number, body: InvitationBody) {
-      requireRole(roleIn(id, actorId), 'admin');
+      requireRole(await roleIn(id, actorId), 'admin');
       const email = body.email.trim();
-      if (workspaces.members(id).some((m) => m.email.toLowerCase() === email.toLowerCase())) throw conflict('This person is already a member of the workspace');
+      if ((await workspaces.members(id)).some((m) => m.email.toLowerCase() === email.toLowerCase())) throw conflict('This person is already a member of the workspace');
       const at = now();
       const plan = deps.planOf(id);
-      const over = planViolations(plan, { members: workspaces.memberCount(id) + workspaces.pendingCount(id, at) + 1 }, { checkout: deps.billingEnabled?.() })[0];
+      const over = planViolations(plan, { members: (await workspaces.memberCount(id)) + (await workspaces.pendingCount(id, at)) + 1 }, { checkout: deps.billingEnabled?.() })[0];
       if (over) throw planRefused(over);
       const token = randomToken(32);
-      const invId = workspaces.insertInvitation(id, email, body.role, sha256(token), actorId, at, at + INVITATION_TTL_MS);
+      const invId = await workspaces.insertInvitation(id, email, body.role, sha256(token), actorId, at, at + INVITATION_TTL_MS);
       const link = `${deps.publicUrl().replace(/\/+$/, '')}/invitations/${token}`;
       const inviter = users.byId(actorId)?.username ?? 'A member';
       if (deps.mailer) {
-        await deps.mailer.sendInvitation(email, link, workspaces.get(id)!.name, inviter).catch((err: Error) => {
+        await deps.mailer.sendInvitation(email, link, (await workspaces.get(id))!.name, inviter).catch((err: Error) => {
           deps.logger?.warn({ err: err.message, workspaceId: id }, 'invitation mail failed');
         });
       }
@@ -191,44 +191,44 @@ export function createWorkspaceService(deps: {
       };
     },
 
-    invitations(actorId: number, id: number) {
-      requireRole(roleIn(id, actorId), 'admin');
-      return workspaces.pendingInvitations(id, now()).map((i) => ({
+    async invitations(actorId: number, id: number) {
+      requireRole(await roleIn(id, actorId), 'admin');
+      return (await workspaces.pendingInvitations(id, now())).map((i) => ({
         id: i.id, email: i.email, role: i.role, created_at: new Date(i.created_at).toISOString(), expires_at: new Date(i.expires_at).toISOString(),
         invited_by: i.invited_by === null ? null : users.byId(i.invited_by)?.email ?? null,
       }));
     },
 
-    revokeInvitation(actorId: number, id: number, invId: number) {
-      requireRole(roleIn(id, actorId), 'admin');
-      if (!workspaces.deleteInvitation(id, invId)) throw notFound('Invitation not found');
+    async revokeInvitation(actorId: number, id: number, invId: number) {
+      requireRole(await roleIn(id, actorId), 'admin');
+      if (!(await workspaces.deleteInvitation(id, invId))) throw notFound('Invitation not found');
       return { id: invId };
     },
 
     /** What the join page shows to whoever holds the link: the workspace, who invited, the role. */
-    preview(token: string) {
-      const inv = workspaces.invitationByHash(sha256(token));
+    async preview(token: string) {
+      const inv = await workspaces.invitationByHash(sha256(token));
       if (!inv || inv.accepted_at !== null || inv.expires_at <= now()) throw notFound(INVITATION_INVALID);
       return {
-        workspace_name: workspaces.get(inv.workspace_id)?.name ?? '', inviter: (inv.invited_by !== null && users.byId(inv.invited_by)?.username) || 'A member',
+        workspace_name: (await workspaces.get(inv.workspace_id))?.name ?? '', inviter: (inv.invited_by !== null && users.byId(inv.invited_by)?.username) || 'A member',
         role: inv.role, email: inv.email, expires_at: new Date(inv.expires_at).toISOString(),
       };
     },
 
     /** Accepted by a signed-in person whose email is the invited one; once. The link was mailed
      *  to that address, so opening it proves the address: an unconfirmed one is confirmed. */
-    accept(userId: number, token: string) {
-      const inv = workspaces.invitationByHash(sha256(token));
+    async accept(userId: number, token: string) {
+      const inv = await workspaces.invitationByHash(sha256(token));
       const at = now();
       if (!inv || inv.accepted_at !== null || inv.expires_at <= at) throw notFound(INVITATION_INVALID);
       // The sender must still be allowed to invite (an invitation sent before a demotion is void too).
-      const sender = inv.invited_by === null ? null : workspaces.role(inv.workspace_id, inv.invited_by);
+      const sender = inv.invited_by === null ? null : await workspaces.role(inv.workspace_id, inv.invited_by);
       if (inv.invited_by !== null && (!sender || !roleAllows(sender, 'admin'))) throw notFound(INVITATION_INVALID);
       const user = users.byId(userId);
       if (!user || user.email.toLowerCase() !== inv.email.toLowerCase()) throw forbidden('This invitation was sent to another email address');
       if (!deps.emailVerified(userId)) users.setVerifiedEmail(userId, user.email);
-      if (!workspaces.acceptInvitation(inv, userId, at)) throw notFound(INVITATION_INVALID);
-      return { ...workspaceView(inv.workspace_id, roleIn(inv.workspace_id, userId)), invitation_id: inv.id };
+      if (!(await workspaces.acceptInvitation(inv, userId, at))) throw notFound(INVITATION_INVALID);
+      return { ...(await workspaceView(inv.workspace_id, await roleIn(inv.workspace_id, userId))), invitation_id: inv.id };
     },
   };
 }

@@ -69,16 +69,13 @@ export function auditMutations(deps: { workspaces: WorkspacesRepo; memberName: (
     };
     res.on('finish', () => {
       if (res.statusCode >= 400) return;
-      try {
-        record(req, res, answer);
-      } catch {
-        // the log never fails a request that succeeded
-      }
+      // the log never fails a request that succeeded
+      record(req, res, answer).catch(() => undefined);
     });
     next();
   };
 
-  function record(req: Request, res: Response, answer: unknown) {
+  async function record(req: Request, res: Response, answer: unknown): Promise<void> {
     const path = req.originalUrl.split('?')[0].replace(/^\/api/, '');
     const { ids } = normalise(path);
     const data = (answer as { data?: Record<string, unknown> } | undefined)?.data ?? {};
@@ -98,13 +95,13 @@ export function auditMutations(deps: { workspaces: WorkspacesRepo; memberName: (
     if (typeof data.previous_role === 'string') extra.previous_role = data.previous_role;
     if (a.apiKeyId !== undefined) extra.via = `API key #${a.apiKeyId}`;
     const at = now();
-    deps.workspaces.insertAudit({
+    await deps.workspaces.insertAudit({
       workspaceId, at, memberId, memberName: deps.memberName(memberId), action: routeAction(res) ?? actionFor(req.method, path), targetId: target,
       summary: summarise(req.body, extra), clientAddress: req.ip ?? '',
     });
     if (at - lastPurge > 3600_000) {
       lastPurge = at;
-      deps.workspaces.purgeAudit(at - AUDIT_RETENTION_MS); // kept one year
+      await deps.workspaces.purgeAudit(at - AUDIT_RETENTION_MS); // kept one year
     }
   }
 }

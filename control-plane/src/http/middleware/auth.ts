@@ -69,15 +69,15 @@ export const authOf = (req: Request) => (req as AuthedRequest).auth;
  * Membership is read on every request: a removed member (and their keys) is refused at once.
  */
 export function inWorkspace(workspaces: WorkspaceService): RequestHandler {
-  return (req, _res, next) => {
+  return async (req, _res, next) => {
     const a = authOf(req);
     if (a.workspaceId !== undefined) return next();
     const header = req.header('x-workspace-id');
     if (a.apiKeyId !== undefined) {
-      const r = workspaces.resolveForKey(a.userId, a.keyCreatedBy ?? null, header);
+      const r = await workspaces.resolveForKey(a.userId, a.keyCreatedBy ?? null, header);
       Object.assign(a, { workspaceId: r.workspaceId, memberId: r.memberId, role: r.role });
     } else {
-      const r = workspaces.resolveForUser(a.userId, header);
+      const r = await workspaces.resolveForUser(a.userId, header);
       Object.assign(a, { memberId: a.userId, userId: r.workspaceId, workspaceId: r.workspaceId, role: r.role });
     }
     next();

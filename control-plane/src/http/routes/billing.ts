@@ -24,7 +24,7 @@ export function billingWebhookRoute(billing: BillingService): Router {
 
 export function billingRoutes(deps: { billing: BillingService; prices: PriceService; signIn: SignIn; adminToken: string; limiter?: RateLimiter;
   /** A team workspace's billing contact (the member buying, the workspace's name); null for a personal workspace. */
-  billingContact?: (memberId: number, workspaceId: number) => { email: string; name: string } | null;
+  billingContact?: (memberId: number, workspaceId: number) => Promise<{ email: string; name: string } | null>;
   /** The plan new accounts start on (DEFAULT_PACKAGE), for the sign-up page. */
   defaultPackage?: () => string }): Router {
   const { billing, prices } = deps;
@@ -35,7 +35,7 @@ export function billingRoutes(deps: { billing: BillingService; prices: PriceServ
   mount(r, [
     route('post', '/billing/create-checkout-session', { role: 'owner', action: 'billing.checkout' }, async (req, res) => {
       const a = authOf(req);
-      const contact = deps.billingContact?.(a.memberId ?? a.userId, a.userId) ?? null;
+      const contact = (await deps.billingContact?.(a.memberId ?? a.userId, a.userId)) ?? null;
       res.json({ success: true, data: await billing.createCheckout(a.userId, parseInput(CheckoutSessionBody, req.body), contact) });
     }),
     route('get', '/billing/subscription', 'viewer', async (req, res) => {

@@ -179,6 +179,71 @@ export interface ReportRunsTable {
   sent_at: number;
 }
 
+/** A workspace: its id is its account's `users.id` (kind 'workspace'), or its person's for a personal one. */
+export interface WorkspacesTable {
+  id: number;
+  name: string;
+  personal: Generated<number>;
+  created_at: Generated<string>;
+}
+
+export interface WorkspaceMembersTable {
+  workspace_id: number;
+  user_id: number;
+  role: 'owner' | 'admin' | 'editor' | 'viewer';
+  created_at: Generated<string>;
+}
+
+/** A one-use invitation link (only its hash is stored). */
+export interface WorkspaceInvitationsTable {
+  id: Generated<number>;
+  workspace_id: number;
+  email: string;
+  role: 'owner' | 'admin' | 'editor' | 'viewer';
+  token_hash: string;
+  invited_by: number | null;
+  created_at: number;
+  expires_at: number;
+  accepted_at: number | null;
+  accepted_by: number | null;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  workspace_id: number;
+  at: number;
+  member_id: number | null;
+  member_name: Generated<string>;
+  action: string;
+  target_id: string | null;
+  summary: Generated<string>;
+  client_address: Generated<string>;
+}
+
+/** users: only the columns the workspaces repo reads and writes (the users repo is still better-sqlite3). */
+export interface UsersWorkspaceColumns {
+  id: Generated<number>;
+  username: string;
+  email: string;
+  password_hash: string;
+  package_id: number;
+  email_verified: Generated<number>;
+  kind: Generated<'person' | 'workspace'>;
+}
+
+/** packages: only what the workspaces' admin list reads (the catalog repo is still better-sqlite3). */
+export interface PackagesNameColumns {
+  package_id: Generated<number>;
+  package_name: string;
+}
+
+/** api_keys: only what removing a member deletes by (the API keys repo is still better-sqlite3). */
+export interface ApiKeysMemberColumns {
+  id: Generated<number>;
+  user_id: number;
+  created_by: number | null;
+}
+
 export interface Schema {
   sessions: SessionsTable;
   refresh_tokens: RefreshTokensTable;
@@ -197,4 +262,11 @@ export interface Schema {
   incidents: IncidentsTable;
   report_schedules: ReportSchedulesTable;
   report_runs: ReportRunsTable;
+  workspaces: WorkspacesTable;
+  workspace_members: WorkspaceMembersTable;
+  workspace_invitations: WorkspaceInvitationsTable;
+  audit_log: AuditLogTable;
+  users: UsersWorkspaceColumns;
+  packages: PackagesNameColumns;
+  api_keys: ApiKeysMemberColumns;
 }
