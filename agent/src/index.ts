@@ -171,6 +171,8 @@ export async function startAgent(config: AgentConfig, logger?: Logger, opts: Sta
     assignments,
     gate,
     scheduler,
+    // the same runner as scheduled checks (browser: the same Chromium cap); never counted or stored
+    runNow: (a) => runCheck(a),
     registry,
     logger: log.child({ component: 'link' }),
     heartbeat: () => {

@@ -4,6 +4,7 @@ import { createAgentStreams } from '../grpc/agent-service';
 import { loadOrCreateGrpcTls, type GrpcTlsMaterial } from '../grpc/tls';
 import type { ResultStore } from '../results/clickhouse-store';
 import { createAdminService } from '../services/admin';
+import { createRunNowDispatcher } from '../services/run-now';
 import { createAssignmentEngine, followChanges } from '../services/assignments';
 import { createHeldChecksRepo } from '../store/held-checks-repo';
 import type { Foundation } from './foundation';
@@ -28,6 +29,8 @@ export function createAgentsFeature(base: Foundation, results: ResultStore | nul
   // One endpoint's change recomputes that endpoint's assignments; a plan or region change, every one.
   followChanges(engine, base.changes);
   const streams = createAgentStreams();
+  // "Run now": this process's agents that accept it (features/browser-run.ts sends, ingest settles).
+  const runNow = createRunNowDispatcher();
   // The gRPC TLS identity is known before any token is made: printed tokens carry its CA's fingerprint.
   const tls: GrpcTlsMaterial | null = results && !config.grpcTls.insecure ? loadOrCreateGrpcTls(config.dataDir, config.grpcTls) : null;
   const admin = createAdminService({
@@ -44,7 +47,7 @@ export function createAgentsFeature(base: Foundation, results: ResultStore | nul
   const leases = every(1000, () => engine.tick());
   return {
     name: 'agents',
-    services: { engine, streams, tls, admin },
+    services: { engine, streams, tls, admin, runNow },
     routes: () => ({ operator: [adminRoutes(admin, base.adminToken, results)] }),
     start: () => {
       if (results) leases.start();

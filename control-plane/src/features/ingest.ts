@@ -25,7 +25,7 @@ export function createIngestFeature(base: Foundation, deps: { results: ResultSto
     async start() {
       if (!results) return;
       const handlers = createAgentServiceHandlers({
-        agents: base.agentsRepo, catalog: base.catalog, engine: agents.engine, store: results, leaseSeconds: config.agentLeaseSeconds, logger, metrics: base.metrics, streams: agents.streams,
+        agents: base.agentsRepo, catalog: base.catalog, engine: agents.engine, store: results, leaseSeconds: config.agentLeaseSeconds, logger, metrics: base.metrics, streams: agents.streams, runNow: agents.runNow,
         onResultsStored: (rows) => {
           try {
             live.onResults(rows);

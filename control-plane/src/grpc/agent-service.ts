@@ -7,6 +7,7 @@ import { AppError } from '../errors';
 import type { Logger } from '../logger';
 import { randomToken, safeEqual, sha256 } from '../lib/crypto';
 import type { AssignmentEngine } from '../services/assignments';
+import type { RunNowDispatcher } from '../services/run-now';
 import type { ResultStore } from '../results/clickhouse-store';
 import type { AgentsRepo } from '../store/agents-repo';
 import type { CatalogRepo } from '../store/catalog-repo';
@@ -69,6 +70,8 @@ export function createAgentServiceHandlers(deps: {
   /** The service registers its own metrics here (live agents, outbox depths; ingest via ReportResults). */
   metrics?: Registry;
   streams?: AgentStreams;
+  /** "Run now": agents that accept it are offered here; their answers (ReportRunNow) settle it. */
+  runNow?: RunNowDispatcher;
 }): AgentServiceHandlers {
   const streams = deps.streams ?? createAgentStreams();
   const now = deps.now ?? Date.now;
@@ -167,14 +170,31 @@ export function createAgentServiceHandlers(deps: {
         // an older agent leaves it false: it gets no browser checks
         browserChecks: call.request?.browser_checks === true,
       });
+      const detachRunNow = call.request?.accepts_run_now === true && deps.runNow
+        ? deps.runNow.attach({ agentId: agent.agentId, region: agent.region, browserChecks: call.request?.browser_checks === true, send: (u) => sender.send(u) })
+        : () => undefined;
       const end = () => {
         closed = true;
         untrack();
         stop();
+        detachRunNow();
       };
       call.on('cancelled', end);
       call.on('close', end);
       call.on('error', end);
+    },
+
+    ReportRunNow(call, callback) {
+      let agent: AuthenticatedAgent;
+      try {
+        agent = authenticate(call);
+      } catch (e) {
+        return callback(e as grpc.ServiceError);
+      }
+      const { run_id: runId, result } = call.request;
+      // Answered only to the request waiting for it; never stored, evaluated or alerted on.
+      const accepted = Boolean(result && deps.runNow?.settle(agent.agentId, String(runId ?? ''), result));
+      callback(null, { accepted });
     },
 
     ReportResults: createReportResultsHandler({
