@@ -8,7 +8,7 @@ import type { Feature } from './lifecycle';
 
 export function createBrowserRunFeature(base: Foundation, deps: { runNow: RunNowDispatcher }) {
   const browserRun = createBrowserRunService({
-    endpoints: base.endpointsRepo, catalog: base.catalog, dispatcher: deps.runNow, allowPrivateTargets: base.config.allowPrivateTargets,
+    endpoints: base.endpointsRepo, catalog: base.catalog, dispatcher: deps.runNow, allowPrivateTargets: base.config.allowPrivateTargets, planOf: base.planOf,
   });
   return {
     name: 'browser-run',

@@ -6,7 +6,9 @@ import { CHECK_KIND_TABLE } from '@upfleet/proto/check-kinds';
 import { LIMITS_BROWSER, normaliseStep, stepLabel, type BrowserStep } from '@upfleet/proto/browser-steps';
 import type { BrowserRunBody, BrowserRunResult } from '@upfleet/proto/schemas';
 import { isPrivateHostname } from '@upfleet/proto/targets';
-import { badRequest, notFound } from '../errors';
+import { planViolations } from '@upfleet/proto/plan';
+import type { Package } from '@upfleet/proto/rest';
+import { badRequest, notFound, planRefused } from '../errors';
 import type { CatalogRepo } from '../store/catalog-repo';
 import type { EndpointsRepo } from '../store/endpoints-repo';
 import type { RunNowDispatcher } from './run-now';
@@ -19,6 +21,7 @@ export function createBrowserRunService(deps: {
   catalog: Pick<CatalogRepo, 'regionByKey'>;
   dispatcher: Pick<RunNowDispatcher, 'run'>;
   allowPrivateTargets: boolean;
+  planOf: (userId: number) => Package;
 }) {
   /** The steps with each secret fill's value: sent, or the saved endpoint's for its selector. */
   function withSecrets(userId: number, body: BrowserRunBody): BrowserStep[] {
@@ -34,6 +37,9 @@ export function createBrowserRunService(deps: {
 
   return {
     async run(userId: number, body: BrowserRunBody): Promise<BrowserRunResult> {
+      // a plan without browser checks (Free) runs none now either
+      const refused = planViolations(deps.planOf(userId), { browserChecks: 1 })[0];
+      if (refused) throw planRefused(refused);
       // another workspace's endpoint is not found, as everywhere
       if (body.url_id !== undefined && !deps.endpoints.get(userId, body.url_id)) throw notFound('Endpoint not found');
       if (body.region !== undefined && !deps.catalog.regionByKey(body.region)) throw badRequest(`Unknown region: ${body.region}`);
