@@ -80,7 +80,7 @@ export function BrowserStepsEditor({ value, onChange, keptSecrets }: {
                         placeholder={keptValue ? '(kept)' : ''}
                         onChange={(e) => {
                           // a secret left empty keeps the stored value; a plain one may be empty text
-                          const next = { ...s, value: e.target.value };
+                          const next: BrowserStep = { ...s, value: e.target.value };
                           if (s.secret && e.target.value === '') delete next.value;
                           setStep(i, next);
                         }} />
