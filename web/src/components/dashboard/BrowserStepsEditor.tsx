@@ -86,7 +86,7 @@ export function BrowserStepsEditor({ value, onChange, keptSecrets }: {
                         }} />
                     );
                   }
-                  return <input key={k} aria-label={label} value={(s[k] as string | undefined) ?? ''} placeholder={PLACEHOLDERS[k]} onChange={(e) => set(k, e.target.value)} />;
+                  return <input key={k} aria-label={label} value={(s[k]) ?? ''} placeholder={PLACEHOLDERS[k]} onChange={(e) => set(k, e.target.value)} />;
                 })}
                 {s.action === 'fill' && (
                   <label>
