@@ -59,11 +59,13 @@ describe('a browser check on the agent executable', () => {
     const endpoint = async () => ((await api.call('GET', '/api/users/endpoints-with-uptime', undefined, user)).body.data as Array<{ url_id: number; status: string; last_error: string | null }>)
       .find((e) => e.url_id === id)!;
     // a new check runs at once
+    let seen: unknown;
     const up = await waitFor('a passing run', async () => {
       const e = await endpoint();
+      seen = e;
       return e.status === 'up' ? e : undefined;
     }, 90_000).catch((err: Error) => {
-      throw new Error(`${err.message}\nagent output:\n${out}`);
+      throw new Error(`${err.message}\nlast seen: ${JSON.stringify(seen)}\nagent output:\n${out}`);
     });
     expect(up.last_error ?? '').toBe('');
 

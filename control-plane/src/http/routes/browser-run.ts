@@ -9,7 +9,7 @@ import { route, type RouteDecl } from '../route-table';
 
 export function browserRunRoutes(deps: { browserRun: BrowserRunService; limiter: RateLimiter }): RouteDecl[] {
   return [
-    route('post', '/users/endpoints/browser-run', 'editor', limitPerUser(deps.limiter, 'browser_run'), async (req, res) => {
+    route('post', '/users/endpoints/browser-run', { role: 'editor', action: 'endpoint.browser_run' }, limitPerUser(deps.limiter, 'browser_run'), async (req, res) => {
       const body = parseInput(BrowserRunBody, req.body);
       res.json({ success: true, data: await deps.browserRun.run(authOf(req).userId, body) });
     }),
