@@ -19,25 +19,22 @@ export const BrowserRunBody = z.object({
   .meta({ id: 'BrowserRunBody', description: 'POST /api/users/endpoints/browser-run: a browser check to run once now, not saved' });
 export type BrowserRunBody = z.infer<typeof BrowserRunBody>;
 
-/** A screenshot of a Run-now answer, inline (Run-now results are not stored). */
-export interface BrowserRunScreenshot { name: string; mime: string; step: number; data_base64: string }
-
-/** One run's result, as POST /api/users/endpoints/browser-run answers it. */
-export interface BrowserRunResult {
-  ok: boolean;
-  /** '' when ok; else the reason (the failing step's) */
-  error: string;
-  /** 1-based; 0 with failed_action 'goto': the page load itself; 0 and '' when none failed */
-  failed_step: number;
-  failed_action: string;
-  region: string;
-  total_ms: number;
-  ttfb_ms: number;
-  dom_content_loaded_ms: number;
-  load_ms: number;
-  lcp_ms: number;
-  step_ms: number[];
-  console_errors: string[];
-  failed_requests: string[];
-  screenshots: BrowserRunScreenshot[];
-}
+/** One run's result, as POST /api/users/endpoints/browser-run answers it (screenshots inline: Run-now results are not stored). */
+export const BrowserRunResource = z.object({
+  ok: z.boolean(),
+  error: z.string().meta({ description: "'' when ok; else the reason (the failing step's)" }),
+  failed_step: z.number().int().meta({ description: "1-based; 0 with failed_action 'goto': the page load itself; 0 and '' when none failed" }),
+  failed_action: z.string(),
+  region: z.string(),
+  total_ms: z.number(),
+  ttfb_ms: z.number(),
+  dom_content_loaded_ms: z.number(),
+  load_ms: z.number(),
+  lcp_ms: z.number(),
+  step_ms: z.array(z.number()),
+  console_errors: z.array(z.string()),
+  failed_requests: z.array(z.string()),
+  screenshots: z.array(z.object({ name: z.string(), mime: z.string(), step: z.number().int(), data_base64: z.string() })),
+}).meta({ id: 'BrowserRunResult' });
+export type BrowserRunResult = z.infer<typeof BrowserRunResource>;
+export type BrowserRunScreenshot = BrowserRunResult['screenshots'][number];
