@@ -72,9 +72,10 @@ d(title, () => {
     expect(await result.getByLabel('Step times').locator('li').count()).toBe(LOGIN_STEPS.length);
     const shot = result.getByRole('img', { name: 'Screenshot: signed in' });
     await shot.waitFor();
-    expect(await shot.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(100);
+    expect(await shot.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(100);
     expect(await dialog.textContent()).not.toContain(LOGIN_PASSWORD);
-    await dialog.screenshot({ path: path.join(REPO_ROOT, 'docs/screenshots/browser-run-now.png') });
+    await result.scrollIntoViewIfNeeded();
+    await result.screenshot({ path: path.join(REPO_ROOT, 'docs/screenshots/browser-run-now.png') });
 
     await dialog.getByRole('button', { name: 'Add Endpoint' }).click();
     await dialog.waitFor({ state: 'detached' });

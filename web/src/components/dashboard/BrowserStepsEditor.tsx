@@ -10,8 +10,10 @@ import { Field } from '../Field';
 const FIELD_LABELS: Partial<Record<keyof BrowserStep, string>> = {
   url: 'URL', selector: 'selector', value: 'value', key: 'key', text: 'text', state: 'state', contains: 'contains', equals: 'equals', name: 'name',
 };
+/** Each field's visible hint (the accessible name is the aria-label `Step N field`). */
 const PLACEHOLDERS: Partial<Record<keyof BrowserStep, string>> = {
-  url: 'https://example.com/login', selector: '#email, text=Sign in or role=button[name="Save"]', key: 'Enter', text: 'Welcome', contains: 'Dashboard', equals: '', name: 'after login',
+  url: 'URL: https://example.com/login', selector: 'selector: #email, text=Sign in, role=button[name="Save"]', value: 'value typed', key: 'key: Enter, Tab, Control+A',
+  text: 'or text on the page', contains: 'contains: Dashboard', equals: 'or equals (the exact text)', name: 'name: after login',
 };
 
 /** The message of a step's problem as the API gives it ("Step 2 (click): selector is required"), or null. */
@@ -77,7 +79,7 @@ export function BrowserStepsEditor({ value, onChange, keptSecrets }: {
                     const keptValue = s.secret === true && s.value === undefined && kept(s.selector ?? '');
                     return (
                       <input key={k} aria-label={label} type={s.secret ? 'password' : 'text'} autoComplete="off" value={s.value ?? ''}
-                        placeholder={keptValue ? '(kept)' : ''}
+                        placeholder={keptValue ? '(kept)' : PLACEHOLDERS.value}
                         onChange={(e) => {
                           // a secret left empty keeps the stored value; a plain one may be empty text
                           const next: BrowserStep = { ...s, value: e.target.value };
