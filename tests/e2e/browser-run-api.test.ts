@@ -60,6 +60,8 @@ describe('POST /api/users/endpoints/browser-run', () => {
     expect(r.body.data).toMatchObject({ ok: false, failed_step: 4, failed_action: 'expect_text' });
     expect(r.body.data.error).toMatch(/Goodbye/);
     expect(r.body.data.screenshots.map((s: { name: string }) => s.name)).toContain('failure');
+    // a failed Run now is no incident
+    expect((await api.call('GET', '/api/users/incidents', undefined, owner)).body.data).toEqual([]);
   }, 60_000);
 
   it('refuses a bad step naming it, and nothing of a run is saved as an endpoint', async () => {
