@@ -56,11 +56,17 @@ export type Assignment = Omit<Assignment__Output, 'private_targets_denied' | 're
 };
 import type { AssignmentUpdate__Output } from './generated/upfleet/agent/v1/AssignmentUpdate';
 /** A snapshot or delta of `Assignment`s (with field 9 optional, as above). */
-export type AssignmentUpdate = Omit<AssignmentUpdate__Output, 'snapshot' | 'delta'> & {
+export type AssignmentUpdate = Omit<AssignmentUpdate__Output, 'snapshot' | 'delta' | 'run_now'> & {
   /** `more`: a chunk, with more of the same snapshot to follow (only to agents that accept chunks). */
   snapshot?: { assignments: Assignment[]; more?: boolean } | null;
   delta?: { upserts: Assignment[]; removed_check_ids: string[] } | null;
+  /** "Run now": one run outside the schedule (only to agents that set accepts_run_now) */
+  run_now?: RunNowRequest | null;
 };
+/** A check to run once now, answered with ReportRunNow (never scheduled, saved or stored). */
+export interface RunNowRequest { run_id: string; check: Assignment | null }
+export type { RunNowReport__Output as RunNowReport } from './generated/upfleet/agent/v1/RunNowReport';
+export type { RunNowAck__Output as RunNowAck } from './generated/upfleet/agent/v1/RunNowAck';
 /** The browser fields (23-31) stay optional: only browser results carry them, and outboxes written before them lack them. */
 type BrowserResultField = 'failed_step' | 'failed_action' | 'dom_content_loaded_ms' | 'load_ms' | 'lcp_ms' | 'step_ms' | 'console_errors' | 'failed_requests' | 'screenshots';
 export type CheckResult = Omit<CheckResult__Output, BrowserResultField> & Partial<Pick<CheckResult__Output, BrowserResultField>>;

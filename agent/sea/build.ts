@@ -12,7 +12,7 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSy
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const AGENT_DIST_DIR = path.join(REPO_ROOT, 'dist/agent');
@@ -95,12 +95,28 @@ export async function buildAgentExecutable(opts: { outDir?: string; force?: bool
       'agent_service.proto': path.join(REPO_ROOT, 'proto/upfleet/agent/v1/agent_service.proto'),
       'probe-worker-boot.mjs': path.join(work, 'probe-worker-boot.mjs'),
     };
+    // playwright-core (browser checks) reads its package.json and browsers.json with a computed
+    // require() when it loads; a single executable's require() loads built-in modules only, so the
+    // two files are written into the bundle as literals.
+    const playwrightRoot = path.dirname(requireAgent.resolve('playwright-core/package.json'));
+    const playwrightJson: Plugin = {
+      name: 'playwright-core-json',
+      setup(b) {
+        b.onLoad({ filter: /[\\/]playwright-core[\\/]lib[\\/].*\.js$/ }, (args) => {
+          const source = readFileSync(args.path, 'utf8');
+          const contents = source.replace(/require\(import_path\d*\.default\.join\(packageRoot, "(package|browsers)\.json"\)\)/g,
+            (_m, name: string) => `(${readFileSync(path.join(playwrightRoot, `${name}.json`), 'utf8')})`);
+          return { contents, loader: 'js' };
+        });
+      },
+    };
     const assetSha256 = Object.fromEntries(Object.entries(assets).map(([name, file]) => [name, createHash('sha256').update(readFileSync(file)).digest('hex')]));
     await build({
       ...common,
       entryPoints: [path.join(REPO_ROOT, 'agent/sea/main.ts')],
       format: 'cjs',
       outfile: path.join(work, 'agent.cjs'),
+      plugins: [playwrightJson],
       define: {
         'import.meta.url': 'globalThis.__upfleetSeaUrl',
         __UPFLEET_BUILD_ID__: JSON.stringify(id),

@@ -103,9 +103,11 @@ export async function startAgent(config: AgentConfig, logger?: Logger, opts: Sta
   // Results reach SQLite in one transaction per event-loop turn instead of one per check.
   let pending: CheckResult[] = [];
   let flushScheduled = false;
+  let dbClosed = false;
   const flushResults = (): void => {
     flushScheduled = false;
-    if (!pending.length) return;
+    // a browser run can outlast stop()'s grace; its result is dropped, not written to a closed DB
+    if (!pending.length || dbClosed) return;
     const rows = pending;
     pending = [];
     outbox.add(rows);
@@ -171,6 +173,8 @@ export async function startAgent(config: AgentConfig, logger?: Logger, opts: Sta
     assignments,
     gate,
     scheduler,
+    // the same runner as scheduled checks (browser: the same Chromium cap); never counted or stored
+    runNow: (a) => runCheck(a),
     registry,
     logger: log.child({ component: 'link' }),
     heartbeat: () => {
@@ -231,6 +235,7 @@ export async function startAgent(config: AgentConfig, logger?: Logger, opts: Sta
         await pool?.close();
         stopped = true;
         log.info({ outboxDepth: outbox.depth() }, 'agent stopped');
+        dbClosed = true;
         db.close();
       })();
       return stopping;

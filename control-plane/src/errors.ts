@@ -10,6 +10,7 @@ export type ErrorCode =
   | 'rate_limited'
   | 'payload_too_large'
   | 'unavailable'
+  | 'timeout'
   | 'internal';
 
 export class AppError extends Error {
@@ -32,6 +33,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   payload_too_large: 413,
   rate_limited: 429,
   unavailable: 503,
+  timeout: 504,
   internal: 500,
 };
 

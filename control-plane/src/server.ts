@@ -15,6 +15,7 @@ import { createBillingFeature } from './features/billing';
 import { createDataOutFeature } from './features/data-out';
 import { createFoundation } from './features/foundation';
 import { createHttpFeature } from './features/http';
+import { createBrowserRunFeature } from './features/browser-run';
 import { createIngestFeature } from './features/ingest';
 import { startInOrder } from './features/lifecycle';
 import { createLiveStateFeature } from './features/live-state';
@@ -82,7 +83,8 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
   const ingest = createIngestFeature(base, { results: store, agents: agents.services, live: live.services.live, alerting: alerting.services.alerting });
   const downloads = createAgentDownloadsFeature(base);
   const dataOut = createDataOutFeature(base, { results: store, endpoints: monitoring.services.endpoints, maintenance, incidents: alerting.services.incidents, live: live.services.live });
-  const features = [foundation, results, agents, statusPages, live, alerting, monitoring, reports, billing, workspaces, accounts, downloads, dataOut, ingest];
+  const browserRun = createBrowserRunFeature(base, { runNow: agents.services.runNow });
+  const features = [foundation, results, agents, statusPages, live, alerting, monitoring, reports, billing, workspaces, accounts, downloads, dataOut, browserRun, ingest];
   const http = createHttpFeature(base, { ...accounts.services, ...workspaces.services, events, results: store }, features);
 
   const stop = await startInOrder([...features, http]);

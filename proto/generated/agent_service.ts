@@ -17,6 +17,9 @@ import type { HttpRequest as _upfleet_agent_v1_HttpRequest, HttpRequest__Output 
 import type { RegisterRequest as _upfleet_agent_v1_RegisterRequest, RegisterRequest__Output as _upfleet_agent_v1_RegisterRequest__Output } from './upfleet/agent/v1/RegisterRequest';
 import type { RegisterResponse as _upfleet_agent_v1_RegisterResponse, RegisterResponse__Output as _upfleet_agent_v1_RegisterResponse__Output } from './upfleet/agent/v1/RegisterResponse';
 import type { ResultBatch as _upfleet_agent_v1_ResultBatch, ResultBatch__Output as _upfleet_agent_v1_ResultBatch__Output } from './upfleet/agent/v1/ResultBatch';
+import type { RunNowAck as _upfleet_agent_v1_RunNowAck, RunNowAck__Output as _upfleet_agent_v1_RunNowAck__Output } from './upfleet/agent/v1/RunNowAck';
+import type { RunNowReport as _upfleet_agent_v1_RunNowReport, RunNowReport__Output as _upfleet_agent_v1_RunNowReport__Output } from './upfleet/agent/v1/RunNowReport';
+import type { RunNowRequest as _upfleet_agent_v1_RunNowRequest, RunNowRequest__Output as _upfleet_agent_v1_RunNowRequest__Output } from './upfleet/agent/v1/RunNowRequest';
 import type { Screenshot as _upfleet_agent_v1_Screenshot, Screenshot__Output as _upfleet_agent_v1_Screenshot__Output } from './upfleet/agent/v1/Screenshot';
 import type { WatchAssignmentsRequest as _upfleet_agent_v1_WatchAssignmentsRequest, WatchAssignmentsRequest__Output as _upfleet_agent_v1_WatchAssignmentsRequest__Output } from './upfleet/agent/v1/WatchAssignmentsRequest';
 
@@ -45,6 +48,9 @@ export interface ProtoGrpcType {
         RegisterRequest: MessageTypeDefinition<_upfleet_agent_v1_RegisterRequest, _upfleet_agent_v1_RegisterRequest__Output>
         RegisterResponse: MessageTypeDefinition<_upfleet_agent_v1_RegisterResponse, _upfleet_agent_v1_RegisterResponse__Output>
         ResultBatch: MessageTypeDefinition<_upfleet_agent_v1_ResultBatch, _upfleet_agent_v1_ResultBatch__Output>
+        RunNowAck: MessageTypeDefinition<_upfleet_agent_v1_RunNowAck, _upfleet_agent_v1_RunNowAck__Output>
+        RunNowReport: MessageTypeDefinition<_upfleet_agent_v1_RunNowReport, _upfleet_agent_v1_RunNowReport__Output>
+        RunNowRequest: MessageTypeDefinition<_upfleet_agent_v1_RunNowRequest, _upfleet_agent_v1_RunNowRequest__Output>
         Screenshot: MessageTypeDefinition<_upfleet_agent_v1_Screenshot, _upfleet_agent_v1_Screenshot__Output>
         WatchAssignmentsRequest: MessageTypeDefinition<_upfleet_agent_v1_WatchAssignmentsRequest, _upfleet_agent_v1_WatchAssignmentsRequest__Output>
       }

@@ -18,3 +18,4 @@ export * from './status-pages-responses';
 export * from './incidents';
 export * from './exports';
 export * from './reports';
+export * from './browser-run';

@@ -1,6 +1,6 @@
 // The WatchAssignments stream of one session: a snapshot replaces the scheduler's checks and the
 // saved ones, a delta edits both. Assignments the agent cannot run as given are refused here.
-import type { AgentServiceClient, Assignment, AssignmentUpdate, grpc } from '@upfleet/proto';
+import type { AgentServiceClient, Assignment, AssignmentUpdate, CheckResult, RunNowRequest, grpc } from '@upfleet/proto';
 import type { Logger } from 'pino';
 import { Counter, type Registry } from 'prom-client';
 import type { AssignmentStore } from '../buffer/assignment-store';
@@ -52,6 +52,11 @@ export interface WatchDeps {
   version?: string;
   /** whether this agent can run browser checks (placement sends it none otherwise) */
   browserChecks?: boolean;
+  /**
+   * "Run now": runs a check once, outside the schedule (same runner, private-target rule and browser
+   * cap as scheduled checks). Absent: the agent does not say it accepts RunNow, and is sent none.
+   */
+  runNow?: (check: Assignment) => Promise<CheckResult>;
 }
 
 export interface AssignmentWatch { close(): void }
@@ -81,6 +86,9 @@ export function watchAssignments(
       deps.scheduler.replaceAll(accepted);
       deps.assignments.saveSnapshot(u.version, accepted);
       log.info({ version: u.version, assignments: accepted.length }, 'assignment snapshot');
+    } else if (kind === 'run_now' && u.run_now) {
+      runOnce(u.run_now);
+      return; // not an assignment version
     } else if (kind === 'delta' && u.delta) {
       const { accepted: ups, refused } = deps.gate.accept(u.delta.upserts ?? []);
       // a refused edit must not leave the previous version of the check running
@@ -93,7 +101,27 @@ export function watchAssignments(
     on.applied(u.version);
   };
 
-  const watch = client.WatchAssignments({ known_version: knownVersion, agent_version: deps.version ?? '', accepts_snapshot_chunks: true, browser_checks: deps.browserChecks ?? false }, md);
+  /** Runs a RunNowRequest and answers it with ReportRunNow; a result the control plane no longer waits for is dropped. */
+  const runOnce = (req: RunNowRequest): void => {
+    const check = req.check;
+    const runNow = deps.runNow;
+    if (!check || !runNow) return;
+    log.info({ runId: req.run_id, url: check.url }, 'run now');
+    void runNow(check)
+      .then((result) => new Promise<void>((resolve) => {
+        client.ReportRunNow({ run_id: req.run_id, result }, md, { deadline: Date.now() + 30_000 }, (err, ack) => {
+          if (err) log.warn({ runId: req.run_id, err: err.message }, 'run now result not delivered');
+          else if (!ack?.accepted) log.info({ runId: req.run_id }, 'run now result came too late');
+          resolve();
+        });
+      }))
+      .catch((err: unknown) => log.error({ runId: req.run_id, err }, 'run now failed'));
+  };
+
+  const watch = client.WatchAssignments({
+    known_version: knownVersion, agent_version: deps.version ?? '', accepts_snapshot_chunks: true, browser_checks: deps.browserChecks ?? false,
+    accepts_run_now: deps.runNow !== undefined,
+  }, md);
   watch.on('data', (u: AssignmentUpdate) => {
     on.connected();
     try {

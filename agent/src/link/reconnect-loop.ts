@@ -1,7 +1,7 @@
 // The agent's link to the control plane: register once, then run sessions (session.ts: watch,
 // report, heartbeat); when one ends, sort the error into transient or fatal (errors.ts) and
 // reconnect after a jittered backoff. Checking never waits for the link.
-import { grpc, type AgentServiceClient, type HeartbeatRequest, type RegisterResponse } from '@upfleet/proto';
+import { grpc, type AgentServiceClient, type Assignment, type CheckResult, type HeartbeatRequest, type RegisterResponse } from '@upfleet/proto';
 import type { Logger } from 'pino';
 import { Gauge, type Registry } from 'prom-client';
 import type { AgentTls } from '../config';
@@ -39,6 +39,8 @@ export interface LinkDeps {
   assignments: AssignmentStore;
   gate: AssignmentGate;
   scheduler: Pick<Scheduler, 'replaceAll' | 'upsert' | 'remove'>;
+  /** "Run now": one run outside the schedule, answered with ReportRunNow (assignment-watch.ts) */
+  runNow?: (check: Assignment) => Promise<CheckResult>;
   heartbeat: () => HeartbeatRequest;
   logger: Logger;
   /** called once with a clear line when retrying cannot help (revoked token or credential) */

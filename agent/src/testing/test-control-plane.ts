@@ -138,6 +138,9 @@ export async function startTestControlPlane(opts: TestControlPlaneOptions = {}):
         heartbeat_interval_seconds: opts.heartbeatIntervalSeconds ?? 1,
       });
     },
+    ReportRunNow(_call, cb) {
+      cb(null, { accepted: false }); // this fake sends no RunNow
+    },
     Heartbeat(call, cb) {
       const who = authorize(call.metadata);
       if (typeof who !== 'string') return cb(who);

@@ -5,6 +5,7 @@ import { createAgentStreams } from '../grpc/agent-service';
 import { loadOrCreateGrpcTls, type GrpcTlsMaterial } from '../grpc/tls';
 import type { ResultStore } from '../results/clickhouse-store';
 import { createAdminService } from '../services/admin';
+import { createRunNowDispatcher } from '../services/run-now';
 import { createAssignmentEngine, followChanges } from '../services/assignments';
 import { createLiveAgents } from '../services/live-agents';
 import { createHeldChecksRepo } from '../store/held-checks-repo';
@@ -25,6 +26,8 @@ export function createAgentsFeature(base: Foundation, results: ResultStore | nul
   // One endpoint's change recomputes that endpoint's assignments; a plan or region change, every one.
   followChanges(engine, base.changes);
   const streams = createAgentStreams();
+  // "Run now": this process's agents that accept it (features/browser-run.ts sends, ingest settles).
+  const runNow = createRunNowDispatcher();
   // The gRPC TLS identity is known before any token is made: printed tokens carry its CA's fingerprint.
   const tls: GrpcTlsMaterial | null = results && !config.grpcTls.insecure ? loadOrCreateGrpcTls(config.dataDir, config.grpcTls) : null;
   const admin = createAdminService({
@@ -46,7 +49,7 @@ export function createAgentsFeature(base: Foundation, results: ResultStore | nul
   });
   return {
     name: 'agents',
-    services: { engine, streams, tls, admin, live, identities },
+    services: { engine, streams, tls, admin, live, identities, runNow },
     routes: () => ({ operator: [adminRoutes(admin, base.adminToken, results)] }),
     start: async () => {
       if (!results) return;

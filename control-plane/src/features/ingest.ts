@@ -26,7 +26,7 @@ export function createIngestFeature(base: Foundation, deps: { results: ResultSto
       if (!results) return;
       const handlers = createAgentServiceHandlers({
         agents: base.agentsRepo, catalog: base.catalog, engine: agents.engine, store: results, leaseSeconds: config.agentLeaseSeconds, logger, metrics: base.metrics, streams: agents.streams,
-        identities: agents.identities, live: agents.live,
+        identities: agents.identities, live: agents.live, runNow: agents.runNow,
         onResultsStored: (rows) => {
           try {
             live.onResults(rows);

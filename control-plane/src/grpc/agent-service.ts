@@ -7,6 +7,7 @@ import { AppError } from '../errors';
 import type { Logger } from '../logger';
 import { randomToken, safeEqual, sha256 } from '../lib/crypto';
 import type { AssignmentEngine } from '../services/assignments';
+import type { RunNowDispatcher } from '../services/run-now';
 import type { ResultStore } from '../results/clickhouse-store';
 import type { LiveAgents } from '../services/live-agents';
 import type { AgentsRepo } from '../store/agents-repo';
@@ -75,6 +76,8 @@ export function createAgentServiceHandlers(deps: {
   identities?: AgentIdentityCache;
   /** The placement snapshot: this process's heartbeats extend an agent's lease in it at once. */
   live?: LiveAgents;
+  /** "Run now": agents that accept it are offered here; their answers (ReportRunNow) settle it. */
+  runNow?: RunNowDispatcher;
 }): AgentServiceHandlers {
   const streams = deps.streams ?? createAgentStreams();
   const identities = deps.identities ?? createAgentIdentityCache({ agents: deps.agents, now: deps.now });
@@ -116,6 +119,15 @@ export function createAgentServiceHandlers(deps: {
 
     WatchAssignments(call) {
       void watchAssignments(call);
+    },
+
+    ReportRunNow(call, callback) {
+      authenticate(call).then((agent) => {
+        const { run_id: runId, result } = call.request;
+        // Answered only to the request waiting for it; never stored, evaluated or alerted on.
+        const accepted = Boolean(result && deps.runNow?.settle(agent.agentId, String(runId ?? ''), result));
+        callback(null, { accepted });
+      }, (err: unknown) => callback(asServiceError(err)));
     },
 
     ReportResults: createReportResultsHandler({
@@ -214,10 +226,14 @@ export function createAgentServiceHandlers(deps: {
       // an older agent leaves it false: it gets no browser checks
       browserChecks: call.request?.browser_checks === true,
     });
+    const detachRunNow = call.request?.accepts_run_now === true && deps.runNow
+      ? deps.runNow.attach({ agentId: agent.agentId, region: agent.region, browserChecks: call.request?.browser_checks === true, send: (u) => sender.send(u) })
+      : () => undefined;
     const end = () => {
       closed = true;
       untrack();
       stop();
+      detachRunNow();
     };
     call.on('cancelled', end);
     call.on('close', end);

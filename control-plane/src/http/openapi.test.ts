@@ -74,6 +74,8 @@ describe('GET /api/openapi.json', () => {
       'GET /api/users/endpoints/{url_id}/slo', 'GET /api/users/reports/sla', 'GET /api/users/reports/schedule', 'PUT /api/users/reports/schedule',
       // One endpoint and a heartbeat's ping log
       'GET /api/users/endpoints/{url_id}', 'GET /api/users/endpoints/{url_id}/pings', 'POST /api/users/endpoints/{url_id}/rotate-ping-url',
+      // Run now of a browser check
+      'POST /api/users/endpoints/browser-run',
       // Data out
       'GET /api/users/endpoints/{url_id}/results', 'GET /api/users/metrics', 'GET /api/users/endpoints/{url_id}/badge', 'POST /api/users/endpoints/{url_id}/badge/rotate',
       // Status pages
@@ -187,6 +189,8 @@ describe('GET /api/openapi.json', () => {
     await call('PUT', '/api/users/endpoints/{url_id}', `/api/users/endpoints/${id}`, { ...body, name: 'Docs page' }, key);
     await call('PUT', '/api/users/endpoints/{url_id}', '/api/users/endpoints/987654', body, key); // 404
     await call('PATCH', '/api/users/endpoints/{url_id}/toggle', `/api/users/endpoints/${id}/toggle`, {}, key);
+    await call('POST', '/api/users/endpoints/browser-run', '/api/users/endpoints/browser-run', {}, key); // 400
+    await call('POST', '/api/users/endpoints/browser-run', '/api/users/endpoints/browser-run', { url: 'https://example.com/', steps: [] }, key); // 503: no agent
     await call('GET', '/api/users/endpoints/{url_id}', `/api/users/endpoints/${id}`, undefined, key);
     await call('GET', '/api/users/endpoints/{url_id}', '/api/users/endpoints/987654', undefined, key); // 404
     const beat = await call('POST', '/api/users/endpoints', '/api/users/endpoints', { name: 'Nightly job', kind: 'heartbeat', cron: '0 3 * * *', timezone: 'Europe/Berlin' }, key);

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import {
   AlertDeliveryResource, AlertMethodCreatedResource, CheckoutSessionResource, PublicCheckoutSessionBody, EscalationPolicyBody, EscalationPolicyResource, IncidentDetailResource, IncidentResource, IncidentsAcknowledgeBody, IncidentsAcknowledgedResource, IncidentStatsQuery, IncidentStatsResource, IncidentsQuery, SigningSecretResource, TestSendResult,
   AlertMethodCreateBody, AlertMethodDeleted, AlertMethodResource, AlertMethodUpdateBody, AlertThresholdResource, AlertThresholdsBody,
-  ApiKeyCreateBody, ApiKeyResource, CreatedApiKeyResource, DashboardResource, EndpointCreateBody, EndpointDeleted, EndpointResource,
+  ApiKeyCreateBody, ApiKeyResource, BrowserRunBody, BrowserRunResource, CreatedApiKeyResource, DashboardResource, EndpointCreateBody, EndpointDeleted, EndpointResource,
   EndpointSavedResource, EndpointListQuery, EndpointToggleBody, EndpointToggleResult, EndpointUpdateBody, GraphQuery, GraphsResource, MonitorTypeResource,
   PackageResource, PingLogResource, RegionResource, ResultsExportQuery, RESULT_EXPORT_COLUMNS, BadgeResource,
   SlaReportQuery, SlaReportResource, SloResource, ReportScheduleBody, ReportScheduleResource,
@@ -44,6 +44,7 @@ export const API_ROUTES: ApiRoute[] = [
   { method: 'get', path: '/api/users/endpoints/{url_id}', summary: 'One endpoint (a heartbeat\'s with its state, and its ping URL for editors and above)', tag: 'Endpoints', access: 'key', data: EndpointSavedResource },
   { method: 'post', path: '/api/users/endpoints/{url_id}/rotate-ping-url', summary: 'A heartbeat\'s new ping URL (editors and above); the old one answers 404 from now on', tag: 'Endpoints', access: 'key', data: EndpointSavedResource, errors: [400] },
   { method: 'get', path: '/api/users/endpoints/{url_id}/pings', summary: 'A heartbeat\'s ping log: its last 100 pings, newest first', tag: 'Endpoints', access: 'key', data: list(PingLogResource), errors: [400] },
+  { method: 'post', path: '/api/users/endpoints/browser-run', summary: 'Run a browser check once now, unsaved (editors and above): the result with its screenshots; nothing is stored', tag: 'Endpoints', access: 'key', body: BrowserRunBody, data: BrowserRunResource, errors: [404, 429, 503, 504] },
   { method: 'put', path: '/api/users/endpoints/{url_id}', summary: 'Replace an endpoint', tag: 'Endpoints', access: 'key', body: EndpointUpdateBody, data: EndpointSavedResource, errors: [409], dryRun: true },
   { method: 'delete', path: '/api/users/endpoints/{url_id}', summary: 'Delete an endpoint', tag: 'Endpoints', access: 'key', data: EndpointDeleted },
   { method: 'patch', path: '/api/users/endpoints/{url_id}/toggle', summary: 'Turn monitoring on or off', tag: 'Endpoints', access: 'key', body: EndpointToggleBody, data: EndpointToggleResult },
@@ -117,7 +118,8 @@ const ERROR_TEXT: Record<number, string> = {
   409: 'Conflicts with an existing item',
   429: 'The API key (or, on public routes, the client address) used its allowance for this minute',
   500: 'An unexpected server error; the text carries a request id to quote',
-  503: 'The results store, alerting or billing is not available on this server',
+  503: 'The results store, alerting or billing is not available on this server (browser-run: no agent that can run browser checks is connected)',
+  504: 'No answer in time (browser-run: the agent did not answer within the check\'s timeout plus 15 s)',
 };
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });

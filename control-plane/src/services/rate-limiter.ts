@@ -5,7 +5,7 @@ import type { RateLimitRepo } from '../store/rate-limit-repo';
 
 export type LimitBucket = 'login_ip' | 'signup_ip' | 'refresh_ip' | 'twofa_ip' | 'account_fail' | 'endpoint_mutation'
   | 'checkout_ip' | 'test_send_user' | 'test_send_person' | 'test_send_method' | 'verify_email_user'
-  | 'status_password' | 'subscribe_email' | 'subscribe_page' | 'invitation_user';
+  | 'status_password' | 'subscribe_email' | 'subscribe_page' | 'invitation_user' | 'browser_run';
 
 export interface LimitRule {
   max: number;
@@ -17,6 +17,9 @@ export interface LimitRule {
 /** Test sends per user and per method in ten minutes: a test send is a free relay otherwise. */
 export const TEST_SENDS_PER_WINDOW = 5;
 export const TEST_SEND_LIMITED = 'Too many test sends. Please wait a few minutes and try again.';
+
+/** "Run now" browser runs per workspace in ten minutes. */
+export const BROWSER_RUNS_PER_WINDOW = 20;
 
 /** Every bucket's allowance; the configurable ones come from RATE_LIMIT_*. */
 export function rateLimitRules(rl: Config['rateLimits']): Record<LimitBucket, LimitRule> {
@@ -37,6 +40,8 @@ export function rateLimitRules(rl: Config['rateLimits']): Record<LimitBucket, Li
     verify_email_user: { max: 3, windowSeconds: 3600, message: 'Too many verification emails. Please try again later.' },
     // Each invitation is a mail to an address the member chose.
     invitation_user: { max: 30, windowSeconds: 3600, message: 'Too many invitations. Please try again later.' },
+    // "Run now" of a browser check, per workspace: each run holds a Chromium on an agent.
+    browser_run: { max: BROWSER_RUNS_PER_WINDOW, windowSeconds: 600, message: 'Too many browser runs. Please wait a few minutes and try again.' },
     // Status pages: wrong page passwords per address and page, subscriptions per address and per page.
     status_password: { max: 10, windowSeconds: 600 },
     subscribe_email: { max: 3, windowSeconds: 3600, message: 'Too many subscription requests. Please try again later.' },

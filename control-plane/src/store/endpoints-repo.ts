@@ -327,6 +327,13 @@ export function createEndpointsRepo(db: Db, box?: SecretBox) {
     /** Selectors of the endpoint's secret fills: these may be sent without a value to keep it. */
     secretFillSelectors: (userId: number, urlId: number): Set<string> =>
       new Set((parseCheck(q.checkConfig.get(urlId, userId)).steps ?? []).filter((s) => s.secret && s.sealed).map((s) => s.selector ?? '')),
+    /** The endpoint's secret fill values opened, by selector ("Run now" of an edited check); undefined: not the user's. */
+    secretFillValues: (userId: number, urlId: number): Map<string, string> | undefined => {
+      const raw = q.checkConfig.get(urlId, userId);
+      if (raw === undefined) return undefined;
+      const steps = parseCheck(raw).steps ?? [];
+      return new Map(steps.filter((s) => s.secret && s.sealed).map((s) => [s.selector ?? '', box ? box.open(s.sealed!) : '']));
+    },
     insert: (userId: number, guid: string, input: EndpointWrite, check?: CheckInput): number => {
       const id = db.transaction(() => {
         const urlId = Number(q.insert.run({ ...params(userId, input), guid }).lastInsertRowid);

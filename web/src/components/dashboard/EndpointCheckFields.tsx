@@ -11,11 +11,14 @@ import { endpointKindSpec } from '@upfleet/proto/check-kinds';
 import { Field } from '../Field';
 import { LockIcon } from '../Icons';
 import { HeartbeatFields } from './HeartbeatFields';
+import { BrowserStepsEditor } from './BrowserStepsEditor';
 
 const DEFAULT_REQUEST: HttpRequestOptions = { method: 'GET', headers: [], body: '', follow_redirects: true };
 
-export function CheckFields({ value, onChange, allowedKinds, onKindRefused, urlId }: {
+export function CheckFields({ value, onChange, allowedKinds, onKindRefused, urlId, keptSecrets }: {
   value: EndpointCheck;
+  /** browser: selectors of the saved endpoint's secret fills (kept when sent without a value) */
+  keptSecrets?: Set<string>;
   /** The saved endpoint's id (a heartbeat shows its ping URL). */
   urlId?: number;
   onChange: (next: EndpointCheck) => void;
@@ -56,6 +59,8 @@ export function CheckFields({ value, onChange, allowedKinds, onKindRefused, urlI
       </fieldset>
 
       {kind === 'heartbeat' && <HeartbeatFields value={value} onChange={onChange} urlId={urlId} />}
+
+      {kind === 'browser' && <BrowserStepsEditor value={value} onChange={onChange} keptSecrets={keptSecrets ?? new Set()} />}
 
       {target.field === 'target' && (
         <div className="form-grid">

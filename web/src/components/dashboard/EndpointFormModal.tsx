@@ -5,6 +5,8 @@ import { endpointKindSpec } from '@upfleet/proto/check-kinds';
 import { EndpointCreateBody, SLO_WINDOW_DAYS, firstError } from '@upfleet/proto/schemas';
 import { CheckFields } from './EndpointCheckFields';
 import { PingInstructions } from './HeartbeatFields';
+import { BrowserRunPanel } from './BrowserRunPanel';
+import { stepError } from './BrowserStepsEditor';
 import { Modal } from '../Modal';
 import { regionKey, regionLabel } from '../../lib/format';
 import { validateEndpointBasics } from '../../lib/validation';
@@ -132,6 +134,8 @@ export function EndpointFormModal({
   const [parent, setParent] = useState<number | null>(endpoint?.depends_on ?? null);
   // http and browser checks load a URL; the other kinds name a target or none
   const urlKind = endpointKindSpec(kind).target.field === 'url';
+  // A saved browser check's secret fills come without their value (write-only): sent so, they are kept.
+  const [keptSecrets] = useState(() => new Set((endpoint?.steps ?? []).filter((s) => s.action === 'fill' && s.secret && s.value === undefined).map((s) => s.selector ?? '')));
   const [error, setError] = useState('');
   const [notice, setNotice] = useState('');
   const [busy, setBusy] = useState(false);
@@ -169,7 +173,8 @@ export function EndpointFormModal({
     e.preventDefault();
     // the whole body through the server's schema (kind rules, request, assertions); an http one as before
     const body = { ...form, ...check, ...(urlKind ? {} : { url: undefined }) };
-    const invalid = kind === 'http' && !check.request && !check.assertions?.length ? validateEndpointBasics(form.name, form.url) : firstError(EndpointCreateBody, body);
+    const stepInvalid = kind === 'browser' ? (check.steps ?? []).map((s, i) => stepError(s, i, (sel) => keptSecrets.has(sel))).find((m) => m !== null) : undefined;
+    const invalid = kind === 'http' && !check.request && !check.assertions?.length ? validateEndpointBasics(form.name, form.url) : firstError(EndpointCreateBody, body) ?? stepInvalid;
     if (invalid) {
       setError(invalid);
       return;
@@ -223,8 +228,9 @@ export function EndpointFormModal({
             </Field>
           )}
         </div>
-        <CheckFields value={check} onChange={setCheck} allowedKinds={plan.monitor_kinds} urlId={endpoint?.url_id}
+        <CheckFields value={check} onChange={setCheck} allowedKinds={plan.monitor_kinds} urlId={endpoint?.url_id} keptSecrets={keptSecrets}
           onKindRefused={(k) => setNotice(planViolations(limits, { kind: k })[0]?.message ?? `${endpointKindSpec(k).label} checks are not in your plan`)} />
+        {kind === 'browser' && <BrowserRunPanel url={form.url} check={check} urlId={endpoint?.url_id} keptSecrets={keptSecrets} />}
         {kind !== 'heartbeat' && (
           <Field id="ep-interval" label="Check interval">
             <select id="ep-interval" value={interval ?? ''} onChange={(e) => setOwnInterval(e.target.value === '' ? null : Number(e.target.value))}>

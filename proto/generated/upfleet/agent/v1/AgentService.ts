@@ -9,6 +9,8 @@ import type { HeartbeatResponse as _upfleet_agent_v1_HeartbeatResponse, Heartbea
 import type { RegisterRequest as _upfleet_agent_v1_RegisterRequest, RegisterRequest__Output as _upfleet_agent_v1_RegisterRequest__Output } from '../../../upfleet/agent/v1/RegisterRequest';
 import type { RegisterResponse as _upfleet_agent_v1_RegisterResponse, RegisterResponse__Output as _upfleet_agent_v1_RegisterResponse__Output } from '../../../upfleet/agent/v1/RegisterResponse';
 import type { ResultBatch as _upfleet_agent_v1_ResultBatch, ResultBatch__Output as _upfleet_agent_v1_ResultBatch__Output } from '../../../upfleet/agent/v1/ResultBatch';
+import type { RunNowAck as _upfleet_agent_v1_RunNowAck, RunNowAck__Output as _upfleet_agent_v1_RunNowAck__Output } from '../../../upfleet/agent/v1/RunNowAck';
+import type { RunNowReport as _upfleet_agent_v1_RunNowReport, RunNowReport__Output as _upfleet_agent_v1_RunNowReport__Output } from '../../../upfleet/agent/v1/RunNowReport';
 import type { WatchAssignmentsRequest as _upfleet_agent_v1_WatchAssignmentsRequest, WatchAssignmentsRequest__Output as _upfleet_agent_v1_WatchAssignmentsRequest__Output } from '../../../upfleet/agent/v1/WatchAssignmentsRequest';
 
 export interface AgentServiceClient extends grpc.Client {
@@ -54,6 +56,25 @@ export interface AgentServiceClient extends grpc.Client {
   reportResults(options?: grpc.CallOptions): grpc.ClientDuplexStream<_upfleet_agent_v1_ResultBatch, _upfleet_agent_v1_BatchAck__Output>;
   
   /**
+   * The result of a RunNowRequest (AssignmentUpdate.run_now), sent once when the run ends. A unary
+   * call of its own, not a CheckResult in ReportResults: a Run-now result is answered to one waiting
+   * HTTP request and never stored, so it must not pass through the outbox, ingest or alerting.
+   */
+  ReportRunNow(argument: _upfleet_agent_v1_RunNowReport, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_upfleet_agent_v1_RunNowAck__Output>): grpc.ClientUnaryCall;
+  ReportRunNow(argument: _upfleet_agent_v1_RunNowReport, metadata: grpc.Metadata, callback: grpc.requestCallback<_upfleet_agent_v1_RunNowAck__Output>): grpc.ClientUnaryCall;
+  ReportRunNow(argument: _upfleet_agent_v1_RunNowReport, options: grpc.CallOptions, callback: grpc.requestCallback<_upfleet_agent_v1_RunNowAck__Output>): grpc.ClientUnaryCall;
+  ReportRunNow(argument: _upfleet_agent_v1_RunNowReport, callback: grpc.requestCallback<_upfleet_agent_v1_RunNowAck__Output>): grpc.ClientUnaryCall;
+  /**
+   * The result of a RunNowRequest (AssignmentUpdate.run_now), sent once when the run ends. A unary
+   * call of its own, not a CheckResult in ReportResults: a Run-now result is answered to one waiting
+   * HTTP request and never stored, so it must not pass through the outbox, ingest or alerting.
+   */
+  reportRunNow(argument: _upfleet_agent_v1_RunNowReport, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_upfleet_agent_v1_RunNowAck__Output>): grpc.ClientUnaryCall;
+  reportRunNow(argument: _upfleet_agent_v1_RunNowReport, metadata: grpc.Metadata, callback: grpc.requestCallback<_upfleet_agent_v1_RunNowAck__Output>): grpc.ClientUnaryCall;
+  reportRunNow(argument: _upfleet_agent_v1_RunNowReport, options: grpc.CallOptions, callback: grpc.requestCallback<_upfleet_agent_v1_RunNowAck__Output>): grpc.ClientUnaryCall;
+  reportRunNow(argument: _upfleet_agent_v1_RunNowReport, callback: grpc.requestCallback<_upfleet_agent_v1_RunNowAck__Output>): grpc.ClientUnaryCall;
+  
+  /**
    * Server stream: one full snapshot (with a version), then deltas as endpoints or ownership change.
    */
   WatchAssignments(argument: _upfleet_agent_v1_WatchAssignmentsRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_upfleet_agent_v1_AssignmentUpdate__Output>;
@@ -83,6 +104,13 @@ export interface AgentServiceHandlers extends grpc.UntypedServiceImplementation 
   ReportResults: grpc.handleBidiStreamingCall<_upfleet_agent_v1_ResultBatch__Output, _upfleet_agent_v1_BatchAck>;
   
   /**
+   * The result of a RunNowRequest (AssignmentUpdate.run_now), sent once when the run ends. A unary
+   * call of its own, not a CheckResult in ReportResults: a Run-now result is answered to one waiting
+   * HTTP request and never stored, so it must not pass through the outbox, ingest or alerting.
+   */
+  ReportRunNow: grpc.handleUnaryCall<_upfleet_agent_v1_RunNowReport__Output, _upfleet_agent_v1_RunNowAck>;
+  
+  /**
    * Server stream: one full snapshot (with a version), then deltas as endpoints or ownership change.
    */
   WatchAssignments: grpc.handleServerStreamingCall<_upfleet_agent_v1_WatchAssignmentsRequest__Output, _upfleet_agent_v1_AssignmentUpdate>;
@@ -93,5 +121,6 @@ export interface AgentServiceDefinition extends grpc.ServiceDefinition {
   Heartbeat: MethodDefinition<_upfleet_agent_v1_HeartbeatRequest, _upfleet_agent_v1_HeartbeatResponse, _upfleet_agent_v1_HeartbeatRequest__Output, _upfleet_agent_v1_HeartbeatResponse__Output>
   Register: MethodDefinition<_upfleet_agent_v1_RegisterRequest, _upfleet_agent_v1_RegisterResponse, _upfleet_agent_v1_RegisterRequest__Output, _upfleet_agent_v1_RegisterResponse__Output>
   ReportResults: MethodDefinition<_upfleet_agent_v1_ResultBatch, _upfleet_agent_v1_BatchAck, _upfleet_agent_v1_ResultBatch__Output, _upfleet_agent_v1_BatchAck__Output>
+  ReportRunNow: MethodDefinition<_upfleet_agent_v1_RunNowReport, _upfleet_agent_v1_RunNowAck, _upfleet_agent_v1_RunNowReport__Output, _upfleet_agent_v1_RunNowAck__Output>
   WatchAssignments: MethodDefinition<_upfleet_agent_v1_WatchAssignmentsRequest, _upfleet_agent_v1_AssignmentUpdate, _upfleet_agent_v1_WatchAssignmentsRequest__Output, _upfleet_agent_v1_AssignmentUpdate__Output>
 }

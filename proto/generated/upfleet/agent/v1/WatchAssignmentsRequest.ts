@@ -21,6 +21,10 @@ export interface WatchAssignmentsRequest {
    * can (an older agent leaves it false and gets none).
    */
   'browser_checks'?: (boolean);
+  /**
+   * Set by agents that run a RunNowRequest sent on this stream; others are never sent one.
+   */
+  'accepts_run_now'?: (boolean);
 }
 
 export interface WatchAssignmentsRequest__Output {
@@ -42,4 +46,8 @@ export interface WatchAssignmentsRequest__Output {
    * can (an older agent leaves it false and gets none).
    */
   'browser_checks': (boolean);
+  /**
+   * Set by agents that run a RunNowRequest sent on this stream; others are never sent one.
+   */
+  'accepts_run_now': (boolean);
 }
