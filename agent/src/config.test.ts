@@ -92,12 +92,13 @@ describe('parseAgentArgv', () => {
 });
 
 describe('browser checks options', () => {
-  it('finds Chromium at /usr/bin/chromium unless UPFLEET_CHROMIUM_PATH says otherwise, and caps browsers by memory', () => {
+  it('finds Chromium at /usr/bin/chromium unless UPFLEET_CHROMIUM_PATH says otherwise, and caps browsers by memory and cores', () => {
     const c = loadAgentConfig(base, {}, '/srv');
     expect(c.chromiumPath).toBe('/usr/bin/chromium');
     expect(c.browserConcurrency).toBe(defaultBrowserConcurrency());
-    expect(defaultBrowserConcurrency(8 * 1024 ** 3)).toBe(11);
-    expect(defaultBrowserConcurrency(512 * 1024 ** 2)).toBe(1);
+    expect(defaultBrowserConcurrency(8 * 1024 ** 3, 16)).toBe(11);
+    expect(defaultBrowserConcurrency(512 * 1024 ** 2, 16)).toBe(1);
+    expect(defaultBrowserConcurrency(24 * 1024 ** 3, 2)).toBe(2); // and by cores
     const set = loadAgentConfig({ ...base, UPFLEET_CHROMIUM_PATH: '/opt/chrome/chrome', UPFLEET_BROWSER_CONCURRENCY: '3' }, {}, '/srv');
     expect(set).toMatchObject({ chromiumPath: '/opt/chrome/chrome', browserConcurrency: 3 });
     expect(() => loadAgentConfig({ ...base, UPFLEET_BROWSER_CONCURRENCY: '0' }, {}, '/srv')).toThrow(/UPFLEET_BROWSER_CONCURRENCY must be a whole number from 1 to 1000/);

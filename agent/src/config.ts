@@ -43,13 +43,16 @@ export interface AgentConfig {
   logLevel: string;
   /** the Chromium browser checks run with (not bundled: Debian's `chromium` package) */
   chromiumPath: string;
-  /** browsers running at once: each is a few hundred MB (default: one per 700 MB of memory, at least 1) */
+  /** browsers running at once: each is a few hundred MB (default: one per 700 MB of memory, at most one per core, at least 1) */
   browserConcurrency: number;
 }
 
 /** Memory per concurrent browser that the default concurrency assumes. */
 export const BROWSER_MEMORY_BYTES = 700 * 1024 * 1024;
-export const defaultBrowserConcurrency = (totalMemoryBytes = os.totalmem()): number => Math.max(1, Math.floor(totalMemoryBytes / BROWSER_MEMORY_BYTES));
+// Memory bounds the browsers, and so do the cores: 34 Chromiums on a 2-core, 24 GB machine all
+// timed out at 30 s (bench:agent-browser), where 2 passed every check.
+export const defaultBrowserConcurrency = (totalMemoryBytes = os.totalmem(), cores = os.availableParallelism()): number =>
+  Math.max(1, Math.min(Math.floor(totalMemoryBytes / BROWSER_MEMORY_BYTES), cores));
 
 export interface AgentConfigOverrides {
   configFile?: string;
