@@ -5,6 +5,7 @@
 // with the same flags and UPFLEET_* variables as `upfleet agent run`.
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -21,6 +22,13 @@ export const SEA_ASSETS: Record<string, string> = {
   'better_sqlite3.node': 'better_sqlite3.node',
   'agent_service.proto': 'upfleet/agent/v1/agent_service.proto',
   'probe-worker-boot.mjs': 'probe-worker-boot.mjs',
+};
+
+/** Playwright and the files it reads beside itself: written out on the first browser check only. */
+export const SEA_BROWSER_ASSETS: Record<string, string> = {
+  'playwright-core.cjs': 'playwright-core/lib/playwright-core.cjs',
+  'playwright-core/package.json': 'playwright-core/package.json',
+  'playwright-core/browsers.json': 'playwright-core/browsers.json',
 };
 
 /** $UPFLEET_CACHE_DIR, systemd's $CACHE_DIRECTORY, $XDG_CACHE_HOME or ~/.cache, else the temp dir (per user). */
@@ -49,12 +57,16 @@ function privateDir(dir: string): void {
   if ((st.mode & 0o077) !== 0) chmodSync(dir, 0o700);
 }
 
-function extractAssets(): string {
+function cacheDir(): string {
   const root = cacheRoot();
   privateDir(root);
   const dir = path.join(root, __UPFLEET_BUILD_ID__);
   privateDir(dir);
-  for (const [name, rel] of Object.entries(SEA_ASSETS)) {
+  return dir;
+}
+
+function extractAssets(dir: string, assets: Record<string, string>): string {
+  for (const [name, rel] of Object.entries(assets)) {
     const file = path.join(dir, rel);
     const want = __UPFLEET_ASSET_SHA256__[name];
     const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
@@ -83,7 +95,7 @@ function main(): void {
   }
   let dir: string;
   try {
-    dir = extractAssets();
+    dir = extractAssets(cacheDir(), SEA_ASSETS);
   } catch (err) {
     process.stderr.write(`upfleet-agent: cannot prepare the cache dir (set UPFLEET_CACHE_DIR to a writable dir): ${(err as Error).message}\n`);
     process.exitCode = 1;
@@ -94,6 +106,11 @@ function main(): void {
   const addon = { exports: {} as object };
   process.dlopen(addon, path.join(dir, SEA_ASSETS['better_sqlite3.node']));
   g.__upfleetSqliteBinding = addon.exports;
+  // agent/src/probers/browser/playwright.ts: the first browser check writes Playwright out and loads it from disk
+  (g as { __upfleetLoadPlaywright?: () => unknown }).__upfleetLoadPlaywright = () => {
+    const file = path.join(extractAssets(dir, SEA_BROWSER_ASSETS), SEA_BROWSER_ASSETS['playwright-core.cjs']);
+    return createRequire(file)(file);
+  };
   // Loaded after the setup above: the agent's modules read import.meta.url when they load.
   void import('../src/main');
 }
