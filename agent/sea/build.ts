@@ -51,6 +51,22 @@ export interface BuiltAgent {
   built: boolean;
 }
 
+/**
+ * undici's llhttp build is a CommonJS module whose exports is a Buffer. esbuild's ESM interop
+ * (__toESM) copies every own property of a default-imported CommonJS module as a getter: one
+ * closure per byte, 54,000 of them, ~10 MB of heap in the agent and in each probe thread. Served
+ * as an ES module with the same bytes, the import is a plain binding.
+ */
+const llhttpWasmAsEsm: Plugin = {
+  name: 'llhttp-wasm-as-esm',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]undici[\\/]lib[\\/]llhttp[\\/]llhttp_simd-wasm\.js$/ }, (args) => {
+      const bytes = createRequire(args.path)(args.path) as Buffer;
+      return { contents: `import { Buffer } from 'node:buffer';\nexport default Buffer.from(${JSON.stringify(bytes.toString('base64'))}, 'base64');\n`, loader: 'js' };
+    });
+  },
+};
+
 /** Runs a build step quietly (postject warns about every ELF note); its output only when it fails. */
 function run([cmd, ...args]: string[]): void {
   const r = spawnSync(cmd, args, { encoding: 'utf8' });
@@ -80,7 +96,7 @@ export async function buildAgentExecutable(opts: { outDir?: string; force?: bool
     // The version the agent sends on connect (agent/src/index.ts), also printed by --version.
     const version = /AGENT_VERSION = '([^']+)'/.exec(readFileSync(path.join(REPO_ROOT, 'agent/src/index.ts'), 'utf8'))?.[1];
     if (!version) throw new Error('AGENT_VERSION not found in agent/src/index.ts');
-    const common = { bundle: true, platform: 'node' as const, target: 'node20', logLevel: 'warning' as const, legalComments: 'none' as const, minifyWhitespace: true, minifySyntax: true };
+    const common = { bundle: true, platform: 'node' as const, target: 'node20', logLevel: 'warning' as const, legalComments: 'none' as const, minifyWhitespace: true, minifySyntax: true, plugins: [llhttpWasmAsEsm] };
     // The worker thread is loaded from the cache dir by node's ESM loader: an ES module whose
     // CommonJS dependencies get a require().
     await build({
@@ -88,27 +104,27 @@ export async function buildAgentExecutable(opts: { outDir?: string; force?: bool
       entryPoints: [path.join(REPO_ROOT, 'agent/src/probe-worker.ts')],
       format: 'esm',
       outfile: path.join(work, 'probe-worker-boot.mjs'),
+      external: ['playwright-core'], // browser checks run on the main thread only
       banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+    });
+    // Playwright (~5 MB of script) is an asset of its own, loaded on the first browser check
+    // (agent/src/probers/browser/playwright.ts): in the agent's script it cost ~40 MB of RSS on
+    // agents without browser checks. Its package.json and browsers.json go beside it, where it
+    // reads them at run time (lib/ → ..).
+    const playwrightDir = path.dirname(requireAgent.resolve('playwright-core/package.json'));
+    await build({
+      ...common,
+      entryPoints: [path.join(playwrightDir, 'index.js')],
+      format: 'cjs',
+      outfile: path.join(work, 'playwright-core.cjs'),
     });
     const assets: Record<string, string> = {
       'better_sqlite3.node': path.join(path.dirname(requireAgent.resolve('better-sqlite3/package.json')), 'build/Release/better_sqlite3.node'),
       'agent_service.proto': path.join(REPO_ROOT, 'proto/upfleet/agent/v1/agent_service.proto'),
       'probe-worker-boot.mjs': path.join(work, 'probe-worker-boot.mjs'),
-    };
-    // playwright-core (browser checks) reads its package.json and browsers.json with a computed
-    // require() when it loads; a single executable's require() loads built-in modules only, so the
-    // two files are written into the bundle as literals.
-    const playwrightRoot = path.dirname(requireAgent.resolve('playwright-core/package.json'));
-    const playwrightJson: Plugin = {
-      name: 'playwright-core-json',
-      setup(b) {
-        b.onLoad({ filter: /[\\/]playwright-core[\\/]lib[\\/].*\.js$/ }, (args) => {
-          const source = readFileSync(args.path, 'utf8');
-          const contents = source.replace(/require\(import_path\d*\.default\.join\(packageRoot, "(package|browsers)\.json"\)\)/g,
-            (_m, name: string) => `(${readFileSync(path.join(playwrightRoot, `${name}.json`), 'utf8')})`);
-          return { contents, loader: 'js' };
-        });
-      },
+      'playwright-core.cjs': path.join(work, 'playwright-core.cjs'),
+      'playwright-core/package.json': path.join(playwrightDir, 'package.json'),
+      'playwright-core/browsers.json': path.join(playwrightDir, 'browsers.json'),
     };
     const assetSha256 = Object.fromEntries(Object.entries(assets).map(([name, file]) => [name, createHash('sha256').update(readFileSync(file)).digest('hex')]));
     await build({
@@ -116,7 +132,7 @@ export async function buildAgentExecutable(opts: { outDir?: string; force?: bool
       entryPoints: [path.join(REPO_ROOT, 'agent/sea/main.ts')],
       format: 'cjs',
       outfile: path.join(work, 'agent.cjs'),
-      plugins: [playwrightJson],
+      external: ['playwright-core'], // its own asset, see above
       define: {
         'import.meta.url': 'globalThis.__upfleetSeaUrl',
         __UPFLEET_BUILD_ID__: JSON.stringify(id),

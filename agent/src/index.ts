@@ -37,6 +37,8 @@ export interface AgentStats {
   outboxDepth: number;
   outboxDropped: number;
   link: LinkStats;
+  /** probe threads running (0: probes run on the main thread; 'auto' starts them under lasting overload) */
+  probeThreads: number;
 }
 
 export interface StartAgentOptions {
@@ -85,17 +87,25 @@ export async function startAgent(config: AgentConfig, logger?: Logger, opts: Sta
     onCrash: (err, lost) => log.error({ err: err.message, lostChecks: lost }, 'probe thread died; replaced, its checks reported as failed'),
   });
   let pool: { run: CheckRunner; close(): Promise<void> } | undefined;
+  let probeThreads = 0;
   if (config.probeThreads === 'auto') {
+    // One core stays with the main thread: it still schedules, handles every result and writes the
+    // outbox. A probe thread per core on top of it (2 + main on 2 cores) ran slower than 1 + main.
+    const threads = Math.max(1, availableParallelism() - 1);
     pool = createAdaptiveRunner({
       local: localRunner(),
-      makePool: () => makePool(Math.max(1, availableParallelism())),
+      makePool: () => makePool(threads),
       load: () => ({ duePerSecond: duePerSecond(), completed: scheduler.stats().completed }),
       onStart: (u) => {
+        probeThreads = threads;
         const relaxed = relaxAgentHeap(); // throughput over memory from here on (agent/src/heap.ts)
-        log.info({ eventLoopUtilization: Math.round(u * 100) / 100, threads: availableParallelism(), heap: relaxed ? 'v8 defaults' : 'unchanged' }, 'main thread saturated; probes move to worker threads');
+        log.info({ eventLoopUtilization: Math.round(u * 100) / 100, threads, heap: relaxed ? 'v8 defaults' : 'unchanged' }, 'main thread saturated; probes move to worker threads');
       },
     });
-  } else if (config.probeThreads > 0) pool = makePool(config.probeThreads);
+  } else if (config.probeThreads > 0) {
+    pool = makePool(config.probeThreads);
+    probeThreads = config.probeThreads;
+  }
   const probeRun = pool?.run ?? localRunner();
   const runCheck: CheckRunner = (a) => (a.kind === 'CHECK_KIND_BROWSER' ? browserRunner(a) : probeRun(a));
   const counters = new CheckCounters(registry);
@@ -208,6 +218,7 @@ export async function startAgent(config: AgentConfig, logger?: Logger, opts: Sta
       outboxDepth: stopped ? 0 : outbox.depth() + pending.length,
       outboxDropped: stopped ? 0 : outbox.dropped(),
       link: link.stats(),
+      probeThreads,
     };
   };
 

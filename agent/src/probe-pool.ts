@@ -27,7 +27,13 @@ interface Slot {
   worker: Worker;
   /** checks sent to this thread and not answered yet */
   inflight: Map<number, { a: Assignment; startedAt: number; resolve: (r: CheckResult) => void }>;
+  /** checks for this thread not posted yet: one message per thread per event-loop turn */
+  outgoing: ProbeRequest[];
 }
+
+/** What goes to a probe thread (an array of them per message) and what comes back. */
+export interface ProbeRequest { id: number; a: Assignment }
+export interface ProbeReply { id: number; r?: CheckResult; error?: string }
 
 export function createProbePool(opts: ProbePoolOptions): ProbePool {
   let nextId = 1;
@@ -42,12 +48,16 @@ export function createProbePool(opts: ProbePoolOptions): ProbePool {
       // No young-generation limit: probe threads only start under lasting overload, where a 6 MB
       // one cost ~10 % of the checks/s in scavenges (bench:agent-throughput) for ~30 MB of RSS.
     });
-    const slot: Slot = { worker: w, inflight: new Map() };
-    w.on('message', (m: { id: number; r?: CheckResult; error?: string }) => {
-      const p = slot.inflight.get(m.id);
-      if (!p) return;
-      slot.inflight.delete(m.id);
-      p.resolve(m.r ?? failedCheck(p.a, `probe failed: ${m.error ?? 'unknown error'}`, p.startedAt));
+    const slot: Slot = { worker: w, inflight: new Map(), outgoing: [] };
+    // Replies come in batches too (probe-worker.ts): a message per check cost more main-thread
+    // time than the check's own socket work (bench:agent-throughput, probe threads 1 vs 0).
+    w.on('message', (batch: ProbeReply[]) => {
+      for (const m of batch) {
+        const p = slot.inflight.get(m.id);
+        if (!p) continue;
+        slot.inflight.delete(m.id);
+        p.resolve(m.r ?? failedCheck(p.a, `probe failed: ${m.error ?? 'unknown error'}`, p.startedAt));
+      }
     });
     let gone = false;
     const died = (err: Error): void => {
@@ -68,6 +78,16 @@ export function createProbePool(opts: ProbePoolOptions): ProbePool {
     return slot;
   };
   const slots: Slot[] = Array.from({ length: opts.threads }, spawn);
+  let flushScheduled = false;
+  const flush = (): void => {
+    flushScheduled = false;
+    for (const s of slots) {
+      if (!s.outgoing.length) continue;
+      const batch = s.outgoing;
+      s.outgoing = [];
+      s.worker.postMessage(batch);
+    }
+  };
 
   return {
     run(a: Assignment) {
@@ -77,7 +97,11 @@ export function createProbePool(opts: ProbePoolOptions): ProbePool {
       const id = nextId++;
       return new Promise<CheckResult>((resolve) => {
         best.inflight.set(id, { a, startedAt: Date.now(), resolve });
-        best.worker.postMessage({ id, a });
+        best.outgoing.push({ id, a });
+        if (!flushScheduled) {
+          flushScheduled = true;
+          setImmediate(flush);
+        }
       });
     },
     async close() {

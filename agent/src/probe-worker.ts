@@ -1,7 +1,7 @@
 // Worker-thread side of the probe pool: runs checks with the same runner as the main thread,
 // so sockets, TLS and parsing of many checks spread over the machine's cores.
 import { parentPort, workerData } from 'node:worker_threads';
-import type { Assignment } from '@upfleet/proto';
+import type { ProbeReply, ProbeRequest } from './probe-pool';
 import { createHostResolver } from './probers/index';
 import { createCheckRunner } from './run-check';
 
@@ -15,9 +15,22 @@ const run = createCheckRunner({
   maxBodyBytes: init.maxBodyBytes,
 });
 
-parentPort!.on('message', (m: { id: number; a: Assignment }) => {
-  run(m.a).then(
-    (r) => parentPort!.postMessage({ id: m.id, r }),
-    (err: unknown) => parentPort!.postMessage({ id: m.id, error: String((err as Error)?.message ?? err) }),
-  );
+// Results leave in one message per event-loop turn, as checks arrive (probe-pool.ts).
+let replies: ProbeReply[] = [];
+const flush = (): void => {
+  const batch = replies;
+  replies = [];
+  parentPort!.postMessage(batch);
+};
+const reply = (m: ProbeReply): void => {
+  if (replies.push(m) === 1) setImmediate(flush);
+};
+
+parentPort!.on('message', (batch: ProbeRequest[]) => {
+  for (const m of batch) {
+    run(m.a).then(
+      (r) => reply({ id: m.id, r }),
+      (err: unknown) => reply({ id: m.id, error: String((err as Error)?.message ?? err) }),
+    );
+  }
 });

@@ -8,6 +8,7 @@ import type { BrowserContext, BrowserServer, Page } from 'playwright-core';
 import { refusedTarget, type HostResolver } from '../resolve';
 import type { ProbedFields } from '../prober';
 import { round } from '../types';
+import { loadPlaywright } from './playwright';
 import { takeScreenshot } from './screenshot';
 
 export interface BrowserRunOptions {
@@ -80,7 +81,7 @@ export async function runBrowserCheck(o: BrowserRunOptions): Promise<ProbedField
   };
 
   try {
-    const { chromium } = await import('playwright-core');
+    const { chromium } = await loadPlaywright();
     server = await chromium.launchServer({
       executablePath: o.chromiumPath, headless: true, timeout: remaining(), handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false,
       // A check runs no user code and loads public pages; --no-sandbox only because agents often run in containers without user namespaces.
