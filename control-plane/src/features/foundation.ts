@@ -91,7 +91,7 @@ export function createFoundation(config: Config, logger: Logger, opts: Foundatio
     endpointsRepo: createEndpointsRepo(db, box),
     agentsRepo: createAgentsRepo(db),
     workspacesRepo: createWorkspacesRepo(db),
-    limiter: createRateLimiter(createRateLimitRepo(db), rateLimitRules(config.rateLimits), { metrics }),
+    limiter: createRateLimiter(createRateLimitRepo(sql.db), rateLimitRules(config.rateLimits), { metrics }),
     // Endpoint and plan changes reach the assignment engine, alerting and the live state through
     // one hub: one endpoint's change recomputes that endpoint; a plan or region change, every one.
     changes: createChangeHub(),

@@ -78,11 +78,11 @@ export function createAuthService(deps: AuthDeps) {
   /** The current password or a current code (TOTP or backup), counted as an account failure when wrong. */
   async function proveOwner(user: UserRow, password: string | undefined, code: string | undefined, missing: string): Promise<void> {
     if (!password && !code) throw badRequest(missing);
-    const attempt = limiter.consume('account_fail', user.email);
+    const attempt = await limiter.consume('account_fail', user.email);
     if (password) {
       if (!(await verifyPassword(password, user.password_hash))) throw badRequest('Current password is incorrect');
     } else if (!code || !user.two_factor_enabled || !verifyTotpOrBackup(user, code)) throw badRequest(MESSAGES.invalidCode);
-    limiter.undo(attempt);
+    await limiter.undo(attempt);
   }
 
   /** A TOTP code counts once: its time step must be later than the last one this account used
@@ -100,7 +100,7 @@ export function createAuthService(deps: AuthDeps) {
   // Bodies arrive parsed by their schema (@upfleet/proto/schemas); what is left here is policy.
   return {
     async signup({ username, email, password, checkout_session }: SignupBody, ip: string): Promise<AuthResult> {
-      limiter.consume('signup_ip', ip);
+      await limiter.consume('signup_ip', ip);
       if (users.byEmail(email)) throw conflict('An account with this email already exists');
       if (users.byUsername(username)) throw conflict('This username is already taken');
       // Checked with Stripe before the account exists, so a bad or used checkout creates nothing.
@@ -120,20 +120,20 @@ export function createAuthService(deps: AuthDeps) {
     },
 
     async login({ email, password, two_factor_code: code, checkout_session }: LoginBody, ip: string): Promise<AuthResult> {
-      limiter.consume('login_ip', ip);
+      await limiter.consume('login_ip', ip);
       // Counted before the hash is awaited, so parallel guesses cannot all pass the check first.
-      const attempt = limiter.consume('account_fail', email);
+      const attempt = await limiter.consume('account_fail', email);
       const user = users.byEmail(email);
       const ok = await verifyPassword(password, user?.password_hash ?? DUMMY_PASSWORD_HASH);
       if (!user || !ok) throw unauthorized(MESSAGES.invalidCredentials);
       if (user.two_factor_enabled) {
         if (!code) {
-          limiter.undo(attempt); // the right password, asked for its second factor: not a failure
+          await limiter.undo(attempt); // the right password, asked for its second factor: not a failure
           throw unauthorized('Two-factor authentication code required', { requires2FA: true });
         }
         if (!verifyTotpOrBackup(user, code)) throw unauthorized(MESSAGES.invalidCode, { requires2FA: true });
       }
-      limiter.reset('account_fail', email);
+      await limiter.reset('account_fail', email);
       const claim = (await deps.checkout?.prepareClaim(checkout_session, { email: user.email, verified: emailVerified(user), atLogin: true })) ?? null;
       if (claim) deps.checkout!.commitClaim(claim, user.id);
       const pair = await tokens.issue(user.id);
@@ -141,7 +141,7 @@ export function createAuthService(deps: AuthDeps) {
     },
 
     async refresh({ refreshToken }: RefreshBody, ip: string) {
-      limiter.consume('refresh_ip', ip);
+      await limiter.consume('refresh_ip', ip);
       const pair = await tokens.refresh(refreshToken);
       const user = users.byId(pair.userId);
       if (!user) throw unauthorized('Invalid refresh token');
@@ -210,7 +210,7 @@ export function createAuthService(deps: AuthDeps) {
       if (!mailer) throw badRequest(ALREADY_VERIFIED);
       const pending = users.pendingEmail(userId, now());
       if (!pending && emailVerified(user)) throw badRequest(ALREADY_VERIFIED);
-      limiter.consume('verify_email_user', String(userId));
+      await limiter.consume('verify_email_user', String(userId));
       const to = pending ?? user.email;
       await sendVerification(user, to);
       return { sent: true, email: to };
@@ -219,9 +219,9 @@ export function createAuthService(deps: AuthDeps) {
     async changePassword(userId: number, sessionId: string, { current_password: current, new_password: next }: PasswordChangeBody): Promise<void> {
       const user = users.byId(userId);
       if (!user) throw notFound('User not found');
-      const attempt = limiter.consume('account_fail', user.email);
+      const attempt = await limiter.consume('account_fail', user.email);
       if (!(await verifyPassword(current, user.password_hash))) throw badRequest('Current password is incorrect');
-      limiter.undo(attempt);
+      await limiter.undo(attempt);
       users.updatePassword(userId, await hashPassword(next));
       await tokens.revokeOthers(userId, sessionId, 'password change');
     },
@@ -242,14 +242,14 @@ export function createAuthService(deps: AuthDeps) {
     },
 
     async verifyTwoFactor(userId: number, sessionId: string, ip: string, { token }: TwoFactorVerifyBody): Promise<void> {
-      limiter.consume('twofa_ip', ip);
+      await limiter.consume('twofa_ip', ip);
       const user = users.byId(userId);
       if (!user) throw notFound('User not found');
       if (!user.totp_pending_secret_enc) throw badRequest('Start two-factor setup first');
-      const attempt = limiter.consume('account_fail', user.email);
+      const attempt = await limiter.consume('account_fail', user.email);
       const step = totpStep(token, box.open(user.totp_pending_secret_enc), now());
       if (step === null) throw badRequest(MESSAGES.invalidCode);
-      limiter.undo(attempt);
+      await limiter.undo(attempt);
       // The step is recorded, so the code just used cannot sign in a moment later.
       users.enableTotp(userId, step);
       await tokens.revokeOthers(userId, sessionId, 'two-factor enabled');
@@ -268,12 +268,12 @@ export function createAuthService(deps: AuthDeps) {
 
     /** The second factor of a sign-in that proved the first elsewhere (single sign-on); wrong codes
      *  count against the account like failed logins. */
-    verifySecondFactor(userId: number, code: string): boolean {
+    async verifySecondFactor(userId: number, code: string): Promise<boolean> {
       const user = users.byId(userId);
       if (!user?.two_factor_enabled) return false;
-      const attempt = limiter.consume('account_fail', user.email);
+      const attempt = await limiter.consume('account_fail', user.email);
       if (!verifyTotpOrBackup(user, code)) return false;
-      limiter.undo(attempt);
+      await limiter.undo(attempt);
       return true;
     },
 

@@ -41,7 +41,7 @@ export function createOidcService(deps: {
   /** Ends every session of a person (the account was taken over). */
   revokeSessions: (userId: number, reason: string) => Promise<void>;
   /** Checks a TOTP or backup code of an account with two-factor (counted like a failed login). */
-  verifySecondFactor: (userId: number, code: string) => boolean;
+  verifySecondFactor: (userId: number, code: string) => Promise<boolean>;
   freePackageId: () => number;
   publicUrl: () => string;
   logger?: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
@@ -193,7 +193,7 @@ export function createOidcService(deps: {
         throw unauthorized(OIDC_TWO_FACTOR_EXPIRED);
       }
       if (!code) throw unauthorized('Two-factor authentication code required', { requires2FA: true });
-      if (!deps.verifySecondFactor(entry.userId, code)) {
+      if (!(await deps.verifySecondFactor(entry.userId, code))) {
         if (++entry.tries >= TWO_FACTOR_TRIES) secondFactor.delete(ticket);
         throw unauthorized(MESSAGES.invalidCode, { requires2FA: true });
       }

@@ -64,7 +64,7 @@ export function billingRoutes(deps: { billing: BillingService; prices: PriceServ
     res.json({ success: true, data: { enabled: billing.enabled(), default_package: deps.defaultPackage?.() ?? 'Free' } });
   });
   r.post('/public/create-checkout-session', async (req, res) => {
-    deps.limiter?.consume('checkout_ip', clientKey(req.ip));
+    await deps.limiter?.consume('checkout_ip', clientKey(req.ip));
     res.json({ success: true, data: await billing.createPublicCheckout(parseInput(PublicCheckoutSessionBody, req.body)) });
   });
 
