@@ -45,7 +45,7 @@ export function createAccountsFeature(base: Foundation, deps: { billing: Billing
       })
     : null;
   const apiKeys = createApiKeyService({
-    keys: createApiKeysRepo(base.db), planOf: base.planOf, perMinute: config.rateLimits.apiKeyPerMinute, onRevoked: (id) => deps.events.endKeyStreams(id),
+    keys: createApiKeysRepo(base.sql.db), planOf: (id) => Promise.resolve(base.planOf(id)), perMinute: config.rateLimits.apiKeyPerMinute, onRevoked: (id) => deps.events.endKeyStreams(id),
   });
   return {
     name: 'accounts',
