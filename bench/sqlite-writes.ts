@@ -9,6 +9,7 @@ import { seedDatabase } from '../control-plane/src/store/seed';
 import { createAgentsRepo } from '../control-plane/src/store/agents-repo';
 import { createEndpointsRepo } from '../control-plane/src/store/endpoints-repo';
 import { createUsersRepo } from '../control-plane/src/store/users-repo';
+import { sqliteSql } from '../control-plane/src/store/sql/open';
 
 const SECONDS = Number(process.argv[2] ?? 3);
 const dir = mkdtempSync(path.join(os.tmpdir(), 'upfleet-bench-sqlite-'));
@@ -16,13 +17,13 @@ const db = openDatabase(path.join(dir, 'upfleet.db'));
 seedDatabase(db);
 const agents = createAgentsRepo(db);
 const endpoints = createEndpointsRepo(db);
-const users = createUsersRepo(db);
+const users = createUsersRepo(sqliteSql(db).db);
 const AGENTS = 1000;
 agents.insertToken('t', 'hash', 'EU-Germany', Date.now(), null, null);
 for (let i = 0; i < AGENTS; i++) {
   agents.registerAgent({ agentId: `a${i}`, secretHash: 'x', region: 'EU-Germany', hostname: 'h', version: '1', tokenId: 't' }, Date.now());
 }
-const userId = users.insert('bench', 'bench@example.com', 'x', 1);
+const userId = await users.insert('bench', 'bench@example.com', 'x', 1);
 
 function rate(label: string, op: (i: number) => void): void {
   const end = performance.now() + SECONDS * 1000;

@@ -49,9 +49,9 @@ export function createAlertService(deps: {
   /** Counts test sends (test_send_user, test_send_method); unset: unlimited (unit tests). */
   limiter?: RateLimiter;
   /** Whether the user's plan includes advanced alerts (SMS test sends cost the operator money). */
-  advancedAlerts?: (userId: number) => boolean;
+  advancedAlerts?: (userId: number) => boolean | Promise<boolean>;
   /** Whether the user's email is verified (always true without SMTP). */
-  emailVerified?: (userId: number) => boolean;
+  emailVerified?: (userId: number) => boolean | Promise<boolean>;
 }) {
   const { alerts, catalog } = deps;
 
@@ -180,8 +180,8 @@ export function createAlertService(deps: {
       const row = alerts.method(userId, id);
       if (!row) throw notFound('Alert method not found');
       const paid = row.platform === 'sms' || row.platform === 'email';
-      if (paid && deps.emailVerified && !deps.emailVerified(userId)) throw new AppError('forbidden', VERIFY_EMAIL_FIRST);
-      if (row.platform === 'sms' && deps.advancedAlerts && !deps.advancedAlerts(userId)) throw new AppError('forbidden', SMS_TEST_NEEDS_PLAN);
+      if (paid && deps.emailVerified && !(await deps.emailVerified(userId))) throw new AppError('forbidden', VERIFY_EMAIL_FIRST);
+      if (row.platform === 'sms' && deps.advancedAlerts && !(await deps.advancedAlerts(userId))) throw new AppError('forbidden', SMS_TEST_NEEDS_PLAN);
       if (!deps.limiter) return;
       const buckets: Array<[LimitBucket, string]> = [['test_send_user', String(userId)], ['test_send_person', String(personId)], ['test_send_method', String(id)]];
       for (const [bucket, key] of buckets) await deps.limiter.check(bucket, key);

@@ -36,8 +36,8 @@ export function createReportsFeature(
   const slaReport = createSlaReportService({
     ...common,
     list: (userId) => base.endpointsRepo.list(userId),
-    retentionDays: (userId) => planOf(userId).retention_days,
-    timezone: (memberId) => base.users.byId(memberId)?.timezone ?? 'UTC',
+    retentionDays: async (userId) => (await planOf(userId)).retention_days,
+    timezone: async (memberId) => (await base.users.byId(memberId))?.timezone ?? 'UTC',
     // Outages only (threshold incidents are not downtime), of the workspace's own endpoints.
     incidents: async (userId, urlIds, fromMs, toMs): Promise<ReportIncident[]> => {
       const rows = await base.sql.db.selectFrom('incidents')
@@ -51,9 +51,9 @@ export function createReportsFeature(
   });
   const outbox = createStatusMailRepo(base.db);
   const markRun = base.db.prepare('INSERT OR IGNORE INTO report_runs (workspace_id, month, sent_at) VALUES (?, ?, ?)');
-  const ownerOf = (workspaceId: number) => {
+  const ownerOf = async (workspaceId: number) => {
     const owner = base.workspacesRepo.members(workspaceId).find((m) => m.role === 'owner');
-    const person = base.users.byId(owner?.user_id ?? workspaceId);
+    const person = await base.users.byId(owner?.user_id ?? workspaceId);
     return { memberId: person?.id ?? workspaceId, timezone: person?.timezone ?? 'UTC', name: base.workspacesRepo.get(workspaceId)?.name ?? person?.username ?? `workspace ${workspaceId}` };
   };
   const schedule = createScheduledReports({

@@ -14,12 +14,12 @@ export interface ResultCounter {
 export function adminRoutes(admin: AdminService, adminToken: string, results: ResultCounter | null): Router {
   const r = strictRouter();
   r.use('/admin', requireAdmin(adminToken));
-  r.get('/admin/users', (_req, res) => { res.json({ success: true, data: admin.listUsers() }); });
-  r.post('/admin/users/set-package', (req, res) => { res.json({ success: true, data: admin.setPackage(parseInput(SetPackageBody, req.body)) }); });
+  r.get('/admin/users', async (_req, res) => { res.json({ success: true, data: await admin.listUsers() }); });
+  r.post('/admin/users/set-package', async (req, res) => { res.json({ success: true, data: await admin.setPackage(parseInput(SetPackageBody, req.body)) }); });
   r.get('/admin/workspaces', (_req, res) => { res.json({ success: true, data: admin.listWorkspaces() }); });
-  r.post('/admin/workspaces/:id/set-package', (req, res) => {
+  r.post('/admin/workspaces/:id/set-package', async (req, res) => {
     const id = parseId(req.params.id, 'Workspace not found');
-    res.json({ success: true, data: admin.setWorkspacePackage(id, parseInput(WorkspaceSetPackageBody, req.body)) });
+    res.json({ success: true, data: await admin.setWorkspacePackage(id, parseInput(WorkspaceSetPackageBody, req.body)) });
   });
   r.get('/admin/packages', (_req, res) => { res.json({ success: true, data: admin.listPackages() }); });
   r.get('/admin/regions', (_req, res) => { res.json({ success: true, data: admin.listRegions() }); });

@@ -24,7 +24,7 @@ export function billingWebhookRoute(billing: BillingService): Router {
 
 export function billingRoutes(deps: { billing: BillingService; prices: PriceService; signIn: SignIn; adminToken: string; limiter?: RateLimiter;
   /** A team workspace's billing contact (the member buying, the workspace's name); null for a personal workspace. */
-  billingContact?: (memberId: number, workspaceId: number) => { email: string; name: string } | null;
+  billingContact?: (memberId: number, workspaceId: number) => Promise<{ email: string; name: string } | null>;
   /** The plan new accounts start on (DEFAULT_PACKAGE), for the sign-up page. */
   defaultPackage?: () => string }): Router {
   const { billing, prices } = deps;
@@ -35,7 +35,7 @@ export function billingRoutes(deps: { billing: BillingService; prices: PriceServ
   mount(r, [
     route('post', '/billing/create-checkout-session', { role: 'owner', action: 'billing.checkout' }, async (req, res) => {
       const a = authOf(req);
-      const contact = deps.billingContact?.(a.memberId ?? a.userId, a.userId) ?? null;
+      const contact = (await deps.billingContact?.(a.memberId ?? a.userId, a.userId)) ?? null;
       res.json({ success: true, data: await billing.createCheckout(a.userId, parseInput(CheckoutSessionBody, req.body), contact) });
     }),
     route('get', '/billing/subscription', 'viewer', async (req, res) => {
@@ -50,11 +50,11 @@ export function billingRoutes(deps: { billing: BillingService; prices: PriceServ
       // Only the owner manages the subscription; the others see the card without the portal link.
       res.json({ success: true, data: a.role === 'owner' ? sub : { ...sub, customer_portal_url: null } });
     }),
-    route('get', '/billing/notices', 'viewer', (req, res) => {
-      res.json({ success: true, data: billing.notices(authOf(req).userId) });
+    route('get', '/billing/notices', 'viewer', async (req, res) => {
+      res.json({ success: true, data: await billing.notices(authOf(req).userId) });
     }),
-    route('post', '/billing/notices/:id/dismiss', { role: 'admin', action: 'billing.notice_dismiss' }, (req, res) => {
-      billing.dismissNotice(authOf(req).userId, parseId(req.params.id, 'Notice not found'));
+    route('post', '/billing/notices/:id/dismiss', { role: 'admin', action: 'billing.notice_dismiss' }, async (req, res) => {
+      await billing.dismissNotice(authOf(req).userId, parseId(req.params.id, 'Notice not found'));
       res.json({ success: true, data: null });
     }),
   ], signedIn, scope);

@@ -14,10 +14,10 @@ export function workspaceRoutes(deps: { workspaces: WorkspaceService; repo: Work
   const { workspaces: ws } = deps;
   const r = strictRouter();
   // The join page reads an invitation before anyone signs in (the token is the secret).
-  r.get('/public/invitations/:token', (req, res) => {
+  r.get('/public/invitations/:token', async (req, res) => {
     const token = String(req.params.token ?? '');
     if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) throw notFound('This invitation is invalid, used or expired');
-    res.json({ success: true, data: ws.preview(token) });
+    res.json({ success: true, data: await ws.preview(token) });
   });
   r.use(['/workspaces', '/invitations'], deps.signIn.user);
   const me = (req: Parameters<typeof authOf>[0]) => authOf(req).userId;
@@ -26,19 +26,19 @@ export function workspaceRoutes(deps: { workspaces: WorkspaceService; repo: Work
 
   // The path names the workspace: each service checks the caller's role there.
   return mount(r, [
-    route('get', '/workspaces', 'member', (req, res) => {
-      res.json({ success: true, data: ws.list(me(req)) });
+    route('get', '/workspaces', 'member', async (req, res) => {
+      res.json({ success: true, data: await ws.list(me(req)) });
     }),
-    route('post', '/workspaces', { role: 'member', action: 'workspace.create' }, (req, res) => {
-      res.status(201).json({ success: true, data: ws.create(me(req), parseInput(WorkspaceBody, req.body).name) });
+    route('post', '/workspaces', { role: 'member', action: 'workspace.create' }, async (req, res) => {
+      res.status(201).json({ success: true, data: await ws.create(me(req), parseInput(WorkspaceBody, req.body).name) });
     }),
-    route('get', '/workspaces/:id', 'member', (req, res) => {
-      res.json({ success: true, data: ws.get(me(req), wid(req.params.id)) });
+    route('get', '/workspaces/:id', 'member', async (req, res) => {
+      res.json({ success: true, data: await ws.get(me(req), wid(req.params.id)) });
     }),
-    route('put', '/workspaces/:id', { role: 'member', action: 'workspace.rename' }, (req, res) => {
+    route('put', '/workspaces/:id', { role: 'member', action: 'workspace.rename' }, async (req, res) => {
       const id = wid(req.params.id);
       ws.roleIn(id, me(req)); // 404 before 400 for a workspace one is not in
-      res.json({ success: true, data: ws.rename(me(req), id, parseInput(WorkspaceBody, req.body).name) });
+      res.json({ success: true, data: await ws.rename(me(req), id, parseInput(WorkspaceBody, req.body).name) });
     }),
     route('delete', '/workspaces/:id', { role: 'member', action: 'workspace.delete' }, async (req, res) => {
       const id = wid(req.params.id);
@@ -58,8 +58,8 @@ export function workspaceRoutes(deps: { workspaces: WorkspaceService; repo: Work
       res.json({ success: true, data: ws.removeMember(me(req), wid(req.params.id), memberId(req.params.userId)) });
     }),
 
-    route('get', '/workspaces/:id/invitations', 'member', (req, res) => {
-      res.json({ success: true, data: ws.invitations(me(req), wid(req.params.id)) });
+    route('get', '/workspaces/:id/invitations', 'member', async (req, res) => {
+      res.json({ success: true, data: await ws.invitations(me(req), wid(req.params.id)) });
     }),
     route('post', '/workspaces/:id/invitations', { role: 'member', action: 'invitation.create' }, async (req, res) => {
       const id = wid(req.params.id);
@@ -71,10 +71,10 @@ export function workspaceRoutes(deps: { workspaces: WorkspaceService; repo: Work
     route('delete', '/workspaces/:id/invitations/:invId', { role: 'member', action: 'invitation.revoke' }, (req, res) => {
       res.json({ success: true, data: ws.revokeInvitation(me(req), wid(req.params.id), parseId(req.params.invId, 'Invitation not found')) });
     }),
-    route('post', '/invitations/:token/accept', { role: 'member', action: 'member.join' }, (req, res) => {
+    route('post', '/invitations/:token/accept', { role: 'member', action: 'member.join' }, async (req, res) => {
       const token = String(req.params.token ?? '');
       if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) throw notFound('This invitation is invalid, used or expired');
-      res.json({ success: true, data: ws.accept(me(req), token) });
+      res.json({ success: true, data: await ws.accept(me(req), token) });
     }),
 
     // Admins and owners read the log, newest first; X-Total-Count says how many match.

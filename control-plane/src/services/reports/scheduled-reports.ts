@@ -43,6 +43,9 @@ export function reportMailText(workspace: string, month: string, r: SlaReport): 
   return `${lines.join('\n')}\n`;
 }
 
+/** The workspace owner (whose zone the month is cut in) and the workspace's name. */
+export interface WorkspaceOwner { memberId: number; timezone: string; name: string }
+
 export function createScheduledReports(deps: {
   sql: Kysely<Schema>;
   /** Marks the month sent and queues its mails in one transaction; false when the month was already sent. */
@@ -51,7 +54,7 @@ export function createScheduledReports(deps: {
   mailQueued: () => void;
   sla: Pick<SlaReportService, 'report'>;
   /** The workspace owner (whose zone the month is cut in) and the workspace's name. */
-  owner: (workspaceId: number) => { memberId: number; timezone: string; name: string };
+  owner: (workspaceId: number) => WorkspaceOwner | Promise<WorkspaceOwner>;
   logger: Logger;
   now?: () => number;
 }) {
@@ -61,14 +64,14 @@ export function createScheduledReports(deps: {
 
   async function get(workspaceId: number): Promise<ReportSchedule> {
     const row = await db.selectFrom('report_schedules').selectAll().where('workspace_id', '=', workspaceId).executeTakeFirst();
-    const timezone = deps.owner(workspaceId).timezone;
+    const timezone = (await deps.owner(workspaceId)).timezone;
     const enabled = row?.enabled === 1;
     return { enabled, recipients: row ? (JSON.parse(row.recipients) as string[]) : [], timezone, next_send_at: enabled ? new Date(nextMonthStart(now(), timezone)).toISOString() : null };
   }
 
   /** Queues last month's report of one workspace when it is due and not yet sent; true when queued. */
   async function runOne(workspaceId: number, recipients: string[], enabledAt: number, t: number): Promise<boolean> {
-    const owner = deps.owner(workspaceId);
+    const owner = await deps.owner(workspaceId);
     const current = monthOf(t, owner.timezone);
     // Switched on during this month: the first report is this month's, next month.
     if (enabledAt >= current.start) return false;
