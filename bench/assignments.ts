@@ -15,6 +15,7 @@ import { createCatalogRepo } from '../control-plane/src/store/catalog-repo';
 import { createEndpointsRepo } from '../control-plane/src/store/endpoints-repo';
 import { createHeldChecksRepo } from '../control-plane/src/store/held-checks-repo';
 import { createUsersRepo } from '../control-plane/src/store/users-repo';
+import { sqliteSql } from '../control-plane/src/store/sql/open';
 import { createAssignmentEngine } from '../control-plane/src/services/assignments';
 
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
@@ -25,7 +26,7 @@ const dir = mkdtempSync(path.join(os.tmpdir(), 'upfleet-bench-assign-'));
 const db = openDatabase(path.join(dir, 'upfleet.db'));
 seedDatabase(db);
 const repo = createEndpointsRepo(db);
-const userId = createUsersRepo(db).insert('bench', 'bench@example.com', 'x', 4);
+const userId = await createUsersRepo(sqliteSql(db).db).insert('bench', 'bench@example.com', 'x', 4);
 const input = (n: number, region: string) => ({ name: `e${n}`, url: `https://e${n}.example.com/`, description: '', regions: [region], ping_host: false, cert_expiry: false, response_code: false, response_time: true });
 db.transaction(() => {
   for (let i = 0; i < EU; i++) repo.insert(userId, `g${i}`, input(i, 'EU-Germany'));

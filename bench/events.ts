@@ -20,7 +20,6 @@ import { createLiveState } from '../control-plane/src/services/live-state';
 import { openDatabase } from '../control-plane/src/store/db';
 import { createEndpointsRepo } from '../control-plane/src/store/endpoints-repo';
 import { seedDatabase } from '../control-plane/src/store/seed';
-import { createUsersRepo } from '../control-plane/src/store/users-repo';
 import { httpResult } from '../control-plane/src/testing/alerting';
 
 const { values } = parseArgs({
@@ -48,14 +47,15 @@ async function runServer(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'upfleet-bench-events-'));
   const db = openDatabase(path.join(dir, 'upfleet.db'));
   seedDatabase(db);
-  const usersRepo = createUsersRepo(db);
+  // Inside one better-sqlite3 transaction below: the accounts are inserted directly, not through the (async) users repo.
+  const insertUser = db.prepare('INSERT INTO users (username, email, password_hash, package_id) VALUES (?, ?, ?, ?)');
   const endpoints = createEndpointsRepo(db);
   const pkg = db.prepare("SELECT package_id FROM packages WHERE package_name = 'Business'").pluck().get() as number;
   const ids: number[] = [];
   const userIds: number[] = [];
   db.transaction(() => {
     for (let u = 0; u < users; u++) {
-      const userId = usersRepo.insert(`bench${u}`, `bench${u}@example.com`, 'x', pkg);
+      const userId = Number(insertUser.run(`bench${u}`, `bench${u}@example.com`, 'x', pkg).lastInsertRowid);
       userIds.push(userId);
       for (let e = 0; e < perUserEndpoints; e++) {
         ids.push(endpoints.insert(userId, crypto.randomUUID(), {

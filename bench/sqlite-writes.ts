@@ -18,13 +18,13 @@ const db = openDatabase(path.join(dir, 'upfleet.db'));
 seedDatabase(db);
 const agents = createAgentsRepo(sqliteSql(db).db);
 const endpoints = createEndpointsRepo(db);
-const users = createUsersRepo(db);
+const users = createUsersRepo(sqliteSql(db).db);
 const AGENTS = 1000;
 await agents.insertToken('t', 'hash', 'EU-Germany', Date.now(), null, null);
 for (let i = 0; i < AGENTS; i++) {
   await agents.registerAgent({ agentId: `a${i}`, secretHash: 'x', region: 'EU-Germany', hostname: 'h', version: '1', tokenId: 't' }, Date.now());
 }
-const userId = users.insert('bench', 'bench@example.com', 'x', 1);
+const userId = await users.insert('bench', 'bench@example.com', 'x', 1);
 
 async function rate(label: string, op: (i: number) => unknown): Promise<void> {
   const end = performance.now() + SECONDS * 1000;

@@ -28,7 +28,7 @@ export interface DispatcherDeps {
   repo: AlertingRepo;
   channels: Record<AlertPlatform, Channel>;
   /** The method's decrypted config, or null when it no longer exists. */
-  method(userId: number, methodId: number): MethodForDelivery | null;
+  method(userId: number, methodId: number): MethodForDelivery | null | Promise<MethodForDelivery | null>;
   logger: Logger;
   now?: () => number;
   random?: () => number;
@@ -67,7 +67,7 @@ export function createDispatcher(deps: DispatcherDeps) {
   }
 
   async function attempt(row: DeliveryRow): Promise<void> {
-    const m = deps.method(row.user_id, row.alert_method_id);
+    const m = await deps.method(row.user_id, row.alert_method_id);
     if (!m) return repo.markFailed(row.delivery_id, 'Alert method was deleted');
     if (!m.enabled) return repo.markFailed(row.delivery_id, 'Alert method is disabled');
     if (m.refused) return repo.markFailed(row.delivery_id, m.refused);
@@ -148,7 +148,7 @@ export function createDispatcher(deps: DispatcherDeps) {
     },
     /** Tries one send now, outside the outbox queue, and records it (the "Send test" button). */
     async sendNow(userId: number, methodId: number, key: string, event: AlertEvent): Promise<SendOutcome> {
-      const m = deps.method(userId, methodId);
+      const m = await deps.method(userId, methodId);
       if (!m) return { ok: false, final: true, error: 'Alert method not found' };
       const outcome = await send(m.platform, key, event, m.config, null);
       repo.insertDelivery({ userId, methodId, incidentId: null, event, key, now: now(), done: { ok: outcome.ok, error: outcome.ok ? null : outcome.error } });

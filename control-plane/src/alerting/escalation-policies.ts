@@ -12,11 +12,11 @@ const toPolicy = (r: EscalationPolicyRow): EscalationPolicy => ({
   repeat_every_minutes: r.repeat_every_minutes, created_at: new Date(r.created_at).toISOString(),
 });
 
-export function createEscalationPolicyService(deps: { repo: EscalationPoliciesRepo; planOf(userId: number): Package; now?: () => number }) {
+export function createEscalationPolicyService(deps: { repo: EscalationPoliciesRepo; planOf(userId: number): Package | Promise<Package>; now?: () => number }) {
   const now = deps.now ?? Date.now;
 
   async function admit(userId: number, body: EscalationPolicyBody): Promise<EscalationPolicyWrite> {
-    const refused = planViolations(deps.planOf(userId), { escalation: true })[0];
+    const refused = planViolations(await deps.planOf(userId), { escalation: true })[0];
     if (refused) throw planRefused(refused);
     const ids = [...new Set(body.steps.flatMap((s) => s.alert_method_ids))];
     const own = await deps.repo.ownMethodIds(userId, ids);

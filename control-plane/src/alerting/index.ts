@@ -32,7 +32,7 @@ export interface AlertingDeps {
   /** Alerting registers its own metrics here: delivery tries, incident events, evaluation time, outbox depth. */
   metrics?: Registry;
   /** Email and SMS go out only for accounts with a verified email; unset: all do. */
-  emailVerified?(userId: number): boolean;
+  emailVerified?(userId: number): boolean | Promise<boolean>;
   /** Each incident opened or resolved, with its owner, once committed (the user's event stream). */
   onIncidentEvent?(this: void, userId: number, event: AlertEvent): void;
   /** Whether an endpoint was in a maintenance window at a result's time: such results are not evaluated. */
@@ -70,7 +70,8 @@ export function createAlerting(deps: AlertingDeps) {
     },
   });
 
-  function method(userId: number, methodId: number): MethodForDelivery | null {
+  // Per delivery (not per check): one account read with the method is fine here.
+  async function method(userId: number, methodId: number): Promise<MethodForDelivery | null> {
     const row = deps.alerts.method(userId, methodId);
     if (!row) return null;
     let config: Record<string, string>;
@@ -80,7 +81,7 @@ export function createAlerting(deps: AlertingDeps) {
       config = {};
     }
     const platform = row.platform as AlertPlatform;
-    const refused = (platform === 'email' || platform === 'sms') && deps.emailVerified && !deps.emailVerified(userId) ? UNVERIFIED_DELIVERY : undefined;
+    const refused = (platform === 'email' || platform === 'sms') && deps.emailVerified && !(await deps.emailVerified(userId)) ? UNVERIFIED_DELIVERY : undefined;
     return { platform, enabled: row.is_enabled === 1, config, ...(refused ? { refused } : {}) };
   }
 

@@ -2,7 +2,7 @@
 import { MASK_CHAR, MESSAGES, PLATFORM_FIELDS, SECRET_FIELDS, type AlertMethod, type AlertPlatform, type AlertThreshold, type Feature } from '@upfleet/proto/rest';
 import { platformConfig, type AlertMethodCreateBody, type AlertMethodUpdateBody, type AlertThresholdsBody } from '@upfleet/proto/schemas';
 import { AppError, badRequest, conflict, notFound } from '../errors';
-import type { RateLimiter } from '../services/rate-limiter';
+import type { AttemptId, LimitBucket, RateLimiter } from '../services/rate-limiter';
 import type { SecretBox } from '../lib/crypto';
 import { regionLabel, type CatalogRepo } from '../store/catalog-repo';
 import type { AlertsRepo, AlertMethodRow } from './settings-repo';
@@ -49,9 +49,9 @@ export function createAlertService(deps: {
   /** Counts test sends (test_send_user, test_send_method); unset: unlimited (unit tests). */
   limiter?: RateLimiter;
   /** Whether the user's plan includes advanced alerts (SMS test sends cost the operator money). */
-  advancedAlerts?: (userId: number) => boolean;
+  advancedAlerts?: (userId: number) => boolean | Promise<boolean>;
   /** Whether the user's email is verified (always true without SMTP). */
-  emailVerified?: (userId: number) => boolean;
+  emailVerified?: (userId: number) => boolean | Promise<boolean>;
 }) {
   const { alerts, catalog } = deps;
 
@@ -175,20 +175,23 @@ export function createAlertService(deps: {
     /** Before a test send: the method is the user's, email/SMS only for a verified account, SMS only
      *  on a plan with advanced alerts, and at most TEST_SENDS_PER_WINDOW per workspace, per person
      *  (`personId`: the member asking, across all their workspaces) and per method in 10 minutes
-     *  (all checked, then all counted, in one synchronous step). */
-    admitTestSend(userId: number, id: number, personId: number = userId): void {
+     *  (all checked, then all counted; a refusal while counting takes back what was counted). */
+    async admitTestSend(userId: number, id: number, personId: number = userId): Promise<void> {
       const row = alerts.method(userId, id);
       if (!row) throw notFound('Alert method not found');
       const paid = row.platform === 'sms' || row.platform === 'email';
-      if (paid && deps.emailVerified && !deps.emailVerified(userId)) throw new AppError('forbidden', VERIFY_EMAIL_FIRST);
-      if (row.platform === 'sms' && deps.advancedAlerts && !deps.advancedAlerts(userId)) throw new AppError('forbidden', SMS_TEST_NEEDS_PLAN);
+      if (paid && deps.emailVerified && !(await deps.emailVerified(userId))) throw new AppError('forbidden', VERIFY_EMAIL_FIRST);
+      if (row.platform === 'sms' && deps.advancedAlerts && !(await deps.advancedAlerts(userId))) throw new AppError('forbidden', SMS_TEST_NEEDS_PLAN);
       if (!deps.limiter) return;
-      deps.limiter.check('test_send_user', String(userId));
-      deps.limiter.check('test_send_person', String(personId));
-      deps.limiter.check('test_send_method', String(id));
-      deps.limiter.consume('test_send_user', String(userId));
-      deps.limiter.consume('test_send_person', String(personId));
-      deps.limiter.consume('test_send_method', String(id));
+      const buckets: Array<[LimitBucket, string]> = [['test_send_user', String(userId)], ['test_send_person', String(personId)], ['test_send_method', String(id)]];
+      for (const [bucket, key] of buckets) await deps.limiter.check(bucket, key);
+      const taken: AttemptId[] = [];
+      try {
+        for (const [bucket, key] of buckets) taken.push(await deps.limiter.consume(bucket, key));
+      } catch (err) {
+        for (const attempt of taken) await deps.limiter.undo(attempt);
+        throw err;
+      }
     },
 
     /** The webhook signing secret, for the edit form. */

@@ -39,13 +39,13 @@ export function createAccountsFeature(base: Foundation, deps: { billing: Billing
   });
   const oidc = config.oidc
     ? createOidcService({
-        config: config.oidc, db: base.db, users, workspaces: base.workspacesRepo, issueTokens: (id) => tokens.issue(id),
+        config: config.oidc, db: base.sql.db, users, workspaces: base.workspacesRepo, issueTokens: (id) => tokens.issue(id),
         revokeSessions: (id, reason) => tokens.revokeOthers(id, '', reason), verifySecondFactor: (id, code) => auth.verifySecondFactor(id, code),
         freePackageId: base.defaultPackageId, publicUrl: base.publicUrl, logger, now: base.now,
       })
     : null;
   const apiKeys = createApiKeyService({
-    keys: createApiKeysRepo(base.db), planOf: base.planOf, perMinute: config.rateLimits.apiKeyPerMinute, onRevoked: (id) => deps.events.endKeyStreams(id),
+    keys: createApiKeysRepo(base.sql.db), planOf: base.planOf, perMinute: config.rateLimits.apiKeyPerMinute, onRevoked: (id) => deps.events.endKeyStreams(id),
   });
   return {
     name: 'accounts',

@@ -72,7 +72,7 @@ export function createAlertingFeature(base: Foundation, deps: { maintenance: Mai
   alerting.followChanges(base.changes);
   const alerts = createAlertService({
     alerts: alertsRepo, endpoints: base.endpointsRepo, catalog: base.catalog, box: base.box, onThresholdsChanged: (urlId) => alerting.thresholdsChanged(urlId),
-    limiter: base.limiter, advancedAlerts: (userId) => base.planOf(userId).advanced_alerts, emailVerified: base.emailVerified,
+    limiter: base.limiter, advancedAlerts: async (userId) => (await base.planOf(userId)).advanced_alerts, emailVerified: base.emailVerified,
   });
   const escalationPolicies = createEscalationPolicyService({ repo: createEscalationPoliciesRepo(base.sql.db), planOf: base.planOf, now: base.now });
   return {

@@ -13,7 +13,7 @@ import { catalogRoutes, publicRoutes } from '../http/routes/catalog';
 export function createBillingFeature(base: Foundation) {
   const { config, users, catalog, metrics } = base;
   const stripe = config.stripe.secretKey ? createStripeClient(config.stripe.secretKey, config.stripe.apiBase) : null;
-  const billingRepo = createBillingRepo(base.db);
+  const billingRepo = createBillingRepo(base.sql.db);
   const billing = createBillingService({
     stripe, webhookSecret: config.stripe.webhookSecret, billing: billingRepo, users, catalog, logger: base.logger, now: base.now, metrics,
     plans: createPlanChanger({
@@ -26,11 +26,7 @@ export function createBillingFeature(base: Foundation) {
   const prices = createPriceService({ stripe, catalog });
   // Past-due subscriptions past their 7-day grace fall back to Free even when nobody signs in.
   const grace = every(60_000, () => {
-    try {
-      billing.expireGrace();
-    } catch (err) {
-      base.logger.error({ err }, 'past-due grace check failed');
-    }
+    billing.expireGrace().catch((err: unknown) => base.logger.error({ err }, 'past-due grace check failed'));
   });
   return {
     name: 'billing',
@@ -44,7 +40,7 @@ export function createBillingFeature(base: Foundation) {
         // A team workspace's Stripe contact: the member buying and the workspace's name.
         billingContact: async (memberId, workspaceId) => {
           const w = await base.workspacesRepo.get(workspaceId);
-          const member = users.byId(memberId);
+          const member = await users.byId(memberId);
           return w && !w.personal && member ? { email: member.email, name: w.name } : null;
         },
       })],

@@ -50,7 +50,7 @@ export function createFoundation(config: Config, logger: Logger, opts: Foundatio
   const sql = sqliteSql(db);
 
   const master = loadMasterKey(config.dataDir, config.secretKey);
-  const users = createUsersRepo(db);
+  const users = createUsersRepo(sql.db);
   const catalog = createCatalogRepo(db);
   const box = createSecretBox(deriveKey(master, 'secrets-at-rest'));
   // Checked once the packages exist (seeded, or renamed by an operator): a typo must not put
@@ -91,7 +91,7 @@ export function createFoundation(config: Config, logger: Logger, opts: Foundatio
     endpointsRepo: createEndpointsRepo(db, box),
     agentsRepo: createAgentsRepo(sql.db),
     workspacesRepo: createWorkspacesRepo(sql.db),
-    limiter: createRateLimiter(createRateLimitRepo(db), rateLimitRules(config.rateLimits), { metrics }),
+    limiter: createRateLimiter(createRateLimitRepo(sql.db), rateLimitRules(config.rateLimits), { metrics }),
     // Endpoint and plan changes reach the assignment engine, alerting and the live state through
     // one hub: one endpoint's change recomputes that endpoint; a plan or region change, every one.
     changes: createChangeHub(),
@@ -101,7 +101,7 @@ export function createFoundation(config: Config, logger: Logger, opts: Foundatio
     defaultPackageName: () => defaultPackage().package_name,
     // Without SMTP every address counts as verified. A workspace's account is as verified as its
     // first owner, so a new workspace is no way around it.
-    emailVerified: (userId: number) => !config.alerting.smtpUrl || users.accountVerified(userId),
+    emailVerified: async (userId: number): Promise<boolean> => !config.alerting.smtpUrl || (await users.accountVerified(userId)),
     accountMailer: createAccountMailer({ smtpUrl: config.alerting.smtpUrl, from: config.alerting.smtpFrom }),
     publicUrl: () => config.publicUrl ?? listeningUrl,
     setListeningUrl: (url: string) => {

@@ -37,7 +37,7 @@ export function createHttpFeature(
     readiness: createReadiness(probes),
     signIn,
     workspacesRepo,
-    memberName: (id) => users.byId(id)?.username ?? `user ${id}`,
+    memberName: async (id) => (await users.byId(id))?.username ?? `user ${id}`,
     publicPerMinute: config.rateLimits.publicPerMinute,
     apiKeyPerMinute: deps.apiKeys.perMinute,
     publicUrl: config.publicUrl,

@@ -36,8 +36,8 @@ export function createReportsFeature(
   const slaReport = createSlaReportService({
     ...common,
     list: (userId) => base.endpointsRepo.list(userId),
-    retentionDays: (userId) => planOf(userId).retention_days,
-    timezone: (memberId) => base.users.byId(memberId)?.timezone ?? 'UTC',
+    retentionDays: async (userId) => (await planOf(userId)).retention_days,
+    timezone: async (memberId) => (await base.users.byId(memberId))?.timezone ?? 'UTC',
     // Outages only (threshold incidents are not downtime), of the workspace's own endpoints.
     incidents: async (userId, urlIds, fromMs, toMs): Promise<ReportIncident[]> => {
       const rows = await base.sql.db.selectFrom('incidents')
@@ -53,7 +53,7 @@ export function createReportsFeature(
   const markRun = base.db.prepare('INSERT OR IGNORE INTO report_runs (workspace_id, month, sent_at) VALUES (?, ?, ?)');
   const ownerOf = async (workspaceId: number) => {
     const owner = (await base.workspacesRepo.members(workspaceId)).find((m) => m.role === 'owner');
-    const person = base.users.byId(owner?.user_id ?? workspaceId);
+    const person = await base.users.byId(owner?.user_id ?? workspaceId);
     return { memberId: person?.id ?? workspaceId, timezone: person?.timezone ?? 'UTC', name: (await base.workspacesRepo.get(workspaceId))?.name ?? person?.username ?? `workspace ${workspaceId}` };
   };
   const schedule = createScheduledReports({

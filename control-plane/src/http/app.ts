@@ -51,7 +51,7 @@ export interface AppDeps {
   signIn: SignIn;
   /** The audit log's workspace and a member's name for it. */
   workspacesRepo: WorkspacesRepo;
-  memberName: (userId: number) => string;
+  memberName: (userId: number) => string | Promise<string>;
   /** Requests a minute per address to /api/public/* (the catalogue and the public checkout); 300 unless set. */
   publicPerMinute?: number;
   /** An API key's requests a minute, for the API reference. */

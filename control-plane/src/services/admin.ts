@@ -28,15 +28,15 @@ export function createAdminService(deps: {
   return {
     listWorkspaces: async () => ((await deps.workspaces?.()) ?? []).map((w) => ({ ...w, personal: Boolean(w.personal) })),
 
-    listUsers: () =>
-      deps.users.adminList().map((u) => ({ ...u, two_factor_enabled: Boolean(u.two_factor_enabled) })),
+    listUsers: async () =>
+      (await deps.users.adminList()).map((u) => ({ ...u, two_factor_enabled: Boolean(u.two_factor_enabled) })),
 
-    setPackage({ email, package: name }: SetPackageBody) {
-      const user = deps.users.byEmail(email);
+    async setPackage({ email, package: name }: SetPackageBody) {
+      const user = await deps.users.byEmail(email);
       if (!user) throw notFound(`No user with email ${email}`);
       const pkg = deps.catalog.packageByName(name);
       if (!pkg) throw notFound(`No package named ${name}; see 'upfleet package list'`);
-      deps.users.setPackage(user.id, pkg.package_id);
+      await deps.users.setPackage(user.id, pkg.package_id);
       deps.plans?.changed(pkg.package_id);
       return { id: user.id, email: user.email, package_name: pkg.package_name };
     },
@@ -48,7 +48,7 @@ export function createAdminService(deps: {
       if (!row) throw notFound(`No workspace with id ${id}; see 'upfleet workspace list'`);
       const pkg = deps.catalog.packageByName(name);
       if (!pkg) throw notFound(`No package named ${name}; see 'upfleet package list'`);
-      deps.users.setPackage(id, pkg.package_id);
+      await deps.users.setPackage(id, pkg.package_id);
       deps.plans?.changed(pkg.package_id);
       return { id, name: row.name, package_name: pkg.package_name };
     },

@@ -29,7 +29,7 @@ export const isApiKey = (token: string): boolean => token.startsWith(API_KEY_PRE
 
 export function createApiKeyService(deps: {
   keys: ApiKeysRepo;
-  planOf: (userId: number) => Package;
+  planOf: (userId: number) => Promise<Package>;
   perMinute: number;
   now?: () => number;
   /** A key was revoked: what it holds open (live-event streams) ends now, not at its next request. */
@@ -39,8 +39,8 @@ export function createApiKeyService(deps: {
   // Fixed one-minute windows per key, in memory: a restart gives every key a fresh minute.
   const windows = new Map<number, { start: number; count: number }>();
 
-  function requireApiAccess(userId: number) {
-    const refused = planViolations(deps.planOf(userId), { apiAccess: true })[0];
+  async function requireApiAccess(userId: number): Promise<void> {
+    const refused = planViolations(await deps.planOf(userId), { apiAccess: true })[0];
     if (refused) throw planRefused(refused);
   }
 
@@ -64,27 +64,27 @@ export function createApiKeyService(deps: {
     perMinute: deps.perMinute,
 
     /** A key for workspace `userId`, made by member `createdBy` (the personal workspace's person by default). */
-    create(userId: number, body: ApiKeyCreateBody, createdBy: number = userId): CreatedApiKey {
-      requireApiAccess(userId);
-      if (deps.keys.count(userId) >= LIMITS.maxApiKeys) throw badRequest(MESSAGES.tooManyApiKeys);
+    async create(userId: number, body: ApiKeyCreateBody, createdBy: number = userId): Promise<CreatedApiKey> {
+      await requireApiAccess(userId);
+      if (await deps.keys.count(userId) >= LIMITS.maxApiKeys) throw badRequest(MESSAGES.tooManyApiKeys);
       const key = `${API_KEY_PREFIX}${randomToken(24)}`;
       const prefix = key.slice(0, SHOWN_CHARS);
-      const id = deps.keys.insert(userId, body.name, prefix, sha256(key), createdBy);
-      const row = deps.keys.get(userId, id)!;
+      const id = await deps.keys.insert(userId, body.name, prefix, sha256(key), createdBy);
+      const row = (await deps.keys.get(userId, id))!;
       return { id, name: row.name, key, prefix, created_at: row.created_at };
     },
 
-    list: (userId: number): ApiKey[] => deps.keys.list(userId),
+    list: (userId: number): Promise<ApiKey[]> => deps.keys.list(userId),
 
-    revoke(userId: number, id: number) {
-      if (!deps.keys.delete(userId, id)) throw notFound('API key not found');
+    async revoke(userId: number, id: number): Promise<{ id: number }> {
+      if (!(await deps.keys.delete(userId, id))) throw notFound('API key not found');
       deps.onRevoked?.(id);
       return { id };
     },
 
     /** Resolves a presented key to its owner, counting the request against the key's minute. */
-    use(key: string): KeyUse {
-      const row = deps.keys.byHash(sha256(key));
+    async use(key: string): Promise<KeyUse> {
+      const row = await deps.keys.byHash(sha256(key));
       if (!row) throw unauthorized('Invalid API key');
       const { allowance, allowed } = spend(row.id);
       let refusal: AppError | null = null;
@@ -92,8 +92,8 @@ export function createApiKeyService(deps: {
         refusal = new AppError('rate_limited', `Rate limit of ${deps.perMinute} requests a minute reached for this API key`, { retryAfter: allowance.resetSeconds });
       } else {
         try {
-          requireApiAccess(row.user_id); // a downgrade stops keys at once; an upgrade brings them back
-          deps.keys.touch(row.id, new Date(now()).toISOString());
+          await requireApiAccess(row.user_id); // a downgrade stops keys at once; an upgrade brings them back
+          await deps.keys.touch(row.id, new Date(now()).toISOString());
         } catch (e) {
           refusal = e as AppError;
         }

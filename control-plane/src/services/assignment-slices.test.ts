@@ -12,6 +12,7 @@ import { createCatalogRepo } from '../store/catalog-repo';
 import { createEndpointsRepo } from '../store/endpoints-repo';
 import { createHeldChecksRepo } from '../store/held-checks-repo';
 import { createUsersRepo } from '../store/users-repo';
+import { sqliteSql } from '../store/sql/open';
 import { createAssignmentEngine, PLACEMENT_SLICE } from './assignments';
 
 describe('a placement pass larger than one slice', () => {
@@ -21,7 +22,7 @@ describe('a placement pass larger than one slice', () => {
     seedDatabase(db);
     try {
       const repo = createEndpointsRepo(db);
-      const userId = createUsersRepo(db).insert('s1', 's1@example.com', 'x', 4);
+      const userId = await createUsersRepo(sqliteSql(db).db).insert('s1', 's1@example.com', 'x', 4);
       const N = Math.round(PLACEMENT_SLICE * 2.5);
       db.prepare("UPDATE packages SET max_endpoints = ? WHERE package_name = 'Business'").run(N);
       const input = (n: number) => ({ name: `e${n}`, url: `https://example.com/s${n}`, description: '', regions: ['EU-Germany'], ping_host: false, cert_expiry: false, response_code: false, response_time: true });
@@ -70,7 +71,7 @@ describe('a lease that comes or goes without a watcher', () => {
     seedDatabase(db);
     try {
       const repo = createEndpointsRepo(db);
-      const userId = createUsersRepo(db).insert('s2', 's2@example.com', 'x', 4);
+      const userId = await createUsersRepo(sqliteSql(db).db).insert('s2', 's2@example.com', 'x', 4);
       for (let i = 0; i < 50; i++) repo.insert(userId, `t${i}`, { name: `e${i}`, url: `https://example.com/t${i}`, description: '', regions: ['EU-Germany'], ping_host: false, cert_expiry: false, response_code: false, response_time: true });
       const live = new Set(['a1']);
       const engine = createAssignmentEngine({ endpoints: repo, catalog: createCatalogRepo(db), logger: pino({ level: 'silent' }), liveAgents: () => new Map([['EU-Germany', live]]) });

@@ -9,6 +9,7 @@ import { seedDatabase } from '../store/seed';
 import { createCatalogRepo } from '../store/catalog-repo';
 import { createEndpointsRepo } from '../store/endpoints-repo';
 import { createUsersRepo } from '../store/users-repo';
+import { sqliteSql } from '../store/sql/open';
 import { createHeldChecksRepo } from '../store/held-checks-repo';
 import { createAssignmentEngine } from './assignments';
 import { checksForEndpoint, ownerOf } from './check-placement';
@@ -87,7 +88,7 @@ describe('assignment engine deltas', () => {
       let fullScans = 0;
       const counted = { ...repo, listMonitored: () => (fullScans++, repo.listMonitored()) };
       const catalog = createCatalogRepo(db);
-      const userId = createUsersRepo(db).insert('u1', 'u1@example.com', 'x', 4); // Business: room for 1,000
+      const userId = await createUsersRepo(sqliteSql(db).db).insert('u1', 'u1@example.com', 'x', 4); // Business: room for 1,000
       const input = (n: number) => ({ name: `e${n}`, url: `https://example.com/${n}`, description: '', regions: ['EU-Germany'], ping_host: false, cert_expiry: false, response_code: true, response_time: false });
       for (let i = 0; i < 200; i++) repo.insert(userId, `g${i}`, input(i));
       const engine = createAssignmentEngine({
@@ -101,15 +102,15 @@ describe('assignment engine deltas', () => {
       expect(updates[0].snapshot!.assignments).toHaveLength(200);
       expect(updates[0].snapshot!.assignments.every((a) => a.private_targets_denied)).toBe(true);
       const scansAfterSnapshot = fullScans;
-      const services = createEndpointService({ endpoints: repo, users: createUsersRepo(db), catalog, allowPrivateTargets: true, changes: followedBy(engine) });
+      const services = createEndpointService({ endpoints: repo, users: createUsersRepo(sqliteSql(db).db), catalog, allowPrivateTargets: true, changes: followedBy(engine) });
       const deltas = () => updates.filter((u) => u.delta).map((u) => ({ up: u.delta!.upserts.map((a) => a.check_id), rm: u.delta!.removed_check_ids }));
 
       updates.length = 0;
-      const created = services.create(userId, EndpointCreateBody.parse({ name: 'new', url: 'https://example.net/' }));
+      const created = await services.create(userId, EndpointCreateBody.parse({ name: 'new', url: 'https://example.net/' }));
       await tick();
-      services.update(userId, 5, EndpointCreateBody.parse({ name: 'e5', url: 'https://example.com/5-moved' }));
+      await services.update(userId, 5, EndpointCreateBody.parse({ name: 'e5', url: 'https://example.com/5-moved' }));
       await tick();
-      services.toggle(userId, 7, EndpointToggleBody.parse({ monitoring_enabled: false }));
+      await services.toggle(userId, 7, EndpointToggleBody.parse({ monitoring_enabled: false }));
       await tick();
       services.remove(userId, 9);
       await tick();
@@ -137,7 +138,7 @@ describe('browser checks placement', () => {
     try {
       const repo = createEndpointsRepo(db);
       const catalog = createCatalogRepo(db);
-      const userId = createUsersRepo(db).insert('u1', 'u1@example.com', 'x', 4);
+      const userId = await createUsersRepo(sqliteSql(db).db).insert('u1', 'u1@example.com', 'x', 4);
       const input = (n: number) => ({ name: `e${n}`, url: `https://example.com/${n}`, description: '', regions: ['EU-Germany'], ping_host: false, cert_expiry: false, response_code: true, response_time: false });
       for (let i = 0; i < 40; i++) repo.insert(userId, `b${i}`, input(i), { kind: 'browser', steps: [{ action: 'click', selector: '#go' }], timeout_seconds: 20 });
       for (let i = 40; i < 80; i++) repo.insert(userId, `h${i}`, input(i));
@@ -170,8 +171,8 @@ describe('results of checks an agent no longer holds', () => {
     try {
       const repo = createEndpointsRepo(db);
       const catalog = createCatalogRepo(db);
-      const users = createUsersRepo(db);
-      const userId = users.insert('u2', 'u2@example.com', 'x', 4);
+      const users = createUsersRepo(sqliteSql(db).db);
+      const userId = await users.insert('u2', 'u2@example.com', 'x', 4);
       let t = Date.UTC(2026, 10, 23, 12);
       const engine = createAssignmentEngine({
         endpoints: repo, catalog, logger: pino({ level: 'silent' }), liveAgents: () => new Map([['EU-Germany', new Set(['agent-a'])]]),
@@ -179,7 +180,7 @@ describe('results of checks an agent no longer holds', () => {
       });
       engine.watch({ agentId: 'agent-a', region: 'EU-Germany', send: () => undefined });
       const services = createEndpointService({ endpoints: repo, users, catalog, allowPrivateTargets: true, changes: followedBy(engine) });
-      const e = services.create(userId, EndpointCreateBody.parse({ name: 'late', url: 'https://example.com/late', regions: ['EU-Germany'], response_code: true }));
+      const e = await services.create(userId, EndpointCreateBody.parse({ name: 'late', url: 'https://example.com/late', regions: ['EU-Germany'], response_code: true }));
       const tick = () => new Promise((r) => setImmediate(r));
       await tick();
       const checkId = `${e.url_id}:http:EU-Germany`;
@@ -187,7 +188,7 @@ describe('results of checks an agent no longer holds', () => {
       expect(engine.assignedTo('agent-a', 'EU-Germany', checkId, 0, madeWhileHeld)?.endpoint_id).toBe(e.url_id);
 
       // switched off; the agent was cut off meanwhile and delivers its buffer an hour later
-      services.toggle(userId, e.url_id, EndpointToggleBody.parse({ monitoring_enabled: false }));
+      await services.toggle(userId, e.url_id, EndpointToggleBody.parse({ monitoring_enabled: false }));
       await tick();
       const releasedAt = t;
       t += 3_600_000;
@@ -198,7 +199,7 @@ describe('results of checks an agent no longer holds', () => {
 
       // past the memory, the next handover prunes it: refused
       t += 6 * 3_600_000;
-      services.create(userId, EndpointCreateBody.parse({ name: 'other', url: 'https://example.com/other', regions: ['EU-Germany'], response_code: true }));
+      await services.create(userId, EndpointCreateBody.parse({ name: 'other', url: 'https://example.com/other', regions: ['EU-Germany'], response_code: true }));
       await tick();
       expect(engine.assignedTo('agent-a', 'EU-Germany', checkId, 0, madeWhileHeld)).toBeNull();
       engine.close();
@@ -222,18 +223,18 @@ describe('results buffered across a control-plane restart', () => {
         endpoints: createEndpointsRepo(d), catalog: createCatalogRepo(d), logger: pino({ level: 'silent' }), liveAgents: live,
         releaseGraceMs: 12_000, held: createHeldChecksRepo(d), now: () => t,
       });
-      const users = createUsersRepo(db);
-      const owner = users.insert('u3', 'u3@example.com', 'x', 4);
-      const victim = users.insert('u4', 'u4@example.com', 'x', 4);
+      const users = createUsersRepo(sqliteSql(db).db);
+      const owner = await users.insert('u3', 'u3@example.com', 'x', 4);
+      const victim = await users.insert('u4', 'u4@example.com', 'x', 4);
       const services = createEndpointService({ endpoints: createEndpointsRepo(db), users, catalog: createCatalogRepo(db), allowPrivateTargets: true });
       const input = (url: string) => EndpointCreateBody.parse({ name: 'e', url, regions: ['EU-Germany'], response_code: true });
-      const mine = services.create(owner, input('https://example.com/mine'));
+      const mine = await services.create(owner, input('https://example.com/mine'));
       const before = make(db);
       const stop = before.watch({ agentId: 'agent-a', region: 'EU-Germany', send: () => undefined });
       await new Promise((r) => setImmediate(r));
       expect(before.ownedCount('agent-a')).toBe(1);
       stop(); // the agent keeps checking on its saved snapshot; agent-x never watches
-      const other = services.create(victim, input('https://example.com/victim'));
+      const other = await services.create(victim, input('https://example.com/victim'));
       before.close();
       db.close();
 
@@ -252,8 +253,8 @@ describe('results buffered across a control-plane restart', () => {
       t += 100_000;
       expect(after.assignedTo('agent-x', 'EU-Germany', otherCheck, registered, t - 36 * 3_600_000)).toBeNull();
       // its backlog still counts once the endpoint was switched off (the results were made while it was on)
-      const servicesAfter = createEndpointService({ endpoints: createEndpointsRepo(db), users: createUsersRepo(db), catalog: createCatalogRepo(db), allowPrivateTargets: true });
-      servicesAfter.toggle(owner, mine.url_id, { monitoring_enabled: false });
+      const servicesAfter = createEndpointService({ endpoints: createEndpointsRepo(db), users: createUsersRepo(sqliteSql(db).db), catalog: createCatalogRepo(db), allowPrivateTargets: true });
+      await servicesAfter.toggle(owner, mine.url_id, { monitoring_enabled: false });
       t += 2_000;
       expect(after.assignedTo('agent-a', 'EU-Germany', mineCheck, registered, t - 30 * 60_000)?.endpoint_id).toBe(mine.url_id);
       // a revoked agent's persisted checks are forgotten
@@ -280,10 +281,10 @@ describe('held checks across a restart, by the agent\'s own account', () => {
         endpoints: createEndpointsRepo(d), catalog: createCatalogRepo(d), logger: pino({ level: 'silent' }),
         liveAgents: () => new Map([['EU-Germany', liveNow]]), releaseGraceMs: 12_000, held: createHeldChecksRepo(d), now: () => t,
       });
-      const users = createUsersRepo(db);
-      const owner = users.insert('u5', 'u5@example.com', 'x', 4);
+      const users = createUsersRepo(sqliteSql(db).db);
+      const owner = await users.insert('u5', 'u5@example.com', 'x', 4);
       const services = createEndpointService({ endpoints: createEndpointsRepo(db), users, catalog: createCatalogRepo(db), allowPrivateTargets: true });
-      const e = services.create(owner, EndpointCreateBody.parse({ name: 'e', url: 'https://example.com/b', regions: ['EU-Germany'], response_code: true }));
+      const e = await services.create(owner, EndpointCreateBody.parse({ name: 'e', url: 'https://example.com/b', regions: ['EU-Germany'], response_code: true }));
       const before = make(db);
       const stopB = before.watch({ agentId: 'agent-b', region: 'EU-Germany', send: () => undefined });
       await new Promise((r) => setImmediate(r));
@@ -321,7 +322,7 @@ describe('an agent connecting', () => {
       const repo = createEndpointsRepo(db);
       let scans = 0;
       const counted = { ...repo, listMonitored: () => (scans++, repo.listMonitored()) };
-      const userId = createUsersRepo(db).insert('u5', 'u5@example.com', 'x', 4);
+      const userId = await createUsersRepo(sqliteSql(db).db).insert('u5', 'u5@example.com', 'x', 4);
       // response_time only: one check per selected region (no primary-region-only checks)
       const input = (n: number, regions: string[]) => ({ name: `e${n}`, url: `https://example.com/r${n}`, description: '', regions, ping_host: false, cert_expiry: false, response_code: false, response_time: true });
       for (let i = 0; i < 300; i++) repo.insert(userId, `r${i}`, input(i, ['EU-Germany']));

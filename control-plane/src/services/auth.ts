@@ -7,6 +7,7 @@ import { TwoFactorCode, check, type LoginBody, type PasswordChangeBody, type Pro
 import { badRequest, conflict, unauthorized, notFound } from '../errors';
 import { DUMMY_PASSWORD_HASH, hashPassword, sha256, verifyPassword, type SecretBox } from '../lib/crypto';
 import type { CatalogRepo } from '../store/catalog-repo';
+import { isUniqueViolation } from '../store/sql/errors';
 import type { UserRow, UsersRepo } from '../store/users-repo';
 import type { CheckoutClaimer } from './billing';
 import type { RateLimiter } from './rate-limiter';
@@ -62,12 +63,16 @@ export function createAuthService(deps: AuthDeps) {
   const mailer = deps.mailer ?? null;
   const emailVerified = (u: UserRow) => !mailer || u.email_verified === 1;
 
-  /** A one-use 48 h link for `email` (the current address, or a new one to move to). Sending is not
-   *  awaited by the request: a slow mail server does not hold up a signup. */
-  function sendVerification(user: UserRow, email: string, sessionId: string | null = null): Promise<void> {
-    if (!mailer) return Promise.resolve();
+  /** Stores a one-use 48 h link for `email` (the current address, or a new one to move to); answers its token. */
+  async function storeVerification(userId: number, email: string, sessionId: string | null): Promise<string> {
     const token = crypto.randomBytes(32).toString('base64url');
-    users.addVerification(user.id, sha256(token), email, now() + VERIFY_LINK_TTL_MS, sessionId);
+    await users.addVerification(userId, sha256(token), email, now() + VERIFY_LINK_TTL_MS, sessionId);
+    return token;
+  }
+
+  /** Mails a stored link; a failure is logged, never thrown. */
+  function mailVerification(user: UserRow, email: string, token: string): Promise<void> {
+    if (!mailer) return Promise.resolve();
     const base = (deps.publicUrl?.() ?? '').replace(/\/+$/, '');
     const link = `${base}/api/auth/verify-email?token=${token}`;
     return mailer.sendVerification(email, link, email.toLowerCase() !== user.email.toLowerCase()).catch((err: Error) => {
@@ -75,117 +80,126 @@ export function createAuthService(deps: AuthDeps) {
     });
   }
 
+  async function sendVerification(user: UserRow, email: string, sessionId: string | null = null): Promise<void> {
+    if (!mailer) return;
+    await mailVerification(user, email, await storeVerification(user.id, email, sessionId));
+  }
+
   /** The current password or a current code (TOTP or backup), counted as an account failure when wrong. */
   async function proveOwner(user: UserRow, password: string | undefined, code: string | undefined, missing: string): Promise<void> {
     if (!password && !code) throw badRequest(missing);
-    const attempt = limiter.consume('account_fail', user.email);
+    const attempt = await limiter.consume('account_fail', user.email);
     if (password) {
       if (!(await verifyPassword(password, user.password_hash))) throw badRequest('Current password is incorrect');
-    } else if (!code || !user.two_factor_enabled || !verifyTotpOrBackup(user, code)) throw badRequest(MESSAGES.invalidCode);
-    limiter.undo(attempt);
+    } else if (!code || !user.two_factor_enabled || !(await verifyTotpOrBackup(user, code))) throw badRequest(MESSAGES.invalidCode);
+    await limiter.undo(attempt);
   }
 
   /** A TOTP code counts once: its time step must be later than the last one this account used
    *  (RFC 6238 §5.2), so a code seen over a shoulder or in a log cannot be replayed in its window. */
-  function verifyTotpOrBackup(user: UserRow, code: string): boolean {
+  async function verifyTotpOrBackup(user: UserRow, code: string): Promise<boolean> {
     const totp = check(TwoFactorCode, code);
     if (totp.ok && user.totp_secret_enc) {
       const step = totpStep(totp.data, box.open(user.totp_secret_enc), now());
-      return step !== null && users.claimTotpStep(user.id, step);
+      return step !== null && (await users.claimTotpStep(user.id, step));
     }
     const backup = normaliseBackupCode(code);
-    return backup.length >= 8 && users.useBackupCode(user.id, sha256(backup));
+    return backup.length >= 8 && (await users.useBackupCode(user.id, sha256(backup)));
   }
 
   // Bodies arrive parsed by their schema (@upfleet/proto/schemas); what is left here is policy.
   return {
     async signup({ username, email, password, checkout_session }: SignupBody, ip: string): Promise<AuthResult> {
-      limiter.consume('signup_ip', ip);
-      if (users.byEmail(email)) throw conflict('An account with this email already exists');
-      if (users.byUsername(username)) throw conflict('This username is already taken');
+      await limiter.consume('signup_ip', ip);
+      if (await users.byEmail(email)) throw conflict('An account with this email already exists');
+      if (await users.byUsername(username)) throw conflict('This username is already taken');
       // Checked with Stripe before the account exists, so a bad or used checkout creates nothing.
       const claim = (await deps.checkout?.prepareClaim(checkout_session, { email, verified: false, atLogin: false })) ?? null;
       const hash = await hashPassword(password);
       let id: number;
       try {
-        id = users.insert(username, email, hash, deps.defaultPackageId?.() ?? deps.catalog.freePackage().package_id, !mailer);
+        id = await users.insert(username, email, hash, deps.defaultPackageId?.() ?? deps.catalog.freePackage().package_id, !mailer);
       } catch (e) {
-        if (String((e as Error).message).includes('UNIQUE')) throw conflict('An account with this email already exists');
+        if (isUniqueViolation(e)) throw conflict('An account with this email already exists');
         throw e;
       }
-      if (claim) deps.checkout!.commitClaim(claim, id);
-      if (mailer) void sendVerification(users.byId(id)!, email);
+      if (claim) await deps.checkout!.commitClaim(claim, id);
+      if (mailer) {
+        // The link is stored before the answer; the mail is not awaited (a slow mail server does not hold up a signup).
+        const token = await storeVerification(id, email, null);
+        void mailVerification((await users.byId(id))!, email, token);
+      }
       const pair = await tokens.issue(id);
-      return { user: toUser(users.byId(id)!), ...pair };
+      return { user: toUser((await users.byId(id))!), ...pair };
     },
 
     async login({ email, password, two_factor_code: code, checkout_session }: LoginBody, ip: string): Promise<AuthResult> {
-      limiter.consume('login_ip', ip);
+      await limiter.consume('login_ip', ip);
       // Counted before the hash is awaited, so parallel guesses cannot all pass the check first.
-      const attempt = limiter.consume('account_fail', email);
-      const user = users.byEmail(email);
+      const attempt = await limiter.consume('account_fail', email);
+      const user = await users.byEmail(email);
       const ok = await verifyPassword(password, user?.password_hash ?? DUMMY_PASSWORD_HASH);
       if (!user || !ok) throw unauthorized(MESSAGES.invalidCredentials);
       if (user.two_factor_enabled) {
         if (!code) {
-          limiter.undo(attempt); // the right password, asked for its second factor: not a failure
+          await limiter.undo(attempt); // the right password, asked for its second factor: not a failure
           throw unauthorized('Two-factor authentication code required', { requires2FA: true });
         }
-        if (!verifyTotpOrBackup(user, code)) throw unauthorized(MESSAGES.invalidCode, { requires2FA: true });
+        if (!(await verifyTotpOrBackup(user, code))) throw unauthorized(MESSAGES.invalidCode, { requires2FA: true });
       }
-      limiter.reset('account_fail', email);
+      await limiter.reset('account_fail', email);
       const claim = (await deps.checkout?.prepareClaim(checkout_session, { email: user.email, verified: emailVerified(user), atLogin: true })) ?? null;
-      if (claim) deps.checkout!.commitClaim(claim, user.id);
+      if (claim) await deps.checkout!.commitClaim(claim, user.id);
       const pair = await tokens.issue(user.id);
       return { user: toUser(user), ...pair };
     },
 
     async refresh({ refreshToken }: RefreshBody, ip: string) {
-      limiter.consume('refresh_ip', ip);
+      await limiter.consume('refresh_ip', ip);
       const pair = await tokens.refresh(refreshToken);
-      const user = users.byId(pair.userId);
+      const user = await users.byId(pair.userId);
       if (!user) throw unauthorized('Invalid refresh token');
       return { accessToken: pair.accessToken, refreshToken: pair.refreshToken, user: toUser(user) };
     },
 
     logout: (sessionId: string) => tokens.revoke(sessionId),
 
-    me(userId: number): User {
-      const u = users.byId(userId);
+    async me(userId: number): Promise<User> {
+      const u = await users.byId(userId);
       if (!u) throw unauthorized('Session has ended');
       return toUser(u);
     },
 
-    profile(userId: number): Profile {
-      const u = users.byId(userId);
+    async profile(userId: number): Promise<Profile> {
+      const u = await users.byId(userId);
       if (!u) throw notFound('User not found');
-      const pending = mailer ? users.pendingEmail(userId, now()) : null;
+      const pending = mailer ? await users.pendingEmail(userId, now()) : null;
       return { username: u.username, email: u.email, timezone: u.timezone, email_verified: emailVerified(u), ...(pending ? { pending_email: pending } : {}) };
     },
 
     /** Whether the user's address is verified (always true without SMTP). */
-    emailVerified(userId: number): boolean {
-      const u = users.byId(userId);
+    async emailVerified(userId: number): Promise<boolean> {
+      const u = await users.byId(userId);
       return u !== undefined && emailVerified(u);
     },
 
     /** A changed email needs the current password or a 2FA code; with SMTP the new address gets a
      *  link and becomes the account's only once it is opened. */
     async updateProfile(userId: number, sessionId: string, { username, email, timezone, current_password, two_factor_code }: ProfileUpdateBody): Promise<Profile> {
-      const before = users.byId(userId);
+      const before = await users.byId(userId);
       if (!before) throw notFound('User not found');
-      const byEmail = users.byEmail(email);
+      const byEmail = await users.byEmail(email);
       if (byEmail && byEmail.id !== userId) throw conflict('An account with this email already exists');
-      const byName = users.byUsername(username);
+      const byName = await users.byUsername(username);
       if (byName && byName.id !== userId) throw conflict('This username is already taken');
       const changed = before.email.toLowerCase() !== email.toLowerCase();
       if (changed) await proveOwner(before, current_password, two_factor_code, EMAIL_CHANGE_PROOF);
       if (changed && mailer) {
-        users.updateProfile(userId, username, before.email, timezone);
+        await users.updateProfile(userId, username, before.email, timezone);
         await sendVerification(before, email, sessionId);
         return this.profile(userId);
       }
-      users.updateProfile(userId, username, email, timezone);
+      await users.updateProfile(userId, username, email, timezone);
       if (changed) await tokens.revokeOthers(userId, sessionId, 'email change');
       return this.profile(userId);
     },
@@ -193,41 +207,41 @@ export function createAuthService(deps: AuthDeps) {
     /** Opens a verification link: the address is verified (a new one becomes the account's). */
     async verifyEmail(token: string): Promise<void> {
       const hash = sha256(token);
-      const row = users.verification(hash);
-      if (!row || !users.useVerification(hash, now())) throw badRequest(VERIFY_LINK_INVALID);
-      const user = users.byId(row.user_id);
+      const row = await users.verification(hash);
+      if (!row || !(await users.useVerification(hash, now()))) throw badRequest(VERIFY_LINK_INVALID);
+      const user = await users.byId(row.user_id);
       if (!user) throw badRequest(VERIFY_LINK_INVALID);
-      const taken = users.byEmail(row.email);
+      const taken = await users.byEmail(row.email);
       if (taken && taken.id !== user.id) throw conflict('An account with this email already exists');
-      users.setVerifiedEmail(user.id, row.email);
+      await users.setVerifiedEmail(user.id, row.email);
       if (row.email.toLowerCase() !== user.email.toLowerCase()) await tokens.revokeOthers(user.id, row.session_id ?? '', 'email change');
     },
 
     /** Sends the link again (verify_email_user: 3 an hour). */
     async resendVerification(userId: number): Promise<{ sent: true; email: string }> {
-      const user = users.byId(userId);
+      const user = await users.byId(userId);
       if (!user) throw notFound('User not found');
       if (!mailer) throw badRequest(ALREADY_VERIFIED);
-      const pending = users.pendingEmail(userId, now());
+      const pending = await users.pendingEmail(userId, now());
       if (!pending && emailVerified(user)) throw badRequest(ALREADY_VERIFIED);
-      limiter.consume('verify_email_user', String(userId));
+      await limiter.consume('verify_email_user', String(userId));
       const to = pending ?? user.email;
       await sendVerification(user, to);
       return { sent: true, email: to };
     },
 
     async changePassword(userId: number, sessionId: string, { current_password: current, new_password: next }: PasswordChangeBody): Promise<void> {
-      const user = users.byId(userId);
+      const user = await users.byId(userId);
       if (!user) throw notFound('User not found');
-      const attempt = limiter.consume('account_fail', user.email);
+      const attempt = await limiter.consume('account_fail', user.email);
       if (!(await verifyPassword(current, user.password_hash))) throw badRequest('Current password is incorrect');
-      limiter.undo(attempt);
-      users.updatePassword(userId, await hashPassword(next));
+      await limiter.undo(attempt);
+      await users.updatePassword(userId, await hashPassword(next));
       await tokens.revokeOthers(userId, sessionId, 'password change');
     },
 
     async setupTwoFactor(userId: number): Promise<TwoFactorSetup> {
-      const user = users.byId(userId);
+      const user = await users.byId(userId);
       if (!user) throw notFound('User not found');
       if (user.two_factor_enabled) throw conflict('Two-factor authentication is already enabled');
       const secret = authenticator.generateSecret(20);
@@ -235,50 +249,50 @@ export function createAuthService(deps: AuthDeps) {
         const raw = crypto.randomBytes(5).toString('hex');
         return `${raw.slice(0, 5)}-${raw.slice(5)}`;
       });
-      users.startTotpSetup(userId, box.seal(secret), backupCodes.map((c) => sha256(normaliseBackupCode(c))));
+      await users.startTotpSetup(userId, box.seal(secret), backupCodes.map((c) => sha256(normaliseBackupCode(c))));
       const otpauth = authenticator.keyuri(user.email, 'Upfleet', secret);
       const qrCodeUrl = await QRCode.toDataURL(otpauth, { margin: 1, width: 240 });
       return { qrCodeUrl, secret, backupCodes };
     },
 
     async verifyTwoFactor(userId: number, sessionId: string, ip: string, { token }: TwoFactorVerifyBody): Promise<void> {
-      limiter.consume('twofa_ip', ip);
-      const user = users.byId(userId);
+      await limiter.consume('twofa_ip', ip);
+      const user = await users.byId(userId);
       if (!user) throw notFound('User not found');
       if (!user.totp_pending_secret_enc) throw badRequest('Start two-factor setup first');
-      const attempt = limiter.consume('account_fail', user.email);
+      const attempt = await limiter.consume('account_fail', user.email);
       const step = totpStep(token, box.open(user.totp_pending_secret_enc), now());
       if (step === null) throw badRequest(MESSAGES.invalidCode);
-      limiter.undo(attempt);
+      await limiter.undo(attempt);
       // The step is recorded, so the code just used cannot sign in a moment later.
-      users.enableTotp(userId, step);
+      await users.enableTotp(userId, step);
       await tokens.revokeOthers(userId, sessionId, 'two-factor enabled');
     },
 
     /** Needs the current password or a current code (TOTP or backup), so a stolen access token
      *  alone cannot strip the second factor. */
     async disableTwoFactor(userId: number, sessionId: string, { password, token }: TwoFactorDisableBody): Promise<void> {
-      const user = users.byId(userId);
+      const user = await users.byId(userId);
       if (!user) throw notFound('User not found');
       if (!user.two_factor_enabled) throw badRequest('Two-factor authentication is not enabled');
       await proveOwner(user, password, token, MESSAGES.twoFactorDisableProof);
-      users.disableTotp(userId);
+      await users.disableTotp(userId);
       await tokens.revokeOthers(userId, sessionId, 'two-factor disabled');
     },
 
     /** The second factor of a sign-in that proved the first elsewhere (single sign-on); wrong codes
      *  count against the account like failed logins. */
-    verifySecondFactor(userId: number, code: string): boolean {
-      const user = users.byId(userId);
+    async verifySecondFactor(userId: number, code: string): Promise<boolean> {
+      const user = await users.byId(userId);
       if (!user?.two_factor_enabled) return false;
-      const attempt = limiter.consume('account_fail', user.email);
-      if (!verifyTotpOrBackup(user, code)) return false;
-      limiter.undo(attempt);
+      const attempt = await limiter.consume('account_fail', user.email);
+      if (!(await verifyTotpOrBackup(user, code))) return false;
+      await limiter.undo(attempt);
       return true;
     },
 
-    twoFactorStatus(userId: number) {
-      const user = users.byId(userId);
+    async twoFactorStatus(userId: number): Promise<{ enabled: boolean }> {
+      const user = await users.byId(userId);
       if (!user) throw notFound('User not found');
       return { enabled: Boolean(user.two_factor_enabled) };
     },

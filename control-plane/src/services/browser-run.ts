@@ -21,7 +21,7 @@ export function createBrowserRunService(deps: {
   catalog: Pick<CatalogRepo, 'regionByKey'>;
   dispatcher: Pick<RunNowDispatcher, 'run'>;
   allowPrivateTargets: boolean;
-  planOf: (userId: number) => Package;
+  planOf: (userId: number) => Package | Promise<Package>;
 }) {
   /** The steps with each secret fill's value: sent, or the saved endpoint's for its selector. */
   function withSecrets(userId: number, body: BrowserRunBody): BrowserStep[] {
@@ -38,7 +38,7 @@ export function createBrowserRunService(deps: {
   return {
     async run(userId: number, body: BrowserRunBody): Promise<BrowserRunResult> {
       // a plan without browser checks (Free) runs none now either
-      const refused = planViolations(deps.planOf(userId), { browserChecks: 1 })[0];
+      const refused = planViolations(await deps.planOf(userId), { browserChecks: 1 })[0];
       if (refused) throw planRefused(refused);
       // another workspace's endpoint is not found, as everywhere
       if (body.url_id !== undefined && !deps.endpoints.get(userId, body.url_id)) throw notFound('Endpoint not found');

@@ -345,8 +345,8 @@ export function createEndpointService(deps: {
       return withPingUrl(endpoints.get(userId, urlId)!);
     },
 
-    create(userId: number, body: EndpointCreateBody) {
-      const plan = planOf(userId);
+    async create(userId: number, body: EndpointCreateBody) {
+      const plan = await planOf(userId);
       const { input, check } = applyPolicy(body, plan, userId);
       const refused = planViolations(plan, { endpoints: endpoints.count(userId) + 1 })[0];
       if (refused) throw planRefused(refused);
@@ -359,16 +359,16 @@ export function createEndpointService(deps: {
 
     /** A dry run of create (no urlId) or update: every check a save makes but the account's endpoint
      *  count (a file applied as a whole may delete first), and nothing written. */
-    check(userId: number, body: EndpointCreateBody, urlId?: number): EndpointWrite {
+    async check(userId: number, body: EndpointCreateBody, urlId?: number): Promise<EndpointWrite> {
       if (urlId !== undefined && !endpoints.get(userId, urlId)) throw notFound('Endpoint not found');
-      const { input, check } = applyPolicy(body, planOf(userId), userId, urlId);
+      const { input, check } = applyPolicy(body, await planOf(userId), userId, urlId);
       if (endpoints.checkTaken(userId, input.url, check, urlId)) throw conflict('You are already monitoring this URL');
       return input;
     },
 
-    update(userId: number, urlId: number, body: EndpointCreateBody) {
+    async update(userId: number, urlId: number, body: EndpointCreateBody) {
       if (!endpoints.get(userId, urlId)) throw notFound('Endpoint not found');
-      const { input, check } = applyPolicy(body, planOf(userId), userId, urlId);
+      const { input, check } = applyPolicy(body, await planOf(userId), userId, urlId);
       if (endpoints.checkTaken(userId, input.url, check, urlId)) throw conflict('You are already monitoring this URL');
       endpoints.update(userId, urlId, input, check);
       if (check.kind === 'heartbeat') deps.heartbeats?.ensure(urlId);
@@ -376,13 +376,13 @@ export function createEndpointService(deps: {
       return withPingUrl(endpoints.get(userId, urlId)!);
     },
 
-    toggle(userId: number, urlId: number, body: EndpointToggleBody) {
+    async toggle(userId: number, urlId: number, body: EndpointToggleBody) {
       const e = endpoints.get(userId, urlId);
       if (!e) throw notFound('Endpoint not found');
       const next = body.monitoring_enabled ?? !e.monitoring_enabled;
       // After a downgrade switched some off, switching them back on stays within the plan.
       if (next && !e.monitoring_enabled) {
-        const plan = planOf(userId);
+        const plan = await planOf(userId);
         const refused = planViolations(plan, { endpoints: endpoints.countActive(userId) + 1 })[0];
         if (refused) throw planRefused(refused);
       }
@@ -401,8 +401,8 @@ export function createEndpointService(deps: {
       return { url_id: urlId };
     },
 
-    dashboard(userId: number): Dashboard {
-      const plan = planOf(userId);
+    async dashboard(userId: number): Promise<Dashboard> {
+      const plan = await planOf(userId);
       return {
         ...counts(userId),
         regions_count: catalog.listRegions().length,

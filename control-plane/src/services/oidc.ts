@@ -10,7 +10,9 @@ import { LIMITS, MESSAGES } from '@upfleet/proto/rest';
 import type { OidcConfig } from '../config';
 import crypto from 'node:crypto';
 import { AppError, forbidden, unauthorized } from '../errors';
-import type { Db } from '../store/db';
+import type { Kysely } from 'kysely';
+import type { Schema } from '../store/sql/schema';
+import { inTransaction } from '../store/sql/transaction';
 import type { UsersRepo } from '../store/users-repo';
 import type { WorkspacesRepo } from '../store/workspaces-repo';
 import type { TokenPair } from './tokens';
@@ -34,14 +36,14 @@ export type OidcCallbackResult =
 
 export function createOidcService(deps: {
   config: OidcConfig;
-  db: Db;
+  db: Kysely<Schema>;
   users: UsersRepo;
   workspaces: WorkspacesRepo;
   issueTokens: (userId: number) => Promise<TokenPair>;
   /** Ends every session of a person (the account was taken over). */
   revokeSessions: (userId: number, reason: string) => Promise<void>;
   /** Checks a TOTP or backup code of an account with two-factor (counted like a failed login). */
-  verifySecondFactor: (userId: number, code: string) => boolean;
+  verifySecondFactor: (userId: number, code: string) => Promise<boolean>;
   freePackageId: () => number;
   publicUrl: () => string;
   logger?: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
@@ -52,31 +54,36 @@ export function createOidcService(deps: {
   const pending = new Map<string, PendingFlow>();
   const secondFactor = new Map<string, PendingSecondFactor>();
   let discovered: Promise<oidc.Configuration> | null = null;
+  const { db } = deps;
   const q = {
-    identity: deps.db.prepare('SELECT user_id FROM user_identities WHERE issuer = ? AND subject = ?').pluck(),
-    link: deps.db.prepare('INSERT OR IGNORE INTO user_identities (issuer, subject, user_id, created_at) VALUES (?, ?, ?, ?)'),
-    resetAccount: deps.db.prepare("UPDATE users SET password_hash = '!', email_verified = 1, totp_secret_enc = NULL, totp_pending_secret_enc = NULL, two_factor_enabled = 0, totp_last_step = NULL WHERE id = ?"),
-    dropBackupCodes: deps.db.prepare('DELETE FROM backup_codes WHERE user_id = ?'),
-    dropVerifications: deps.db.prepare('DELETE FROM email_verifications WHERE user_id = ?'),
-    dropApiKeys: deps.db.prepare('DELETE FROM api_keys WHERE created_by = ? OR user_id = ?'),
-    dropIdentities: deps.db.prepare('DELETE FROM user_identities WHERE user_id = ?'),
-    // The personal workspace's id is the person's: whoever the squatter let in leaves with them.
-    dropGuests: deps.db.prepare('DELETE FROM workspace_members WHERE workspace_id = ? AND user_id != ?'),
-    dropInvitations: deps.db.prepare('DELETE FROM workspace_invitations WHERE workspace_id = ? AND accepted_at IS NULL'),
-    joined: deps.db.prepare('SELECT 1 FROM sso_workspace_joins WHERE workspace_id = ? AND user_id = ?').pluck(),
-    join: deps.db.prepare('INSERT OR IGNORE INTO sso_workspace_joins (workspace_id, user_id, at) VALUES (?, ?, ?)'),
+    identity: async (issuer: string, subject: string): Promise<number | undefined> =>
+      (await db.selectFrom('user_identities').select('user_id').where('issuer', '=', issuer).where('subject', '=', subject).executeTakeFirst())?.user_id,
+    link: async (issuer: string, subject: string, userId: number, at: number): Promise<void> => {
+      await db.insertInto('user_identities').values({ issuer, subject, user_id: userId, created_at: at })
+        .onConflict((oc) => oc.columns(['issuer', 'subject']).doNothing()).execute();
+    },
+    joined: async (workspaceId: number, userId: number): Promise<boolean> =>
+      (await db.selectFrom('sso_workspace_joins').select('at').where('workspace_id', '=', workspaceId).where('user_id', '=', userId).executeTakeFirst()) !== undefined,
+    join: async (workspaceId: number, userId: number, at: number): Promise<void> => {
+      await db.insertInto('sso_workspace_joins').values({ workspace_id: workspaceId, user_id: userId, at })
+        .onConflict((oc) => oc.columns(['workspace_id', 'user_id']).doNothing()).execute();
+    },
   };
 
   /** The address was never verified here: whoever signed up with it loses the account to the person the provider vouches for. */
-  const takeOver = deps.db.transaction((userId: number) => {
-    q.resetAccount.run(userId);
-    q.dropBackupCodes.run(userId);
-    q.dropVerifications.run(userId);
-    q.dropApiKeys.run(userId, userId);
-    q.dropIdentities.run(userId);
-    q.dropGuests.run(userId, userId);
-    q.dropInvitations.run(userId);
-  });
+  const takeOver = (userId: number): Promise<void> =>
+    inTransaction(db, async (trx) => {
+      await trx.updateTable('users')
+        .set({ password_hash: '!', email_verified: 1, totp_secret_enc: null, totp_pending_secret_enc: null, two_factor_enabled: 0, totp_last_step: null })
+        .where('id', '=', userId).execute();
+      await trx.deleteFrom('backup_codes').where('user_id', '=', userId).execute();
+      await trx.deleteFrom('email_verifications').where('user_id', '=', userId).execute();
+      await trx.deleteFrom('api_keys').where((eb) => eb.or([eb('created_by', '=', userId), eb('user_id', '=', userId)])).execute();
+      await trx.deleteFrom('user_identities').where('user_id', '=', userId).execute();
+      // The personal workspace's id is the person's: whoever the squatter let in leaves with them.
+      await trx.deleteFrom('workspace_members').where('workspace_id', '=', userId).where('user_id', '!=', userId).execute();
+      await trx.deleteFrom('workspace_invitations').where('workspace_id', '=', userId).where('accepted_at', 'is', null).execute();
+    });
 
   /** The provider's metadata, fetched once (again after a failure). A plain-http issuer is for local tests and development. */
   function configuration(): Promise<oidc.Configuration> {
@@ -100,13 +107,13 @@ export function createOidcService(deps: {
   }
 
   /** A free username from the provider's, within the username rules. */
-  function usernameFor(claims: { preferred_username?: unknown; email?: unknown; sub: string }): string {
+  async function usernameFor(claims: { preferred_username?: unknown; email?: unknown; sub: string }): Promise<string> {
     const text = (v: unknown) => (typeof v === 'string' ? v : '');
     const raw = text(claims.preferred_username) || text(claims.email).split('@')[0] || `sso-${claims.sub}`;
     let base = raw.replace(/[^A-Za-z0-9_.-]/g, '').slice(0, LIMITS.usernameMax - 4);
     if (base.length < LIMITS.usernameMin) base = `sso-${base}`.slice(0, LIMITS.usernameMax - 4);
     let name = base;
-    for (let i = 2; users.byUsername(name); i++) name = `${base}${i}`;
+    for (let i = 2; await users.byUsername(name); i++) name = `${base}${i}`;
     return name;
   }
 
@@ -146,37 +153,37 @@ export function createOidcService(deps: {
       const email = typeof claims.email === 'string' ? claims.email.trim() : '';
       const verified = claims.email_verified === true;
 
-      let userId = q.identity.get(config.issuer, claims.sub) as number | undefined;
+      let userId = await q.identity(config.issuer, claims.sub);
       let created = false;
       if (userId === undefined) {
         if (!email) throw forbidden('Your provider did not share an email address');
-        const existing = users.byEmail(email);
+        const existing = await users.byEmail(email);
         if (existing) {
           if (!verified) throw forbidden(OIDC_EMAIL_NOT_VERIFIED);
           if (existing.email_verified !== 1) {
-            takeOver(existing.id);
+            await takeOver(existing.id);
             await deps.revokeSessions(existing.id, 'taken over by single sign-on');
             deps.logger?.warn({ userId: existing.id }, 'OIDC took over an account whose address was never verified');
           }
           userId = existing.id;
         } else {
           // No password: this person signs in through the provider (a reset can set one later).
-          userId = users.insert(usernameFor(claims), email, '!', deps.freePackageId(), verified);
+          userId = await users.insert(await usernameFor(claims), email, '!', deps.freePackageId(), verified);
           created = true;
         }
-        q.link.run(config.issuer, claims.sub, userId, now());
+        await q.link(config.issuer, claims.sub, userId, now());
         deps.logger?.info({ userId, created }, 'OIDC identity linked');
       }
       const ws = config.defaultWorkspaceId;
-      if (ws !== null && (await deps.workspaces.get(ws)) && !(await deps.workspaces.role(ws, userId)) && !q.joined.get(ws, userId)) {
+      if (ws !== null && (await deps.workspaces.get(ws)) && !(await deps.workspaces.role(ws, userId)) && !(await q.joined(ws, userId))) {
         await deps.workspaces.addMember(ws, userId, config.defaultRole);
-        q.join.run(ws, userId, now());
+        await q.join(ws, userId, now());
         await deps.workspaces.insertAudit({
-          workspaceId: ws, at: now(), memberId: userId, memberName: users.byId(userId)?.username ?? '', action: 'member.join', targetId: String(userId),
+          workspaceId: ws, at: now(), memberId: userId, memberName: (await users.byId(userId))?.username ?? '', action: 'member.join', targetId: String(userId),
           summary: `via single sign-on, role=${config.defaultRole}`, clientAddress: clientAddress ?? '',
         });
       }
-      if (users.byId(userId)?.two_factor_enabled) {
+      if ((await users.byId(userId))?.two_factor_enabled) {
         prune();
         const ticket = crypto.randomBytes(32).toString('base64url');
         secondFactor.set(ticket, { userId, expires: now() + TWO_FACTOR_TTL_MS, tries: 0, clientAddress: clientAddress ?? '' });
@@ -193,7 +200,7 @@ export function createOidcService(deps: {
         throw unauthorized(OIDC_TWO_FACTOR_EXPIRED);
       }
       if (!code) throw unauthorized('Two-factor authentication code required', { requires2FA: true });
-      if (!deps.verifySecondFactor(entry.userId, code)) {
+      if (!(await deps.verifySecondFactor(entry.userId, code))) {
         if (++entry.tries >= TWO_FACTOR_TRIES) secondFactor.delete(ticket);
         throw unauthorized(MESSAGES.invalidCode, { requires2FA: true });
       }

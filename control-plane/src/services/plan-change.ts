@@ -6,10 +6,12 @@
 import { Counter, type Registry } from 'prom-client';
 import { downgradeEndpoint, endpointsToSwitchOff, formatInterval } from '@upfleet/proto/plan';
 import { FEATURE_LABELS, type Package, type PlanChangeNotice } from '@upfleet/proto/rest';
-import type { BillingRepo, PlanChangeRow } from '../store/billing-repo';
+import type { Kysely } from 'kysely';
+import { createBillingRepo, type BillingRepo, type PlanChangeRow } from '../store/billing-repo';
 import { planContext, regionLabel, type CatalogRepo } from '../store/catalog-repo';
 import type { EndpointsRepo } from '../store/endpoints-repo';
-import type { UsersRepo } from '../store/users-repo';
+import type { Schema } from '../store/sql/schema';
+import { createUsersRepo, type UsersRepo } from '../store/users-repo';
 import type { ChangeHub } from '../change-hub';
 
 export interface PlanEnforcement {
@@ -110,15 +112,18 @@ export function createPlanChanger(deps: {
 
   return {
     enforce,
-    /** Puts the user on `to` (no-op when already there); returns the recorded change. */
-    applyPlan(userId: number, to: Package, reason: string): PlanChangeRow | null {
-      const user = deps.users.byId(userId);
+    /** Puts the user on `to` (no-op when already there); returns the recorded change. In one
+     *  transaction, or in the caller's (`trx`: a webhook records its event in the same one). */
+    async applyPlan(userId: number, to: Package, reason: string, trx?: Kysely<Schema>): Promise<PlanChangeRow | null> {
+      const users = trx ? createUsersRepo(trx) : deps.users;
+      const user = await users.byId(userId);
       if (!user) return null;
       const from = deps.catalog.packageById(user.package_id) ?? deps.catalog.freePackage();
       if (from.package_id === to.package_id) return null;
       let disabledIds: number[] = [];
-      const row = deps.billing.transaction(() => {
-        deps.users.setPackage(userId, to.package_id);
+      const row = await (trx ? createBillingRepo(trx) : deps.billing).transaction(async (tx) => {
+        // The endpoints repo is still better-sqlite3 on the same SQLite connection: its writes land in this transaction.
+        await createUsersRepo(tx).setPackage(userId, to.package_id);
         const e = enforce(userId, to);
         disabledIds = e.disabledIds;
         const change = {
@@ -130,7 +135,7 @@ export function createPlanChanger(deps: {
           details: JSON.stringify(e),
           created_at: now(),
         };
-        return { ...change, id: deps.billing.insertPlanChange(change), dismissed_at: null };
+        return { ...change, id: await createBillingRepo(tx).insertPlanChange(change), dismissed_at: null };
       });
       changes.inc({ to_package: to.package_name });
       deps.changes?.plans.changed(to.package_id);

@@ -15,13 +15,13 @@ import { createCatalogRepo } from '../store/catalog-repo';
 import { createEndpointsRepo } from '../store/endpoints-repo';
 import { createUsersRepo } from '../store/users-repo';
 import { createApiKeysRepo } from '../store/api-keys-repo';
+import { sqliteSql } from '../store/sql/open';
 import { createBillingRepo } from '../store/billing-repo';
 import { createEndpointService } from './endpoints';
 import { createApiKeyService } from './api-keys';
 import { createPlanChanger } from './plan-change';
 import { checksForEndpoint } from './check-placement';
 import { createWorkspaceService } from './workspaces';
-import { sqliteSql } from '../store/sql/open';
 import { createWorkspacesRepo } from '../store/workspaces-repo';
 import { createChangeHub } from '../change-hub';
 import { createStatusPageService } from './status-pages';
@@ -33,17 +33,18 @@ const dir = mkdtempSync(path.join(os.tmpdir(), 'upfleet-plan-policy-'));
 const db = openDatabase(path.join(dir, 'upfleet.db'));
 seedDatabase(db);
 const catalog = createCatalogRepo(db);
-const users = createUsersRepo(db);
+const sqlDb = sqliteSql(db).db;
+const users = createUsersRepo(sqlDb);
 const endpointsRepo = createEndpointsRepo(db);
 const endpoints = createEndpointService({ endpoints: endpointsRepo, users, catalog, allowPrivateTargets: true });
-const apiKeys = createApiKeyService({ keys: createApiKeysRepo(db), planOf: endpoints.planOf, perMinute: 60 });
+const apiKeys = createApiKeyService({ keys: createApiKeysRepo(sqlDb), planOf: endpoints.planOf, perMinute: 60 });
 const workspaces = createWorkspaceService({
   workspaces: createWorkspacesRepo(sqliteSql(db).db), users, planOf: endpoints.planOf, freePackageId: () => catalog.freePackage().package_id,
   endpointChanges: createChangeHub().endpoints, mailer: null, emailVerified: () => true, publicUrl: () => 'http://127.0.0.1',
 });
 const statusPagesRepo = createStatusPagesRepo(db);
 const statusPages = createStatusPageService({ repo: statusPagesRepo, maintenance: createMaintenanceService({ repo: statusPagesRepo }), planOf: endpoints.planOf, cookieKey: Buffer.alloc(32) });
-const planChanger = createPlanChanger({ users, catalog, endpoints: endpointsRepo, billing: createBillingRepo(db) });
+const planChanger = createPlanChanger({ users, catalog, endpoints: endpointsRepo, billing: createBillingRepo(sqlDb) });
 
 afterAll(() => {
   db.close();
@@ -65,7 +66,8 @@ function userOn(overrides: Partial<typeof ALL>): { userId: number; plan: Package
       stripe_price_id, sort_order) VALUES (?, 5, 'EUR', '', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '', 100)`)
     .run(`Case${n}`, p.max_endpoints, p.max_regions, p.max_members, p.check_frequency_seconds, p.retention_days, ...[p.ssl_monitoring, p.advanced_alerts, p.api_access, p.multi_region, p.ping_host, p.cert_expiry, p.response_code, p.response_time].map(Number))
     .lastInsertRowid as number;
-  const userId = users.insert(`user${n}`, `user${n}@example.com`, 'x', id);
+  // Synchronous (the cases build their users outside async code); the users repo itself is Kysely.
+  const userId = Number(db.prepare('INSERT INTO users (username, email, password_hash, package_id) VALUES (?, ?, ?, ?)').run(`user${n}`, `user${n}@example.com`, 'x', id).lastInsertRowid);
   return { userId, plan: catalog.packageById(id)! };
 }
 
@@ -73,19 +75,19 @@ const body = (over: Partial<EndpointCreateBody> = {}): EndpointCreateBody =>
   EndpointCreateBody.parse({ name: `Site ${Math.random()}`, url: `https://example.com/${Math.random()}`, regions: ['EU-Germany'], response_code: true, ...over });
 
 /** Runs `fn` and answers its refusal's message (or null when it passed). */
-function refusal(fn: () => unknown): string | null {
+async function refusal(fn: () => unknown): Promise<string | null> {
   try {
-    fn();
+    await fn();
     return null;
   } catch (err) {
     return (err as Error).message;
   }
 }
 
-const featureCase = (field: 'ping_host' | 'cert_expiry' | 'response_code' | 'response_time', label: string) => () => {
+const featureCase = (field: 'ping_host' | 'cert_expiry' | 'response_code' | 'response_time', label: string) => async () => {
   const { userId } = userOn({ [field]: false });
-  expect(refusal(() => endpoints.create(userId, body({ [field]: true })))).toBe(MESSAGES.featureNotInPlan(label));
-  expect(endpoints.dashboard(userId)[field]).toBe(false);
+  expect(await refusal(() => endpoints.create(userId, body({ [field]: true })))).toBe(MESSAGES.featureNotInPlan(label));
+  expect((await endpoints.dashboard(userId))[field]).toBe(false);
 };
 
 /** Each enforced field: where it is enforced, shown on the services a request reaches. */
@@ -102,91 +104,91 @@ const ENFORCED: Record<string, { where: string; show: () => void | Promise<void>
   },
   max_endpoints: {
     where: 'services/endpoints.ts create and toggle; services/plan-change.ts switches the newest off',
-    show: () => {
+    show: async () => {
       const { userId, plan } = userOn({ max_endpoints: 1 });
-      const first = endpoints.create(userId, body());
-      expect(refusal(() => endpoints.create(userId, body()))).toBe(MESSAGES.tooManyEndpoints(1, plan.package_name));
-      endpoints.toggle(userId, first.url_id, { monitoring_enabled: false });
+      const first = await endpoints.create(userId, body());
+      expect(await refusal(() => endpoints.create(userId, body()))).toBe(MESSAGES.tooManyEndpoints(1, plan.package_name));
+      await endpoints.toggle(userId, first.url_id, { monitoring_enabled: false });
       const { userId: big } = userOn({});
-      const a = endpoints.create(big, body());
-      const b = endpoints.create(big, body());
-      planChanger.applyPlan(big, plan, 'a test');
+      const a = await endpoints.create(big, body());
+      const b = await endpoints.create(big, body());
+      await planChanger.applyPlan(big, plan, 'a test');
       expect(endpointsRepo.get(big, a.url_id)!.monitoring_enabled).toBe(true);
       expect(endpointsRepo.get(big, b.url_id)!.monitoring_enabled).toBe(false);
     },
   },
   max_regions: {
     where: 'services/endpoints.ts create and update; services/plan-change.ts keeps the first regions',
-    show: () => {
+    show: async () => {
       const { userId, plan } = userOn({ max_regions: 1 });
-      expect(refusal(() => endpoints.create(userId, body({ regions: ['EU-Germany', 'US-Virginia'] })))).toBe(MESSAGES.tooManyRegions(1, plan.package_name));
+      expect(await refusal(() => endpoints.create(userId, body({ regions: ['EU-Germany', 'US-Virginia'] })))).toBe(MESSAGES.tooManyRegions(1, plan.package_name));
     },
   },
   multi_region: {
     where: 'services/endpoints.ts create and update; services/plan-change.ts keeps the primary region',
-    show: () => {
+    show: async () => {
       const { userId, plan } = userOn({ multi_region: false });
-      expect(refusal(() => endpoints.create(userId, body({ regions: ['US-Virginia'] })))).toBe(
+      expect(await refusal(() => endpoints.create(userId, body({ regions: ['US-Virginia'] })))).toBe(
         `Your ${plan.package_name} plan monitors from the primary region EU - Germany only. Please upgrade to select more regions.`,
       );
     },
   },
   check_frequency_seconds: {
     where: "services/check-placement.ts: each check's interval_seconds (and timeout) is the plan's, or the endpoint's own when longer; services/endpoints.ts refuses a shorter one (403)",
-    show: () => {
+    show: async () => {
       const { userId, plan } = userOn({ check_frequency_seconds: 45 });
-      const e = endpoints.create(userId, body());
+      const e = await endpoints.create(userId, body());
       expect(checksForEndpoint(endpointsRepo.monitoredById(e.url_id)!, 'EU-Germany').map((c) => c.interval_seconds)).toEqual([45]);
-      const own = endpoints.create(userId, body({ url: 'https://own-interval.example.com/', check_frequency_seconds: 600 }));
+      const own = await endpoints.create(userId, body({ url: 'https://own-interval.example.com/', check_frequency_seconds: 600 }));
       expect(checksForEndpoint(endpointsRepo.monitoredById(own.url_id)!, 'EU-Germany').map((c) => c.interval_seconds)).toEqual([600]);
-      expect(refusal(() => endpoints.create(userId, body({ url: 'https://too-fast.example.com/', check_frequency_seconds: 30 })))).toBe(MESSAGES.intervalNotInPlan(45, plan.package_name));
+      expect(await refusal(() => endpoints.create(userId, body({ url: 'https://too-fast.example.com/', check_frequency_seconds: 30 })))).toBe(MESSAGES.intervalNotInPlan(45, plan.package_name));
     },
   },
   retention_days: {
     where: "services/check-placement.ts: each check's retention_days (ClickHouse's TTL reads it per row)",
-    show: () => {
+    show: async () => {
       const { userId } = userOn({ retention_days: 77 });
-      const e = endpoints.create(userId, body());
+      const e = await endpoints.create(userId, body());
       expect(checksForEndpoint(endpointsRepo.monitoredById(e.url_id)!, 'EU-Germany').map((c) => c.retention_days)).toEqual([77]);
     },
   },
   ssl_monitoring: {
     where: 'services/endpoints.ts: Certificate Expiry needs it too; the dashboard and the pricing page say so',
-    show: () => {
+    show: async () => {
       const { userId, plan } = userOn({ ssl_monitoring: false });
-      expect(refusal(() => endpoints.create(userId, body({ cert_expiry: true })))).toBe(MESSAGES.featureNotInPlan('Certificate Expiry'));
-      expect(endpoints.dashboard(userId).cert_expiry).toBe(false);
+      expect(await refusal(() => endpoints.create(userId, body({ cert_expiry: true })))).toBe(MESSAGES.featureNotInPlan('Certificate Expiry'));
+      expect((await endpoints.dashboard(userId)).cert_expiry).toBe(false);
       expect(pricingLines(plan)).not.toContain('SSL certificate monitoring');
       expect(pricingLines({ ...plan, ssl_monitoring: true })).toContain('SSL certificate monitoring');
     },
   },
   advanced_alerts: {
     where: 'alerting/settings.ts: SMS test sends need it (403 SMS_TEST_NEEDS_PLAN, walked over HTTP in http/alerting-api.test.ts); the pricing page sells it as SMS alerts',
-    show: () => {
+    show: async () => {
       const { userId, plan } = userOn({ advanced_alerts: false });
-      expect(endpoints.planOf(userId).advanced_alerts).toBe(false);
+      expect((await endpoints.planOf(userId)).advanced_alerts).toBe(false);
       expect(pricingLines(plan)).not.toContain('SMS alerts');
       expect(pricingLines({ ...plan, advanced_alerts: true })).toContain('SMS alerts');
     },
   },
   api_access: {
     where: 'services/api-keys.ts: creating a key and every request made with one (403)',
-    show: () => {
+    show: async () => {
       const { userId } = userOn({ api_access: false });
-      expect(refusal(() => apiKeys.create(userId, { name: 'ci' }))).toBe(MESSAGES.apiAccessNotInPlan);
+      expect(await refusal(() => apiKeys.create(userId, { name: 'ci' }))).toBe(MESSAGES.apiAccessNotInPlan);
     },
   },
   monitor_kinds: {
     where: 'services/endpoints.ts create and update (403); absent in a plan means every kind',
-    show: () => {
+    show: async () => {
       const { userId } = userOn({});
-      const id = endpoints.planOf(userId).package_id;
+      const id = (await endpoints.planOf(userId)).package_id;
       db.prepare(`UPDATE packages SET monitor_kinds = '["http","heartbeat"]' WHERE package_id = ?`).run(id);
-      expect(refusal(() => endpoints.create(userId, body({ kind: 'tcp', url: undefined, target: 'db.example.com:5432' })))).toBe(MESSAGES.featureNotInPlan('TCP Port'));
-      expect(refusal(() => endpoints.create(userId, body({ kind: 'dns', url: undefined, target: 'example.com' })))).toBe(MESSAGES.featureNotInPlan('DNS'));
-      expect(endpoints.create(userId, body()).kind ?? 'http').toBe('http');
+      expect(await refusal(() => endpoints.create(userId, body({ kind: 'tcp', url: undefined, target: 'db.example.com:5432' })))).toBe(MESSAGES.featureNotInPlan('TCP Port'));
+      expect(await refusal(() => endpoints.create(userId, body({ kind: 'dns', url: undefined, target: 'example.com' })))).toBe(MESSAGES.featureNotInPlan('DNS'));
+      expect((await endpoints.create(userId, body())).kind ?? 'http').toBe('http');
       db.prepare('UPDATE packages SET monitor_kinds = NULL WHERE package_id = ?').run(id);
-      expect(endpoints.create(userId, body({ kind: 'tcp', url: undefined, target: 'db.example.com:5432' })).kind).toBe('tcp');
+      expect((await endpoints.create(userId, body({ kind: 'tcp', url: undefined, target: 'db.example.com:5432' }))).kind).toBe('tcp');
     },
   },
   ping_host: { where: 'services/endpoints.ts create and update', show: featureCase('ping_host', 'Ping Host') },
@@ -209,24 +211,24 @@ const ENFORCED: Record<string, { where: string; show: () => void | Promise<void>
   },
   browser_checks: {
     where: 'services/endpoints.ts create and update (403); seeded Free 0, Starter 2, Pro 10, Business 50; the pricing page sells it',
-    show: () => {
+    show: async () => {
       const { userId, plan } = userOn({}); // the column's default: none
       expect(plan.browser_checks).toBe(0);
       expect(pricingLines(plan).join('\n')).not.toMatch(/browser check/);
       const browser = () => body({ kind: 'browser', url: `https://b${Math.random()}.example.com/`, response_code: undefined });
-      expect(refusal(() => endpoints.create(userId, browser()))).toBe(MESSAGES.tooManyBrowserChecks(0, plan.package_name));
+      expect(await refusal(() => endpoints.create(userId, browser()))).toBe(MESSAGES.tooManyBrowserChecks(0, plan.package_name));
       db.prepare('UPDATE packages SET browser_checks = 2 WHERE package_id = ?').run(plan.package_id);
-      const first = endpoints.create(userId, browser());
-      endpoints.create(userId, browser());
-      expect(refusal(() => endpoints.create(userId, browser()))).toBe(MESSAGES.tooManyBrowserChecks(2, plan.package_name));
+      const first = await endpoints.create(userId, browser());
+      await endpoints.create(userId, browser());
+      expect(await refusal(() => endpoints.create(userId, browser()))).toBe(MESSAGES.tooManyBrowserChecks(2, plan.package_name));
       // editing one of the two keeps it within the limit; an http endpoint made a browser one is over it
-      expect(endpoints.update(userId, first.url_id, browser()).kind).toBe('browser');
-      const http = endpoints.create(userId, body());
-      expect(refusal(() => endpoints.update(userId, http.url_id, browser()))).toBe(MESSAGES.tooManyBrowserChecks(2, plan.package_name));
-      expect(pricingLines(endpoints.planOf(userId))).toContain('2 browser checks');
+      expect((await endpoints.update(userId, first.url_id, browser())).kind).toBe('browser');
+      const http = await endpoints.create(userId, body());
+      expect(await refusal(() => endpoints.update(userId, http.url_id, browser()))).toBe(MESSAGES.tooManyBrowserChecks(2, plan.package_name));
+      expect(pricingLines(await endpoints.planOf(userId))).toContain('2 browser checks');
       // a browser check runs at most every 5 minutes
       db.prepare('UPDATE packages SET browser_checks = 3 WHERE package_id = ?').run(plan.package_id);
-      expect(refusal(() => endpoints.create(userId, body({ kind: 'browser', url: 'https://fast.example.com/', response_code: undefined, check_frequency_seconds: 60 })))).toBe(MESSAGES.browserIntervalTooShort(300));
+      expect(await refusal(() => endpoints.create(userId, body({ kind: 'browser', url: 'https://fast.example.com/', response_code: undefined, check_frequency_seconds: 60 })))).toBe(MESSAGES.browserIntervalTooShort(300));
       const seeded = Object.fromEntries(catalog.listPackages().map((p) => [p.package_name, p.browser_checks]));
       expect(seeded).toMatchObject({ Free: 0, Starter: 2, Pro: 10, Business: 50 });
     },
@@ -243,7 +245,7 @@ const ENFORCED: Record<string, { where: string; show: () => void | Promise<void>
       expect(refused).toBe(MESSAGES.customDomainsNotInPlan);
       expect(statusPages.list(userId)).toHaveLength(0);
       db.prepare('UPDATE packages SET custom_domains = 1 WHERE package_id = ?').run(plan.package_id);
-      expect(pricingLines(endpoints.planOf(userId))).toContain('Custom domains for status pages');
+      expect(pricingLines(await endpoints.planOf(userId))).toContain('Custom domains for status pages');
       expect((await statusPages.create(userId, page)).custom_domain).toBe(`status-${userId}.example.com`);
     },
   },

@@ -54,13 +54,13 @@ export type AttemptId = number;
 
 export interface RateLimiter {
   /** Throws 429 when the key already used its allowance in the window. */
-  check(bucket: LimitBucket, key: string): void;
-  /** check + count in one synchronous step. Callers count an attempt BEFORE awaiting anything
-   *  (a password hash), so parallel requests cannot all pass the check before any is counted. */
-  consume(bucket: LimitBucket, key: string): AttemptId;
+  check(bucket: LimitBucket, key: string): Promise<void>;
+  /** Counts an attempt, then throws 429 (taking it back) when it goes past the allowance. Callers
+   *  consume BEFORE the slow part (a password hash), so parallel requests cannot all pass. */
+  consume(bucket: LimitBucket, key: string): Promise<AttemptId>;
   /** Takes back one counted attempt (a login that needed no penalty). */
-  undo(attempt: AttemptId): void;
-  reset(bucket: LimitBucket, key: string): void;
+  undo(attempt: AttemptId): Promise<void>;
+  reset(bucket: LimitBucket, key: string): Promise<void>;
 }
 
 export function createRateLimiter(
@@ -74,30 +74,41 @@ export function createRateLimiter(
     : null;
   const longestWindowMs = Math.max(...Object.values(rules).map((r) => r.windowSeconds)) * 1000;
   let lastPrune = 0;
+
+  async function refuse(bucket: LimitBucket, key: string, t: number): Promise<never> {
+    const windowMs = rules[bucket].windowSeconds * 1000;
+    const oldest = (await repo.oldest(bucket, key, t - windowMs)) ?? t;
+    const retryAfter = Math.max(1, Math.ceil((oldest + windowMs - t) / 1000));
+    refused?.inc({ bucket });
+    throw new AppError('rate_limited', rules[bucket].message ?? 'Too many attempts. Please try again later.', { retryAfter });
+  }
+
   const limiter: RateLimiter = {
-    check(bucket, key) {
+    async check(bucket, key) {
       const t = now();
       if (t - lastPrune > 60_000) {
-        repo.prune(t - 24 * 3600_000 - longestWindowMs);
         lastPrune = t;
+        await repo.prune(t - 24 * 3600_000 - longestWindowMs);
       }
-      const windowMs = rules[bucket].windowSeconds * 1000;
-      if (repo.count(bucket, key, t - windowMs) >= rules[bucket].max) {
-        const oldest = repo.oldest(bucket, key, t - windowMs) ?? t;
-        const retryAfter = Math.max(1, Math.ceil((oldest + windowMs - t) / 1000));
-        refused?.inc({ bucket });
-        throw new AppError('rate_limited', rules[bucket].message ?? 'Too many attempts. Please try again later.', { retryAfter });
+      if (await repo.count(bucket, key, t - rules[bucket].windowSeconds * 1000) >= rules[bucket].max) await refuse(bucket, key, t);
+    },
+    async consume(bucket, key) {
+      await limiter.check(bucket, key);
+      // Record first, then count (the own row included): of two processes racing for the last
+      // attempt, the one that counts later sees the other's row, so both cannot pass.
+      const t = now();
+      const id = await repo.record(bucket, key, t);
+      if (await repo.count(bucket, key, t - rules[bucket].windowSeconds * 1000) > rules[bucket].max) {
+        await repo.remove(id);
+        await refuse(bucket, key, t);
       }
+      return id;
     },
-    consume(bucket, key) {
-      limiter.check(bucket, key);
-      return repo.record(bucket, key, now());
+    async undo(attempt) {
+      await repo.remove(attempt);
     },
-    undo(attempt) {
-      repo.remove(attempt);
-    },
-    reset(bucket, key) {
-      repo.clear(bucket, key);
+    async reset(bucket, key) {
+      await repo.clear(bucket, key);
     },
   };
   return limiter;

@@ -45,7 +45,7 @@ export function createResultsExport(deps: { endpoints: EndpointService; source: 
       if (!deps.source) throw new AppError('unavailable', 'Results are not available');
       const at = now();
       // Older rows are past the plan's retention (or waiting for ClickHouse's TTL to drop them): never exported.
-      const keptFrom = at - clampRetentionDays(deps.endpoints.planOf(userId).retention_days) * DAY_MS;
+      const keptFrom = at - clampRetentionDays((await deps.endpoints.planOf(userId)).retention_days) * DAY_MS;
       const created = Date.parse(endpoint.created_at);
       const fromMs = Math.max(q.from ?? keptFrom, keptFrom, Number.isFinite(created) ? created : 0);
       const toMs = Math.max(fromMs, q.to ?? at);

@@ -49,7 +49,7 @@ export function createStatusPageService(deps: {
   repo: StatusPagesRepo;
   /** The windows a public view shows; a window's change makes every cached view stale. */
   maintenance: MaintenanceService;
-  planOf: (userId: number) => Package;
+  planOf: (userId: number) => Package | Promise<Package>;
   uptime?: DailyUptimeSource;
   events?: StatusEvents;
   /** Signs the cookie that opens a password-protected page (changes when its password does). */
@@ -96,12 +96,12 @@ export function createStatusPageService(deps: {
   }
 
   /** A custom domain must be the owner's to prove (not this server's host) and sold by the plan. */
-  function checkDomainPolicy(ownerId: number, domain: string | null, current: string | null) {
+  async function checkDomainPolicy(ownerId: number, domain: string | null, current: string | null): Promise<void> {
     if (!domain) return;
     const own = deps.ownHost?.()?.toLowerCase().replace(/\.$/, '');
     if (domain === 'localhost' || domain.endsWith('.localhost') || (own && (domain === own || domain.endsWith(`.${own}`)))) throw badRequest(OWN_HOST_DOMAIN);
     if (domain === current) return; // kept as it was: editing a page after a downgrade still works
-    const v = planViolations(deps.planOf(ownerId), { customDomain: true })[0];
+    const v = planViolations(await deps.planOf(ownerId), { customDomain: true })[0];
     if (v) throw planRefused(v);
   }
 
@@ -110,7 +110,7 @@ export function createStatusPageService(deps: {
     const claim = p.custom_domain_claim;
     if (!claim) return false;
     const t = now();
-    if (!deps.planOf(p.user_id).custom_domains) {
+    if (!(await deps.planOf(p.user_id)).custom_domains) {
       repo.disproveDomain(p.page_id, claim, t);
       touch(p.page_id);
       return false;
@@ -282,21 +282,22 @@ export function createStatusPageService(deps: {
     get: (ownerId: number, pageId: number): StatusPage => repo.toPage(page(ownerId, pageId)),
     slugAvailable: (slug: string): boolean => !repo.bySlug(slug),
     async create(ownerId: number, body: StatusPageBody): Promise<StatusPage> {
-      const v = planViolations(deps.planOf(ownerId), { statusPages: repo.countOf(ownerId) + 1 })[0];
+      const v = planViolations(await deps.planOf(ownerId), { statusPages: repo.countOf(ownerId) + 1 })[0];
       if (v) throw planRefused(v);
       checkComponents(ownerId, body);
-      checkDomainPolicy(ownerId, body.custom_domain, null);
+      await checkDomainPolicy(ownerId, body.custom_domain, null);
       checkUnique(body, null);
       const hash = body.password ? await hashPassword(body.password) : null;
       // Checked again after the await: another request may have taken the slug or the last page meanwhile.
-      const again = planViolations(deps.planOf(ownerId), { statusPages: repo.countOf(ownerId) + 1 })[0];
+      const plan = await deps.planOf(ownerId);
+      const again = planViolations(plan, { statusPages: repo.countOf(ownerId) + 1 })[0];
       if (again) throw planRefused(again);
       checkUnique(body, null);
       const id = repo.createPage(ownerId, fields(body), hash, body.components);
       return repo.toPage(page(ownerId, id));
     },
     async update(ownerId: number, pageId: number, body: StatusPageBody): Promise<StatusPage> {
-      checkDomainPolicy(ownerId, body.custom_domain, page(ownerId, pageId).custom_domain_claim);
+      await checkDomainPolicy(ownerId, body.custom_domain, page(ownerId, pageId).custom_domain_claim);
       checkComponents(ownerId, body);
       checkUnique(body, pageId);
       const existing = new Set(repo.components(pageId).map((c) => c.component_id));
@@ -313,7 +314,7 @@ export function createStatusPageService(deps: {
       const p = page(ownerId, pageId);
       const claim = p.custom_domain_claim;
       if (!claim) throw badRequest(DOMAIN_FIRST);
-      checkDomainPolicy(ownerId, claim, null);
+      await checkDomainPolicy(ownerId, claim, null);
       const found = await settleClaim(p);
       const after = page(ownerId, pageId);
       return {

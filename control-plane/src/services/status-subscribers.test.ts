@@ -7,6 +7,7 @@ import { createAlertingFixture, type AlertingFixture } from '../testing/alerting
 import { startSmtpReceiver, type SmtpReceiver } from '../testing/alert-receivers';
 import { createCatalogRepo } from '../store/catalog-repo';
 import { createRateLimitRepo } from '../store/rate-limit-repo';
+import { sqliteSql } from '../store/sql/open';
 import { createStatusMailRepo } from '../store/status-mail-repo';
 import { createStatusPagesRepo } from '../store/status-pages-repo';
 import { createRateLimiter, type LimitBucket, type LimitRule } from './rate-limiter';
@@ -49,7 +50,7 @@ describe('status mail outbox', () => {
     const catalog = createCatalogRepo(fx.db);
     const pagesRepo = createStatusPagesRepo(fx.db);
     const sp = createStatusPageService({ repo: pagesRepo, maintenance: createMaintenanceService({ repo: pagesRepo }), planOf: () => catalog.packageByName('Business')!, cookieKey: Buffer.alloc(32) });
-    const limiter = createRateLimiter(createRateLimitRepo(fx.db), rules);
+    const limiter = createRateLimiter(createRateLimitRepo(sqliteSql(fx.db).db), rules);
     subs = createStatusSubscribers({
       mail: createStatusMailRepo(fx.db), pages: pagesRepo, limiter, logger,
       smtp: { url: smtp.url, from: 'status@upfleet.test' }, publicUrl: () => 'http://127.0.0.1:1', key: Buffer.alloc(32),
@@ -61,7 +62,7 @@ describe('status mail outbox', () => {
     // A quiet spell: passes that find nothing due, as the poll runs them when no mail is waiting.
     await subs.flush();
     await subs.flush();
-    subs.subscribe(sp.publicPage({ slug: page.slug }), 'late@example.com');
+    await subs.subscribe(sp.publicPage({ slug: page.slug }), 'late@example.com');
     const mail = await waitFor(() => smtp.messages.find((m) => m.to.includes('late@example.com')));
     expect(mail.raw).toContain('Please confirm your subscription');
     expect(fx.db.prepare("SELECT status FROM status_mail_outbox WHERE to_email = 'late@example.com'").pluck().get()).toBe('sent');

@@ -167,10 +167,10 @@ export function createStatusSubscribers(deps: {
      * Subscribes `email` to a published page: the same answer whether or not it was subscribed. A new
      * or unconfirmed address gets a confirmation mail; a confirmed one gets nothing.
      */
-    subscribe(p: PageRow, address: string): { message: string } {
+    async subscribe(p: PageRow, address: string): Promise<{ message: string }> {
       const email = plainMailbox(address);
-      deps.limiter.consume('subscribe_email', email);
-      deps.limiter.consume('subscribe_page', String(p.page_id));
+      await deps.limiter.consume('subscribe_email', email);
+      await deps.limiter.consume('subscribe_page', String(p.page_id));
       const t = now();
       const token = crypto.randomBytes(24).toString('base64url');
       const existing = mail.subscriber(p.page_id, email);

@@ -30,7 +30,7 @@ export interface InvitationMailer {
 export function createWorkspaceService(deps: {
   workspaces: WorkspacesRepo;
   users: UsersRepo;
-  planOf: (workspaceId: number) => Package;
+  planOf: (workspaceId: number) => Package | Promise<Package>;
   freePackageId: () => number;
   /** Billing is on: the members refusal points at checkout, not at the operator. */
   billingEnabled?: () => boolean;
@@ -38,7 +38,7 @@ export function createWorkspaceService(deps: {
   endpointChanges: ChangeTopic;
   mailer: InvitationMailer | null;
   /** Whether the person's address is confirmed (always, without SMTP): only then may they accept. */
-  emailVerified: (userId: number) => boolean;
+  emailVerified: (userId: number) => boolean | Promise<boolean>;
   publicUrl: () => string;
   /** Workspaces a person may own besides their personal one (each is a fresh set of plan limits). */
   maxWorkspacesPerUser?: number;
@@ -68,7 +68,7 @@ export function createWorkspaceService(deps: {
   async function workspaceView(id: number, role: Role) {
     const w = await workspaces.get(id);
     if (!w) throw notFound(WORKSPACE_NOT_FOUND);
-    return { id: w.id, name: w.name, personal: w.personal === 1, role, package_name: deps.planOf(id).package_name, created_at: w.created_at };
+    return { id: w.id, name: w.name, personal: w.personal === 1, role, package_name: (await deps.planOf(id)).package_name, created_at: w.created_at };
   }
 
   return {
@@ -95,9 +95,9 @@ export function createWorkspaceService(deps: {
     },
 
     async list(userId: number) {
-      return (await workspaces.forUser(userId)).map((w) => ({
-        id: w.id, name: w.name, personal: w.personal === 1, role: w.role, package_name: deps.planOf(w.id).package_name, created_at: w.created_at,
-      }));
+      return Promise.all((await workspaces.forUser(userId)).map(async (w) => ({
+        id: w.id, name: w.name, personal: w.personal === 1, role: w.role, package_name: (await deps.planOf(w.id)).package_name, created_at: w.created_at,
+      })));
     },
 
     get: async (userId: number, id: number) => workspaceView(id, await roleIn(id, userId)),
@@ -120,7 +120,7 @@ export function createWorkspaceService(deps: {
       requireRole(role, 'owner');
       const w = (await workspaces.get(id))!;
       if (w.personal) throw badRequest('Your personal workspace cannot be deleted');
-      const user = users.byId(userId);
+      const user = await users.byId(userId);
       if (!user || !(await verifyPassword(password, user.password_hash))) throw badRequest('Password is incorrect');
       const endpointIds = await workspaces.endpointIds(id);
       if (!(await workspaces.delete(id))) throw notFound(WORKSPACE_NOT_FOUND);
@@ -172,13 +172,13 @@ export function createWorkspaceService(deps: {
       const email = body.email.trim();
       if ((await workspaces.members(id)).some((m) => m.email.toLowerCase() === email.toLowerCase())) throw conflict('This person is already a member of the workspace');
       const at = now();
-      const plan = deps.planOf(id);
+      const plan = await deps.planOf(id);
       const over = planViolations(plan, { members: (await workspaces.memberCount(id)) + (await workspaces.pendingCount(id, at)) + 1 }, { checkout: deps.billingEnabled?.() })[0];
       if (over) throw planRefused(over);
       const token = randomToken(32);
       const invId = await workspaces.insertInvitation(id, email, body.role, sha256(token), actorId, at, at + INVITATION_TTL_MS);
       const link = `${deps.publicUrl().replace(/\/+$/, '')}/invitations/${token}`;
-      const inviter = users.byId(actorId)?.username ?? 'A member';
+      const inviter = (await users.byId(actorId))?.username ?? 'A member';
       if (deps.mailer) {
         await deps.mailer.sendInvitation(email, link, (await workspaces.get(id))!.name, inviter).catch((err: Error) => {
           deps.logger?.warn({ err: err.message, workspaceId: id }, 'invitation mail failed');
@@ -193,10 +193,10 @@ export function createWorkspaceService(deps: {
 
     async invitations(actorId: number, id: number) {
       requireRole(await roleIn(id, actorId), 'admin');
-      return (await workspaces.pendingInvitations(id, now())).map((i) => ({
+      return Promise.all((await workspaces.pendingInvitations(id, now())).map(async (i) => ({
         id: i.id, email: i.email, role: i.role, created_at: new Date(i.created_at).toISOString(), expires_at: new Date(i.expires_at).toISOString(),
-        invited_by: i.invited_by === null ? null : users.byId(i.invited_by)?.email ?? null,
-      }));
+        invited_by: i.invited_by === null ? null : (await users.byId(i.invited_by))?.email ?? null,
+      })));
     },
 
     async revokeInvitation(actorId: number, id: number, invId: number) {
@@ -209,8 +209,9 @@ export function createWorkspaceService(deps: {
     async preview(token: string) {
       const inv = await workspaces.invitationByHash(sha256(token));
       if (!inv || inv.accepted_at !== null || inv.expires_at <= now()) throw notFound(INVITATION_INVALID);
+      const inviter = inv.invited_by === null ? undefined : await users.byId(inv.invited_by);
       return {
-        workspace_name: (await workspaces.get(inv.workspace_id))?.name ?? '', inviter: (inv.invited_by !== null && users.byId(inv.invited_by)?.username) || 'A member',
+        workspace_name: (await workspaces.get(inv.workspace_id))?.name ?? '', inviter: inviter?.username || 'A member',
         role: inv.role, email: inv.email, expires_at: new Date(inv.expires_at).toISOString(),
       };
     },
@@ -224,9 +225,9 @@ export function createWorkspaceService(deps: {
       // The sender must still be allowed to invite (an invitation sent before a demotion is void too).
       const sender = inv.invited_by === null ? null : await workspaces.role(inv.workspace_id, inv.invited_by);
       if (inv.invited_by !== null && (!sender || !roleAllows(sender, 'admin'))) throw notFound(INVITATION_INVALID);
-      const user = users.byId(userId);
+      const user = await users.byId(userId);
       if (!user || user.email.toLowerCase() !== inv.email.toLowerCase()) throw forbidden('This invitation was sent to another email address');
-      if (!deps.emailVerified(userId)) users.setVerifiedEmail(userId, user.email);
+      if (!(await deps.emailVerified(userId))) await users.setVerifiedEmail(userId, user.email);
       if (!(await workspaces.acceptInvitation(inv, userId, at))) throw notFound(INVITATION_INVALID);
       return { ...(await workspaceView(inv.workspace_id, await roleIn(inv.workspace_id, userId))), invitation_id: inv.id };
     },

@@ -1,86 +1,76 @@
 // Billing rows: the Stripe mirror (customers, subscriptions), processed webhook events, claimed
 // checkouts and the plan changes the dashboard reports. Every per-user query names the user.
-import type { Db } from './db';
+// Kysely, so the same code runs on SQLite and on Postgres (billing-repo.test.ts runs it on both).
+import type { Kysely } from 'kysely';
+import type { BillingSubscriptionsTable, PlanChangesTable, Schema } from './sql/schema';
+import { inTransaction } from './sql/transaction';
 
-export interface SubscriptionRow {
-  stripe_subscription_id: string;
-  user_id: number;
-  stripe_customer_id: string;
-  stripe_price_id: string;
-  status: string;
-  current_period_start: number | null;
-  current_period_end: number | null;
-  created: number;
-  past_due_since: number | null;
-  updated_at: number;
-}
+export type SubscriptionRow = BillingSubscriptionsTable;
 
-export interface PlanChangeRow {
+export interface PlanChangeRow extends Omit<PlanChangesTable, 'id'> {
   id: number;
-  user_id: number;
-  from_package: string;
-  to_package: string;
-  reason: string;
-  message: string;
-  details: string;
-  created_at: number;
-  dismissed_at: number | null;
 }
 
-export function createBillingRepo(db: Db) {
-  const q = {
-    customerOf: db.prepare('SELECT stripe_customer_id FROM billing_customers WHERE user_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1').pluck(),
-    userOfCustomer: db.prepare('SELECT user_id FROM billing_customers WHERE stripe_customer_id = ?').pluck(),
-    linkCustomer: db.prepare('INSERT INTO billing_customers (stripe_customer_id, user_id, created_at, claimed_at_login) VALUES (?, ?, ?, ?) ON CONFLICT(stripe_customer_id) DO NOTHING'),
-    subscription: db.prepare('SELECT * FROM billing_subscriptions WHERE stripe_subscription_id = ?'),
-    // The user's own first (signed-in checkouts, checkouts claimed at signup), then checkouts claimed
-    // at login: one of those never decides the plan over the user's own; newest first within each.
-    subscriptionsOf: db.prepare(`SELECT s.* FROM billing_subscriptions s
-      LEFT JOIN billing_customers c ON c.stripe_customer_id = s.stripe_customer_id AND c.user_id = s.user_id
-      WHERE s.user_id = ? ORDER BY COALESCE(c.claimed_at_login, 0), s.created DESC, s.stripe_subscription_id DESC`),
-    upsertSubscription: db.prepare(`INSERT INTO billing_subscriptions (stripe_subscription_id, user_id, stripe_customer_id, stripe_price_id, status,
-        current_period_start, current_period_end, created, past_due_since, updated_at)
-      VALUES (@stripe_subscription_id, @user_id, @stripe_customer_id, @stripe_price_id, @status, @current_period_start, @current_period_end,
-        @created, @past_due_since, @updated_at)
-      ON CONFLICT(stripe_subscription_id) DO UPDATE SET user_id = excluded.user_id, stripe_customer_id = excluded.stripe_customer_id,
-        stripe_price_id = excluded.stripe_price_id, status = excluded.status, current_period_start = excluded.current_period_start,
-        current_period_end = excluded.current_period_end, created = excluded.created, past_due_since = excluded.past_due_since,
-        updated_at = excluded.updated_at`),
-    pastDueUsers: db.prepare("SELECT DISTINCT user_id FROM billing_subscriptions WHERE status = 'past_due' AND past_due_since <= ?").pluck(),
-    eventSeen: db.prepare('SELECT 1 FROM billing_events WHERE event_id = ?').pluck(),
-    recordEvent: db.prepare('INSERT INTO billing_events (event_id, type, received_at) VALUES (?, ?, ?) ON CONFLICT(event_id) DO NOTHING'),
-    claimOf: db.prepare('SELECT user_id FROM billing_checkout_claims WHERE checkout_session_id = ?').pluck(),
-    claim: db.prepare('INSERT INTO billing_checkout_claims (checkout_session_id, user_id, claimed_at) VALUES (?, ?, ?) ON CONFLICT(checkout_session_id) DO NOTHING'),
-    insertChange: db.prepare(`INSERT INTO plan_changes (user_id, from_package, to_package, reason, message, details, created_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?)`),
-    openChanges: db.prepare('SELECT * FROM plan_changes WHERE user_id = ? AND dismissed_at IS NULL ORDER BY id DESC LIMIT 10'),
-    dismissChange: db.prepare('UPDATE plan_changes SET dismissed_at = ? WHERE id = ? AND user_id = ? AND dismissed_at IS NULL'),
-  };
+export function createBillingRepo(db: Kysely<Schema>) {
+  const userOfCustomer = async (customerId: string): Promise<number | undefined> =>
+    (await db.selectFrom('billing_customers').select('user_id').where('stripe_customer_id', '=', customerId).executeTakeFirst())?.user_id;
   return {
-    transaction: <T>(fn: () => T): T => db.transaction(fn)(),
-    customerOf: (userId: number) => q.customerOf.get(userId) as string | undefined,
-    userOfCustomer: (customerId: string) => q.userOfCustomer.get(customerId) as number | undefined,
+    /** Runs `fn` in one transaction (joining the one `db` is in, if any); build the repos it uses from `trx`. */
+    transaction: <T>(fn: (trx: Kysely<Schema>) => Promise<T>): Promise<T> => inTransaction(db, fn),
+    /** The user's newest customer (insertion order breaks a tie in time: SQLite's rowid before, the claim order now). */
+    customerOf: async (userId: number): Promise<string | undefined> =>
+      (await db.selectFrom('billing_customers').select('stripe_customer_id').where('user_id', '=', userId)
+        .orderBy('created_at', 'desc').orderBy('claimed_at_login', 'asc').orderBy('stripe_customer_id', 'desc').limit(1)
+        .executeTakeFirst())?.stripe_customer_id,
+    userOfCustomer,
     /** Links a customer to a user (a user may have several: one per checkout email); false when
      *  the customer already belongs to someone else. `claimedAtLogin`: an anonymous checkout
      *  claimed by an existing account (it ranks after the user's own subscriptions). */
-    linkCustomer: (userId: number, customerId: string, at: number, claimedAtLogin = false): boolean => {
-      q.linkCustomer.run(customerId, userId, at, claimedAtLogin ? 1 : 0);
-      return q.userOfCustomer.get(customerId) === userId;
+    linkCustomer: async (userId: number, customerId: string, at: number, claimedAtLogin = false): Promise<boolean> => {
+      await db.insertInto('billing_customers')
+        .values({ stripe_customer_id: customerId, user_id: userId, created_at: at, claimed_at_login: claimedAtLogin ? 1 : 0 })
+        .onConflict((oc) => oc.column('stripe_customer_id').doNothing()).execute();
+      return (await userOfCustomer(customerId)) === userId;
     },
-    subscription: (id: string) => q.subscription.get(id) as SubscriptionRow | undefined,
-    subscriptionsOf: (userId: number) => q.subscriptionsOf.all(userId) as SubscriptionRow[],
-    upsertSubscription: (row: SubscriptionRow) => void q.upsertSubscription.run(row),
-    pastDueUsers: (since: number) => q.pastDueUsers.all(since) as number[],
-    eventSeen: (eventId: string) => q.eventSeen.get(eventId) !== undefined,
-    /** Records a processed event; false when it was already recorded (a replay). */
-    recordEvent: (eventId: string, type: string, at: number): boolean => q.recordEvent.run(eventId, type, at).changes === 1,
-    claimOf: (sessionId: string) => q.claimOf.get(sessionId) as number | undefined,
+    subscription: (id: string): Promise<SubscriptionRow | undefined> =>
+      db.selectFrom('billing_subscriptions').selectAll().where('stripe_subscription_id', '=', id).executeTakeFirst(),
+    // The user's own first (signed-in checkouts, checkouts claimed at signup), then checkouts claimed
+    // at login: one of those never decides the plan over the user's own; newest first within each.
+    subscriptionsOf: (userId: number): Promise<SubscriptionRow[]> =>
+      db.selectFrom('billing_subscriptions as s')
+        .leftJoin('billing_customers as c', (j) => j.onRef('c.stripe_customer_id', '=', 's.stripe_customer_id').onRef('c.user_id', '=', 's.user_id'))
+        .selectAll('s')
+        .where('s.user_id', '=', userId)
+        .orderBy((eb) => eb.fn.coalesce('c.claimed_at_login', eb.lit(0)))
+        .orderBy('s.created', 'desc').orderBy('s.stripe_subscription_id', 'desc')
+        .execute(),
+    upsertSubscription: async (row: SubscriptionRow): Promise<void> => {
+      const { stripe_subscription_id: _id, ...rest } = row;
+      await db.insertInto('billing_subscriptions').values(row)
+        .onConflict((oc) => oc.column('stripe_subscription_id').doUpdateSet(rest)).execute();
+    },
+    pastDueUsers: async (since: number): Promise<number[]> =>
+      (await db.selectFrom('billing_subscriptions').select('user_id').distinct()
+        .where('status', '=', 'past_due').where('past_due_since', '<=', since).execute()).map((r) => r.user_id),
+    eventSeen: async (eventId: string): Promise<boolean> =>
+      (await db.selectFrom('billing_events').select('event_id').where('event_id', '=', eventId).executeTakeFirst()) !== undefined,
+    /** Records a processed event; false when it was already recorded (a replay, on any process). */
+    recordEvent: async (eventId: string, type: string, at: number): Promise<boolean> =>
+      Number((await db.insertInto('billing_events').values({ event_id: eventId, type, received_at: at })
+        .onConflict((oc) => oc.column('event_id').doNothing()).executeTakeFirst()).numInsertedOrUpdatedRows ?? 0) === 1,
+    claimOf: async (sessionId: string): Promise<number | undefined> =>
+      (await db.selectFrom('billing_checkout_claims').select('user_id').where('checkout_session_id', '=', sessionId).executeTakeFirst())?.user_id,
     /** Claims a checkout for a user; false when someone already claimed it. */
-    claim: (sessionId: string, userId: number, at: number): boolean => q.claim.run(sessionId, userId, at).changes === 1,
-    insertPlanChange: (c: Omit<PlanChangeRow, 'id' | 'dismissed_at'>) =>
-      Number(q.insertChange.run(c.user_id, c.from_package, c.to_package, c.reason, c.message, c.details, c.created_at).lastInsertRowid),
-    openPlanChanges: (userId: number) => q.openChanges.all(userId) as PlanChangeRow[],
-    dismissPlanChange: (userId: number, id: number, at: number): boolean => q.dismissChange.run(at, id, userId).changes === 1,
+    claim: async (sessionId: string, userId: number, at: number): Promise<boolean> =>
+      Number((await db.insertInto('billing_checkout_claims').values({ checkout_session_id: sessionId, user_id: userId, claimed_at: at })
+        .onConflict((oc) => oc.column('checkout_session_id').doNothing()).executeTakeFirst()).numInsertedOrUpdatedRows ?? 0) === 1,
+    insertPlanChange: async (c: Omit<PlanChangeRow, 'id' | 'dismissed_at'>): Promise<number> =>
+      Number((await db.insertInto('plan_changes').values(c).returning('id').executeTakeFirstOrThrow()).id),
+    openPlanChanges: (userId: number): Promise<PlanChangeRow[]> =>
+      db.selectFrom('plan_changes').selectAll().where('user_id', '=', userId).where('dismissed_at', 'is', null).orderBy('id', 'desc').limit(10).execute(),
+    dismissPlanChange: async (userId: number, id: number, at: number): Promise<boolean> =>
+      Number((await db.updateTable('plan_changes').set({ dismissed_at: at })
+        .where('id', '=', id).where('user_id', '=', userId).where('dismissed_at', 'is', null).executeTakeFirst()).numUpdatedRows) === 1,
   };
 }
 export type BillingRepo = ReturnType<typeof createBillingRepo>;

@@ -1,23 +1,30 @@
-import type { Db } from './db';
+import type { Kysely } from 'kysely';
+import type { Schema } from './sql/schema';
 
-// Attempts are counted in SQLite so a restart does not reset a limit.
-export function createRateLimitRepo(db: Db) {
-  const q = {
-    count: db.prepare('SELECT COUNT(*) FROM rate_limit_events WHERE bucket = ? AND key = ? AND ts > ?').pluck(),
-    oldest: db.prepare('SELECT MIN(ts) FROM rate_limit_events WHERE bucket = ? AND key = ? AND ts > ?').pluck(),
-    insert: db.prepare('INSERT INTO rate_limit_events (bucket, key, ts) VALUES (?, ?, ?)'),
-    clear: db.prepare('DELETE FROM rate_limit_events WHERE bucket = ? AND key = ?'),
-    remove: db.prepare('DELETE FROM rate_limit_events WHERE id = ?'),
-    prune: db.prepare('DELETE FROM rate_limit_events WHERE ts < ?'),
-  };
+// Attempts are counted in the database so a restart does not reset a limit and every process of a
+// cluster counts against the same allowance.
+export function createRateLimitRepo(db: Kysely<Schema>) {
+  const inWindow = (bucket: string, key: string, since: number) =>
+    db.selectFrom('rate_limit_events').where('bucket', '=', bucket).where('key', '=', key).where('ts', '>', since);
   return {
-    count: (bucket: string, key: string, since: number) => q.count.get(bucket, key, since) as number,
-    oldest: (bucket: string, key: string, since: number) => q.oldest.get(bucket, key, since) as number | null,
+    count: async (bucket: string, key: string, since: number): Promise<number> =>
+      Number((await inWindow(bucket, key, since).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n),
+    oldest: async (bucket: string, key: string, since: number): Promise<number | null> => {
+      const row = await inWindow(bucket, key, since).select((eb) => eb.fn.min('ts').as('ts')).executeTakeFirst();
+      return row?.ts === null || row?.ts === undefined ? null : Number(row.ts);
+    },
     /** Counts one event; returns its id for remove(). */
-    record: (bucket: string, key: string, now: number): number => Number(q.insert.run(bucket, key, now).lastInsertRowid),
-    remove: (id: number) => q.remove.run(id),
-    clear: (bucket: string, key: string) => q.clear.run(bucket, key),
-    prune: (before: number) => q.prune.run(before),
+    record: async (bucket: string, key: string, now: number): Promise<number> =>
+      Number((await db.insertInto('rate_limit_events').values({ bucket, key, ts: now }).returning('id').executeTakeFirstOrThrow()).id),
+    remove: async (id: number): Promise<void> => {
+      await db.deleteFrom('rate_limit_events').where('id', '=', id).execute();
+    },
+    clear: async (bucket: string, key: string): Promise<void> => {
+      await db.deleteFrom('rate_limit_events').where('bucket', '=', bucket).where('key', '=', key).execute();
+    },
+    prune: async (before: number): Promise<void> => {
+      await db.deleteFrom('rate_limit_events').where('ts', '<', before).execute();
+    },
   };
 }
 export type RateLimitRepo = ReturnType<typeof createRateLimitRepo>;

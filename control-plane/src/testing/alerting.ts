@@ -11,7 +11,6 @@ import { createAlertsRepo } from '../alerting/settings-repo';
 import { openDatabase, type Db } from '../store/db';
 import { createEndpointsRepo } from '../store/endpoints-repo';
 import { seedDatabase } from '../store/seed';
-import { createUsersRepo } from '../store/users-repo';
 
 export interface AlertingFixture {
   db: Db;
@@ -29,8 +28,9 @@ export function createAlertingFixture(plan = 'Business'): AlertingFixture {
   const db = openDatabase(path.join(dir, 'upfleet.db'));
   seedDatabase(db);
   const packageId = db.prepare('SELECT package_id FROM packages WHERE package_name = ?').pluck().get(plan) as number;
-  const users = createUsersRepo(db);
-  const userId = users.insert(`u${crypto.randomUUID().slice(0, 8)}`, `${crypto.randomUUID()}@example.com`, 'x', packageId);
+  // Synchronous on purpose (the fixture is built outside async code): the users repo is Kysely now.
+  const userId = Number(db.prepare('INSERT INTO users (username, email, password_hash, package_id) VALUES (?, ?, ?, ?)')
+    .run(`u${crypto.randomUUID().slice(0, 8)}`, `${crypto.randomUUID()}@example.com`, 'x', packageId).lastInsertRowid);
   const endpoints = createEndpointsRepo(db);
   const alerts = createAlertsRepo(db);
   const box = createSecretBox(crypto.randomBytes(32));

@@ -56,7 +56,7 @@ export function summarise(body: unknown, extra: Record<string, unknown> = {}): s
   return out.length > 300 ? `${out.slice(0, 297)}…` : out;
 }
 
-export function auditMutations(deps: { workspaces: WorkspacesRepo; memberName: (userId: number) => string; now?: () => number }): RequestHandler {
+export function auditMutations(deps: { workspaces: WorkspacesRepo; memberName: (userId: number) => string | Promise<string>; now?: () => number }): RequestHandler {
   const now = deps.now ?? Date.now;
   let lastPurge = 0;
   return (req: Request, res: Response, next) => {
@@ -95,8 +95,9 @@ export function auditMutations(deps: { workspaces: WorkspacesRepo; memberName: (
     if (typeof data.previous_role === 'string') extra.previous_role = data.previous_role;
     if (a.apiKeyId !== undefined) extra.via = `API key #${a.apiKeyId}`;
     const at = now();
+    const memberName = await deps.memberName(memberId);
     await deps.workspaces.insertAudit({
-      workspaceId, at, memberId, memberName: deps.memberName(memberId), action: routeAction(res) ?? actionFor(req.method, path), targetId: target,
+      workspaceId, at, memberId, memberName, action: routeAction(res) ?? actionFor(req.method, path), targetId: target,
       summary: summarise(req.body, extra), clientAddress: req.ip ?? '',
     });
     if (at - lastPurge > 3600_000) {

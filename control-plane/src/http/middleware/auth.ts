@@ -39,10 +39,10 @@ export function requireUser(tokens: TokenService): RequestHandler {
  */
 export function requireUserOrKey(tokens: TokenService, apiKeys: ApiKeyService): RequestHandler {
   const session = requireUser(tokens);
-  return (req, res, next) => {
+  return async (req, res, next) => {
     const token = bearer(req);
     if (!token || !isApiKey(token)) return session(req, res, next);
-    const use = apiKeys.use(token);
+    const use = await apiKeys.use(token);
     res.setHeader('RateLimit-Limit', String(use.allowance.limit));
     res.setHeader('RateLimit-Remaining', String(use.allowance.remaining));
     res.setHeader('RateLimit-Reset', String(use.allowance.resetSeconds));

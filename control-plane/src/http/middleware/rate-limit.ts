@@ -7,9 +7,9 @@ import { authOf } from './auth';
 /** Counts one request per signed-in user in `bucket`; the 429 leaves in the usual error shape.
  *  `message` names what was limited when routes of several kinds share one allowance. */
 export function limitPerUser(limiter: RateLimiter, bucket: LimitBucket, message?: string): RequestHandler {
-  return (req, _res, next) => {
+  return async (req, _res, next) => {
     try {
-      limiter.consume(bucket, String(authOf(req).userId));
+      await limiter.consume(bucket, String(authOf(req).userId));
     } catch (err) {
       if (message && err instanceof AppError && err.code === 'rate_limited') throw new AppError('rate_limited', message, err.extra);
       throw err;

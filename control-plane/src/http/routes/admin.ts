@@ -14,8 +14,8 @@ export interface ResultCounter {
 export function adminRoutes(admin: AdminService, adminToken: string, results: ResultCounter | null): Router {
   const r = strictRouter();
   r.use('/admin', requireAdmin(adminToken));
-  r.get('/admin/users', (_req, res) => { res.json({ success: true, data: admin.listUsers() }); });
-  r.post('/admin/users/set-package', (req, res) => { res.json({ success: true, data: admin.setPackage(parseInput(SetPackageBody, req.body)) }); });
+  r.get('/admin/users', async (_req, res) => { res.json({ success: true, data: await admin.listUsers() }); });
+  r.post('/admin/users/set-package', async (req, res) => { res.json({ success: true, data: await admin.setPackage(parseInput(SetPackageBody, req.body)) }); });
   r.get('/admin/workspaces', async (_req, res) => { res.json({ success: true, data: await admin.listWorkspaces() }); });
   r.post('/admin/workspaces/:id/set-package', async (req, res) => {
     const id = parseId(req.params.id, 'Workspace not found');

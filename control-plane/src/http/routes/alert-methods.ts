@@ -40,7 +40,7 @@ export function alertMethodRoutes(deps: { alerts: AlertService; alerting: Alerti
     }),
     route('post', '/users/alert-methods/:id/test', { role: 'admin', action: 'alert_method.test' }, async (req, res) => {
       alerting();
-      alerts.admitTestSend(uid(req), methodId(req.params.id), authOf(req).memberId ?? uid(req));
+      await alerts.admitTestSend(uid(req), methodId(req.params.id), authOf(req).memberId ?? uid(req));
       res.json({ success: true, data: await alerting().sendTest(uid(req), methodId(req.params.id)) });
     }),
     route('get', '/users/alert-methods/:id/deliveries', 'viewer', (req, res) => {

@@ -13,15 +13,15 @@ export function apiKeyRoutes(apiKeys: ApiKeyService, signIn: SignIn): Router {
   const r = strictRouter();
   r.use('/users/api-keys', signIn.user, signIn.inWorkspace);
   return mount(r, [
-    route('post', '/users/api-keys', { role: 'admin', action: 'api_key.create' }, (req, res) => {
+    route('post', '/users/api-keys', { role: 'admin', action: 'api_key.create' }, async (req, res) => {
       const a = authOf(req);
-      res.status(201).json({ success: true, data: apiKeys.create(a.userId, parseInput(ApiKeyCreateBody, req.body), a.memberId) });
+      res.status(201).json({ success: true, data: await apiKeys.create(a.userId, parseInput(ApiKeyCreateBody, req.body), a.memberId) });
     }),
-    route('get', '/users/api-keys', 'viewer', (req, res) => {
-      res.json({ success: true, data: apiKeys.list(authOf(req).userId) });
+    route('get', '/users/api-keys', 'viewer', async (req, res) => {
+      res.json({ success: true, data: await apiKeys.list(authOf(req).userId) });
     }),
-    route('delete', '/users/api-keys/:id', { role: 'admin', action: 'api_key.delete' }, (req, res) => {
-      res.json({ success: true, data: apiKeys.revoke(authOf(req).userId, parseId(req.params.id, 'API key not found')) });
+    route('delete', '/users/api-keys/:id', { role: 'admin', action: 'api_key.delete' }, async (req, res) => {
+      res.json({ success: true, data: await apiKeys.revoke(authOf(req).userId, parseId(req.params.id, 'API key not found')) });
     }),
   ]);
 }

@@ -24,8 +24,8 @@ export function authRoutes(auth: AuthService, signIn: SignIn): Router {
     await auth.logout(authOf(req).sessionId);
     res.json({ success: true, data: null, message: 'Logged out' });
   });
-  r.get('/auth/validate-session', signIn.user, (req, res) => {
-    res.json({ success: true, data: auth.me(authOf(req).userId) });
+  r.get('/auth/validate-session', signIn.user, async (req, res) => {
+    res.json({ success: true, data: await auth.me(authOf(req).userId) });
   });
 
   r.post('/2fa/setup', signIn.user, async (req, res) => {
@@ -41,14 +41,14 @@ export function authRoutes(auth: AuthService, signIn: SignIn): Router {
     await auth.disableTwoFactor(userId, sessionId, parseInput(TwoFactorDisableBody, req.body));
     res.json({ success: true, data: { enabled: false }, message: 'Two-factor authentication has been disabled' });
   });
-  r.get('/2fa/status', signIn.user, (req, res) => {
-    res.json({ success: true, data: auth.twoFactorStatus(authOf(req).userId) });
+  r.get('/2fa/status', signIn.user, async (req, res) => {
+    res.json({ success: true, data: await auth.twoFactorStatus(authOf(req).userId) });
   });
 
   // The person's own account under /users (the SPEC's paths), before the workspace data routes.
   mount(r, [
-    route('get', '/users/profile', 'account', (req, res) => {
-      res.json({ success: true, data: auth.profile(authOf(req).userId) });
+    route('get', '/users/profile', 'account', async (req, res) => {
+      res.json({ success: true, data: await auth.profile(authOf(req).userId) });
     }),
     route('put', '/users/profile', 'account', async (req, res) => {
       const { userId, sessionId } = authOf(req);

@@ -50,11 +50,11 @@ export function billingRoutes(deps: { billing: BillingService; prices: PriceServ
       // Only the owner manages the subscription; the others see the card without the portal link.
       res.json({ success: true, data: a.role === 'owner' ? sub : { ...sub, customer_portal_url: null } });
     }),
-    route('get', '/billing/notices', 'viewer', (req, res) => {
-      res.json({ success: true, data: billing.notices(authOf(req).userId) });
+    route('get', '/billing/notices', 'viewer', async (req, res) => {
+      res.json({ success: true, data: await billing.notices(authOf(req).userId) });
     }),
-    route('post', '/billing/notices/:id/dismiss', { role: 'admin', action: 'billing.notice_dismiss' }, (req, res) => {
-      billing.dismissNotice(authOf(req).userId, parseId(req.params.id, 'Notice not found'));
+    route('post', '/billing/notices/:id/dismiss', { role: 'admin', action: 'billing.notice_dismiss' }, async (req, res) => {
+      await billing.dismissNotice(authOf(req).userId, parseId(req.params.id, 'Notice not found'));
       res.json({ success: true, data: null });
     }),
   ], signedIn, scope);
@@ -64,7 +64,7 @@ export function billingRoutes(deps: { billing: BillingService; prices: PriceServ
     res.json({ success: true, data: { enabled: billing.enabled(), default_package: deps.defaultPackage?.() ?? 'Free' } });
   });
   r.post('/public/create-checkout-session', async (req, res) => {
-    deps.limiter?.consume('checkout_ip', clientKey(req.ip));
+    await deps.limiter?.consume('checkout_ip', clientKey(req.ip));
     res.json({ success: true, data: await billing.createPublicCheckout(parseInput(PublicCheckoutSessionBody, req.body)) });
   });
 

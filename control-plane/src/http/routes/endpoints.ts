@@ -34,8 +34,8 @@ export function endpointRoutes(deps: { endpoints: EndpointService; alerts: Alert
   const endpointId = (raw: unknown) => parseId(raw, 'Endpoint not found');
 
   return [
-    route('get', '/users/dashboard', 'viewer', (req, res) => {
-      res.json({ success: true, data: endpoints.dashboard(uid(req)) });
+    route('get', '/users/dashboard', 'viewer', async (req, res) => {
+      res.json({ success: true, data: await endpoints.dashboard(uid(req)) });
     }),
     route('get', '/users/endpoints-with-uptime', 'viewer', async (req, res) => {
       const q = parseInput(EndpointListQuery, req.query);
@@ -64,30 +64,30 @@ export function endpointRoutes(deps: { endpoints: EndpointService; alerts: Alert
         res.send(list.body);
       }
     }),
-    route('post', '/users/endpoints', { role: 'editor', action: 'endpoint.create' }, orDryRun, (req, res) => {
+    route('post', '/users/endpoints', { role: 'editor', action: 'endpoint.create' }, orDryRun, async (req, res) => {
       const body = parseInput(EndpointCreateBody, req.body);
       if (dryRunParam(req.query.dry_run)) {
-        res.json({ success: true, data: { dry_run: true, endpoint: endpoints.check(uid(req), body) } });
+        res.json({ success: true, data: { dry_run: true, endpoint: await endpoints.check(uid(req), body) } });
         return;
       }
-      res.status(201).json({ success: true, data: endpoints.create(uid(req), body) });
+      res.status(201).json({ success: true, data: await endpoints.create(uid(req), body) });
     }),
     // One endpoint (a heartbeat's answer carries its state, and its ping URL for editors and above).
     route('get', '/users/endpoints/:id', 'viewer', (req, res) => {
       const showPingUrl = roleAllows(authOf(req).role ?? 'viewer', 'editor');
       res.json({ success: true, data: endpoints.get(uid(req), endpointId(req.params.id), { showPingUrl }) });
     }),
-    route('put', '/users/endpoints/:id', { role: 'editor', action: 'endpoint.update' }, orDryRun, (req, res) => {
+    route('put', '/users/endpoints/:id', { role: 'editor', action: 'endpoint.update' }, orDryRun, async (req, res) => {
       const id = endpointId(req.params.id);
       const body = parseInput(EndpointUpdateBody, req.body);
       if (dryRunParam(req.query.dry_run)) {
-        res.json({ success: true, data: { dry_run: true, endpoint: endpoints.check(uid(req), body, id) } });
+        res.json({ success: true, data: { dry_run: true, endpoint: await endpoints.check(uid(req), body, id) } });
         return;
       }
-      res.json({ success: true, data: endpoints.update(uid(req), id, body) });
+      res.json({ success: true, data: await endpoints.update(uid(req), id, body) });
     }),
-    route('patch', '/users/endpoints/:id/toggle', { role: 'editor', action: 'endpoint.toggle' }, mutation, (req, res) => {
-      res.json({ success: true, data: endpoints.toggle(uid(req), endpointId(req.params.id), parseInput(EndpointToggleBody, req.body)) });
+    route('patch', '/users/endpoints/:id/toggle', { role: 'editor', action: 'endpoint.toggle' }, mutation, async (req, res) => {
+      res.json({ success: true, data: await endpoints.toggle(uid(req), endpointId(req.params.id), parseInput(EndpointToggleBody, req.body)) });
     }),
     route('delete', '/users/endpoints/:id', { role: 'editor', action: 'endpoint.delete' }, mutation, (req, res) => {
       res.json({ success: true, data: endpoints.remove(uid(req), endpointId(req.params.id)) });

@@ -29,7 +29,7 @@ export function oidcRoutes(deps: { oidc: OidcService | null; limiter: RateLimite
   if (!deps.oidc) return r;
   const service = deps.oidc;
   r.get('/auth/oidc/start', async (req, res) => {
-    deps.limiter.consume('login_ip', clientKey(req.ip));
+    await deps.limiter.consume('login_ip', clientKey(req.ip));
     const { url, state } = await service.start();
     res.setHeader('Set-Cookie', `${STATE_COOKIE}=${state}; Path=/api/auth/oidc; HttpOnly; SameSite=Lax; Max-Age=600${req.secure ? '; Secure' : ''}`);
     res.redirect(302, url);
@@ -37,7 +37,7 @@ export function oidcRoutes(deps: { oidc: OidcService | null; limiter: RateLimite
   r.get('/auth/oidc/callback', async (req, res) => {
     res.setHeader('Set-Cookie', `${STATE_COOKIE}=; Path=/api/auth/oidc; HttpOnly; SameSite=Lax; Max-Age=0`);
     try {
-      deps.limiter.consume('login_ip', clientKey(req.ip));
+      await deps.limiter.consume('login_ip', clientKey(req.ip));
       if (typeof req.query.error === 'string') throw new AppError('unauthorized', `The provider refused the sign-in (${req.query.error.slice(0, 80)})`);
       const url = new URL(req.originalUrl, 'http://callback.invalid');
       const t = await service.callback(url, cookie(req, STATE_COOKIE), req.ip);
@@ -49,7 +49,7 @@ export function oidcRoutes(deps: { oidc: OidcService | null; limiter: RateLimite
     }
   });
   r.post('/auth/oidc/two-factor', async (req, res) => {
-    deps.limiter.consume('login_ip', clientKey(req.ip));
+    await deps.limiter.consume('login_ip', clientKey(req.ip));
     const body = parseInput(OidcTwoFactorBody, req.body);
     const t = await service.completeTwoFactor(body.ticket, body.two_factor_code ?? '');
     res.json({ success: true, data: { accessToken: t.accessToken, refreshToken: t.refreshToken } });

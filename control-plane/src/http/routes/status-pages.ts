@@ -148,9 +148,9 @@ export async function unlocked(req: Request, sp: StatusPageService, limiter: Rat
   if (sp.cookieOpens(page, cookie(req, sp.cookieName(page)))) return true;
   const given = req.headers[STATUS_PASSWORD_HEADER];
   if (typeof given !== 'string' || !given) return false;
-  const attempt = limiter.consume('status_password', `${clientKey(req.ip)}|${page.page_id}`);
+  const attempt = await limiter.consume('status_password', `${clientKey(req.ip)}|${page.page_id}`);
   const ok = await sp.unlocks(page, given);
-  if (ok) limiter.undo(attempt);
+  if (ok) await limiter.undo(attempt);
   return ok;
 }
 
@@ -184,7 +184,7 @@ export function statusPagePublicApi(deps: { statusPages: StatusPageService; subs
       res.status(401).json({ success: false, error: 'This status page is protected by a password', password_required: true });
       return;
     }
-    res.json({ success: true, data: deps.subscribers.subscribe(page, email) });
+    res.json({ success: true, data: await deps.subscribers.subscribe(page, email) });
   });
   return r;
 }
@@ -226,12 +226,12 @@ export function statusPageSite(deps: { statusPages: StatusPageService; subscribe
   async function unlock(req: Request, res: Response, page: PageRow, base: string) {
     const body = req.body as { password?: unknown } | undefined;
     const password = typeof body?.password === 'string' ? body.password : '';
-    const attempt = deps.limiter.consume('status_password', `${clientKey(req.ip)}|${page.page_id}`);
+    const attempt = await deps.limiter.consume('status_password', `${clientKey(req.ip)}|${page.page_id}`);
     if (!password || !(await sp.unlocks(page, password))) {
       res.status(401).set('Cache-Control', 'no-store').type('html').send(renderPasswordForm(page.title, base || '/', true));
       return;
     }
-    deps.limiter.undo(attempt);
+    await deps.limiter.undo(attempt);
     res.cookie(sp.cookieName(page), sp.cookieValue(page), { httpOnly: true, sameSite: 'lax', secure: req.secure, path: '/', maxAge: 30 * 86_400_000 });
     res.redirect(303, base || '/');
   }
@@ -257,7 +257,7 @@ export function statusPageSite(deps: { statusPages: StatusPageService; subscribe
   async function subscribe(req: Request, res: Response, page: PageRow, base: string) {
     if (!(await unlocked(req, sp, deps.limiter, page))) return void res.redirect(303, base || '/');
     const { email } = parseInput(SubscribeBody, req.body);
-    notice(res, page, base, 202, 'Check your inbox', deps.subscribers.subscribe(page, email).message);
+    notice(res, page, base, 202, 'Check your inbox', (await deps.subscribers.subscribe(page, email)).message);
   }
   const token = (req: Request) => (typeof req.query.token === 'string' ? req.query.token : '');
   r.post('/status/:slug/subscribe', form, (req, res) => subscribe(req, res, bySlug(req), `/status/${bySlug(req).slug}`));

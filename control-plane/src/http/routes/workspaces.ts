@@ -65,7 +65,7 @@ export function workspaceRoutes(deps: { workspaces: WorkspaceService; repo: Work
       const id = wid(req.params.id);
       await ws.roleIn(id, me(req));
       const body = parseInput(InvitationBody, req.body);
-      deps.limiter.consume('invitation_user', String(me(req))); // 30 mails an hour per member
+      await deps.limiter.consume('invitation_user', String(me(req))); // 30 mails an hour per member
       res.status(201).json({ success: true, data: await ws.invite(me(req), id, body) });
     }),
     route('delete', '/workspaces/:id/invitations/:invId', { role: 'member', action: 'invitation.revoke' }, async (req, res) => {

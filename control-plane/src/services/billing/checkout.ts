@@ -26,23 +26,23 @@ export function createCheckoutSessions(p: BillingProvider, sync: PlanSync) {
     async createCheckout(this: void, userId: number, body: CheckoutSessionBody, contact?: { email: string; name: string } | null): Promise<CheckoutSession> {
       const stripe = p.requireStripe();
       const pkg = checkedPackage(body);
-      const user = deps.users.byId(userId);
+      const user = await deps.users.byId(userId);
       if (!user) throw notFound('User not found');
       // Someone who already pays changes plan in the portal, never by a second subscription.
-      const current = sync.liveSubscription(userId);
+      const current = await sync.liveSubscription(userId);
       if (current) {
         const portal = await p.call('open the billing portal', () =>
           stripe.billingPortal.sessions.create({ customer: current.stripe_customer_id, return_url: `${base()}/pricing` }));
         return { url: portal.url, portal: true };
       }
-      let customer = billing.customerOf(userId);
+      let customer = await billing.customerOf(userId);
       if (!customer) {
         const created = await p.call('create the customer', () =>
           stripe.customers.create(
             { email: contact?.email ?? user.email, name: contact?.name ?? user.username, metadata: { user_id: String(userId) } },
             { idempotencyKey: `upfleet-customer-${userId}-${user.created_at}` },
           ));
-        billing.linkCustomer(userId, created.id, now());
+        await billing.linkCustomer(userId, created.id, now());
         customer = created.id;
       }
       const session = await p.call('start the checkout', () =>
@@ -77,11 +77,11 @@ export function createCheckoutSessions(p: BillingProvider, sync: PlanSync) {
 
     async subscription(this: void, userId: number): Promise<Subscription> {
       if (!deps.stripe) throw notFound(MESSAGES.noSubscription);
-      sync.expireGraceFor(userId);
-      const subs = billing.subscriptionsOf(userId);
+      await sync.expireGraceFor(userId);
+      const subs = await billing.subscriptionsOf(userId);
       const sub = subs.find((s) => LIVE.has(s.status)) ?? subs[0];
       if (!sub) throw notFound(MESSAGES.noSubscription);
-      const user = deps.users.byId(userId);
+      const user = await deps.users.byId(userId);
       const pkg = catalog.packageByStripePrice(sub.stripe_price_id) ?? (user && catalog.packageById(user.package_id)) ?? catalog.freePackage();
       let portal: string | null = null;
       try {

@@ -6,6 +6,7 @@
 import type Stripe from 'stripe';
 import { MESSAGES } from '@upfleet/proto/rest';
 import { AppError, badRequest, conflict } from '../../errors';
+import { createBillingRepo } from '../../store/billing-repo';
 import { idOf, type BillingProvider } from './provider';
 import type { PlanSync } from './plan-sync';
 
@@ -29,7 +30,7 @@ export interface PreparedClaim {
 /** What auth needs to attach an anonymous checkout to the account signing up or in. */
 export interface CheckoutClaimer {
   prepareClaim(this: void, sessionId: string | null | undefined, who: Claimant): Promise<PreparedClaim | null>;
-  commitClaim(this: void, claim: PreparedClaim, userId: number): void;
+  commitClaim(this: void, claim: PreparedClaim, userId: number): Promise<void>;
 }
 
 export function createCheckoutClaimer(p: BillingProvider, sync: PlanSync): CheckoutClaimer {
@@ -39,7 +40,7 @@ export function createCheckoutClaimer(p: BillingProvider, sync: PlanSync): Check
     async prepareClaim(sessionId: string | null | undefined, who: Claimant): Promise<PreparedClaim | null> {
       if (!sessionId) return null;
       const stripe = p.requireStripe();
-      if (billing.claimOf(sessionId) !== undefined) throw conflict(MESSAGES.checkoutClaimed);
+      if ((await billing.claimOf(sessionId)) !== undefined) throw conflict(MESSAGES.checkoutClaimed);
       let session: Stripe.Checkout.Session;
       try {
         session = await stripe.checkout.sessions.retrieve(sessionId);
@@ -53,7 +54,7 @@ export function createCheckoutClaimer(p: BillingProvider, sync: PlanSync): Check
       if (session.status !== 'complete' || !subId || !customerId) throw badRequest('This checkout is not complete yet');
       // A signed-in checkout already belongs to its user.
       if (session.client_reference_id) throw conflict(MESSAGES.checkoutClaimed);
-      const owner = billing.userOfCustomer(customerId);
+      const owner = await billing.userOfCustomer(customerId);
       if (owner !== undefined) throw conflict(MESSAGES.checkoutClaimed);
       const buyer = session.customer_details?.email ?? session.customer_email ?? '';
       if (buyer.toLowerCase() !== who.email.toLowerCase()) throw new AppError('forbidden', CLAIM_OTHER_EMAIL);
@@ -61,11 +62,13 @@ export function createCheckoutClaimer(p: BillingProvider, sync: PlanSync): Check
       return { sessionId, atLogin: who.atLogin, customerId, subscription: await p.fetchSubscription(subId) };
     },
 
-    commitClaim(claim: PreparedClaim, userId: number): void {
-      billing.transaction(() => {
-        if (!billing.claim(claim.sessionId, userId, now())) throw conflict(MESSAGES.checkoutClaimed);
-        if (!billing.linkCustomer(userId, claim.customerId, now(), claim.atLogin)) throw conflict(MESSAGES.checkoutClaimed);
-        sync.syncSubscription(userId, claim.subscription);
+    async commitClaim(claim: PreparedClaim, userId: number): Promise<void> {
+      // The claim row is the compare-and-set: of two processes claiming one checkout, one inserts it.
+      await billing.transaction(async (trx) => {
+        const tx = createBillingRepo(trx);
+        if (!(await tx.claim(claim.sessionId, userId, now()))) throw conflict(MESSAGES.checkoutClaimed);
+        if (!(await tx.linkCustomer(userId, claim.customerId, now(), claim.atLogin))) throw conflict(MESSAGES.checkoutClaimed);
+        await sync.syncSubscription(userId, claim.subscription, trx);
       });
     },
   };

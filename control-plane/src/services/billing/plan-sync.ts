@@ -5,7 +5,9 @@
 import type Stripe from 'stripe';
 import type { Package, PlanChangeNotice } from '@upfleet/proto/rest';
 import { notFound } from '../../errors';
-import type { SubscriptionRow } from '../../store/billing-repo';
+import type { Kysely } from 'kysely';
+import { createBillingRepo, type SubscriptionRow } from '../../store/billing-repo';
+import type { Schema } from '../../store/sql/schema';
 import { toNotice } from '../plan-change';
 import { idOf, type BillingProvider } from './provider';
 
@@ -23,12 +25,14 @@ const REASONS: Record<string, string> = {
 };
 
 export function createPlanSync(p: BillingProvider) {
-  const { billing, catalog, plans } = p.deps;
+  const { catalog, plans } = p.deps;
   const { now, log } = p;
+  /** The billing rows outside a transaction, or inside the caller's. */
+  const rows = (trx?: Kysely<Schema>) => (trx ? createBillingRepo(trx) : p.deps.billing);
 
   /** The plan a user's subscriptions give right now: newest live one wins, else Free. */
-  function planFromSubscriptions(userId: number, t: number): Package {
-    for (const s of billing.subscriptionsOf(userId)) {
+  async function planFromSubscriptions(userId: number, t: number, trx?: Kysely<Schema>): Promise<Package> {
+    for (const s of await rows(trx).subscriptionsOf(userId)) {
       const inGrace = s.status === 'past_due' && s.past_due_since !== null && t - s.past_due_since < PAST_DUE_GRACE_MS;
       if (s.status !== 'active' && s.status !== 'trialing' && !inGrace) continue;
       const pkg = catalog.packageByStripePrice(s.stripe_price_id);
@@ -38,25 +42,27 @@ export function createPlanSync(p: BillingProvider) {
     return catalog.freePackage();
   }
 
-  function expireGraceFor(userId: number): void {
+  async function expireGraceFor(userId: number): Promise<void> {
     const t = now();
-    const expired = billing.subscriptionsOf(userId).some((s) => s.status === 'past_due' && s.past_due_since !== null && t - s.past_due_since >= PAST_DUE_GRACE_MS);
-    if (expired) plans.applyPlan(userId, planFromSubscriptions(userId, t), REASONS.past_due);
+    const expired = (await rows().subscriptionsOf(userId)).some((s) => s.status === 'past_due' && s.past_due_since !== null && t - s.past_due_since >= PAST_DUE_GRACE_MS);
+    if (expired) await plans.applyPlan(userId, await planFromSubscriptions(userId, t), REASONS.past_due);
   }
 
   return {
     expireGraceFor,
 
-    liveSubscription(userId: number): SubscriptionRow | undefined {
-      return billing.subscriptionsOf(userId).find((s) => LIVE.has(s.status));
+    async liveSubscription(userId: number): Promise<SubscriptionRow | undefined> {
+      return (await rows().subscriptionsOf(userId)).find((s) => LIVE.has(s.status));
     },
 
-    /** Mirrors one subscription as Stripe says it is, then puts the user on the plan that follows. */
-    syncSubscription(userId: number, sub: Stripe.Subscription): void {
-      const prev = billing.subscription(sub.id);
+    /** Mirrors one subscription as Stripe says it is, then puts the user on the plan that follows;
+     *  inside the caller's transaction when `trx` is given. */
+    async syncSubscription(userId: number, sub: Stripe.Subscription, trx?: Kysely<Schema>): Promise<void> {
+      const billing = rows(trx);
+      const prev = await billing.subscription(sub.id);
       const item = sub.items?.data?.[0];
       const t = now();
-      billing.upsertSubscription({
+      await billing.upsertSubscription({
         stripe_subscription_id: sub.id,
         user_id: userId,
         stripe_customer_id: idOf(sub.customer) ?? '',
@@ -68,27 +74,27 @@ export function createPlanSync(p: BillingProvider) {
         past_due_since: sub.status === 'past_due' ? (prev?.status === 'past_due' && prev.past_due_since !== null ? prev.past_due_since : t) : null,
         updated_at: t,
       });
-      plans.applyPlan(userId, planFromSubscriptions(userId, t), REASONS[sub.status] ?? `your subscription is ${sub.status}`);
+      await plans.applyPlan(userId, await planFromSubscriptions(userId, t, trx), REASONS[sub.status] ?? `your subscription is ${sub.status}`, trx);
       // The plan follows the first of subscriptionsOf; the others keep billing until the operator
       // cancels or refunds them in Stripe (README, "Billing").
-      const live = billing.subscriptionsOf(userId).filter((s) => LIVE.has(s.status));
+      const live = (await billing.subscriptionsOf(userId)).filter((s) => LIVE.has(s.status));
       if (live.length > 1) log.warn({ userId, subscriptions: live.map((s) => s.stripe_subscription_id) }, 'user has several live subscriptions: the plan follows the first, the operator decides on the others');
     },
 
     /** Past-due subscriptions whose grace has run out fall back (timer and lazily on reads). */
-    expireGrace(this: void): number {
-      const users = billing.pastDueUsers(now() - PAST_DUE_GRACE_MS);
-      for (const u of users) expireGraceFor(u);
+    async expireGrace(this: void): Promise<number> {
+      const users = await rows().pastDueUsers(now() - PAST_DUE_GRACE_MS);
+      for (const u of users) await expireGraceFor(u);
       return users.length;
     },
 
-    notices(this: void, userId: number): PlanChangeNotice[] {
-      expireGraceFor(userId);
-      return billing.openPlanChanges(userId).map(toNotice);
+    async notices(this: void, userId: number): Promise<PlanChangeNotice[]> {
+      await expireGraceFor(userId);
+      return (await rows().openPlanChanges(userId)).map(toNotice);
     },
 
-    dismissNotice(this: void, userId: number, id: number): void {
-      if (!billing.dismissPlanChange(userId, id, now())) throw notFound('Notice not found');
+    async dismissNotice(this: void, userId: number, id: number): Promise<void> {
+      if (!(await rows().dismissPlanChange(userId, id, now()))) throw notFound('Notice not found');
     },
   };
 }

@@ -43,6 +43,9 @@ export function reportMailText(workspace: string, month: string, r: SlaReport): 
   return `${lines.join('\n')}\n`;
 }
 
+/** The workspace owner (whose zone the month is cut in) and the workspace's name. */
+export interface WorkspaceOwner { memberId: number; timezone: string; name: string }
+
 export function createScheduledReports(deps: {
   sql: Kysely<Schema>;
   /** Marks the month sent and queues its mails in one transaction; false when the month was already sent. */
@@ -51,7 +54,7 @@ export function createScheduledReports(deps: {
   mailQueued: () => void;
   sla: Pick<SlaReportService, 'report'>;
   /** The workspace owner (whose zone the month is cut in) and the workspace's name. */
-  owner: (workspaceId: number) => Promise<{ memberId: number; timezone: string; name: string }>;
+  owner: (workspaceId: number) => WorkspaceOwner | Promise<WorkspaceOwner>;
   logger: Logger;
   now?: () => number;
 }) {

@@ -29,9 +29,9 @@ export interface SlaReportDeps extends Omit<ReportDeps, 'endpoint'> {
   /** The workspace's endpoints. */
   list: (userId: number) => SavedEndpoint[];
   /** The workspace plan's retention: results older than this many days are gone. */
-  retentionDays: (userId: number) => number;
+  retentionDays: (userId: number) => number | Promise<number>;
   /** The zone a person's dates and months are cut in (their profile's). */
-  timezone: (memberId: number) => string;
+  timezone: (memberId: number) => string | Promise<string>;
   /** The workspace's outage incidents of these endpoints opened in [fromMs, toMs). */
   incidents: (userId: number, urlIds: number[], fromMs: number, toMs: number) => Promise<ReportIncident[]>;
   /** The maintenance windows of these endpoints touching [fromMs, toMs). */
@@ -85,14 +85,14 @@ export function createSlaReportService(deps: SlaReportDeps) {
   return {
     async report(auth: { userId: number; memberId?: number }, q: SlaReportQuery): Promise<SlaReport> {
       const t = now();
-      const zone = deps.timezone(auth.memberId ?? auth.userId);
+      const zone = await deps.timezone(auth.memberId ?? auth.userId);
       const requestedFrom = bound(q.from, zone, false);
       const to = bound(q.to, zone, true);
       if (!(to > requestedFrom)) throw badRequest('from must be before to');
       if (to - requestedFrom > REPORT_MAX_RANGE_DAYS * DAY_MS) throw badRequest(`The report can cover at most ${REPORT_MAX_RANGE_DAYS} days`);
       // Results older than the plan keeps are gone: the report says where it starts instead of
       // showing that time as "no data".
-      const retentionDays = deps.retentionDays(auth.userId);
+      const retentionDays = await deps.retentionDays(auth.userId);
       const oldest = t - retentionDays * DAY_MS;
       const clamped = requestedFrom < oldest;
       const from = clamped ? Math.min(oldest, to) : requestedFrom;

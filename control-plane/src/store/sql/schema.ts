@@ -187,6 +187,123 @@ export interface WorkspacesTable {
   created_at: Generated<string>;
 }
 
+/** A person's account, or a workspace's account row (kind 'workspace'; its data's user_id). Booleans are 0/1. */
+export interface UsersTable {
+  id: Generated<number>;
+  username: string;
+  email: string;
+  password_hash: string;
+  package_id: number;
+  timezone: Generated<string>;
+  totp_secret_enc: string | null;
+  totp_pending_secret_enc: string | null;
+  two_factor_enabled: Generated<number>;
+  /** The TOTP time step of the last code accepted; a code is good only for a later step. */
+  totp_last_step: number | null;
+  /** 1 once the address is confirmed by a link (accounts made before verification existed count as confirmed). */
+  email_verified: Generated<number>;
+  kind: Generated<'person' | 'workspace'>;
+  created_at: Generated<string>;
+}
+
+/** Two-factor backup codes (a hash each); `pending` until the setup is confirmed. */
+export interface BackupCodesTable {
+  id: Generated<number>;
+  user_id: number;
+  code_hash: string;
+  pending: Generated<number>;
+  used_at: string | null;
+}
+
+/** A link that confirms an address (the account's own, or a new one it moves to). */
+export interface EmailVerificationsTable {
+  token_hash: string;
+  user_id: number;
+  email: string;
+  expires_at: number;
+  used_at: number | null;
+  session_id: string | null;
+}
+
+/** An API key (only its SHA-256 is stored); `user_id` is its workspace, `created_by` the member. */
+export interface ApiKeysTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  prefix: string;
+  key_hash: string;
+  created_at: Generated<string>;
+  last_used_at: string | null;
+  created_by: number | null;
+}
+
+/** One counted attempt against a rate limit. */
+export interface RateLimitEventsTable {
+  id: Generated<number>;
+  bucket: string;
+  key: string;
+  ts: number;
+}
+
+export interface BillingCustomersTable {
+  stripe_customer_id: string;
+  user_id: number;
+  created_at: number;
+  claimed_at_login: Generated<number>;
+}
+
+export interface BillingSubscriptionsTable {
+  stripe_subscription_id: string;
+  user_id: number;
+  stripe_customer_id: string;
+  stripe_price_id: string;
+  status: string;
+  current_period_start: number | null;
+  current_period_end: number | null;
+  created: number;
+  past_due_since: number | null;
+  updated_at: number;
+}
+
+export interface BillingEventsTable {
+  event_id: string;
+  type: string;
+  received_at: number;
+}
+
+export interface BillingCheckoutClaimsTable {
+  checkout_session_id: string;
+  user_id: number;
+  claimed_at: number;
+}
+
+export interface PlanChangesTable {
+  id: Generated<number>;
+  user_id: number;
+  from_package: string;
+  to_package: string;
+  reason: string;
+  message: string;
+  details: string;
+  created_at: number;
+  dismissed_at: number | null;
+}
+
+/** A person's sign-in through an identity provider (OIDC issuer and subject). */
+export interface UserIdentitiesTable {
+  issuer: string;
+  subject: string;
+  user_id: number;
+  created_at: number;
+}
+
+/** Who joined a workspace through its single sign-on (once each). */
+export interface SsoWorkspaceJoinsTable {
+  workspace_id: number;
+  user_id: number;
+  at: number;
+}
+
 export interface WorkspaceMembersTable {
   workspace_id: number;
   user_id: number;
@@ -220,28 +337,10 @@ export interface AuditLogTable {
   client_address: Generated<string>;
 }
 
-/** users: only the columns the workspaces repo reads and writes (the users repo is still better-sqlite3). */
-export interface UsersWorkspaceColumns {
-  id: Generated<number>;
-  username: string;
-  email: string;
-  password_hash: string;
-  package_id: number;
-  email_verified: Generated<number>;
-  kind: Generated<'person' | 'workspace'>;
-}
-
 /** packages: only what the workspaces' admin list reads (the catalog repo is still better-sqlite3). */
 export interface PackagesNameColumns {
   package_id: Generated<number>;
   package_name: string;
-}
-
-/** api_keys: only what removing a member deletes by (the API keys repo is still better-sqlite3). */
-export interface ApiKeysMemberColumns {
-  id: Generated<number>;
-  user_id: number;
-  created_by: number | null;
 }
 
 export interface Schema {
@@ -266,7 +365,17 @@ export interface Schema {
   workspace_members: WorkspaceMembersTable;
   workspace_invitations: WorkspaceInvitationsTable;
   audit_log: AuditLogTable;
-  users: UsersWorkspaceColumns;
   packages: PackagesNameColumns;
-  api_keys: ApiKeysMemberColumns;
+  users: UsersTable;
+  backup_codes: BackupCodesTable;
+  email_verifications: EmailVerificationsTable;
+  api_keys: ApiKeysTable;
+  rate_limit_events: RateLimitEventsTable;
+  billing_customers: BillingCustomersTable;
+  billing_subscriptions: BillingSubscriptionsTable;
+  billing_events: BillingEventsTable;
+  billing_checkout_claims: BillingCheckoutClaimsTable;
+  plan_changes: PlanChangesTable;
+  user_identities: UserIdentitiesTable;
+  sso_workspace_joins: SsoWorkspaceJoinsTable;
 }
