@@ -12,7 +12,7 @@ import type { AgentsRepo } from '../store/agents-repo';
 import type { CatalogRepo } from '../store/catalog-repo';
 import { CONTROL_PLANE_VERSION, compareVersions } from '../version';
 import { createAssignmentSender } from './assignment-stream';
-import { createReportResultsHandler, type AuthenticatedAgent } from './report-results';
+import { createReportResultsHandler, type AuthenticatedAgent, type ReportResultsDeps } from './report-results';
 import { createResultAdmission } from './result-admission';
 
 export { CONTROL_PLANE_VERSION, compareVersions } from '../version';
@@ -61,6 +61,8 @@ export function createAgentServiceHandlers(deps: {
   catalog: CatalogRepo;
   engine: AssignmentEngine;
   store: Pick<ResultStore, 'insertBatch'>;
+  /** Stores admitted results' screenshots (services/ingest.ts IngestDeps.keepScreenshots). */
+  keepScreenshots?: ReportResultsDeps['keepScreenshots'];
   /** Sees every stored batch's results (alert evaluation); see ReportResultsDeps.onStored. */
   onResultsStored?(this: void, results: CheckResult[]): void;
   leaseSeconds: number;
@@ -181,6 +183,7 @@ export function createAgentServiceHandlers(deps: {
       store: deps.store,
       logger: deps.logger,
       onStored: deps.onResultsStored,
+      keepScreenshots: deps.keepScreenshots,
       metrics: deps.metrics,
       admit: createResultAdmission({ assignedTo: deps.engine.assignedTo, now }),
       stillAllowed: (a) => {

@@ -151,6 +151,20 @@ export interface ReportRunsTable {
   sent_at: number;
 }
 
+/** A browser check's stored screenshot (its bytes in the screenshot blob store, screenshots/). */
+export interface ScreenshotsTable {
+  id: string;
+  workspace_id: number;
+  endpoint_id: number;
+  result_id: string;
+  name: string;
+  step: number;
+  mime: string;
+  bytes: number;
+  taken_at: number;
+  expires_at: number;
+}
+
 export interface Schema {
   sessions: SessionsTable;
   refresh_tokens: RefreshTokensTable;
@@ -168,4 +182,5 @@ export interface Schema {
   incidents: IncidentsTable;
   report_schedules: ReportSchedulesTable;
   report_runs: ReportRunsTable;
+  screenshots: ScreenshotsTable;
 }
