@@ -131,7 +131,8 @@ export default function GraphsModal({ endpoint, onClose, now = () => Date.now() 
   const locations = useMemo(() => [...new Set((graphs ?? []).map((g) => g.location))].sort(), [graphs]);
   const kinds = useMemo(() => [...new Set((graphs ?? []).map((g) => g.function))], [graphs]);
   const shown = (graphs ?? []).filter((g) => (location === 'all' || g.location === location) && (kind === 'all' || g.function === kind));
-  const hasData = (graphs ?? []).some((g) => g.data.length > 0);
+  // a browser check that only failed has no response time, but its page timings and failure show below
+  const hasData = (graphs ?? []).some((g) => g.data.length > 0) || (browser?.timings.some((s) => s.data.length > 0) ?? false);
 
   return (
     <Modal title={<>Graphs <span className="muted">· {endpoint.name}</span></>} onClose={onClose} size="full">
