@@ -136,13 +136,13 @@ d(title, () => {
       const img = thumb.locator('img');
       expect(await img.getAttribute('src')).toMatch(/^blob:/);
       // the image decoded: the CSP lets blob: images in, and the bytes are a picture of the page
-      await expect.poll(async () => img.evaluate((el) => (el as HTMLImageElement).naturalWidth), { timeout: 10_000 }).toBeGreaterThan(100);
+      await expect.poll(async () => img.evaluate((el) => (el as unknown as { naturalWidth: number }).naturalWidth), { timeout: 10_000 }).toBeGreaterThan(100);
       await page.getByTestId('browser-failure').scrollIntoViewIfNeeded();
       await page.screenshot({ path: path.join(SHOTS, 'graphs-browser-desktop.png'), fullPage: false });
       await thumb.click();
       const full = page.getByTestId('screenshot-full');
       await full.waitFor();
-      await expect.poll(async () => full.evaluate((el) => (el as HTMLImageElement).naturalWidth), { timeout: 10_000 }).toBeGreaterThan(100);
+      await expect.poll(async () => full.evaluate((el) => (el as unknown as { naturalWidth: number }).naturalWidth), { timeout: 10_000 }).toBeGreaterThan(100);
       expect(cspViolations).toEqual([]);
     } finally {
       a.close();

@@ -34,8 +34,8 @@ export function createScreenshotsRepo(db: Kysely<Schema>) {
     /** Screenshots whose endpoint is gone (deleted with its workspace or account), or moved to another workspace. */
     orphaned: (limit: number): Promise<ScreenshotRow[]> =>
       db.selectFrom('screenshots as s').selectAll('s')
-        .where(({ not, exists, selectFrom }) => not(exists(
-          selectFrom('endpoints as e').select('e.url_id').whereRef('e.url_id', '=', 's.endpoint_id').whereRef('e.user_id', '=', 's.workspace_id'),
+        .where((eb) => eb.not(eb.exists(
+          eb.selectFrom('endpoints as e').select('e.url_id').whereRef('e.url_id', '=', 's.endpoint_id').whereRef('e.user_id', '=', 's.workspace_id'),
         )))
         .limit(limit).execute(),
     delete: async (ids: string[]): Promise<number> => {
