@@ -55,7 +55,7 @@ function readRow(buf: Buffer): Record<string, unknown> {
 describe('encodeRows', () => {
   it('writes the columns of RESULT_COLUMNS in order, each from its CheckResult field', () => {
     const r: CheckResult = {
-      check_id: '7:tls:EU-Germany', endpoint_id: 7, kind: 'CHECK_KIND_TLS', region: 'EU-Germany', ts_ms: 1_760_000_000_123, ok: true,
+      check_id: '7:browser:EU-Germany', endpoint_id: 7, kind: 'CHECK_KIND_BROWSER', region: 'EU-Germany', ts_ms: 1_760_000_000_123, ok: true,
       phase: 'tls', error: 'späte Warnung', status_code: 204, dns_ms: 1.5, connect_ms: 2.5, tls_ms: 3.5, ttfb_ms: 4.5, total_ms: 5.5,
       cert_days_left: 42.25, cert_not_after_ms: 1_770_000_000_000, cert_issuer: 'CA', cert_subject: 'CN=site', ping_method: 'icmp',
       redirects: 3, retention_days: 90, result_id: 'r-1',
@@ -65,18 +65,19 @@ describe('encodeRows', () => {
     };
     const row = readRow(encodeRows([r], 'agent-9'));
     expect(Object.keys(row)).toEqual(INSERT_COLUMNS);
-    const expected: Record<string, unknown> = { kind: 'tls', ok: 1, agent_id: 'agent-9', screenshot_ids: [screenshotId('r-1', 'failure')] };
+    const expected: Record<string, unknown> = { kind: 'browser', ok: 1, agent_id: 'agent-9', screenshot_ids: [screenshotId('r-1', 'failure')] };
     for (const c of RESULT_COLUMNS) {
       const want = c.name in expected ? expected[c.name] : r[c.from as keyof CheckResult];
       expect(row[c.name], c.name).toEqual(want);
     }
   });
 
-  it('writes defaults for the browser columns of a result that has none', () => {
+  it('writes defaults for the browser columns of another kind\'s result, whatever it carries', () => {
     const r: CheckResult = {
       check_id: '7:http:EU-Germany', endpoint_id: 7, kind: 'CHECK_KIND_HTTP', region: 'EU-Germany', ts_ms: 1_760_000_000_123, ok: true,
       phase: '', error: '', status_code: 200, dns_ms: 0, connect_ms: 0, tls_ms: 0, ttfb_ms: 0, total_ms: 5, cert_days_left: 0,
       cert_not_after_ms: 0, cert_issuer: '', cert_subject: '', ping_method: '', redirects: 0, retention_days: 30, result_id: 'r-2',
+      failed_step: 3, console_errors: ['not a browser check'],
     };
     const row = readRow(encodeRows([r], 'a'));
     expect([row.failed_step, row.failed_action, row.step_ms, row.console_errors, row.failed_requests, row.screenshot_ids]).toEqual([0, '', [], [], [], []]);

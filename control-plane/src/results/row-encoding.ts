@@ -38,6 +38,8 @@ const clamp = (n: number, lo: number, hi: number) => (Number.isFinite(n) ? Math.
 const num = (n: number) => (Number.isFinite(n) ? n : 0);
 /** Fixed-size part of a row: 8 + 8 + 1 + 2 + 6×4 + 9 + 1 + 2 bytes, plus slack. */
 const ROW_FIXED = 64;
+/** Schema step 5's columns at their defaults: UInt16 0, '' (1), Float32 0 ×3, four empty arrays (1 each). */
+const NO_BROWSER_BYTES = 2 + 1 + 12 + 4;
 
 /** Appends RowBinary values to a growing buffer. */
 class RowWriter {
@@ -159,7 +161,14 @@ function writeRow(w: RowWriter, r: CheckResult, agentId: string): void {
   w.u16(clampRetentionDays(r.retention_days));
   w.str(r.result_id);
   w.str(agentId);
-  // Schema step 5: browser checks (other results carry defaults).
+  // Schema step 5: browser checks. Other kinds write the defaults (0, '', 0 ×3, four empty arrays),
+  // which in RowBinary are all zero bytes: one fill instead of reading nine absent fields.
+  if (r.kind !== 'CHECK_KIND_BROWSER') {
+    w.ensure(NO_BROWSER_BYTES);
+    w.buf.fill(0, w.pos, w.pos + NO_BROWSER_BYTES);
+    w.pos += NO_BROWSER_BYTES;
+    return;
+  }
   w.ensure(ROW_FIXED);
   w.u16(clamp(Math.trunc(num(r.failed_step ?? 0)), 0, 65535));
   w.str(r.failed_action);
