@@ -30,7 +30,10 @@ export function isDownResult(r: ResultOutcomeFields): boolean {
 }
 
 /** Why a down result is down, in words an alert or the dashboard shows ("HTTP 503 from EU - Germany"). */
-export function downCause(r: ResultOutcomeFields & { error?: string | null }, regionLabel: string): string {
+export function downCause(r: ResultOutcomeFields & { error?: string | null; failed_action?: string }, regionLabel: string): string {
+  // A browser check's error names the failing step and its reason ("step 2 (click #buy): …"),
+  // a timeout too: kept whole, never shortened to "timeout".
+  if (r.failed_action && r.error) return `${r.error} from ${regionLabel}`;
   // A failed assertion says why itself ("status_code 503, expected equals 200").
   if (r.phase === 'assertion' && r.error) return `${r.error} from ${regionLabel}`;
   if (r.status_code > 0 && (r.status_code < 200 || r.status_code > 299)) return `HTTP ${r.status_code} from ${regionLabel}`;

@@ -320,8 +320,44 @@ export interface GraphSeries {
 /** A failed check in a graph's range and why (an assertion's reason, a refused connection...). */
 export interface GraphFailure { t: number; location: string; reason: string }
 
+/** A browser check's page timings, graphed like other checks' response time. */
+export const BROWSER_TIMINGS = ['ttfb', 'dom_content_loaded', 'load', 'lcp', 'total'] as const;
+export type BrowserTiming = (typeof BROWSER_TIMINGS)[number];
+export const BROWSER_TIMING_LABELS: Record<BrowserTiming, string> = {
+  ttfb: 'TTFB', dom_content_loaded: 'DOMContentLoaded', load: 'Load', lcp: 'LCP', total: 'Total',
+};
+/** One timing of one location, averaged per bucket (ms). */
+export interface BrowserTimingSeries { timing: BrowserTiming; location: string; data: Array<[number, number]> }
+/** A browser check's failing run: the step (1-based; 0: the page itself), its action and reason, what the page said. */
+export interface BrowserFailure {
+  t: number;
+  location: string;
+  step: number;
+  action: string;
+  reason: string;
+  console_errors: string[];
+  failed_requests: string[];
+  /** The screenshots stored for the run (ids in `GET /api/users/endpoints/{url_id}/screenshots/{id}`). */
+  screenshot_ids: string[];
+}
+export interface BrowserGraphs { timings: BrowserTimingSeries[]; lastFailure: BrowserFailure | null }
+
+/** A stored screenshot of a browser check (`GET /api/users/endpoints/{url_id}/screenshots`). */
+export interface ScreenshotInfo {
+  id: string;
+  result_id: string;
+  name: string;
+  /** the step it was taken at (1-based; 0: the page load) */
+  step: number;
+  mime: 'image/png' | 'image/webp';
+  bytes: number;
+  taken_at: string;
+}
+
 export interface GraphsResponse {
   graphs: GraphSeries[]; from: number; to: number; bucketSeconds: number;
+  /** Browser endpoints: the page timings per location and the latest failing run in the range. */
+  browser?: BrowserGraphs;
   /** The latest failed checks in the range (at most 20, newest first). */
   failures?: GraphFailure[];
   /** The endpoint's uptime over the range, by the rule of the dashboard badge and the status page (maintenance left out); null without checks. */

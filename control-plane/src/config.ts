@@ -42,6 +42,8 @@ export interface Config {
   agentLeaseSeconds: number;
   /** LEADER_LEASE_SECONDS: how long the leader lease lasts unrenewed (renewed every third of it); a takeover after a crash waits about this long. */
   leaderLeaseSeconds: number;
+  /** SCREENSHOTS_MAX_MB: browser-check screenshots under DATA_DIR/screenshots together at most; the oldest go first. */
+  screenshotsMaxMb: number;
   /** Workspaces a person may own besides their personal one (MAX_WORKSPACES_PER_USER). */
   maxWorkspacesPerUser: number;
   stripe: { secretKey: string | null; webhookSecret: string | null; apiBase: string | null };
@@ -196,6 +198,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     refreshReuseGraceSeconds: int('REFRESH_REUSE_GRACE_SECONDS', 10, 0, 300),
     agentLeaseSeconds: int('AGENT_LEASE_SECONDS', 15, 3, 600),
     leaderLeaseSeconds: int('LEADER_LEASE_SECONDS', 10, 3, 300),
+    screenshotsMaxMb: int('SCREENSHOTS_MAX_MB', 1024, 1, 1_000_000),
     maxWorkspacesPerUser: int('MAX_WORKSPACES_PER_USER', 10, 0, 100000),
     stripe: {
       secretKey: str('STRIPE_SECRET_KEY'),

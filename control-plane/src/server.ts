@@ -22,6 +22,7 @@ import { createLiveStateFeature } from './features/live-state';
 import { createMonitoringFeature } from './features/monitoring';
 import { createReportsFeature } from './features/reports';
 import { createResultsFeature } from './features/results';
+import { createScreenshotsFeature } from './features/screenshots';
 import { createStatusPagesFeature } from './features/status-pages';
 import { createWorkspacesFeature } from './features/workspaces';
 
@@ -80,11 +81,12 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
   const billing = createBillingFeature(base);
   const workspaces = createWorkspacesFeature(base, { events, billing: billing.services.billing });
   const accounts = createAccountsFeature(base, { billing: billing.services.billing, events }, { pruneIntervalMs: extras.pruneIntervalMs });
-  const ingest = createIngestFeature(base, { results: store, agents: agents.services, live: live.services.live, alerting: alerting.services.alerting });
+  const screenshots = createScreenshotsFeature(base);
+  const ingest = createIngestFeature(base, { results: store, agents: agents.services, live: live.services.live, alerting: alerting.services.alerting, screenshots: screenshots.services.screenshots });
   const downloads = createAgentDownloadsFeature(base);
   const dataOut = createDataOutFeature(base, { results: store, endpoints: monitoring.services.endpoints, maintenance, incidents: alerting.services.incidents, live: live.services.live });
   const browserRun = createBrowserRunFeature(base, { runNow: agents.services.runNow });
-  const features = [foundation, results, agents, statusPages, live, alerting, monitoring, reports, billing, workspaces, accounts, downloads, dataOut, browserRun, ingest];
+  const features = [foundation, results, agents, statusPages, live, alerting, monitoring, reports, billing, workspaces, accounts, downloads, dataOut, browserRun, screenshots, ingest];
   const http = createHttpFeature(base, { ...accounts.services, ...workspaces.services, events, results: store }, features);
 
   const stop = await startInOrder([...features, http]);

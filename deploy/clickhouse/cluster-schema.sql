@@ -34,7 +34,16 @@ CREATE TABLE IF NOT EXISTS upfleet.check_results_local ON CLUSTER '{cluster}'
     redirects UInt8,
     retention_days UInt16,
     result_id String,
-    agent_id String
+    agent_id String,
+    failed_step UInt16,
+    failed_action LowCardinality(String),
+    dom_content_loaded_ms Float32,
+    load_ms Float32,
+    lcp_ms Float32,
+    step_ms Array(Float64),
+    console_errors Array(String),
+    failed_requests Array(String),
+    screenshot_ids Array(String)
 )
 ENGINE = ReplicatedMergeTree('/clickhouse/tables/{shard}/upfleet/check_results_local', '{replica}')
 PARTITION BY toYYYYMMDD(ts)

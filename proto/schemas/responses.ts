@@ -4,6 +4,8 @@
 import { z } from 'zod';
 import {
   ALERT_PLATFORMS,
+  BROWSER_TIMINGS,
+  type ScreenshotInfo,
   ENDPOINT_STATUSES,
   FEATURES,
   INCIDENT_STATES,
@@ -246,6 +248,26 @@ export const EscalationPolicyResource = z
 
 export const AlertMethodDeleted = z.object({ alert_method_id: z.number().int() }).meta({ id: 'AlertMethodDeleted' });
 
+const BrowserGraphsResource = z
+  .object({
+    timings: z.array(z.object({
+      timing: z.enum(BROWSER_TIMINGS),
+      location: z.string(),
+      data: z.array(z.tuple([z.number(), z.number()])).meta({ description: '[millisecond timestamp, average ms] per bucket' }),
+    })),
+    lastFailure: z.object({
+      t: z.number(),
+      location: z.string(),
+      step: z.number().int().meta({ description: 'the failing step, 1-based (0: the page itself)' }),
+      action: z.string(),
+      reason: z.string(),
+      console_errors: z.array(z.string()),
+      failed_requests: z.array(z.string()),
+      screenshot_ids: z.array(z.string()),
+    }).nullable(),
+  })
+  .meta({ id: 'BrowserGraphs' });
+
 export const GraphsResource = z
   .object({
     graphs: z.array(
@@ -277,8 +299,21 @@ export const GraphsResource = z
       .optional()
       .meta({ description: 'The latest failed checks in the range (at most 20, newest first) and why: "status_code 503, expected equals 200", "connection refused"' }),
     uptime: z.number().nullable().optional().meta({ description: "The endpoint's uptime over the range in percent (two decimals), the dashboard badge's and status page's rule; null without checks" }),
+    browser: BrowserGraphsResource.optional().meta({ description: 'Browser endpoints: page timings per location and the latest failing run in the range' }),
   })
   .meta({ id: 'Graphs' });
+
+export const ScreenshotResource = z
+  .object({
+    id: z.string().meta({ description: '32 hex digits; GET /api/users/endpoints/{url_id}/screenshots/{shot_id} answers the image' }),
+    result_id: z.string(),
+    name: z.string().meta({ description: "'failure' for the one taken when a step failed, else the screenshot step's name" }),
+    step: z.number().int().meta({ description: 'the step it was taken at (1-based; 0: the page load)' }),
+    mime: z.enum(['image/png', 'image/webp']),
+    bytes: z.number().int(),
+    taken_at: timestamp,
+  })
+  .meta({ id: 'Screenshot', description: "A browser check's stored screenshot, kept for the plan's retention" });
 
 export const CheckoutSessionResource = z
   .object({
@@ -313,5 +348,6 @@ const sameShapes: [
   Same<Out<typeof CheckoutSessionResource>, CheckoutSession>,
   Same<Out<typeof ApiKeyResource>, ApiKey>,
   Same<Out<typeof CreatedApiKeyResource>, CreatedApiKey>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true];
+  Same<Out<typeof ScreenshotResource>, ScreenshotInfo>,
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
 void sameShapes;

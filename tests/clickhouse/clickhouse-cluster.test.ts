@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import type { CheckResult } from '@upfleet/proto';
 import { createResultStore, type ClickHouseResultStore } from '../../control-plane/src/results/clickhouse-store';
+import { BROWSER_COLUMNS } from '../../control-plane/src/results/columns';
 import { CLUSTER_SCHEMA_FILE, clusterSchemaForTests, startClickHouseCluster, type ClickHouseCluster } from '../helpers/clickhouse-cluster';
 import { clickhouseServerUnavailable, startClickHouseServer, type ClickHouseServer } from '../helpers/clickhouse-server';
 
@@ -220,6 +221,19 @@ describe.skipIf(unavailable !== null)(`ClickHouse cluster: 2 shards, Distributed
       .replace(/^\s*--.*$/gm, '').replace(/\s+ON CLUSTER '\{cluster\}'/g, '').split(/;\s*$/m).map((x) => x.trim()).filter(Boolean);
     expect(step4).toHaveLength(6);
     for (const node of cluster.nodes) for (const stmt of [...step4, ...step4]) await node.query(stmt);
+    // Step 5 (browser checks' columns on the raw table): refused without them, naming the file.
+    for (const node of cluster.nodes) {
+      for (const t of ['check_results', 'check_results_local']) {
+        await node.query(`ALTER TABLE upfleet.${t} ${BROWSER_COLUMNS.map((c) => `DROP COLUMN ${c.name}`).join(', ')}`);
+      }
+    }
+    const before5 = fresh();
+    await expect(before5.init()).rejects.toThrow(/upgrades\/5-browser-fields\.sql/);
+    await before5.close();
+    const step5 = fs.readFileSync(path.join(path.dirname(CLUSTER_SCHEMA_FILE), 'upgrades/5-browser-fields.sql'), 'utf8')
+      .replace(/^\s*--.*$/gm, '').replace(/\s+ON CLUSTER '\{cluster\}'/g, '').split(/;\s*$/m).map((x) => x.trim()).filter(Boolean);
+    expect(step5).toHaveLength(2);
+    for (const node of cluster.nodes) for (const stmt of [...step5, ...step5]) await node.query(stmt);
     expect(await views()).toEqual(viewsNow);
     expect(await p95Columns()).toBe(columnsNow);
 

@@ -7,6 +7,7 @@ import { createAgentServiceHandlers } from '../grpc/agent-service';
 import { startGrpcServer, type GrpcServerHandle } from '../grpc/server';
 import type { ResultStore } from '../results/clickhouse-store';
 import type { LiveStateService } from '../services/live-state';
+import type { ScreenshotStore } from '../screenshots/screenshot-store';
 import { regionKey } from '../store/catalog-repo';
 import type { Foundation } from './foundation';
 import type { Feature } from './lifecycle';
@@ -14,7 +15,7 @@ import type { createAgentsFeature } from './agents';
 
 type Agents = ReturnType<typeof createAgentsFeature>['services'];
 
-export function createIngestFeature(base: Foundation, deps: { results: ResultStore | null; agents: Agents; live: LiveStateService; alerting: Alerting }) {
+export function createIngestFeature(base: Foundation, deps: { results: ResultStore | null; agents: Agents; live: LiveStateService; alerting: Alerting; screenshots?: Pick<ScreenshotStore, 'keep'> }) {
   const { config, logger } = base;
   const { results, agents, live, alerting } = deps;
   let grpcServer: GrpcServerHandle | null = null;
@@ -27,6 +28,7 @@ export function createIngestFeature(base: Foundation, deps: { results: ResultSto
       const handlers = createAgentServiceHandlers({
         agents: base.agentsRepo, catalog: base.catalog, engine: agents.engine, store: results, leaseSeconds: config.agentLeaseSeconds, logger, metrics: base.metrics, streams: agents.streams,
         identities: agents.identities, live: agents.live, runNow: agents.runNow,
+        keepScreenshots: deps.screenshots?.keep,
         onResultsStored: (rows) => {
           try {
             live.onResults(rows);

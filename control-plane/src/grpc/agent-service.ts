@@ -15,7 +15,7 @@ import type { CatalogRepo } from '../store/catalog-repo';
 import { CONTROL_PLANE_VERSION, compareVersions } from '../version';
 import { createAgentIdentityCache, type AgentIdentityCache } from './agent-identity-cache';
 import { createAssignmentSender } from './assignment-stream';
-import { createReportResultsHandler, type AuthenticatedAgent } from './report-results';
+import { createReportResultsHandler, type AuthenticatedAgent, type ReportResultsDeps } from './report-results';
 import { createResultAdmission } from './result-admission';
 
 export { CONTROL_PLANE_VERSION, compareVersions } from '../version';
@@ -64,6 +64,8 @@ export function createAgentServiceHandlers(deps: {
   catalog: CatalogRepo;
   engine: AssignmentEngine;
   store: Pick<ResultStore, 'insertBatch'>;
+  /** Stores admitted results' screenshots (services/ingest.ts IngestDeps.keepScreenshots). */
+  keepScreenshots?: ReportResultsDeps['keepScreenshots'];
   /** Sees every stored batch's results (alert evaluation); see ReportResultsDeps.onStored. */
   onResultsStored?(this: void, results: CheckResult[]): void;
   leaseSeconds: number;
@@ -134,6 +136,7 @@ export function createAgentServiceHandlers(deps: {
       store: deps.store,
       logger: deps.logger,
       onStored: deps.onResultsStored,
+      keepScreenshots: deps.keepScreenshots,
       metrics: deps.metrics,
       admit: createResultAdmission({ assignedTo: deps.engine.assignedTo, now }),
       // Per batch: the cached answer, never a database round trip (agent-identity-cache.ts).

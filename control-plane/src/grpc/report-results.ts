@@ -28,6 +28,7 @@ export interface ReportResultsDeps {
   /** Batches being stored at once per stream (MAX_BATCHES_IN_FLIGHT_PER_STREAM by default); the stream is paused beyond it. */
   maxInFlight?: number;
   maxBatchResults?: number;
+  keepScreenshots?: IngestDeps['keepScreenshots'];
   /** Called with a batch's results once they are stored (alert evaluation). It runs after the ack
    *  is on its way, and whatever it throws is logged: it never delays or fails an ack. */
   onStored?(results: CheckResult[]): void;

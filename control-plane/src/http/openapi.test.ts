@@ -77,7 +77,9 @@ describe('GET /api/openapi.json', () => {
       // Run now of a browser check
       'POST /api/users/endpoints/browser-run',
       // Data out
-      'GET /api/users/endpoints/{url_id}/results', 'GET /api/users/metrics', 'GET /api/users/endpoints/{url_id}/badge', 'POST /api/users/endpoints/{url_id}/badge/rotate',
+      'GET /api/users/endpoints/{url_id}/results', 'GET /api/users/metrics',
+      // Browser checks' screenshots
+      'GET /api/users/endpoints/{url_id}/screenshots', 'GET /api/users/endpoints/{url_id}/screenshots/{shot_id}', 'GET /api/users/endpoints/{url_id}/badge', 'POST /api/users/endpoints/{url_id}/badge/rotate',
       // Status pages
       'GET /api/public/status/{slug}', 'GET /api/users/status-pages', 'POST /api/users/status-pages', 'GET /api/users/status-pages/slug-available',
       'GET /api/users/status-pages/{id}', 'PUT /api/users/status-pages/{id}', 'DELETE /api/users/status-pages/{id}',
@@ -299,6 +301,9 @@ describe('GET /api/openapi.json', () => {
     expect(Object.keys((doc.paths['/api/users/endpoints/{url_id}/results'].get.responses['200'] as { content: object }).content)).toContain(exported.headers.get('content-type')!.split(';')[0]);
     expect((await exported.text()).trimEnd().split('\n')).toHaveLength(3);
     await call('GET', '/api/users/metrics', '/api/users/metrics', undefined, 'upk_unknown'); // 401
+    // screenshots: an endpoint without any lists none; a missing one is a JSON 404
+    expect((await call('GET', '/api/users/endpoints/{url_id}/screenshots', `/api/users/endpoints/${id}/screenshots`, undefined, key)).body.data).toEqual([]);
+    await call('GET', '/api/users/endpoints/{url_id}/screenshots/{shot_id}', `/api/users/endpoints/${id}/screenshots/${'0'.repeat(32)}`, undefined, key); // 404
     const badge = await call('GET', '/api/users/endpoints/{url_id}/badge', `/api/users/endpoints/${id}/badge`, undefined, key);
     const rotated = await call('POST', '/api/users/endpoints/{url_id}/badge/rotate', `/api/users/endpoints/${id}/badge/rotate`, undefined, key);
     expect(rotated.body.data.badge_token).not.toBe(badge.body.data.badge_token);

@@ -8,7 +8,7 @@ import {
   ApiKeyCreateBody, ApiKeyResource, BrowserRunBody, BrowserRunResource, CreatedApiKeyResource, DashboardResource, EndpointCreateBody, EndpointDeleted, EndpointResource,
   EndpointSavedResource, EndpointListQuery, EndpointToggleBody, EndpointToggleResult, EndpointUpdateBody, GraphQuery, GraphsResource, MonitorTypeResource,
   PackageResource, PingLogResource, RegionResource, ResultsExportQuery, RESULT_EXPORT_COLUMNS, BadgeResource,
-  SlaReportQuery, SlaReportResource, SloResource, ReportScheduleBody, ReportScheduleResource,
+  SlaReportQuery, SlaReportResource, SloResource, ReportScheduleBody, ReportScheduleResource, ScreenshotResource,
 } from '@upfleet/proto/schemas';
 import { STATUS_PAGE_ROUTES } from './openapi-status-pages';
 import { WORKSPACE_ROUTES } from './openapi-workspaces';
@@ -92,6 +92,11 @@ export const API_ROUTES: ApiRoute[] = [
   { method: 'post', path: '/api/users/escalation-policies', summary: 'Create an escalation policy (plans with advanced alerts)', tag: 'Alerts', access: 'key', body: EscalationPolicyBody, data: EscalationPolicyResource, created: true, errors: [403] },
   { method: 'put', path: '/api/users/escalation-policies/{id}', summary: 'Replace an escalation policy (running incidents keep the steps they started with)', tag: 'Alerts', access: 'key', body: EscalationPolicyBody, data: EscalationPolicyResource, errors: [403] },
   { method: 'delete', path: '/api/users/escalation-policies/{id}', summary: 'Delete an escalation policy (its endpoints go back to every enabled method at once)', tag: 'Alerts', access: 'key', data: z.object({ escalation_policy_id: z.number().int() }) },
+  { method: 'get', path: '/api/users/endpoints/{url_id}/screenshots', summary: "A browser endpoint's stored screenshots, newest first (at most 100; kept for the plan's retention)", tag: 'Endpoints', access: 'key', data: list(ScreenshotResource) },
+  {
+    method: 'get', path: '/api/users/endpoints/{url_id}/screenshots/{shot_id}', summary: 'One screenshot: the PNG or WebP image itself (Cache-Control: private)', tag: 'Endpoints', access: 'key', data: z.string(),
+    media: { types: ['image/png', 'image/webp'], description: 'the image bytes' },
+  },
   { method: 'get', path: '/api/users/endpoints/{url_id}/slo', summary: 'An endpoint\'s SLO: uptime over its window, error budget, burn rates and when the budget runs out', tag: 'Reports', access: 'key', data: SloResource, errors: [503] },
   {
     method: 'get', path: '/api/users/reports/sla', summary: 'SLA report per endpoint (or region or month): uptime, downtime, outages, MTTR, MTTA; maintenance left out (format=csv: the same as CSV)',
@@ -152,7 +157,7 @@ export function buildOpenApi(opts: { version: string; rateLimitPerMinute: number
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of API_ROUTES) {
     const params: unknown[] = [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
-      name: m[1], in: 'path', required: true, schema: m[1] === 'slug' || m[1] === 'token' ? { type: 'string' } : { type: 'string', pattern: '^\\d{1,15}$' },
+      name: m[1], in: 'path', required: true, schema: m[1] === 'slug' || m[1] === 'token' ? { type: 'string' } : m[1] === 'shot_id' ? { type: 'string', pattern: '^[0-9a-f]{32}$' } : { type: 'string', pattern: '^\\d{1,15}$' },
     }));
     if (r.query) {
       const q = toSchema(r.query, 'input', defs);

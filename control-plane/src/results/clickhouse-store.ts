@@ -2,20 +2,21 @@
 // One code path for both; only the connection differs. This file composes the parts:
 // connection.ts (clients and insert lanes), row-encoding.ts, graph-plan.ts and queries.ts.
 import type { CheckResult } from '@upfleet/proto';
-import type { GraphFailure, GraphSeries } from '@upfleet/proto/rest';
+import type { BrowserGraphs, GraphFailure, GraphSeries } from '@upfleet/proto/rest';
 import type { Logger } from '../logger';
 import { AppError } from '../errors';
 import { openConnection, type Connection } from './connection';
 import { planGraphQuery, type GraphPlan, type GraphSource } from './graph-plan';
 import { GraphCache } from './graph-cache';
 import { queryCount, queryFailures, queryGraphs, queryUptime, queryUptimeCounts, type GraphRange, type UptimeCount, type UptimeGrouping, type UptimeWindow } from './queries';
-import { INSERT_COLUMNS, PAYLOAD_FORMAT, encodeRows, type Payload } from './row-encoding';
+import { PAYLOAD_FORMAT, encodeRows, payloadShape, type Payload } from './row-encoding';
 import { IngestLedger, MergedInserter, type InsertGroup } from './merged-inserts';
 import { dailyUptimeFrom, type DailyUptimeSource } from './status-queries';
 import { pagedExport, streamExport, type ExportRange } from './export-queries';
 import { queryLastChecks, type LastCheck } from './metrics-queries';
+import { queryBrowserGraphs, type BrowserRange } from './browser-queries';
 import type { ExportFormat } from '@upfleet/proto/schemas';
-import { DEFAULT_DATABASE, MERGE_SETTINGS, RESULT_TABLES, assertDatabaseName, rollupUpgradeStatements, schemaStatements, viewBeforeStep3, beforeStep4 } from './schema';
+import { DEFAULT_DATABASE, MERGE_SETTINGS, RESULT_TABLES, assertDatabaseName, rawBeforeStep5, rawUpgradeStatements, rollupUpgradeStatements, schemaStatements, viewBeforeStep3, beforeStep4 } from './schema';
 
 /** The deduplication key of an agent's batch (agent ids are server-made UUIDs: no '/' in them). */
 export const batchKey = (agentId: string, batchId: string): string => `${agentId}/${batchId}`;
@@ -145,6 +146,7 @@ export class ClickHouseResultStore implements ResultStore {
     // Upgrades first: CREATE MATERIALIZED VIEW IF NOT EXISTS checks its query against the target
     // table even when the view exists, and the new query needs the upgraded table.
     await this.upgradeRollups();
+    await this.upgradeRaw();
     for (const stmt of schemaStatements(this.db)) await this.conn.query.command({ query: stmt });
     await this.tuneMerges();
     if (!this.merger && merge) {
@@ -194,6 +196,22 @@ export class ClickHouseResultStore implements ResultStore {
     }
   }
 
+  /** Schema step 5 (schema.ts, rawUpgradeStatements) on an existing raw table that is a MergeTree table here. */
+  private async upgradeRaw(): Promise<void> {
+    const rs = await this.client.query({
+      query: "SELECT engine, create_table_query AS ddl FROM system.tables WHERE database = {db:String} AND name = 'check_results'",
+      query_params: { db: this.db },
+      format: 'JSONEachRow',
+    });
+    const [table] = await rs.json<{ engine: string; ddl: string }>();
+    if (!table || !rawBeforeStep5(table.ddl)) return;
+    if (!table.engine.endsWith('MergeTree')) {
+      // Inserts name the new columns: without them every batch would fail, so refuse.
+      throw new Error(`ClickHouse: ${this.db}.check_results has no browser-check columns (before schema step 5); run deploy/clickhouse/upgrades/5-browser-fields.sql once on the cluster, then start again (deploy/clickhouse/README.md, "Upgrading")`);
+    }
+    for (const stmt of rawUpgradeStatements(this.db)) await this.client.command({ query: stmt });
+  }
+
   /** Applies MERGE_SETTINGS to the result tables that merge here (not to a cluster's Distributed tables). */
   private async tuneMerges(): Promise<void> {
     const rs = await this.client.query({
@@ -240,12 +258,18 @@ export class ClickHouseResultStore implements ResultStore {
   /** One INSERT; `token` deduplicates it (in the raw table and both rollups). */
   private async insertRows(token: string, payload: Payload): Promise<void> {
     if (!this.conn) throw new AppError('unavailable', 'result store is closed');
-    await this.conn.insertRows({ table: `${this.db}.check_results`, columns: INSERT_COLUMNS, payload, settings: INSERT_SETTINGS(token) });
+    const shape = payloadShape(payload.format);
+    await this.conn.insertRows({ table: `${this.db}.check_results`, columns: shape.columns, payload: { body: payload.body, format: shape.format }, settings: INSERT_SETTINGS(token) });
   }
 
   /** The latest failed checks in a range, newest first (graph tooltips and the graphs' failure list). */
   async failures(endpointId: number, q: { fromMs: number; toMs: number; notBeforeMs?: number; limit?: number }): Promise<GraphFailure[]> {
     return queryFailures(this.client, this.db, endpointId, q);
+  }
+
+  /** A browser endpoint's page timings per bucket and its latest failing run (browser-queries.ts). */
+  async browserGraphs(endpointId: number, q: BrowserRange): Promise<BrowserGraphs> {
+    return queryBrowserGraphs(this.client, this.db, endpointId, q);
   }
 
   async graphs(endpointId: number, q: GraphQuery): Promise<GraphSeries[]> {

@@ -13,6 +13,8 @@ export interface ResultColumn {
   type: string;
   /** The CheckResult field the value comes from ('' for what the control plane adds). */
   from: keyof CheckResult | '';
+  /** The schema step that added it to an existing table (ALTER ... ADD COLUMN; rows before read its default). */
+  step?: 5;
 }
 
 /** The raw table's columns, in insert (RowBinary) order. */
@@ -39,10 +41,26 @@ export const RESULT_COLUMNS: readonly ResultColumn[] = [
   { name: 'retention_days', type: 'UInt16', from: 'retention_days' },
   { name: 'result_id', type: 'String', from: 'result_id' },
   { name: 'agent_id', type: 'String', from: '' },
+  // Schema step 5: browser checks' details (other kinds and rows written before read 0, '' and []).
+  // Screenshots live in the control plane's screenshot store (screenshots/), referenced by id.
+  { name: 'failed_step', type: 'UInt16', from: 'failed_step', step: 5 },
+  { name: 'failed_action', type: 'LowCardinality(String)', from: 'failed_action', step: 5 },
+  { name: 'dom_content_loaded_ms', type: 'Float32', from: 'dom_content_loaded_ms', step: 5 },
+  { name: 'load_ms', type: 'Float32', from: 'load_ms', step: 5 },
+  { name: 'lcp_ms', type: 'Float32', from: 'lcp_ms', step: 5 },
+  { name: 'step_ms', type: 'Array(Float64)', from: 'step_ms', step: 5 },
+  { name: 'console_errors', type: 'Array(String)', from: 'console_errors', step: 5 },
+  { name: 'failed_requests', type: 'Array(String)', from: 'failed_requests', step: 5 },
+  { name: 'screenshot_ids', type: 'Array(String)', from: 'screenshots', step: 5 },
 ];
+
+/** The columns schema step 5 added to the raw table. */
+export const BROWSER_COLUMNS = RESULT_COLUMNS.filter((c) => c.step === 5);
 
 /** The columns an insert names, in RowBinary order. */
 export const INSERT_COLUMNS = RESULT_COLUMNS.map((c) => c.name) as [string, ...string[]];
+/** The columns of payloads recorded before schema step 5 (a ledger may still replay one). */
+export const INSERT_COLUMNS_BEFORE_STEP5 = RESULT_COLUMNS.filter((c) => !c.step).map((c) => c.name) as [string, ...string[]];
 
 /** The rollups' HTTP status-class counts and worst failing status (schema step 4). */
 export const CODE_COLUMNS: ReadonlyArray<{ name: string; type: string }> = [

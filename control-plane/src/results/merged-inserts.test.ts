@@ -9,6 +9,7 @@ import pino from 'pino';
 import Database from 'better-sqlite3';
 import type { CheckResult } from '@upfleet/proto';
 import { createResultStore, type ClickHouseResultStore, type ResultStoreOptions } from './clickhouse-store';
+import { encodeRows } from './row-encoding';
 
 const logger = pino({ level: 'silent' });
 const HOUR = 3_600_000;
@@ -145,6 +146,32 @@ describe('merged inserts on chDB', () => {
     } finally {
       await legacy.command('DROP DATABASE IF EXISTS legacy');
       await legacy.close();
+    }
+  });
+  it('replays a RowBinary group recorded before schema step 5 (without the browser columns) into the columns it has, once', async () => {
+    const ep = nextEndpoint++;
+    const rows = batch(ep, 7);
+    // A row without browser details ends in 19 bytes of step-5 defaults; an older version wrote none.
+    const STEP5_DEFAULT_BYTES = 19;
+    const payload = Buffer.concat(rows.map((r) => encodeRows([r], 'x').subarray(0, -STEP5_DEFAULT_BYTES)));
+    const old = new Database(path.join(dir, 'ingest-ledger-before5.sqlite'));
+    old.exec(`
+      CREATE TABLE groups (token TEXT PRIMARY KEY, payload BLOB, created_at INTEGER NOT NULL, stored_at INTEGER, format TEXT NOT NULL DEFAULT 'JSONCompactEachRow');
+      CREATE TABLE batches (batch_id TEXT PRIMARY KEY, token TEXT NOT NULL REFERENCES groups(token));`);
+    old.prepare('INSERT INTO groups (token, payload, created_at, format) VALUES (?, ?, ?, ?)').run('group-before5', payload, Date.now(), 'RowBinary');
+    old.prepare('INSERT INTO batches (batch_id, token) VALUES (?, ?)').run('before5-1', 'group-before5');
+    old.close();
+    const store5 = createResultStore({ clickhouseUrl: null, dataDir: dir, logger, database: 'before5' });
+    try {
+      await store5.init();
+      const stored = await store5.select<{ n: number; total: number; steps: number }>(
+        'SELECT count() AS n, sum(total_ms) AS total, sum(length(step_ms)) AS steps FROM before5.check_results WHERE endpoint_id = {ep:UInt64}', { ep });
+      expect(stored[0]).toEqual({ n: 7, total: rows.reduce((n, r) => n + r.total_ms, 0), steps: 0 });
+      await store5.insertBatch('before5-1', 'x', rows);
+      expect(await store5.countResults({ endpointId: ep })).toBe(7);
+    } finally {
+      await store5.command('DROP DATABASE IF EXISTS before5');
+      await store5.close();
     }
   });
 });

@@ -12,8 +12,9 @@
 // - a re-sent batch whose group succeeded is acknowledged without storing anything.
 // Groups and their batch ids are forgotten after LEDGER_KEEP_MS (a re-send later than that would
 // be stored again); a group's payload is deleted as soon as it is stored.
-// A group keeps its payload's format (`groups.format`): RowBinary now; groups recorded by an older
-// version (JSONCompactEachRow, the column's default when it was added) are replayed as they are.
+// A group keeps its payload's format (`groups.format`): RowBinary5 now (every column); groups recorded
+// by an older version (RowBinary without schema step 5's columns, or JSONCompactEachRow, the column's
+// default when it was added) are replayed as they are, into the columns they carry (payloadShape).
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';

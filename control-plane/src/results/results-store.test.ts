@@ -9,6 +9,8 @@ import { createResultStore, type ClickHouseResultStore } from './clickhouse-stor
 import { planGraphQuery } from './graph-plan';
 import { rollupSelect, SQL_HTTP_PASSED } from './schema';
 import { dailyUptimeFrom } from './status-queries';
+import { BROWSER_COLUMNS } from './columns';
+import { screenshotId } from '../screenshots/screenshot-id';
 
 const logger = pino({ level: 'silent' });
 const MIN = 60_000;
@@ -228,6 +230,37 @@ export function describeResultStore(name: string, makeStore: MakeStore | null, s
         { '2xx': 0, '3xx': 0, '4xx': 1, '5xx': 0, failed: 0 },
       ]);
       expect(s.uptime).toBe(33.33);
+    });
+
+    it('adds the browser columns of schema step 5 to a raw table made before it; older rows read defaults, new ones keep every detail', async () => {
+      const db = store.database;
+      for (const c of BROWSER_COLUMNS) await store.command(`ALTER TABLE ${db}.check_results DROP COLUMN ${c.name}`);
+      const ep = newEndpoint();
+      const t0 = NOW_HOUR - 3 * HOUR;
+      await store.command(`INSERT INTO ${db}.check_results (ts, endpoint_id, kind, region, ok, retention_days, result_id, agent_id)
+        VALUES (fromUnixTimestamp64Milli(toInt64(${t0})), ${ep}, 'browser', 'EU-Germany', 0, 30, 'old-run', 'a')`);
+      await store.init();
+      await store.insertBatch(`step5-${ep}`, 'a', [result({
+        endpoint_id: ep, ts_ms: t0 + HOUR, kind: 'CHECK_KIND_BROWSER', ok: false, phase: 'step', error: 'step 1 (click #go): not found', status_code: 200,
+        failed_step: 1, failed_action: 'click', dom_content_loaded_ms: 120.5, load_ms: 300.25, lcp_ms: 410, step_ms: [12.5, 3000.125],
+        console_errors: ['TypeError: x', 'ü "quoted"'], failed_requests: ['GET https://a.example/x.js net::ERR_FAILED'],
+        result_id: 'new-run', screenshots: [{ name: 'failure', mime: 'image/png', data: Buffer.alloc(0), step: 1 }],
+      })]);
+      const rows = await store.select<Record<string, unknown>>(
+        `SELECT result_id, failed_step, failed_action, dom_content_loaded_ms, load_ms, lcp_ms, step_ms, console_errors, failed_requests, screenshot_ids
+         FROM ${db}.check_results WHERE endpoint_id = {ep:UInt64} ORDER BY ts`, { ep });
+      expect(rows).toEqual([
+        { result_id: 'old-run', failed_step: 0, failed_action: '', dom_content_loaded_ms: 0, load_ms: 0, lcp_ms: 0, step_ms: [], console_errors: [], failed_requests: [], screenshot_ids: [] },
+        {
+          result_id: 'new-run', failed_step: 1, failed_action: 'click', dom_content_loaded_ms: 120.5, load_ms: 300.25, lcp_ms: 410, step_ms: [12.5, 3000.125],
+          console_errors: ['TypeError: x', 'ü "quoted"'], failed_requests: ['GET https://a.example/x.js net::ERR_FAILED'], screenshot_ids: [screenshotId('new-run', 'failure')],
+        },
+      ]);
+      const browser = await store.browserGraphs(ep, { fromMs: t0, toMs: NOW_HOUR, stepMs: HOUR });
+      expect(browser.lastFailure).toMatchObject({ t: t0 + HOUR, step: 1, action: 'click', reason: 'step 1 (click #go): not found', screenshot_ids: [screenshotId('new-run', 'failure')] });
+      expect(browser.timings.map((s) => [s.timing, s.data])).toEqual([
+        ['ttfb', [[t0 + HOUR, 4]]], ['dom_content_loaded', [[t0 + HOUR, 120.5]]], ['load', [[t0 + HOUR, 300.25]]], ['lcp', [[t0 + HOUR, 410]]], ['total', [[t0 + HOUR, 100]]],
+      ]);
     });
 
     it('shows the worst failing status of a rollup bucket and its checks by class, as raw rows do', async () => {

@@ -6,14 +6,25 @@
 import type { CheckResult } from '@upfleet/proto';
 import { AppError } from '../errors';
 import { clampRetentionDays, kindName } from '../checks';
+import { screenshotId } from '../screenshots/screenshot-id';
+import { INSERT_COLUMNS, INSERT_COLUMNS_BEFORE_STEP5 } from './columns';
 
 // The columns and their order are defined in columns.ts (RESULT_COLUMNS); writeRow follows them
 // (row-encoding.test.ts reads a row back by that table).
-export { INSERT_COLUMNS } from './columns';
+export { INSERT_COLUMNS };
 
-/** Formats an insert payload can be in: RowBinary (written now) or JSONCompactEachRow (ledger groups recorded before). */
-export type PayloadFormat = 'RowBinary' | 'JSONCompactEachRow';
-export const PAYLOAD_FORMAT: PayloadFormat = 'RowBinary';
+/**
+ * Formats an insert payload can be in: RowBinary with every column (`RowBinary5`, written now), or
+ * what a ledger group recorded before may hold: RowBinary without schema step 5's columns, or
+ * JSONCompactEachRow (older still).
+ */
+export type PayloadFormat = 'RowBinary5' | 'RowBinary' | 'JSONCompactEachRow';
+export const PAYLOAD_FORMAT: PayloadFormat = 'RowBinary5';
+
+/** ClickHouse's name of a payload's format and the columns its rows carry. */
+export function payloadShape(format: PayloadFormat): { format: 'RowBinary' | 'JSONCompactEachRow'; columns: readonly string[] } {
+  return format === 'RowBinary5' ? { format: 'RowBinary', columns: INSERT_COLUMNS } : { format, columns: INSERT_COLUMNS_BEFORE_STEP5 };
+}
 
 /** An insert body and its format. RowBinary bodies concatenate as they are (a merged insert is their concatenation). */
 export interface Payload {
@@ -27,6 +38,8 @@ const clamp = (n: number, lo: number, hi: number) => (Number.isFinite(n) ? Math.
 const num = (n: number) => (Number.isFinite(n) ? n : 0);
 /** Fixed-size part of a row: 8 + 8 + 1 + 2 + 6×4 + 9 + 1 + 2 bytes, plus slack. */
 const ROW_FIXED = 64;
+/** Schema step 5's columns at their defaults: UInt16 0, '' (1), Float32 0 ×3, four empty arrays (1 each). */
+const NO_BROWSER_BYTES = 2 + 1 + 12 + 4;
 
 /** Appends RowBinary values to a growing buffer. */
 class RowWriter {
@@ -62,6 +75,21 @@ class RowWriter {
 
   f32(v: number): void {
     this.pos = this.buf.writeFloatLE(v, this.pos);
+  }
+
+  f64(v: number): void {
+    this.pos = this.buf.writeDoubleLE(v, this.pos);
+  }
+
+  /** An array's length (LEB128), before its elements. */
+  len(n: number): void {
+    this.ensure(5);
+    let v = n;
+    while (v >= 0x80) {
+      this.buf[this.pos++] = (v & 0x7f) | 0x80;
+      v >>>= 7;
+    }
+    this.buf[this.pos++] = v;
   }
 
   /** String: LEB128 byte length, then UTF-8 bytes. Short ASCII (nearly every string a result carries) is copied in a loop. */
@@ -133,6 +161,36 @@ function writeRow(w: RowWriter, r: CheckResult, agentId: string): void {
   w.u16(clampRetentionDays(r.retention_days));
   w.str(r.result_id);
   w.str(agentId);
+  // Schema step 5: browser checks. Other kinds write the defaults (0, '', 0 ×3, four empty arrays),
+  // which in RowBinary are all zero bytes: one fill instead of reading nine absent fields.
+  if (r.kind !== 'CHECK_KIND_BROWSER') {
+    w.ensure(NO_BROWSER_BYTES);
+    w.buf.fill(0, w.pos, w.pos + NO_BROWSER_BYTES);
+    w.pos += NO_BROWSER_BYTES;
+    return;
+  }
+  w.ensure(ROW_FIXED);
+  w.u16(clamp(Math.trunc(num(r.failed_step ?? 0)), 0, 65535));
+  w.str(r.failed_action);
+  w.ensure(ROW_FIXED);
+  w.f32(num(r.dom_content_loaded_ms ?? 0));
+  w.f32(num(r.load_ms ?? 0));
+  w.f32(num(r.lcp_ms ?? 0));
+  const steps = r.step_ms ?? [];
+  w.len(steps.length);
+  w.ensure(steps.length * 8);
+  for (const ms of steps) w.f64(num(ms));
+  strings(w, r.console_errors);
+  strings(w, r.failed_requests);
+  // The screenshots the store kept (services/ingest.ts leaves only those), by id; never their bytes.
+  const shots = r.screenshots ?? [];
+  w.len(shots.length);
+  for (const s of shots) w.str(screenshotId(r.result_id, s.name));
+}
+
+function strings(w: RowWriter, list: readonly string[] | undefined): void {
+  w.len(list?.length ?? 0);
+  for (const s of list ?? []) w.str(s);
 }
 
 /** The insert body for a batch: its rows in RowBinary, INSERT_COLUMNS order. */

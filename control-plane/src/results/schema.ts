@@ -2,7 +2,7 @@
 // The same statements run on embedded chDB and on a single ClickHouse server; the cluster variant
 // (ReplicatedMergeTree + Distributed) is deploy/clickhouse/cluster-schema.sql, generated from the
 // same tables by cluster-schema.ts. The columns themselves are defined in columns.ts.
-import { CODE_COLUMNS, RESULT_COLUMNS, ROLLUP_COLUMNS, columnList } from './columns';
+import { BROWSER_COLUMNS, CODE_COLUMNS, RESULT_COLUMNS, ROLLUP_COLUMNS, columnList } from './columns';
 
 export const DEFAULT_DATABASE = 'upfleet';
 
@@ -132,6 +132,18 @@ export function rollupUpgradeStatements(database: string, grain: RollupGrain, vi
     `ALTER TABLE ${table} DROP COLUMN IF EXISTS total_q`,
   ];
 }
+
+/**
+ * Schema step 5 on a single node: the raw table gains browser checks' columns (BROWSER_COLUMNS);
+ * rows written before read their defaults. Idempotent; a cluster runs
+ * deploy/clickhouse/upgrades/5-browser-fields.sql instead.
+ */
+export function rawUpgradeStatements(database: string): string[] {
+  const db = assertDatabaseName(database);
+  return BROWSER_COLUMNS.map((c) => `ALTER TABLE ${db}.check_results ADD COLUMN IF NOT EXISTS ${c.name} ${c.type}`);
+}
+/** True when the raw table predates schema step 5 (no browser columns). */
+export const rawBeforeStep5 = (ddl: string): boolean => ddl !== '' && !BROWSER_COLUMNS.every((c) => ddl.includes(c.name));
 
 /** A result table: its columns (columns.ts), partitioning, order and TTL, the same on one node and on a cluster. */
 export interface ResultTable {

@@ -186,6 +186,10 @@ describe('control plane with a chDB results store', () => {
       upfleet_billing_webhook_events_total: 'counter',
       upfleet_plan_changes_total: 'counter',
       upfleet_rate_limited_total: 'counter',
+      upfleet_screenshots_stored_total: 'counter',
+      upfleet_screenshots_refused_total: 'counter',
+      upfleet_screenshots_deleted_total: 'counter',
+      upfleet_screenshots_bytes: 'gauge',
     });
     // The graphs above were timed.
     const count = text.split('\n').find((l) => l.startsWith('upfleet_graph_query_duration_seconds_count'));

@@ -1,7 +1,7 @@
 // Graph data for one endpoint, scoped by owner before the results store is asked.
 import { endpointKindSpec } from '@upfleet/proto/check-kinds';
 import { Summary, type Registry } from 'prom-client';
-import type { GraphFailure, GraphFunction, GraphSeries, GraphsResponse } from '@upfleet/proto/rest';
+import type { BrowserGraphs, GraphFailure, GraphFunction, GraphSeries, GraphsResponse } from '@upfleet/proto/rest';
 import type { GraphQuery } from '@upfleet/proto/schemas';
 import { AppError, badRequest } from '../errors';
 import { GRAPH_MAX_RANGE_MS } from '../checks';
@@ -12,6 +12,8 @@ export interface GraphReader {
   graphs(endpointId: number, opts: { fromMs: number; toMs: number; functions: GraphFunction[]; regions?: string[]; plan?: GraphPlan; notBeforeMs?: number }): Promise<GraphSeries[]>;
   /** The latest failed checks with their reasons (absent: the answer has no failures list). */
   failures?(endpointId: number, opts: { fromMs: number; toMs: number; notBeforeMs?: number }): Promise<GraphFailure[]>;
+  /** A browser endpoint's page timings and latest failing run (absent: the answer has no `browser`). */
+  browserGraphs?(endpointId: number, opts: { fromMs: number; toMs: number; notBeforeMs?: number; stepMs: number }): Promise<BrowserGraphs>;
 }
 
 export function createGraphService(deps: {
@@ -50,22 +52,24 @@ export function createGraphService(deps: {
       let graphs: GraphSeries[];
       let failures: GraphFailure[] | undefined;
       let uptime: number | null | undefined;
+      let browser: BrowserGraphs | undefined;
       const timed = querySeconds.startTimer();
       try {
         // Nothing from before the endpoint existed is shown, whatever the range asked.
         const notBeforeMs = Date.parse(endpoint.created_at);
         const range = { fromMs: Math.floor(fromMs), toMs: Math.ceil(toMs), notBeforeMs: Number.isFinite(notBeforeMs) ? notBeforeMs : 0 };
-        [graphs, failures, uptime] = await Promise.all([
+        [graphs, failures, uptime, browser] = await Promise.all([
           deps.source.graphs(endpointId, { ...range, functions, plan }),
           deps.source.failures?.(endpointId, range),
           deps.uptime?.(endpointId, range.fromMs, range.toMs),
+          endpoint.kind === 'browser' ? deps.source.browserGraphs?.(endpointId, { ...range, stepMs: plan.stepMs }) : undefined,
         ]);
       } catch {
         throw new AppError('unavailable', 'Failed to fetch graph data');
       } finally {
         timed();
       }
-      return { graphs, from: fromMs, to: toMs, bucketSeconds, ...(failures ? { failures } : {}), ...(uptime !== undefined ? { uptime } : {}) };
+      return { graphs, from: fromMs, to: toMs, bucketSeconds, ...(failures ? { failures } : {}), ...(uptime !== undefined ? { uptime } : {}), ...(browser ? { browser } : {}) };
     },
   };
 }

@@ -29,6 +29,11 @@ export interface IngestDeps {
   /** Which results of a batch may be stored, and as what (grpc/result-admission.ts). */
   admit: AdmitResults;
   maxBatchResults?: number;
+  /**
+   * Stores the admitted rows' screenshots (screenshots/screenshot-store.ts) and leaves on each row
+   * only those it kept, without their bytes. Absent: screenshots are dropped (never in ClickHouse).
+   */
+  keepScreenshots?(this: void, rows: CheckResult[]): Promise<void>;
   /** Called with a batch's results once they are stored (alert evaluation). It runs after the ack
    *  is on its way, and whatever it throws is logged: it never delays or fails an ack. */
   onStored?(this: void, results: CheckResult[]): void;
@@ -49,6 +54,17 @@ export function createIngestService(deps: IngestDeps) {
     registers,
   });
 
+  /** A screenshot that cannot be stored is dropped, never the batch: a re-send would fail the same way. */
+  async function keepScreenshots(rows: CheckResult[], batchId: string, log: Logger): Promise<void> {
+    if (!rows.some((r) => r.screenshots && r.screenshots.length > 0)) return;
+    try {
+      if (deps.keepScreenshots) return await deps.keepScreenshots(rows);
+    } catch (err) {
+      log.warn({ batchId, err: (err as Error).message }, 'screenshots not stored');
+    }
+    for (const r of rows) r.screenshots = [];
+  }
+
   /** Admits, stores and hands a batch to evaluation; the answer is its ack (never throws). */
   async function ingestBatch(agent: AuthenticatedAgent, batch: ResultBatch, log: Logger): Promise<BatchAck> {
     const batchId = batch.batch_id ?? '';
@@ -64,6 +80,7 @@ export function createIngestService(deps: IngestDeps) {
       for (const [reason, n] of Object.entries(rejected)) refused.inc({ reason }, n);
       log.warn({ batchId, refused: dropped, reasons: rejected }, 'results refused: not stored');
     }
+    await keepScreenshots(valid, batchId, log);
     const stored = storeSeconds.startTimer();
     try {
       await deps.store.insertBatch(batchId, agent.agentId, valid);

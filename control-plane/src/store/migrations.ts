@@ -859,6 +859,30 @@ CREATE INDEX rate_limit_events_key ON rate_limit_events (bucket, key, ts);
         .addColumn('last_seen', 'bigint', (c) => c.notNull()),
     ],
   },
+  {
+    // Browser checks' screenshots: the bytes live in a blob store (files under DATA_DIR on one
+    // node), the rows say whose they are and until when. The id is derived from the result and
+    // the name, so a re-sent batch stores nothing twice.
+    id: 135,
+    name: 'screenshots',
+    sql: '',
+    steps: (db) => [
+      db.schema.createTable('screenshots')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('workspace_id', 'bigint', (c) => c.notNull())
+        .addColumn('endpoint_id', 'bigint', (c) => c.notNull())
+        .addColumn('result_id', 'text', (c) => c.notNull())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('step', 'bigint', (c) => c.notNull().defaultTo(0))
+        .addColumn('mime', 'text', (c) => c.notNull())
+        .addColumn('bytes', 'bigint', (c) => c.notNull())
+        .addColumn('taken_at', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull()),
+      db.schema.createIndex('screenshots_endpoint').on('screenshots').columns(['endpoint_id', 'taken_at']),
+      db.schema.createIndex('screenshots_expires').on('screenshots').column('expires_at'),
+      db.schema.createIndex('screenshots_taken').on('screenshots').column('taken_at'),
+    ],
+  },
 ];
 
 /** The one line a process stops with when the database was migrated by a newer Upfleet. */

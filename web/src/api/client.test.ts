@@ -34,6 +34,11 @@ beforeAll(async () => {
         return;
       }
       if (req.headers.authorization !== `Bearer ${validAccess}`) return json(401, { success: false, error: 'Unauthorized' });
+      if (req.url === '/api/shot.png') {
+        res.writeHead(200, { 'content-type': 'image/png' });
+        return res.end(Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+      }
+      if (req.url === '/api/gone.png') return json(404, { success: false, error: 'Screenshot not found' });
       json(200, { success: true, data: { method: req.method, body: body ? JSON.parse(body) : null } });
     });
   });
@@ -72,6 +77,17 @@ beforeEach(() => {
 });
 
 describe('authorised request helper', () => {
+  it('fetches an image as a Blob with the bearer token, refreshing once on a 401; a missing one is null', async () => {
+    const { client, tokens } = setup('stale');
+    const blob = await client.blob!('/api/shot.png');
+    expect(blob?.type).toBe('image/png');
+    expect([...new Uint8Array(await blob!.arrayBuffer())]).toEqual([0x89, 0x50, 0x4e, 0x47]);
+    expect(refreshCount).toBe(1);
+    expect(tokens.access).toBe('fresh');
+    expect(seen.filter((s) => s.url === '/api/shot.png').map((s) => s.auth)).toEqual(['Bearer stale', 'Bearer fresh']);
+    expect(await client.blob!('/api/gone.png')).toBeNull();
+  });
+
   it('sends the bearer token and JSON body for GET, POST, PUT, PATCH and DELETE', async () => {
     const { client } = setup('fresh');
     for (const [m, call] of [

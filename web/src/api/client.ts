@@ -44,6 +44,8 @@ export interface ApiClient {
   /** Opens a long GET (the event stream) with the access token in the Authorization header, never the URL;
    *  a 401 refreshes once like any call. The caller reads the body. */
   stream?(path: string, headers: Record<string, string>, signal: AbortSignal): Promise<Response>;
+  /** A binary answer (a screenshot) as a Blob, authorised like any call (a 401 refreshes once); null when it is not there. */
+  blob?(path: string): Promise<Blob | null>;
 }
 
 async function readBody<T>(res: Response): Promise<ApiResult<T>> {
@@ -128,6 +130,16 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     del: (path) => request('DELETE', path),
     publicRequest: async (method, path, body, withToken = false) =>
       readBody(await send(method, path, body, withToken ? deps.tokens.getAccessToken() : null)),
+    async blob(path) {
+      const extra = { headers: { Accept: 'image/*' }, signal: new AbortController().signal };
+      let res = await send('GET', path, undefined, deps.tokens.getAccessToken(), extra);
+      if (res.status === 401) {
+        if (!(await refreshOnce())) return fail();
+        res = await send('GET', path, undefined, deps.tokens.getAccessToken(), extra);
+        if (res.status === 401) return fail();
+      }
+      return res.ok ? res.blob() : null;
+    },
     async stream(path, headers, signal) {
       const extra = { headers: { Accept: 'text/event-stream', ...headers }, signal };
       const res = await send('GET', path, undefined, deps.tokens.getAccessToken(), extra);

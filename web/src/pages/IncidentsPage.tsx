@@ -3,7 +3,8 @@
 // above; the server decides in the end).
 import { useCallback, useEffect, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
-import { INCIDENT_STATES, type Incident, type IncidentAcker, type IncidentDetail, type IncidentsAcknowledged, type IncidentState, type IncidentTimelineEntry } from '@upfleet/proto/rest';
+import { INCIDENT_STATES, type Incident, type IncidentAcker, type IncidentDetail, type IncidentsAcknowledged, type IncidentState, type IncidentTimelineEntry, type ScreenshotInfo } from '@upfleet/proto/rest';
+import { ScreenshotThumb } from '../components/graphs/ScreenshotThumb';
 import { useServices } from '../app-context';
 import { conditionLabel, durationLabel, formatDateTime } from '../lib/format';
 import { mayOffer, useWorkspaces } from '../lib/workspaces';
@@ -138,12 +139,19 @@ function entryText(e: IncidentTimelineEntry): string {
   }
 }
 
+/** The screenshot of the failing run that opened an incident: the newest one taken when a step failed, up to its opening. */
+export function failureShotOf(shots: ScreenshotInfo[], openedAt: string): ScreenshotInfo | null {
+  const opened = Date.parse(openedAt) + 5_000;
+  return shots.filter((s) => s.name === 'failure' && Date.parse(s.taken_at) <= opened).sort((a, b) => Date.parse(b.taken_at) - Date.parse(a.taken_at))[0] ?? null;
+}
+
 function IncidentDetailView({ id }: { id: string }) {
   const { api } = useServices();
   const { role } = useWorkspaces();
   const [incident, setIncident] = useState<IncidentDetail | null>(null);
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
+  const [shot, setShot] = useState<ScreenshotInfo | null>(null);
 
   const load = useCallback(async () => {
     const r = await api.get<IncidentDetail>(`/api/users/incidents/${encodeURIComponent(id)}`);
@@ -155,6 +163,19 @@ function IncidentDetailView({ id }: { id: string }) {
   useEffect(() => {
     void load();
   }, [load]);
+  // A browser check's incident shows the page as it was when the step failed (other kinds have none).
+  const urlId = incident?.url_id;
+  const openedAt = incident?.opened_at;
+  useEffect(() => {
+    if (urlId === undefined || !openedAt) return;
+    let live = true;
+    api.get<ScreenshotInfo[]>(`/api/users/endpoints/${urlId}/screenshots`)
+      .then((r) => live && r.success && setShot(failureShotOf(r.data ?? [], openedAt)))
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [api, urlId, openedAt]);
 
   const acknowledge = async () => {
     setBusy(true);
@@ -193,6 +214,7 @@ function IncidentDetailView({ id }: { id: string }) {
         {incident.timeline.map((e, n) => (
           <li key={n} data-testid="timeline-entry" data-type={e.type}>
             <time dateTime={e.at}>{formatDateTime(e.at)}</time> {entryText(e)}
+            {e.type === 'opened' && shot && <ScreenshotThumb urlId={incident.url_id} shot={shot} />}
           </li>
         ))}
       </ol>

@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
-import type { Incident, IncidentDetail } from '@upfleet/proto/rest';
+import type { Incident, IncidentDetail, ScreenshotInfo } from '@upfleet/proto/rest';
 import { ServicesProvider } from '../app-context';
 import { setDisplayZone } from '../lib/format';
 import { fail, ok, scriptedApi, testServices } from '../test-utils';
-import { IncidentsPage, incidentOrder } from './IncidentsPage';
+import { IncidentsPage, failureShotOf, incidentOrder } from './IncidentsPage';
 
 const base: Incident = {
   incident_id: 1, url_id: 7, condition: 'down', regions: ['EU - Germany'], cause: 'HTTP 503 from EU - Germany', flapping: false,
@@ -97,6 +97,29 @@ describe('Incidents page', () => {
     expect(api.calls.some((c) => c.method === 'POST' && c.path === '/api/users/incidents/1/acknowledge')).toBe(true);
     await waitFor(() => expect(screen.getAllByTestId('timeline-entry').at(-1)).toHaveTextContent('Acknowledged by alice (alice@example.com)'));
     expect(screen.queryByRole('button', { name: 'Acknowledge' })).toBeNull();
+  });
+
+  it('shows a browser check\'s failing step and the screenshot taken at the failure on the opened entry', async () => {
+    const shot = (id: string, name: string, at: string): ScreenshotInfo => ({ id: id.repeat(32), result_id: `r-${id}`, name, step: 2, mime: 'image/png', bytes: 68, taken_at: at });
+    const shots = [shot('c', 'failure', '2026-11-23T10:03:00.000Z'), shot('b', 'failure', '2026-11-23T09:59:30.000Z'), shot('a', 'after login', '2026-11-23T09:59:50.000Z'), shot('9', 'failure', '2026-11-23T09:50:00.000Z')];
+    // the newest failure screenshot up to the opening: not a later run's, not a screenshot step's
+    expect(failureShotOf(shots, '2026-11-23T10:00:00.000Z')?.id).toBe('b'.repeat(32));
+    expect(failureShotOf([], '2026-11-23T10:00:00.000Z')).toBeNull();
+    const browserDetail: IncidentDetail = {
+      ...detail, cause: 'step 2 (click #buy): element not found from EU - Germany',
+      timeline: [{ at: '2026-11-23T10:00:00.000Z', type: 'opened', step: null, alert_method_id: null, platform: null, detail: 'step 2 (click #buy): element not found from EU - Germany', delivery: null, by: null }],
+    };
+    const loaded: string[] = [];
+    const { api } = show('/incidents/1', {
+      'GET /api/users/incidents/1': () => ok(browserDetail),
+      'GET /api/users/endpoints/7/screenshots': () => ok(shots),
+    });
+    Object.assign(api, { blob: async (p: string) => (loaded.push(p), new Blob([new Uint8Array([0x89])], { type: 'image/png' })) });
+    Object.assign(URL, { createObjectURL: () => 'blob:http://localhost/x', revokeObjectURL: () => undefined });
+    const [opened] = await screen.findAllByTestId('timeline-entry');
+    expect(opened).toHaveTextContent('Opened: step 2 (click #buy): element not found');
+    expect(await within(opened).findByRole('button', { name: /Open Screenshot "failure" at step 2/ }, { timeout: 5000 })).toBeInTheDocument();
+    expect(loaded).toEqual([`/api/users/endpoints/7/screenshots/${'b'.repeat(32)}`]);
   });
 
   it('offers no Acknowledge button to a viewer', async () => {

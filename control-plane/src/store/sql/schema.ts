@@ -343,6 +343,20 @@ export interface PackagesNameColumns {
   package_name: string;
 }
 
+/** A browser check's stored screenshot (its bytes in the screenshot blob store, screenshots/). */
+export interface ScreenshotsTable {
+  id: string;
+  workspace_id: number;
+  endpoint_id: number;
+  result_id: string;
+  name: string;
+  step: number;
+  mime: string;
+  bytes: number;
+  taken_at: number;
+  expires_at: number;
+}
+
 export interface Schema {
   sessions: SessionsTable;
   refresh_tokens: RefreshTokensTable;
@@ -378,4 +392,5 @@ export interface Schema {
   plan_changes: PlanChangesTable;
   user_identities: UserIdentitiesTable;
   sso_workspace_joins: SsoWorkspaceJoinsTable;
+  screenshots: ScreenshotsTable;
 }

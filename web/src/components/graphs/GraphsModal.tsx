@@ -1,6 +1,6 @@
 // Full-screen graphs for one endpoint. Loaded lazily: it pulls in apexcharts.
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import type { Endpoint, GraphFailure, GraphFunction, GraphSeries, GraphsResponse, Incident } from '@upfleet/proto/rest';
+import type { BrowserGraphs, Endpoint, GraphFailure, GraphFunction, GraphSeries, GraphsResponse, Incident } from '@upfleet/proto/rest';
 import { useServices } from '../../app-context';
 import { Modal } from '../Modal';
 import { Spinner } from '../Spinner';
@@ -8,6 +8,7 @@ import { RefreshIcon } from '../Icons';
 import { GraphCard } from './GraphCard';
 import { BadgeSection } from './BadgeSection';
 import { BurnDown } from './BurnDown';
+import { BrowserSection } from './BrowserSection';
 import { createRangeRefetcher, PRESETS, type TimeRange } from './range-refetch';
 import { conditionLabel, durationLabel, formatDateTime, GRAPH_FUNCTION_LABELS, regionKeyLabel } from '../../lib/format';
 
@@ -55,6 +56,7 @@ export default function GraphsModal({ endpoint, onClose, now = () => Date.now() 
   const [graphs, setGraphs] = useState<GraphSeries[] | null>(null);
   const [failures, setFailures] = useState<GraphFailure[]>([]);
   const [uptime, setUptime] = useState<number | null | undefined>(undefined);
+  const [browser, setBrowser] = useState<BrowserGraphs | null>(null);
   const [loading, setLoading] = useState(true);
   const [updating, setUpdating] = useState(false);
   const [error, setError] = useState('');
@@ -92,6 +94,7 @@ export default function GraphsModal({ endpoint, onClose, now = () => Date.now() 
           setGraphs(res.data?.graphs ?? []);
           setFailures(res.data?.failures ?? []);
           setUptime(res.data?.uptime);
+          setBrowser(res.data?.browser ?? null);
           setError('');
         } else setError(res.error || 'Failed to fetch graph data');
       })
@@ -128,7 +131,8 @@ export default function GraphsModal({ endpoint, onClose, now = () => Date.now() 
   const locations = useMemo(() => [...new Set((graphs ?? []).map((g) => g.location))].sort(), [graphs]);
   const kinds = useMemo(() => [...new Set((graphs ?? []).map((g) => g.function))], [graphs]);
   const shown = (graphs ?? []).filter((g) => (location === 'all' || g.location === location) && (kind === 'all' || g.function === kind));
-  const hasData = (graphs ?? []).some((g) => g.data.length > 0);
+  // a browser check that only failed has no response time, but its page timings and failure show below
+  const hasData = (graphs ?? []).some((g) => g.data.length > 0) || (browser?.timings.some((s) => s.data.length > 0) ?? false);
 
   return (
     <Modal title={<>Graphs <span className="muted">· {endpoint.name}</span></>} onClose={onClose} size="full">
@@ -181,6 +185,7 @@ export default function GraphsModal({ endpoint, onClose, now = () => Date.now() 
           </div>
         </div>
       )}
+      {browser && <BrowserSection urlId={endpoint.url_id} browser={browser} location={location} view={view} reloadTick={reloadTick} />}
       <IncidentHistory incidents={incidents} now={now()} />
       <BadgeSection urlId={endpoint.url_id} />
     </Modal>
