@@ -11,7 +11,7 @@ import { PackageResource } from '@upfleet/proto/schemas';
 import { EndpointCreateBody } from '@upfleet/proto/schemas';
 import { openDatabase } from '../store/db';
 import { seedDatabase } from '../store/seed';
-import { createCatalogRepo } from '../store/catalog-repo';
+import { loadedCatalog } from '../testing/catalog';
 import { createEndpointsRepo } from '../store/endpoints-repo';
 import { createUsersRepo } from '../store/users-repo';
 import { createApiKeysRepo } from '../store/api-keys-repo';
@@ -31,7 +31,7 @@ import { StatusPageBody } from '@upfleet/proto/schemas';
 const dir = mkdtempSync(path.join(os.tmpdir(), 'upfleet-plan-policy-'));
 const db = openDatabase(path.join(dir, 'upfleet.db'));
 seedDatabase(db);
-const catalog = createCatalogRepo(db);
+const catalog = await loadedCatalog(db);
 const users = createUsersRepo(db);
 const endpointsRepo = createEndpointsRepo(db);
 const endpoints = createEndpointService({ endpoints: endpointsRepo, users, catalog, allowPrivateTargets: true });
@@ -55,7 +55,7 @@ const ALL = {
   api_access: true, multi_region: true, ping_host: true, cert_expiry: true, response_code: true, response_time: true,
 };
 let n = 0;
-function userOn(overrides: Partial<typeof ALL>): { userId: number; plan: Package } {
+async function userOn(overrides: Partial<typeof ALL>): Promise<{ userId: number; plan: Package }> {
   const p = { ...ALL, ...overrides };
   n += 1;
   const id = db
@@ -65,6 +65,7 @@ function userOn(overrides: Partial<typeof ALL>): { userId: number; plan: Package
     .run(`Case${n}`, p.max_endpoints, p.max_regions, p.max_members, p.check_frequency_seconds, p.retention_days, ...[p.ssl_monitoring, p.advanced_alerts, p.api_access, p.multi_region, p.ping_host, p.cert_expiry, p.response_code, p.response_time].map(Number))
     .lastInsertRowid as number;
   const userId = users.insert(`user${n}`, `user${n}@example.com`, 'x', id);
+  await catalog.load(); // the plan was written behind the catalogue's back
   return { userId, plan: catalog.packageById(id)! };
 }
 
@@ -81,8 +82,8 @@ function refusal(fn: () => unknown): string | null {
   }
 }
 
-const featureCase = (field: 'ping_host' | 'cert_expiry' | 'response_code' | 'response_time', label: string) => () => {
-  const { userId } = userOn({ [field]: false });
+const featureCase = (field: 'ping_host' | 'cert_expiry' | 'response_code' | 'response_time', label: string) => async () => {
+  const { userId } = await userOn({ [field]: false });
   expect(refusal(() => endpoints.create(userId, body({ [field]: true })))).toBe(MESSAGES.featureNotInPlan(label));
   expect(endpoints.dashboard(userId)[field]).toBe(false);
 };
@@ -92,7 +93,7 @@ const ENFORCED: Record<string, { where: string; show: () => void | Promise<void>
   max_members: {
     where: 'services/workspaces.ts invite: members plus pending invitations beyond it (403); the pricing page sells it',
     show: async () => {
-      const { userId, plan } = userOn({ max_members: 2 });
+      const { userId, plan } = await userOn({ max_members: 2 });
       const invite = (email: string) => workspaces.invite(userId, userId, { email, role: 'viewer' }).then(() => null, (e: Error) => e.message);
       expect(await invite('first@example.com')).toBeNull();
       expect(await invite('second@example.com')).toBe(MESSAGES.tooManyMembers(2, plan.package_name));
@@ -101,12 +102,12 @@ const ENFORCED: Record<string, { where: string; show: () => void | Promise<void>
   },
   max_endpoints: {
     where: 'services/endpoints.ts create and toggle; services/plan-change.ts switches the newest off',
-    show: () => {
-      const { userId, plan } = userOn({ max_endpoints: 1 });
+    show: async () => {
+      const { userId, plan } = await userOn({ max_endpoints: 1 });
       const first = endpoints.create(userId, body());
       expect(refusal(() => endpoints.create(userId, body()))).toBe(MESSAGES.tooManyEndpoints(1, plan.package_name));
       endpoints.toggle(userId, first.url_id, { monitoring_enabled: false });
-      const { userId: big } = userOn({});
+      const { userId: big } = await userOn({});
       const a = endpoints.create(big, body());
       const b = endpoints.create(big, body());
       planChanger.applyPlan(big, plan, 'a test');
@@ -116,15 +117,15 @@ const ENFORCED: Record<string, { where: string; show: () => void | Promise<void>
   },
   max_regions: {
     where: 'services/endpoints.ts create and update; services/plan-change.ts keeps the first regions',
-    show: () => {
-      const { userId, plan } = userOn({ max_regions: 1 });
+    show: async () => {
+      const { userId, plan } = await userOn({ max_regions: 1 });
       expect(refusal(() => endpoints.create(userId, body({ regions: ['EU-Germany', 'US-Virginia'] })))).toBe(MESSAGES.tooManyRegions(1, plan.package_name));
     },
   },
   multi_region: {
     where: 'services/endpoints.ts create and update; services/plan-change.ts keeps the primary region',
-    show: () => {
-      const { userId, plan } = userOn({ multi_region: false });
+    show: async () => {
+      const { userId, plan } = await userOn({ multi_region: false });
       expect(refusal(() => endpoints.create(userId, body({ regions: ['US-Virginia'] })))).toBe(
         `Your ${plan.package_name} plan monitors from the primary region EU - Germany only. Please upgrade to select more regions.`,
       );
@@ -132,8 +133,8 @@ const ENFORCED: Record<string, { where: string; show: () => void | Promise<void>
   },
   check_frequency_seconds: {
     where: "services/check-placement.ts: each check's interval_seconds (and timeout) is the plan's, or the endpoint's own when longer; services/endpoints.ts refuses a shorter one (403)",
-    show: () => {
-      const { userId, plan } = userOn({ check_frequency_seconds: 45 });
+    show: async () => {
+      const { userId, plan } = await userOn({ check_frequency_seconds: 45 });
       const e = endpoints.create(userId, body());
       expect(checksForEndpoint(endpointsRepo.monitoredById(e.url_id)!, 'EU-Germany').map((c) => c.interval_seconds)).toEqual([45]);
       const own = endpoints.create(userId, body({ url: 'https://own-interval.example.com/', check_frequency_seconds: 600 }));
@@ -143,16 +144,16 @@ const ENFORCED: Record<string, { where: string; show: () => void | Promise<void>
   },
   retention_days: {
     where: "services/check-placement.ts: each check's retention_days (ClickHouse's TTL reads it per row)",
-    show: () => {
-      const { userId } = userOn({ retention_days: 77 });
+    show: async () => {
+      const { userId } = await userOn({ retention_days: 77 });
       const e = endpoints.create(userId, body());
       expect(checksForEndpoint(endpointsRepo.monitoredById(e.url_id)!, 'EU-Germany').map((c) => c.retention_days)).toEqual([77]);
     },
   },
   ssl_monitoring: {
     where: 'services/endpoints.ts: Certificate Expiry needs it too; the dashboard and the pricing page say so',
-    show: () => {
-      const { userId, plan } = userOn({ ssl_monitoring: false });
+    show: async () => {
+      const { userId, plan } = await userOn({ ssl_monitoring: false });
       expect(refusal(() => endpoints.create(userId, body({ cert_expiry: true })))).toBe(MESSAGES.featureNotInPlan('Certificate Expiry'));
       expect(endpoints.dashboard(userId).cert_expiry).toBe(false);
       expect(pricingLines(plan)).not.toContain('SSL certificate monitoring');
@@ -161,8 +162,8 @@ const ENFORCED: Record<string, { where: string; show: () => void | Promise<void>
   },
   advanced_alerts: {
     where: 'alerting/settings.ts: SMS test sends need it (403 SMS_TEST_NEEDS_PLAN, walked over HTTP in http/alerting-api.test.ts); the pricing page sells it as SMS alerts',
-    show: () => {
-      const { userId, plan } = userOn({ advanced_alerts: false });
+    show: async () => {
+      const { userId, plan } = await userOn({ advanced_alerts: false });
       expect(endpoints.planOf(userId).advanced_alerts).toBe(false);
       expect(pricingLines(plan)).not.toContain('SMS alerts');
       expect(pricingLines({ ...plan, advanced_alerts: true })).toContain('SMS alerts');
@@ -170,21 +171,23 @@ const ENFORCED: Record<string, { where: string; show: () => void | Promise<void>
   },
   api_access: {
     where: 'services/api-keys.ts: creating a key and every request made with one (403)',
-    show: () => {
-      const { userId } = userOn({ api_access: false });
+    show: async () => {
+      const { userId } = await userOn({ api_access: false });
       expect(refusal(() => apiKeys.create(userId, { name: 'ci' }))).toBe(MESSAGES.apiAccessNotInPlan);
     },
   },
   monitor_kinds: {
     where: 'services/endpoints.ts create and update (403); absent in a plan means every kind',
-    show: () => {
-      const { userId } = userOn({});
+    show: async () => {
+      const { userId } = await userOn({});
       const id = endpoints.planOf(userId).package_id;
       db.prepare(`UPDATE packages SET monitor_kinds = '["http","heartbeat"]' WHERE package_id = ?`).run(id);
+      await catalog.load();
       expect(refusal(() => endpoints.create(userId, body({ kind: 'tcp', url: undefined, target: 'db.example.com:5432' })))).toBe(MESSAGES.featureNotInPlan('TCP Port'));
       expect(refusal(() => endpoints.create(userId, body({ kind: 'dns', url: undefined, target: 'example.com' })))).toBe(MESSAGES.featureNotInPlan('DNS'));
       expect(endpoints.create(userId, body()).kind ?? 'http').toBe('http');
       db.prepare('UPDATE packages SET monitor_kinds = NULL WHERE package_id = ?').run(id);
+      await catalog.load();
       expect(endpoints.create(userId, body({ kind: 'tcp', url: undefined, target: 'db.example.com:5432' })).kind).toBe('tcp');
     },
   },
@@ -195,7 +198,7 @@ const ENFORCED: Record<string, { where: string; show: () => void | Promise<void>
   max_status_pages: {
     where: 'services/status-pages.ts create (403)',
     show: async () => {
-      const { userId, plan } = userOn({}); // the column's default: 1 page
+      const { userId, plan } = await userOn({}); // the column's default: 1 page
       expect(plan.max_status_pages).toBe(1);
       expect(pricingLines(plan)).toContain('1 status page');
       const page = (slug: string) => StatusPageBody.parse({ slug, title: 'Status' });
@@ -208,13 +211,14 @@ const ENFORCED: Record<string, { where: string; show: () => void | Promise<void>
   },
   browser_checks: {
     where: 'services/endpoints.ts create and update (403); seeded Free 0, Starter 2, Pro 10, Business 50; the pricing page sells it',
-    show: () => {
-      const { userId, plan } = userOn({}); // the column's default: none
+    show: async () => {
+      const { userId, plan } = await userOn({}); // the column's default: none
       expect(plan.browser_checks).toBe(0);
       expect(pricingLines(plan).join('\n')).not.toMatch(/browser check/);
       const browser = () => body({ kind: 'browser', url: `https://b${Math.random()}.example.com/`, response_code: undefined });
       expect(refusal(() => endpoints.create(userId, browser()))).toBe(MESSAGES.tooManyBrowserChecks(0, plan.package_name));
       db.prepare('UPDATE packages SET browser_checks = 2 WHERE package_id = ?').run(plan.package_id);
+      await catalog.load();
       const first = endpoints.create(userId, browser());
       endpoints.create(userId, browser());
       expect(refusal(() => endpoints.create(userId, browser()))).toBe(MESSAGES.tooManyBrowserChecks(2, plan.package_name));
@@ -225,6 +229,7 @@ const ENFORCED: Record<string, { where: string; show: () => void | Promise<void>
       expect(pricingLines(endpoints.planOf(userId))).toContain('2 browser checks');
       // a browser check runs at most every 5 minutes
       db.prepare('UPDATE packages SET browser_checks = 3 WHERE package_id = ?').run(plan.package_id);
+      await catalog.load();
       expect(refusal(() => endpoints.create(userId, body({ kind: 'browser', url: 'https://fast.example.com/', response_code: undefined, check_frequency_seconds: 60 })))).toBe(MESSAGES.browserIntervalTooShort(300));
       const seeded = Object.fromEntries(catalog.listPackages().map((p) => [p.package_name, p.browser_checks]));
       expect(seeded).toMatchObject({ Free: 0, Starter: 2, Pro: 10, Business: 50 });
@@ -233,7 +238,7 @@ const ENFORCED: Record<string, { where: string; show: () => void | Promise<void>
   custom_domains: {
     where: "services/status-pages.ts create and update (403); the daily check stops a domain the plan no longer has",
     show: async () => {
-      const { userId, plan } = userOn({}); // the column's default: no custom domains
+      const { userId, plan } = await userOn({}); // the column's default: no custom domains
       expect(plan.custom_domains).toBe(false);
       expect(pricingLines(plan)).not.toContain('Custom domains for status pages');
       const page = StatusPageBody.parse({ slug: `domain-${userId}`, title: 'Status', custom_domain: `status-${userId}.example.com` });
@@ -242,6 +247,7 @@ const ENFORCED: Record<string, { where: string; show: () => void | Promise<void>
       expect(refused).toBe(MESSAGES.customDomainsNotInPlan);
       expect(statusPages.list(userId)).toHaveLength(0);
       db.prepare('UPDATE packages SET custom_domains = 1 WHERE package_id = ?').run(plan.package_id);
+      await catalog.load();
       expect(pricingLines(endpoints.planOf(userId))).toContain('Custom domains for status pages');
       expect((await statusPages.create(userId, page)).custom_domain).toBe(`status-${userId}.example.com`);
     },

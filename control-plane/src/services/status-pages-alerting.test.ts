@@ -8,7 +8,7 @@ import { MaintenanceBody, StatusPageBody } from '@upfleet/proto/schemas';
 import { createAlertingFixture, httpResult, type AlertingFixture } from '../testing/alerting';
 import { createAlertEvaluator } from '../alerting/evaluator';
 import { createAlertingRepo } from '../alerting/repo';
-import { createCatalogRepo } from '../store/catalog-repo';
+import { loadedCatalog } from '../testing/catalog';
 import { createStatusPagesRepo } from '../store/status-pages-repo';
 import { createMaintenanceService, type MaintenanceService } from '../maintenance';
 import { createStatusPageService, type StatusPageService } from './status-pages';
@@ -40,11 +40,11 @@ describe('status pages and alerting', () => {
   const page = (components: Array<{ name: string; endpoint_id: number | null }>, over: Record<string, unknown> = {}) =>
     sp.create(fx.userId, StatusPageBody.parse({ slug: `page-${Math.random().toString(36).slice(2, 10)}`, title: 'Status', components, ...over }));
 
-  beforeEach(() => {
+  beforeEach(async () => {
     fx = createAlertingFixture();
     clock = T0;
     ts = T0;
-    const catalog = createCatalogRepo(fx.db);
+    const catalog = await loadedCatalog(fx.db);
     const repo = createStatusPagesRepo(fx.db);
     maintenance = createMaintenanceService({ repo, now: () => clock });
     sp = createStatusPageService({ repo, maintenance, planOf: () => catalog.packageByName('Business')!, cookieKey: Buffer.alloc(32), now: () => clock });

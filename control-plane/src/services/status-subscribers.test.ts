@@ -5,7 +5,7 @@ import pino from 'pino';
 import { StatusPageBody } from '@upfleet/proto/schemas';
 import { createAlertingFixture, type AlertingFixture } from '../testing/alerting';
 import { startSmtpReceiver, type SmtpReceiver } from '../testing/alert-receivers';
-import { createCatalogRepo } from '../store/catalog-repo';
+import { loadedCatalog } from '../testing/catalog';
 import { createRateLimitRepo } from '../store/rate-limit-repo';
 import { createStatusMailRepo } from '../store/status-mail-repo';
 import { createStatusPagesRepo } from '../store/status-pages-repo';
@@ -46,7 +46,7 @@ describe('status mail outbox', () => {
   });
 
   it('mails a subscription made after a quiet spell within seconds', async () => {
-    const catalog = createCatalogRepo(fx.db);
+    const catalog = await loadedCatalog(fx.db);
     const pagesRepo = createStatusPagesRepo(fx.db);
     const sp = createStatusPageService({ repo: pagesRepo, maintenance: createMaintenanceService({ repo: pagesRepo }), planOf: () => catalog.packageByName('Business')!, cookieKey: Buffer.alloc(32) });
     const limiter = createRateLimiter(createRateLimitRepo(fx.db), rules);
