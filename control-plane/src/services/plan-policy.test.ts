@@ -26,6 +26,7 @@ import { createChangeHub } from '../change-hub';
 import { createStatusPageService } from './status-pages';
 import { createMaintenanceService } from '../maintenance';
 import { createStatusPagesRepo } from '../store/status-pages-repo';
+import { sqliteSql } from '../store/sql/open';
 import { StatusPageBody } from '@upfleet/proto/schemas';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'upfleet-plan-policy-'));
@@ -40,7 +41,7 @@ const workspaces = createWorkspaceService({
   workspaces: createWorkspacesRepo(db), users, planOf: endpoints.planOf, freePackageId: () => catalog.freePackage().package_id,
   endpointChanges: createChangeHub().endpoints, mailer: null, emailVerified: () => true, publicUrl: () => 'http://127.0.0.1',
 });
-const statusPagesRepo = createStatusPagesRepo(db);
+const statusPagesRepo = createStatusPagesRepo(sqliteSql(db).db);
 const statusPages = createStatusPageService({ repo: statusPagesRepo, maintenance: createMaintenanceService({ repo: statusPagesRepo }), planOf: endpoints.planOf, cookieKey: Buffer.alloc(32) });
 const planChanger = createPlanChanger({ users, catalog, endpoints: endpointsRepo, billing: createBillingRepo(db) });
 
@@ -206,7 +207,7 @@ const ENFORCED: Record<string, { where: string; show: () => void | Promise<void>
       let refused: string | null = null;
       await statusPages.create(userId, page(`policy-${userId}-b`)).catch((err: Error) => (refused = err.message));
       expect(refused).toBe(MESSAGES.tooManyStatusPages(1, plan.package_name));
-      expect(statusPages.list(userId)).toHaveLength(1);
+      expect(await statusPages.list(userId)).toHaveLength(1);
     },
   },
   browser_checks: {
@@ -245,7 +246,7 @@ const ENFORCED: Record<string, { where: string; show: () => void | Promise<void>
       let refused: string | null = null;
       await statusPages.create(userId, page).catch((err: Error) => (refused = err.message));
       expect(refused).toBe(MESSAGES.customDomainsNotInPlan);
-      expect(statusPages.list(userId)).toHaveLength(0);
+      expect(await statusPages.list(userId)).toHaveLength(0);
       db.prepare('UPDATE packages SET custom_domains = 1 WHERE package_id = ?').run(plan.package_id);
       await catalog.load();
       expect(pricingLines(endpoints.planOf(userId))).toContain('Custom domains for status pages');
