@@ -12,6 +12,7 @@ import pino from 'pino';
 import { openDatabase } from '../control-plane/src/store/db';
 import { seedDatabase } from '../control-plane/src/store/seed';
 import { createCatalogRepo } from '../control-plane/src/store/catalog-repo';
+import { sqliteSql } from '../control-plane/src/store/sql/open';
 import { createEndpointsRepo } from '../control-plane/src/store/endpoints-repo';
 import { createHeldChecksRepo } from '../control-plane/src/store/held-checks-repo';
 import { createUsersRepo } from '../control-plane/src/store/users-repo';
@@ -33,7 +34,10 @@ db.transaction(() => {
   for (let i = EU; i < EU + US; i++) repo.insert(userId, `g${i}`, input(i, 'US-Virginia'));
 })();
 const live = new Map([['EU-Germany', new Set(['eu-1', 'eu-2', 'eu-3'])], ['US-Virginia', new Set(['us-1', 'us-2'])]]);
-const engine = createAssignmentEngine({ endpoints: repo, catalog: createCatalogRepo(db), logger: pino({ level: 'silent' }), liveAgents: () => live, held: persist ? createHeldChecksRepo(db) : undefined });
+// The catalogue reads from a snapshot: load it first, as the control plane's start does.
+const catalog = createCatalogRepo(sqliteSql(db).db);
+await catalog.load();
+const engine = createAssignmentEngine({ endpoints: repo, catalog, logger: pino({ level: 'silent' }), liveAgents: () => live, held: persist ? createHeldChecksRepo(db) : undefined });
 const tick = () => new Promise((r) => setImmediate(r));
 const cpuMs = () => {
   const c = process.cpuUsage();

@@ -72,11 +72,11 @@ try {
     results: store,
     list: () => endpoints,
     createdAtMs: (ids) => new Map(ids.map((id) => [id, 0])),
-    maintenance: () => [],
+    maintenance: async () => [],
     retentionDays: () => 365,
     timezone: () => 'Europe/Berlin',
     incidents: async () => [],
-    windows: () => [],
+    windows: async () => [],
     now: () => now,
   });
   const from = new Date(now - DAYS * DAY).toISOString();

@@ -4,7 +4,7 @@
 // them down), written to the stack's SQLite between a stop and a restart, as results would leave it.
 // Run: npx tsx bench/rest.ts [--endpoints 1000] [--seconds 10] [--concurrency 16]
 // Above the Business plan's 1,000 endpoints the bench raises that plan's limit in the stack's
-// SQLite (no API changes a plan), then creates the endpoints through the API.
+// SQLite between a stop and a restart (no API changes a plan), then creates the endpoints through the API.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -70,10 +70,15 @@ try {
   const token = signup.data.accessToken as string;
   await call('POST', '/api/admin/users/set-package', { email: 'bench@example.com', package: 'Business' }, stack.adminToken);
   if (N > 1000) {
+    // Between a stop and a restart: the control plane reads plans from a snapshot loaded at start.
+    await pool.close();
+    await stack.stop();
     const db = new Database(path.join(stack.dataDir, 'upfleet.db'));
     db.pragma('busy_timeout = 5000');
     db.prepare("UPDATE packages SET max_endpoints = ? WHERE package_name = 'Business'").run(N);
     db.close();
+    stack = await startStack({ dataDir: stack.dataDir });
+    pool = new Pool(stack.baseUrl, { connections: concurrency });
   }
   const t0 = performance.now();
   let made = 0;

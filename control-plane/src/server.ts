@@ -42,6 +42,8 @@ export interface ControlPlane {
   tickHeartbeats(): number;
   /** Queues the monthly reports that are due now (what the timer does; tests with a fake clock call it); answers how many. */
   tickReports(): Promise<number>;
+  /** Re-reads plans and regions into memory (after a test or an operator wrote them straight into the database). */
+  reloadCatalog(): Promise<void>;
 }
 
 export interface ControlPlaneExtras {
@@ -100,6 +102,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
     httpServer: http.services.server(),
     tickHeartbeats: () => monitoring.services.heartbeats.tick(),
     tickReports: () => reports.services.reports.schedule.tick(),
+    reloadCatalog: () => base.catalog.load(),
     prepareAgentDownload: () => downloads.services.prepare(),
     close: stop,
   };

@@ -317,6 +317,7 @@ monitors:
 
     // Past the endpoint limit: the last of the new monitors would be one too many.
     h.cp.db.prepare("UPDATE packages SET max_endpoints = 4 WHERE package_name = 'Pro'").run();
+    await h.cp.reloadCatalog();
     try {
       write('many.yaml', `monitors:\n${[1, 2].map((i) => `  - { name: New ${i}, url: https://n${i}.example.com/ }\n`).join('')}`);
       const many = await upfleet(['monitors', 'apply', '-f', 'many.yaml', '--api-key', a.key]);
@@ -328,6 +329,7 @@ monitors:
       expect((await snapshot(a)).map((e: any) => e.name)).toEqual(['New 1', 'New 2']);
     } finally {
       h.cp.db.prepare("UPDATE packages SET max_endpoints = 200 WHERE package_name = 'Pro'").run();
+      await h.cp.reloadCatalog();
     }
   });
 });

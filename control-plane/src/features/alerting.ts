@@ -32,17 +32,19 @@ export function createAlertingFeature(base: Foundation, deps: { maintenance: Mai
     repo: createHandlingRepo(base.db), timeline: createTimelineRepo(base.sql.db), alerts: alertsRepo, box: base.box,
     linkKey: base.key('incident-ack-links'), publicUrl: base.publicUrl, logger: base.logger, now: base.now,
   });
+  // Auto reports are written after the incident (the evaluator does not wait on the database); a failure is logged.
+  const hookFailed = (err: Error) => base.logger.error({ err: err.message }, 'status page auto report failed');
   const alerting = createAlerting({
     inMaintenance: (urlId, ts) => deps.maintenance.inMaintenance(urlId, ts),
     // The dashboard row's state, auto reports on status pages, and fresh component states.
     incidentHooks: {
       opened: (i) => {
         deps.live.incidentChanged(i.url_id);
-        deps.statusPages.incidentHooks.opened(i);
+        void deps.statusPages.incidentHooks.opened(i).catch(hookFailed);
       },
       resolved: (i) => {
         deps.live.incidentChanged(i.url_id);
-        deps.statusPages.incidentHooks.resolved(i);
+        void deps.statusPages.incidentHooks.resolved(i).catch(hookFailed);
       },
     },
     emailVerified: base.emailVerified,

@@ -51,15 +51,9 @@ export function createFoundation(config: Config, logger: Logger, opts: Foundatio
 
   const master = loadMasterKey(config.dataDir, config.secretKey);
   const users = createUsersRepo(sql.db);
-  const catalog = createCatalogRepo(db);
+  // Reads come from a snapshot that start() loads (catalog-repo.ts says why).
+  const catalog = createCatalogRepo(sql.db);
   const box = createSecretBox(deriveKey(master, 'secrets-at-rest'));
-  // Checked once the packages exist (seeded, or renamed by an operator): a typo must not put
-  // every new account on some other plan.
-  if (!catalog.packageByName(config.defaultPackage)) {
-    const names = catalog.listPackages().map((p) => p.package_name).join(', ');
-    closeDb();
-    throw new ConfigError(`DEFAULT_PACKAGE names no package (got '${config.defaultPackage}'); packages: ${names}`);
-  }
   const defaultPackage = () => catalog.packageByName(config.defaultPackage) ?? catalog.freePackage();
   // The database the processes of a cluster share: Postgres with DATABASE_URL (opened at start), else this SQLite.
   let clusterSql: Sql = sql;
@@ -125,6 +119,13 @@ export function createFoundation(config: Config, logger: Logger, opts: Foundatio
     // The lease is claimed before any other feature starts: on SQLite this process holds it from here on.
     start: async () => {
       try {
+        await catalog.load();
+        // Checked once the packages exist (seeded, or renamed by an operator): a typo must not put
+        // every new account on some other plan.
+        if (!catalog.packageByName(config.defaultPackage)) {
+          const names = catalog.listPackages().map((p) => p.package_name).join(', ');
+          throw new ConfigError(`DEFAULT_PACKAGE names no package (got '${config.defaultPackage}'); packages: ${names}`);
+        }
         if (config.databaseUrl) clusterSql = await openSql({ dialect: 'postgres', url: config.databaseUrl });
         await leadership.start();
       } catch (err) {

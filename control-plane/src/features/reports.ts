@@ -49,8 +49,7 @@ export function createReportsFeature(
     },
     windows: (ids, fromMs, toMs) => maintenance.windowsForEndpoints(ids, fromMs, toMs, now()),
   });
-  const outbox = createStatusMailRepo(base.db);
-  const markRun = base.db.prepare('INSERT OR IGNORE INTO report_runs (workspace_id, month, sent_at) VALUES (?, ?, ?)');
+  const outbox = createStatusMailRepo(base.sql.db);
   const ownerOf = async (workspaceId: number) => {
     const owner = (await base.workspacesRepo.members(workspaceId)).find((m) => m.role === 'owner');
     const person = await base.users.byId(owner?.user_id ?? workspaceId);
@@ -58,10 +57,13 @@ export function createReportsFeature(
   };
   const schedule = createScheduledReports({
     sql: base.sql.db,
-    // better-sqlite3: the month's mark and its mails commit together (the outbox is written synchronously).
-    queueMonth: (workspaceId, month, mails, at) => outbox.transaction(() => {
-      if (markRun.run(workspaceId, month, at).changes === 0) return false;
-      for (const m of mails) outbox.enqueue(m, at);
+    // The month's mark and its mails commit together; of two processes marking a month, one queues it.
+    queueMonth: (workspaceId, month, mails, at) => outbox.transaction(async (mail, trx) => {
+      const marked = await trx.insertInto('report_runs').values({ workspace_id: workspaceId, month, sent_at: at })
+        .onConflict((oc) => oc.columns(['workspace_id', 'month']).doNothing())
+        .returning('month').executeTakeFirst();
+      if (!marked) return false;
+      for (const m of mails) await mail.enqueue(m, at);
       return true;
     }),
     mailQueued: () => void deps.mailer.flush(),

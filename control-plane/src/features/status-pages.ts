@@ -13,18 +13,20 @@ import { statusPageOwnerRoutes, statusPagePublicApi, statusPageSite } from '../h
 
 export function createStatusPagesFeature(base: Foundation, results: ResultStore | null, opts: { maintenanceTickMs?: number; domainCheckTickMs?: number }) {
   const { config } = base;
-  const repo = createStatusPagesRepo(base.db);
+  const repo = createStatusPagesRepo(base.sql.db);
   const subscribers = createStatusSubscribers({
-    mail: createStatusMailRepo(base.db), pages: repo, limiter: base.limiter, logger: base.logger,
+    mail: createStatusMailRepo(base.sql.db), pages: repo, limiter: base.limiter, logger: base.logger,
     smtp: { url: config.alerting.smtpUrl, from: config.alerting.smtpFrom },
     publicUrl: base.publicUrl,
     key: base.key('status-page-unsubscribe'),
   });
-  const maintenance = createMaintenanceService({ repo, windowChanged: (w) => subscribers.windowScheduled(w) });
+  // A failure to queue the mail is logged; the change it is about stands.
+  const mailFailed = (err: Error) => base.logger.error({ err: err.message }, 'status mail not queued');
+  const maintenance = createMaintenanceService({ repo, windowChanged: (w) => subscribers.windowScheduled(w).catch(mailFailed) });
   const statusPages = createStatusPageService({
     repo,
     maintenance,
-    events: { reportChanged: (p, r, kind) => subscribers.reportChanged(p, r, kind) },
+    events: { reportChanged: (p, r, kind) => subscribers.reportChanged(p, r, kind).catch(mailFailed) },
     planOf: base.planOf,
     uptime: results ?? undefined,
     cookieKey: base.key('status-page-cookies'),
@@ -43,6 +45,22 @@ export function createStatusPagesFeature(base: Foundation, results: ResultStore 
   const domainChecks = every(opts.domainCheckTickMs ?? 3_600_000, () => {
     domainCheck = domainCheck.then(() => statusPages.recheckDomains()).catch((err: Error) => base.logger.warn({ err: err.message }, 'custom domain check failed'));
   });
+  // Every process keeps the maintenance spans alerting asks about in memory (maintenance/index.ts).
+  const spanRefresh = every(maintenance.refreshEveryMs, () => {
+    void maintenance.refresh().catch((err: Error) => base.logger.warn({ err: err.message }, 'maintenance windows not re-read'));
+  });
+  // The status-mail outbox, maintenance notices and domain rechecks are once-only: on the lease holder.
+  const leaderWork = whileLeader(base.leadership, {
+    start: () => {
+      subscribers.start(opts.maintenanceTickMs);
+      domainChecks.start();
+    },
+    stop: async () => {
+      await subscribers.stop();
+      domainChecks.stop();
+      await domainCheck;
+    },
+  });
   return {
     name: 'status pages',
     services: { statusPages, subscribers, maintenance },
@@ -51,17 +69,14 @@ export function createStatusPagesFeature(base: Foundation, results: ResultStore 
       account: [statusPageOwnerRoutes({ statusPages, maintenance, subscribers, signIn, limiter: base.limiter })],
       pages: [statusPageSite({ statusPages, subscribers, limiter: base.limiter, publicUrl: config.publicUrl })],
     }),
-    // The status-mail outbox, maintenance notices and domain rechecks are once-only: on the lease holder.
-    ...whileLeader(base.leadership, {
-      start: () => {
-        subscribers.start(opts.maintenanceTickMs);
-        domainChecks.start();
-      },
-      stop: async () => {
-        await subscribers.stop();
-        domainChecks.stop();
-        await domainCheck;
-      },
-    }),
+    start: async () => {
+      await maintenance.refresh();
+      spanRefresh.start();
+      await leaderWork.start();
+    },
+    stop: async () => {
+      spanRefresh.stop();
+      await leaderWork.stop();
+    },
   } satisfies Feature<unknown>;
 }

@@ -137,6 +137,12 @@ describe('custom domains', () => {
     expect(early.status).toBe(201);
     const mine = await h.call('POST', '/api/users/status-pages', { slug: slug(), title: 'Real Owner', custom_domain: domain }, owner.token);
     expect(mine.status).toBe(201);
+    // The daily check looks at new claims at once (every 200 ms here): let it find both unproved before
+    // the record exists, so that the verify calls below, not the timer, are what proves the name.
+    const checked = () => h.cp.db.prepare('SELECT COUNT(*) FROM status_pages WHERE page_id IN (?, ?) AND custom_domain_checked_at IS NOT NULL')
+      .pluck().get(early.body.data.id, mine.body.data.id) as number;
+    for (let i = 0; i < 100 && checked() < 2; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(checked()).toBe(2);
 
     dns.txt.set(record(domain), [mine.body.data.custom_domain_token]);
     expect((await verify(early.body.data.id, squatter.token)).body.data).toMatchObject({ found: false, custom_domain_verified: false });

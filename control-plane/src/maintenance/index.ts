@@ -1,6 +1,8 @@
 // Maintenance windows: the owner's CRUD, and an in-memory view of every window's span that alerting,
 // the live state, the uptime queries and status pages ask (alerting asks for every result it
-// evaluates, so the answer comes from memory, not SQLite).
+// evaluates, so the answer comes from memory, not the database: no round trip per check). The
+// spans are loaded by refresh() at start, after each window change here, and every minute (windows
+// start and end by the clock; another process's change arrives with that refresh).
 import type { MaintenanceWindow } from '@upfleet/proto/rest';
 import type { MaintenanceBody } from '@upfleet/proto/schemas';
 import { badRequest, notFound } from '../errors';
@@ -23,77 +25,98 @@ export type MaintenanceRepo = Pick<
 export function createMaintenanceService(deps: {
   repo: MaintenanceRepo;
   /** A window was created or changed (subscribers' mail). */
-  windowChanged?: (window: MaintenanceWindow) => void;
+  windowChanged?: (window: MaintenanceWindow) => void | Promise<void>;
   now?: () => number;
 }) {
   const { repo } = deps;
   const now = deps.now ?? Date.now;
   let version = 0;
 
-  let spans: { version: number; at: number; byEndpoint: Map<number, Array<[number, number]>> } | null = null;
-  function spansNow(t: number) {
-    if (!spans || spans.version !== version || t - spans.at > SPAN_REFRESH_MS) {
-      const byEndpoint = new Map<number, Array<[number, number]>>();
-      for (const [urlId, start, end] of repo.windowSpans(t - SPAN_LOOKBACK_MS)) {
-        const list = byEndpoint.get(urlId) ?? [];
-        list.push([start, end]);
-        byEndpoint.set(urlId, list);
-      }
-      spans = { version, at: t, byEndpoint };
+  let byEndpoint = new Map<number, Array<[number, number]>>();
+  let refreshing: Promise<void> | null = null;
+  let again = false;
+  /** Re-reads the spans into memory; calls during a read run one more read after it (none is lost). */
+  function refresh(): Promise<void> {
+    if (refreshing) {
+      again = true;
+      return refreshing;
     }
-    return spans.byEndpoint;
+    const run = (async () => {
+      do {
+        again = false;
+        const next = new Map<number, Array<[number, number]>>();
+        for (const [urlId, start, end] of await repo.windowSpans(now() - SPAN_LOOKBACK_MS)) {
+          const list = next.get(urlId) ?? [];
+          list.push([start, end]);
+          next.set(urlId, list);
+        }
+        byEndpoint = next;
+      } while (again);
+    })().finally(() => {
+      refreshing = null;
+    });
+    refreshing = run;
+    return run;
   }
+  const spansNow = () => byEndpoint;
 
-  function checkWindowEndpoints(ownerId: number, ids: number[]) {
-    for (const id of ids) if (!repo.ownsEndpoint(ownerId, id)) throw notFound('Endpoint not found');
+  async function checkWindowEndpoints(ownerId: number, ids: number[]) {
+    for (const id of ids) if (!(await repo.ownsEndpoint(ownerId, id))) throw notFound('Endpoint not found');
+  }
+  async function changed() {
+    version++;
+    await refresh();
+    version++;
   }
 
   return {
-    listWindows: (ownerId: number): MaintenanceWindow[] => repo.windowsOf(ownerId, now()),
-    getWindow(ownerId: number, windowId: number): MaintenanceWindow {
-      const w = repo.ownedWindow(ownerId, windowId, now());
+    refresh,
+    /** How often refresh() should run without a change here (the feature's timer). */
+    refreshEveryMs: SPAN_REFRESH_MS,
+    listWindows: (ownerId: number): Promise<MaintenanceWindow[]> => repo.windowsOf(ownerId, now()),
+    async getWindow(ownerId: number, windowId: number): Promise<MaintenanceWindow> {
+      const w = await repo.ownedWindow(ownerId, windowId, now());
       if (!w) throw notFound('Maintenance window not found');
       return w;
     },
-    createWindow(ownerId: number, body: MaintenanceBody): MaintenanceWindow {
-      checkWindowEndpoints(ownerId, body.endpoint_ids);
+    async createWindow(ownerId: number, body: MaintenanceBody): Promise<MaintenanceWindow> {
+      await checkWindowEndpoints(ownerId, body.endpoint_ids);
       if (body.ends_at <= now()) throw badRequest('The end must be in the future');
-      const id = repo.createWindow(ownerId, body, now());
-      version++;
-      const w = repo.ownedWindow(ownerId, id, now())!;
-      deps.windowChanged?.(w);
+      const id = await repo.createWindow(ownerId, body, now());
+      await changed();
+      const w = (await repo.ownedWindow(ownerId, id, now()))!;
+      await deps.windowChanged?.(w);
       return w;
     },
-    updateWindow(ownerId: number, windowId: number, body: MaintenanceBody): MaintenanceWindow {
-      if (!repo.ownedWindow(ownerId, windowId, now())) throw notFound('Maintenance window not found');
-      checkWindowEndpoints(ownerId, body.endpoint_ids);
-      repo.updateWindow(ownerId, windowId, body);
-      version++;
-      const w = repo.ownedWindow(ownerId, windowId, now())!;
-      deps.windowChanged?.(w);
+    async updateWindow(ownerId: number, windowId: number, body: MaintenanceBody): Promise<MaintenanceWindow> {
+      if (!(await repo.ownedWindow(ownerId, windowId, now()))) throw notFound('Maintenance window not found');
+      await checkWindowEndpoints(ownerId, body.endpoint_ids);
+      await repo.updateWindow(ownerId, windowId, body);
+      await changed();
+      const w = (await repo.ownedWindow(ownerId, windowId, now()))!;
+      await deps.windowChanged?.(w);
       return w;
     },
-    removeWindow(ownerId: number, windowId: number): { id: number } {
-      if (!repo.deleteWindow(ownerId, windowId)) throw notFound('Maintenance window not found');
-      version++;
+    async removeWindow(ownerId: number, windowId: number): Promise<{ id: number }> {
+      if (!(await repo.deleteWindow(ownerId, windowId))) throw notFound('Maintenance window not found');
+      await changed();
       return { id: windowId };
     },
 
     /** Whether an endpoint was in a maintenance window at `at` (alerting skips such results; from memory). */
     inMaintenance(urlId: number, at: number): boolean {
-      const list = spansNow(now()).get(urlId);
+      const list = spansNow().get(urlId);
       return list !== undefined && list.some(([s, e]) => at >= s && at < e);
     },
     /** Endpoints with a window in progress now (from memory). */
     inMaintenanceNow(): Set<number> {
       const t = now();
       const out = new Set<number>();
-      for (const [urlId, list] of spansNow(t)) if (list.some(([s, e]) => t >= s && t < e)) out.add(urlId);
+      for (const [urlId, list] of spansNow()) if (list.some(([s, e]) => t >= s && t < e)) out.add(urlId);
       return out;
     },
     /** The windows of these endpoints that overlap [fromMs, untilMs] (from memory: an endpoint without one costs a map lookup). */
     spansFor(urlIds: readonly number[], fromMs: number, untilMs: number): MaintenanceSpan[] {
-      const byEndpoint = spansNow(now());
       const out: MaintenanceSpan[] = [];
       if (byEndpoint.size === 0) return out;
       for (const endpointId of urlIds) {
@@ -101,9 +124,9 @@ export function createMaintenanceService(deps: {
       }
       return out;
     },
-    /** Windows of these endpoints that started since `sinceMs` and before `beforeMs`, from SQLite (longer look backs than the cache's). */
-    spansSince(urlIds: readonly number[], sinceMs: number, beforeMs: number): MaintenanceSpan[] {
-      return repo.spansFor([...urlIds], sinceMs).filter(([, s]) => s < beforeMs).map(([endpointId, startsAt, endsAt]) => ({ endpointId, startsAt, endsAt }));
+    /** Windows of these endpoints that started since `sinceMs` and before `beforeMs`, from the database (longer look backs than the cache's). */
+    async spansSince(urlIds: readonly number[], sinceMs: number, beforeMs: number): Promise<MaintenanceSpan[]> {
+      return (await repo.spansFor([...urlIds], sinceMs)).filter(([, s]) => s < beforeMs).map(([endpointId, startsAt, endsAt]) => ({ endpointId, startsAt, endsAt }));
     },
     /** Windows touching these endpoints and [fromMs, untilMs], with their state at `at`. */
     windowsForEndpoints: (urlIds: number[], fromMs: number, untilMs: number, at: number) => repo.windowsForEndpoints(urlIds, fromMs, untilMs, at),

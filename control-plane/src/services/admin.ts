@@ -60,9 +60,9 @@ export function createAdminService(deps: {
       return deps.catalog.listRegions().map((r) => ({ ...r, agents_live: live.filter((a) => a.region === regionKey(r)).length }));
     },
 
-    addRegion({ region, city, primary }: RegionCreateBody) {
-      if (deps.catalog.regionByKey(`${region}-${city}`)) throw conflict(`Region ${region}-${city} already exists`);
-      const created = deps.catalog.addRegion(region, city, primary);
+    async addRegion({ region, city, primary }: RegionCreateBody) {
+      const created = await deps.catalog.addRegion(region, city, primary);
+      if (!created) throw conflict(`Region ${region}-${city} already exists`);
       deps.plans?.changed(null);
       return created;
     },

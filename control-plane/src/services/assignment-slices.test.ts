@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { AssignmentUpdate } from '@upfleet/proto';
 import { openDatabase } from '../store/db';
 import { seedDatabase } from '../store/seed';
-import { createCatalogRepo } from '../store/catalog-repo';
+import { loadedCatalog } from '../testing/catalog';
 import { createEndpointsRepo } from '../store/endpoints-repo';
 import { createHeldChecksRepo } from '../store/held-checks-repo';
 import { createUsersRepo } from '../store/users-repo';
@@ -31,7 +31,7 @@ describe('a placement pass larger than one slice', () => {
       })();
       const held = createHeldChecksRepo(db);
       const engine = createAssignmentEngine({
-        endpoints: repo, catalog: createCatalogRepo(db), logger: pino({ level: 'silent' }),
+        endpoints: repo, catalog: (await loadedCatalog(db)), logger: pino({ level: 'silent' }),
         liveAgents: () => new Map([['EU-Germany', new Set(['a1', 'a2'])]]), held,
       });
       const got = new Map<string, AssignmentUpdate[]>([['a1', []], ['a2', []]]);
@@ -74,7 +74,7 @@ describe('a lease that comes or goes without a watcher', () => {
       const userId = await createUsersRepo(sqliteSql(db).db).insert('s2', 's2@example.com', 'x', 4);
       for (let i = 0; i < 50; i++) repo.insert(userId, `t${i}`, { name: `e${i}`, url: `https://example.com/t${i}`, description: '', regions: ['EU-Germany'], ping_host: false, cert_expiry: false, response_code: false, response_time: true });
       const live = new Set(['a1']);
-      const engine = createAssignmentEngine({ endpoints: repo, catalog: createCatalogRepo(db), logger: pino({ level: 'silent' }), liveAgents: () => new Map([['EU-Germany', live]]) });
+      const engine = createAssignmentEngine({ endpoints: repo, catalog: (await loadedCatalog(db)), logger: pino({ level: 'silent' }), liveAgents: () => new Map([['EU-Germany', live]]) });
       const tick = () => new Promise((r) => setImmediate(r));
       engine.watch({ agentId: 'a1', region: 'EU-Germany', send: () => undefined });
       await tick();

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { AssignmentUpdate } from '@upfleet/proto';
 import { openDatabase } from '../store/db';
 import { seedDatabase } from '../store/seed';
-import { createCatalogRepo } from '../store/catalog-repo';
+import { loadedCatalog } from '../testing/catalog';
 import { createEndpointsRepo } from '../store/endpoints-repo';
 import { createUsersRepo } from '../store/users-repo';
 import { sqliteSql } from '../store/sql/open';
@@ -87,7 +87,7 @@ describe('assignment engine deltas', () => {
       const repo = createEndpointsRepo(db);
       let fullScans = 0;
       const counted = { ...repo, listMonitored: () => (fullScans++, repo.listMonitored()) };
-      const catalog = createCatalogRepo(db);
+      const catalog = await loadedCatalog(db);
       const userId = await createUsersRepo(sqliteSql(db).db).insert('u1', 'u1@example.com', 'x', 4); // Business: room for 1,000
       const input = (n: number) => ({ name: `e${n}`, url: `https://example.com/${n}`, description: '', regions: ['EU-Germany'], ping_host: false, cert_expiry: false, response_code: true, response_time: false });
       for (let i = 0; i < 200; i++) repo.insert(userId, `g${i}`, input(i));
@@ -137,7 +137,7 @@ describe('browser checks placement', () => {
     seedDatabase(db);
     try {
       const repo = createEndpointsRepo(db);
-      const catalog = createCatalogRepo(db);
+      const catalog = await loadedCatalog(db);
       const userId = await createUsersRepo(sqliteSql(db).db).insert('u1', 'u1@example.com', 'x', 4);
       const input = (n: number) => ({ name: `e${n}`, url: `https://example.com/${n}`, description: '', regions: ['EU-Germany'], ping_host: false, cert_expiry: false, response_code: true, response_time: false });
       for (let i = 0; i < 40; i++) repo.insert(userId, `b${i}`, input(i), { kind: 'browser', steps: [{ action: 'click', selector: '#go' }], timeout_seconds: 20 });
@@ -170,7 +170,7 @@ describe('results of checks an agent no longer holds', () => {
     seedDatabase(db);
     try {
       const repo = createEndpointsRepo(db);
-      const catalog = createCatalogRepo(db);
+      const catalog = await loadedCatalog(db);
       const users = createUsersRepo(sqliteSql(db).db);
       const userId = await users.insert('u2', 'u2@example.com', 'x', 4);
       let t = Date.UTC(2026, 10, 23, 12);
@@ -219,17 +219,17 @@ describe('results buffered across a control-plane restart', () => {
     try {
       let t = Date.UTC(2026, 10, 23, 12);
       const live = () => new Map([['EU-Germany', new Set(['agent-a', 'agent-x'])]]);
-      const make = (d: typeof db) => createAssignmentEngine({
-        endpoints: createEndpointsRepo(d), catalog: createCatalogRepo(d), logger: pino({ level: 'silent' }), liveAgents: live,
+      const make = async (d: typeof db) => createAssignmentEngine({
+        endpoints: createEndpointsRepo(d), catalog: (await loadedCatalog(d)), logger: pino({ level: 'silent' }), liveAgents: live,
         releaseGraceMs: 12_000, held: createHeldChecksRepo(d), now: () => t,
       });
       const users = createUsersRepo(sqliteSql(db).db);
       const owner = await users.insert('u3', 'u3@example.com', 'x', 4);
       const victim = await users.insert('u4', 'u4@example.com', 'x', 4);
-      const services = createEndpointService({ endpoints: createEndpointsRepo(db), users, catalog: createCatalogRepo(db), allowPrivateTargets: true });
+      const services = createEndpointService({ endpoints: createEndpointsRepo(db), users, catalog: (await loadedCatalog(db)), allowPrivateTargets: true });
       const input = (url: string) => EndpointCreateBody.parse({ name: 'e', url, regions: ['EU-Germany'], response_code: true });
       const mine = await services.create(owner, input('https://example.com/mine'));
-      const before = make(db);
+      const before = await make(db);
       const stop = before.watch({ agentId: 'agent-a', region: 'EU-Germany', send: () => undefined });
       await new Promise((r) => setImmediate(r));
       expect(before.ownedCount('agent-a')).toBe(1);
@@ -240,7 +240,7 @@ describe('results buffered across a control-plane restart', () => {
 
       t += 3_600_000;
       db = openDatabase(file);
-      const after = make(db);
+      const after = await make(db);
       const registered = t - 2 * 86_400_000;
       const mineCheck = `${mine.url_id}:http:EU-Germany`;
       const otherCheck = `${other.url_id}:http:EU-Germany`;
@@ -253,7 +253,7 @@ describe('results buffered across a control-plane restart', () => {
       t += 100_000;
       expect(after.assignedTo('agent-x', 'EU-Germany', otherCheck, registered, t - 36 * 3_600_000)).toBeNull();
       // its backlog still counts once the endpoint was switched off (the results were made while it was on)
-      const servicesAfter = createEndpointService({ endpoints: createEndpointsRepo(db), users: createUsersRepo(sqliteSql(db).db), catalog: createCatalogRepo(db), allowPrivateTargets: true });
+      const servicesAfter = createEndpointService({ endpoints: createEndpointsRepo(db), users: createUsersRepo(sqliteSql(db).db), catalog: (await loadedCatalog(db)), allowPrivateTargets: true });
       await servicesAfter.toggle(owner, mine.url_id, { monitoring_enabled: false });
       t += 2_000;
       expect(after.assignedTo('agent-a', 'EU-Germany', mineCheck, registered, t - 30 * 60_000)?.endpoint_id).toBe(mine.url_id);
@@ -277,15 +277,15 @@ describe('held checks across a restart, by the agent\'s own account', () => {
     try {
       let t = Date.UTC(2026, 10, 23, 12);
       let liveNow = new Set(['agent-b']);
-      const make = (d: typeof db) => createAssignmentEngine({
-        endpoints: createEndpointsRepo(d), catalog: createCatalogRepo(d), logger: pino({ level: 'silent' }),
+      const make = async (d: typeof db) => createAssignmentEngine({
+        endpoints: createEndpointsRepo(d), catalog: (await loadedCatalog(d)), logger: pino({ level: 'silent' }),
         liveAgents: () => new Map([['EU-Germany', liveNow]]), releaseGraceMs: 12_000, held: createHeldChecksRepo(d), now: () => t,
       });
       const users = createUsersRepo(sqliteSql(db).db);
       const owner = await users.insert('u5', 'u5@example.com', 'x', 4);
-      const services = createEndpointService({ endpoints: createEndpointsRepo(db), users, catalog: createCatalogRepo(db), allowPrivateTargets: true });
+      const services = createEndpointService({ endpoints: createEndpointsRepo(db), users, catalog: (await loadedCatalog(db)), allowPrivateTargets: true });
       const e = await services.create(owner, EndpointCreateBody.parse({ name: 'e', url: 'https://example.com/b', regions: ['EU-Germany'], response_code: true }));
-      const before = make(db);
+      const before = await make(db);
       const stopB = before.watch({ agentId: 'agent-b', region: 'EU-Germany', send: () => undefined });
       await new Promise((r) => setImmediate(r));
       expect(before.ownedCount('agent-b')).toBe(1);
@@ -299,7 +299,7 @@ describe('held checks across a restart, by the agent\'s own account', () => {
 
       t += 60_000;
       db = openDatabase(file);
-      const after = make(db);
+      const after = await make(db);
       const check = `${e.url_id}:http:EU-Germany`;
       const registered = t - 86_400_000;
       expect(after.assignedTo('agent-b', 'EU-Germany', check, registered, t - 30_000)?.endpoint_id).toBe(e.url_id);
@@ -328,7 +328,7 @@ describe('an agent connecting', () => {
       for (let i = 0; i < 300; i++) repo.insert(userId, `r${i}`, input(i, ['EU-Germany']));
       for (let i = 300; i < 310; i++) repo.insert(userId, `r${i}`, input(i, ['US-Virginia']));
       const live = new Map([['EU-Germany', new Set(['eu-1', 'eu-2'])], ['US-Virginia', new Set(['us-1', 'us-2'])]]);
-      const engine = createAssignmentEngine({ endpoints: counted, catalog: createCatalogRepo(db), logger: pino({ level: 'silent' }), liveAgents: () => live });
+      const engine = createAssignmentEngine({ endpoints: counted, catalog: (await loadedCatalog(db)), logger: pino({ level: 'silent' }), liveAgents: () => live });
       const tick = () => new Promise((r) => setImmediate(r));
       const got = new Map<string, AssignmentUpdate[]>();
       const watch = (agentId: string, region: string) => {

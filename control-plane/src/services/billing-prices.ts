@@ -14,13 +14,13 @@ const minorUnits = (p: Package) => Math.round(ZERO_DECIMAL.has(p.currency) ? p.p
 export function createPriceService(deps: { stripe: Stripe | null; catalog: CatalogRepo; onChange?: () => void }) {
   const { catalog } = deps;
   return {
-    setPrice(input: SetPackagePriceBody): Package {
+    async setPrice(input: SetPackagePriceBody): Promise<Package> {
       const pkg = catalog.packageByName(input.package);
       if (!pkg) throw notFound(`No package named ${input.package}; see 'upfleet package list'`);
       if (pkg.price <= 0) throw badRequest(`${pkg.package_name} is free: it needs no Stripe price`);
       const taken = catalog.packageByStripePrice(input.stripe_price_id);
       if (taken && taken.package_id !== pkg.package_id) throw badRequest(`${input.stripe_price_id} is already the price of ${taken.package_name}`);
-      catalog.setStripePrice(pkg.package_id, input.stripe_price_id);
+      await catalog.setStripePrice(pkg.package_id, input.stripe_price_id);
       return catalog.packageById(pkg.package_id)!;
     },
 
@@ -44,7 +44,7 @@ export function createPriceService(deps: { stripe: Stripe | null; catalog: Catal
           // A price made by an earlier run (even past the idempotency keys' 24 h) is reused by its lookup key.
           const existing = (await stripe.prices.list({ lookup_keys: [lookupKey], active: true, limit: 1 })).data[0];
           if (existing && existing.unit_amount === amount && existing.currency === currency && existing.recurring?.interval === 'month') {
-            catalog.setStripePrice(pkg.package_id, existing.id);
+            await catalog.setStripePrice(pkg.package_id, existing.id);
             rows.push({ package_name: pkg.package_name, action: 'linked', stripe_price_id: existing.id, lookup_key: lookupKey, note: 'found by lookup key' });
             continue;
           }
@@ -59,7 +59,7 @@ export function createPriceService(deps: { stripe: Stripe | null; catalog: Catal
             },
             { idempotencyKey: `upfleet-price-${lookupKey}-${amount}-${currency}` },
           );
-          catalog.setStripePrice(pkg.package_id, price.id);
+          await catalog.setStripePrice(pkg.package_id, price.id);
           rows.push({ package_name: pkg.package_name, action: 'created', stripe_price_id: price.id, lookup_key: lookupKey, note: `${product.id}, ${amount} ${currency}/month` });
         } catch (err) {
           throw new AppError('unavailable', `Stripe refused the price for ${pkg.package_name}: ${(err as Error).message}`);

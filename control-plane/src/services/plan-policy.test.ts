@@ -11,7 +11,7 @@ import { PackageResource } from '@upfleet/proto/schemas';
 import { EndpointCreateBody } from '@upfleet/proto/schemas';
 import { openDatabase } from '../store/db';
 import { seedDatabase } from '../store/seed';
-import { createCatalogRepo } from '../store/catalog-repo';
+import { loadedCatalog } from '../testing/catalog';
 import { createEndpointsRepo } from '../store/endpoints-repo';
 import { createUsersRepo } from '../store/users-repo';
 import { createApiKeysRepo } from '../store/api-keys-repo';
@@ -27,12 +27,13 @@ import { createChangeHub } from '../change-hub';
 import { createStatusPageService } from './status-pages';
 import { createMaintenanceService } from '../maintenance';
 import { createStatusPagesRepo } from '../store/status-pages-repo';
+import { sqliteSql } from '../store/sql/open';
 import { StatusPageBody } from '@upfleet/proto/schemas';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'upfleet-plan-policy-'));
 const db = openDatabase(path.join(dir, 'upfleet.db'));
 seedDatabase(db);
-const catalog = createCatalogRepo(db);
+const catalog = await loadedCatalog(db);
 const sqlDb = sqliteSql(db).db;
 const users = createUsersRepo(sqlDb);
 const endpointsRepo = createEndpointsRepo(db);
@@ -42,7 +43,7 @@ const workspaces = createWorkspaceService({
   workspaces: createWorkspacesRepo(sqliteSql(db).db), users, planOf: endpoints.planOf, freePackageId: () => catalog.freePackage().package_id,
   endpointChanges: createChangeHub().endpoints, mailer: null, emailVerified: () => true, publicUrl: () => 'http://127.0.0.1',
 });
-const statusPagesRepo = createStatusPagesRepo(db);
+const statusPagesRepo = createStatusPagesRepo(sqliteSql(db).db);
 const statusPages = createStatusPageService({ repo: statusPagesRepo, maintenance: createMaintenanceService({ repo: statusPagesRepo }), planOf: endpoints.planOf, cookieKey: Buffer.alloc(32) });
 const planChanger = createPlanChanger({ users, catalog, endpoints: endpointsRepo, billing: createBillingRepo(sqlDb) });
 
@@ -57,7 +58,7 @@ const ALL = {
   api_access: true, multi_region: true, ping_host: true, cert_expiry: true, response_code: true, response_time: true,
 };
 let n = 0;
-function userOn(overrides: Partial<typeof ALL>): { userId: number; plan: Package } {
+async function userOn(overrides: Partial<typeof ALL>): Promise<{ userId: number; plan: Package }> {
   const p = { ...ALL, ...overrides };
   n += 1;
   const id = db
@@ -95,7 +96,7 @@ const ENFORCED: Record<string, { where: string; show: () => void | Promise<void>
   max_members: {
     where: 'services/workspaces.ts invite: members plus pending invitations beyond it (403); the pricing page sells it',
     show: async () => {
-      const { userId, plan } = userOn({ max_members: 2 });
+      const { userId, plan } = await userOn({ max_members: 2 });
       const invite = (email: string) => workspaces.invite(userId, userId, { email, role: 'viewer' }).then(() => null, (e: Error) => e.message);
       expect(await invite('first@example.com')).toBeNull();
       expect(await invite('second@example.com')).toBe(MESSAGES.tooManyMembers(2, plan.package_name));
@@ -198,7 +199,7 @@ const ENFORCED: Record<string, { where: string; show: () => void | Promise<void>
   max_status_pages: {
     where: 'services/status-pages.ts create (403)',
     show: async () => {
-      const { userId, plan } = userOn({}); // the column's default: 1 page
+      const { userId, plan } = await userOn({}); // the column's default: 1 page
       expect(plan.max_status_pages).toBe(1);
       expect(pricingLines(plan)).toContain('1 status page');
       const page = (slug: string) => StatusPageBody.parse({ slug, title: 'Status' });
@@ -206,7 +207,7 @@ const ENFORCED: Record<string, { where: string; show: () => void | Promise<void>
       let refused: string | null = null;
       await statusPages.create(userId, page(`policy-${userId}-b`)).catch((err: Error) => (refused = err.message));
       expect(refused).toBe(MESSAGES.tooManyStatusPages(1, plan.package_name));
-      expect(statusPages.list(userId)).toHaveLength(1);
+      expect(await statusPages.list(userId)).toHaveLength(1);
     },
   },
   browser_checks: {
@@ -236,14 +237,14 @@ const ENFORCED: Record<string, { where: string; show: () => void | Promise<void>
   custom_domains: {
     where: "services/status-pages.ts create and update (403); the daily check stops a domain the plan no longer has",
     show: async () => {
-      const { userId, plan } = userOn({}); // the column's default: no custom domains
+      const { userId, plan } = await userOn({}); // the column's default: no custom domains
       expect(plan.custom_domains).toBe(false);
       expect(pricingLines(plan)).not.toContain('Custom domains for status pages');
       const page = StatusPageBody.parse({ slug: `domain-${userId}`, title: 'Status', custom_domain: `status-${userId}.example.com` });
       let refused: string | null = null;
       await statusPages.create(userId, page).catch((err: Error) => (refused = err.message));
       expect(refused).toBe(MESSAGES.customDomainsNotInPlan);
-      expect(statusPages.list(userId)).toHaveLength(0);
+      expect(await statusPages.list(userId)).toHaveLength(0);
       db.prepare('UPDATE packages SET custom_domains = 1 WHERE package_id = ?').run(plan.package_id);
       expect(pricingLines(await endpoints.planOf(userId))).toContain('Custom domains for status pages');
       expect((await statusPages.create(userId, page)).custom_domain).toBe(`status-${userId}.example.com`);

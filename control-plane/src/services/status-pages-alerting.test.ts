@@ -8,8 +8,9 @@ import { MaintenanceBody, StatusPageBody } from '@upfleet/proto/schemas';
 import { createAlertingFixture, httpResult, type AlertingFixture } from '../testing/alerting';
 import { createAlertEvaluator } from '../alerting/evaluator';
 import { createAlertingRepo } from '../alerting/repo';
-import { createCatalogRepo } from '../store/catalog-repo';
+import { loadedCatalog } from '../testing/catalog';
 import { createStatusPagesRepo } from '../store/status-pages-repo';
+import { sqliteSql } from '../store/sql/open';
 import { createMaintenanceService, type MaintenanceService } from '../maintenance';
 import { createStatusPageService, type StatusPageService } from './status-pages';
 
@@ -25,8 +26,17 @@ describe('status pages and alerting', () => {
   const make = () =>
     createAlertEvaluator({
       repo: createAlertingRepo(fx.db), logger, regionLabel: (k) => k, primaryRegion: () => 'EU-Germany', now: () => clock,
-      skipResult: (u, t) => maintenance.inMaintenance(u, t), incidentHooks: sp.incidentHooks,
+      skipResult: (u, t) => maintenance.inMaintenance(u, t), incidentHooks: {
+        opened: (i) => void hooked.push(sp.incidentHooks.opened(i)),
+        resolved: (i) => void hooked.push(sp.incidentHooks.resolved(i)),
+      },
     });
+  // The evaluator does not wait for the hooks (auto reports are written after the incident): a check waits for them.
+  let hooked: Array<Promise<void>> = [];
+  const settled = async () => {
+    await Promise.all(hooked);
+    hooked = [];
+  };
   const incidents = () => fx.db.prepare('SELECT * FROM incidents ORDER BY incident_id').all() as Array<Record<string, any>>;
   const down = (id: number) => httpResult(id, next(), { ok: false, phase: 'http', error: 'HTTP 503', status_code: 503 });
   const up = (id: number) => httpResult(id, next());
@@ -40,21 +50,24 @@ describe('status pages and alerting', () => {
   const page = (components: Array<{ name: string; endpoint_id: number | null }>, over: Record<string, unknown> = {}) =>
     sp.create(fx.userId, StatusPageBody.parse({ slug: `page-${Math.random().toString(36).slice(2, 10)}`, title: 'Status', components, ...over }));
 
-  beforeEach(() => {
+  beforeEach(async () => {
     fx = createAlertingFixture();
     clock = T0;
     ts = T0;
-    const catalog = createCatalogRepo(fx.db);
-    const repo = createStatusPagesRepo(fx.db);
+    const catalog = await loadedCatalog(fx.db);
+    const repo = createStatusPagesRepo(sqliteSql(fx.db).db);
     maintenance = createMaintenanceService({ repo, now: () => clock });
     sp = createStatusPageService({ repo, maintenance, planOf: () => catalog.packageByName('Business')!, cookieKey: Buffer.alloc(32), now: () => clock });
   });
-  afterEach(() => fx.close());
+  afterEach(async () => {
+    await settled();
+    fx.close();
+  });
 
-  it('opens no incident while the endpoint is in maintenance, and one when it is still down after the window', () => {
+  it('opens no incident while the endpoint is in maintenance, and one when it is still down after the window', async () => {
     const id = fx.addEndpoint();
     const other = fx.addEndpoint();
-    window(id, T0, T0 + 60_000);
+    await window(id, T0, T0 + 60_000);
     const ev = make();
     for (let i = 0; i < 4; i++) ev.evaluate([down(id), down(other)]); // results up to T0 + 80 s
     // Only the endpoint outside maintenance has an incident.
@@ -65,13 +78,13 @@ describe('status pages and alerting', () => {
     expect(incidents().filter((i) => i.url_id === id && i.resolved_at === null)).toHaveLength(1);
   });
 
-  it('keeps an incident opened before the window open while the window runs, even when the endpoint is up', () => {
+  it('keeps an incident opened before the window open while the window runs, even when the endpoint is up', async () => {
     const id = fx.addEndpoint();
     const ev = make();
     ev.evaluate([down(id)]);
     ev.evaluate([down(id)]);
     expect(incidents()).toHaveLength(1);
-    window(id, ts, ts + 3600_000);
+    await window(id, ts, ts + 3600_000);
     for (let i = 0; i < 5; i++) ev.evaluate([up(id)]);
     expect(incidents()[0].resolved_at).toBeNull();
   });
@@ -83,27 +96,29 @@ describe('status pages and alerting', () => {
     const ev = make();
     ev.evaluate([down(id)]);
     ev.evaluate([down(id)]);
+    await settled();
     const incident = incidents()[0];
-    const [report] = sp.listReports(fx.userId, p.id);
+    const [report] = await sp.listReports(fx.userId, p.id);
     expect(report).toMatchObject({
       title: 'Public API is down', status: 'investigating', incident_id: incident.incident_id, resolved_at: null,
       affected: [{ component_id: p.components[0].component_id, impact: 'major_outage' }],
     });
     expect(report.updates.map((u) => u.message)).toEqual(['We are investigating an outage of Public API.']);
-    expect(sp.listReports(fx.userId, off.id)).toEqual([]);
+    expect(await sp.listReports(fx.userId, off.id)).toEqual([]);
     // The public view shows it: the component is major_outage, and so is the page.
-    const view = await sp.view(sp.publicPage({ slug: p.slug }));
+    const view = await sp.view(await sp.publicPage({ slug: p.slug }));
     expect(view.data.overall).toBe('major_outage');
     expect(view.data.components.map((c) => c.status)).toEqual(['major_outage', 'operational']);
 
     ev.evaluate([up(id)]);
     ev.evaluate([up(id)]);
+    await settled();
     expect(incidents()[0].resolved_at).not.toBeNull();
-    const [after] = sp.listReports(fx.userId, p.id);
+    const [after] = await sp.listReports(fx.userId, p.id);
     expect(after).toMatchObject({ status: 'resolved' });
     expect(after.resolved_at).not.toBeNull();
     expect(after.updates.map((u) => u.status)).toEqual(['resolved', 'investigating']);
-    const later = await sp.view(sp.publicPage({ slug: p.slug }));
+    const later = await sp.view(await sp.publicPage({ slug: p.slug }));
     expect(later.data.overall).toBe('operational');
   });
 
@@ -113,9 +128,11 @@ describe('status pages and alerting', () => {
     const ev = make();
     ev.evaluate([down(id)]);
     ev.evaluate([down(id)]);
-    expect(sp.listReports(fx.userId, p.id)[0]).toMatchObject({ status: 'investigating' });
+    await settled();
+    expect((await sp.listReports(fx.userId, p.id))[0]).toMatchObject({ status: 'investigating' });
     ev.closeEndpoint(id);
-    expect(sp.listReports(fx.userId, p.id)[0]).toMatchObject({ status: 'resolved' });
+    await settled();
+    expect((await sp.listReports(fx.userId, p.id))[0]).toMatchObject({ status: 'resolved' });
   });
 
   it('auto reports: a threshold incident opens a degraded report', async () => {
@@ -126,7 +143,8 @@ describe('status pages and alerting', () => {
     for (let i = 0; i < 3; i++) ev.evaluate([httpResult(id, next(), { total_ms: 900 })]);
     const open = incidents().filter((i) => i.resolved_at === null);
     expect(open.map((i) => i.condition)).toEqual(['threshold:response_time:any']);
-    const [report] = sp.listReports(fx.userId, p.id);
+    await settled();
+    const [report] = await sp.listReports(fx.userId, p.id);
     expect(report).toMatchObject({ title: 'Shop: degraded performance', affected: [{ component_id: p.components[0].component_id, impact: 'degraded' }] });
   });
 });

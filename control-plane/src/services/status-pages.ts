@@ -34,7 +34,7 @@ const worst = (a: ComponentState, b: ComponentState) => (rank(b) > rank(a) ? b :
 
 export interface StatusEvents {
   /** A report was opened or got an update (subscribers' mail). */
-  reportChanged?(page: PageRow, report: StatusReport, kind: 'opened' | 'updated'): void;
+  reportChanged?(page: PageRow, report: StatusReport, kind: 'opened' | 'updated'): void | Promise<void>;
 }
 
 export interface PublicView {
@@ -73,24 +73,24 @@ export function createStatusPageService(deps: {
   };
   const versionOf = (pageId: number) => `${globalVersion}.${deps.maintenance.version()}.${versions.get(pageId) ?? 0}`;
 
-  function page(ownerId: number, pageId: number): PageRow {
-    const p = repo.ownedPage(ownerId, pageId);
+  async function page(ownerId: number, pageId: number): Promise<PageRow> {
+    const p = await repo.ownedPage(ownerId, pageId);
     if (!p) throw notFound('Status page not found');
     return p;
   }
 
-  function checkComponents(ownerId: number, body: StatusPageBody) {
+  async function checkComponents(ownerId: number, body: StatusPageBody) {
     for (const c of body.components) {
-      if (c.endpoint_id !== null && !repo.ownsEndpoint(ownerId, c.endpoint_id)) throw notFound('Endpoint not found');
+      if (c.endpoint_id !== null && !(await repo.ownsEndpoint(ownerId, c.endpoint_id))) throw notFound('Endpoint not found');
     }
   }
 
-  function checkUnique(body: StatusPageBody, pageId: number | null) {
-    const bySlug = repo.bySlug(body.slug);
+  async function checkUnique(body: StatusPageBody, pageId: number | null) {
+    const bySlug = await repo.bySlug(body.slug);
     if (bySlug && bySlug.page_id !== pageId) throw conflict('This slug is already taken. Please choose another one.');
     if (body.custom_domain) {
       // Only a proved (verified) claim holds a name: an unproved one blocks nobody.
-      const holder = repo.verifiedPageOf(body.custom_domain);
+      const holder = await repo.verifiedPageOf(body.custom_domain);
       if (holder !== undefined && holder !== pageId) throw conflict('This custom domain is already used by another status page.');
     }
   }
@@ -111,16 +111,16 @@ export function createStatusPageService(deps: {
     if (!claim) return false;
     const t = now();
     if (!(await deps.planOf(p.user_id)).custom_domains) {
-      repo.disproveDomain(p.page_id, claim, t);
+      await repo.disproveDomain(p.page_id, claim, t);
       touch(p.page_id);
       return false;
     }
     const answer = deps.lookupTxt ? await deps.lookupTxt(domainRecordName(claim)) : { ok: false as const, missing: false, error: 'no resolver' };
     const found = answer.ok && answer.records.includes(p.custom_domain_token);
-    if (found) repo.proveDomain(p.page_id, claim, t);
-    else if (answer.ok || answer.missing) repo.disproveDomain(p.page_id, claim, t);
+    if (found) await repo.proveDomain(p.page_id, claim, t);
+    else if (answer.ok || answer.missing) await repo.disproveDomain(p.page_id, claim, t);
     else {
-      repo.domainChecked(p.page_id, t);
+      await repo.domainChecked(p.page_id, t);
       deps.logger?.warn({ pageId: p.page_id, domain: claim, error: answer.error }, 'custom domain lookup failed');
     }
     touch(p.page_id);
@@ -131,48 +131,57 @@ export function createStatusPageService(deps: {
     slug: b.slug, title: b.title, description: b.description, published: b.published, custom_domain: b.custom_domain, timezone: b.timezone, auto_reports: b.auto_reports,
   });
 
-  function checkAffected(pageId: number, affected: Array<{ component_id: number }> | null) {
+  async function checkAffected(pageId: number, affected: Array<{ component_id: number }> | null) {
     if (!affected) return;
-    const ids = new Set(repo.components(pageId).map((c) => c.component_id));
+    const ids = new Set((await repo.components(pageId)).map((c) => c.component_id));
     for (const a of affected) if (!ids.has(a.component_id)) throw badRequest(`Component ${a.component_id} is not on this status page`);
   }
 
-  function reportOf(ownerId: number, pageId: number, reportId: number): StatusReport {
-    page(ownerId, pageId);
-    const r = repo.report(pageId, reportId);
+  async function reportOf(ownerId: number, pageId: number, reportId: number): Promise<StatusReport> {
+    await page(ownerId, pageId);
+    const r = await repo.report(pageId, reportId);
     if (!r) throw notFound('Report not found');
     return r;
   }
 
   // ---- auto reports: an alerting incident on a component's endpoint opens and resolves a report ----
-  function incidentOpened(i: { incident_id: number; url_id: number; condition: string }): void {
-    for (const p of repo.pagesShowingEndpoint(i.url_id)) {
+  async function incidentOpened(i: { incident_id: number; url_id: number; condition: string }): Promise<void> {
+    for (const p of await repo.pagesShowingEndpoint(i.url_id)) {
       touch(p.page_id);
-      if (p.auto_reports !== 1 || repo.openReportOfIncident(p.page_id, i.incident_id)) continue;
-      const ids = repo.componentsOfEndpoint(p.page_id, i.url_id);
-      const names = repo.components(p.page_id).filter((c) => ids.includes(c.component_id)).map((c) => c.name);
+      if (p.auto_reports !== 1 || (await repo.openReportOfIncident(p.page_id, i.incident_id))) continue;
+      const ids = await repo.componentsOfEndpoint(p.page_id, i.url_id);
+      const names = (await repo.components(p.page_id)).filter((c) => ids.includes(c.component_id)).map((c) => c.name);
       const down = i.condition === 'down';
       const impact: ReportImpact = down ? 'major_outage' : 'degraded';
       const what = names.join(', ') || 'A component';
-      const id = repo.createReport(p.page_id, {
+      const id = await repo.createReport(p.page_id, {
         title: down ? `${what} is down` : `${what}: degraded performance`,
         status: 'investigating',
         message: down ? `We are investigating an outage of ${what}.` : `We are investigating degraded performance of ${what}.`,
         affected: ids.map((component_id) => ({ component_id, impact })),
         incidentId: i.incident_id,
       }, now());
-      deps.events?.reportChanged?.(p, repo.report(p.page_id, id)!, 'opened');
-    }
-  }
-  function incidentResolved(i: { incident_id: number; url_id: number }): void {
-    for (const p of repo.pagesShowingEndpoint(i.url_id)) {
       touch(p.page_id);
-      const open = repo.openReportOfIncident(p.page_id, i.incident_id);
-      if (!open) continue;
-      repo.addUpdate(open.report_id, { status: 'resolved', message: 'This incident has been resolved.', affected: null }, now());
-      deps.events?.reportChanged?.(p, repo.report(p.page_id, open.report_id)!, 'updated');
+      await deps.events?.reportChanged?.(p, (await repo.report(p.page_id, id))!, 'opened');
     }
   }
+  async function incidentResolved(i: { incident_id: number; url_id: number }): Promise<void> {
+    for (const p of await repo.pagesShowingEndpoint(i.url_id)) {
+      touch(p.page_id);
+      const open = await repo.openReportOfIncident(p.page_id, i.incident_id);
+      if (!open) continue;
+      await repo.addUpdate(open.report_id, { status: 'resolved', message: 'This incident has been resolved.', affected: null }, now());
+      touch(p.page_id);
+      await deps.events?.reportChanged?.(p, (await repo.report(p.page_id, open.report_id))!, 'updated');
+    }
+  }
+
+  let hooks: Promise<void> = Promise.resolve();
+  const inOrder = <T>(fn: (i: T) => Promise<void>) => (i: T): Promise<void> => {
+    const run = hooks.then(() => fn(i));
+    hooks = run.catch(() => undefined);
+    return run;
+  };
 
   // ---- public view ----
   const cache = new Map<number, { version: string; at: number; view: Promise<PublicView> }>();
@@ -180,18 +189,18 @@ export function createStatusPageService(deps: {
   async function render(p: PageRow): Promise<PublicView> {
     const t = now();
     const zone = p.timezone;
-    const components = repo.components(p.page_id);
+    const components = await repo.components(p.page_id);
     const urlIds = [...new Set(components.map((c) => c.endpoint_id).filter((id): id is number => id !== null))];
     // The 90 days end with today (page-local); the first starts at local midnight 89 days earlier.
     const today = zonedDate(t, zone);
     const firstDayMs = fromZonedLocal(`${new Date(Date.parse(`${today}T00:00:00Z`) - (STATUS_DAYS - 1) * DAY_MS).toISOString().slice(0, 10)}T00:00`, zone);
     const dates = Array.from({ length: STATUS_DAYS }, (_, i) => new Date(Date.parse(`${today}T00:00:00Z`) - (STATUS_DAYS - 1 - i) * DAY_MS).toISOString().slice(0, 10));
 
-    const maintenance = deps.maintenance.spansSince(urlIds, firstDayMs, t);
+    const maintenance = await deps.maintenance.spansSince(urlIds, firstDayMs, t);
     const daily = deps.uptime && urlIds.length > 0 ? await deps.uptime.dailyUptime(urlIds, firstDayMs, t, zone, maintenance) : new Map<number, Map<string, [number, number]>>();
-    const incidents = repo.openIncidents(urlIds);
-    const windows = deps.maintenance.windowsForEndpoints(urlIds, t, t + 30 * DAY_MS, t);
-    const reports = repo.reportsSince(p.page_id, firstDayMs);
+    const incidents = await repo.openIncidents(urlIds);
+    const windows = await deps.maintenance.windowsForEndpoints(urlIds, t, t + 30 * DAY_MS, t);
+    const reports = await repo.reportsSince(p.page_id, firstDayMs);
     const open = reports.filter((r) => r.resolved_at === null);
 
     const reportsByComponentDay = new Map<string, Array<{ report_id: number; title: string }>>();
@@ -278,45 +287,44 @@ export function createStatusPageService(deps: {
 
   return {
     // ---- pages ----
-    list: (ownerId: number): StatusPage[] => repo.pagesOf(ownerId).map(repo.toPage),
-    get: (ownerId: number, pageId: number): StatusPage => repo.toPage(page(ownerId, pageId)),
-    slugAvailable: (slug: string): boolean => !repo.bySlug(slug),
+    list: async (ownerId: number): Promise<StatusPage[]> => Promise.all((await repo.pagesOf(ownerId)).map(repo.toPage)),
+    get: async (ownerId: number, pageId: number): Promise<StatusPage> => repo.toPage(await page(ownerId, pageId)),
+    slugAvailable: async (slug: string): Promise<boolean> => !(await repo.bySlug(slug)),
     async create(ownerId: number, body: StatusPageBody): Promise<StatusPage> {
-      const v = planViolations(await deps.planOf(ownerId), { statusPages: repo.countOf(ownerId) + 1 })[0];
+      const v = planViolations(await deps.planOf(ownerId), { statusPages: (await repo.countOf(ownerId)) + 1 })[0];
       if (v) throw planRefused(v);
-      checkComponents(ownerId, body);
+      await checkComponents(ownerId, body);
       await checkDomainPolicy(ownerId, body.custom_domain, null);
-      checkUnique(body, null);
+      await checkUnique(body, null);
       const hash = body.password ? await hashPassword(body.password) : null;
       // Checked again after the await: another request may have taken the slug or the last page meanwhile.
-      const plan = await deps.planOf(ownerId);
-      const again = planViolations(plan, { statusPages: repo.countOf(ownerId) + 1 })[0];
+      const again = planViolations(await deps.planOf(ownerId), { statusPages: (await repo.countOf(ownerId)) + 1 })[0];
       if (again) throw planRefused(again);
-      checkUnique(body, null);
-      const id = repo.createPage(ownerId, fields(body), hash, body.components);
-      return repo.toPage(page(ownerId, id));
+      await checkUnique(body, null);
+      const id = await repo.createPage(ownerId, fields(body), hash, body.components);
+      return repo.toPage(await page(ownerId, id));
     },
     async update(ownerId: number, pageId: number, body: StatusPageBody): Promise<StatusPage> {
-      await checkDomainPolicy(ownerId, body.custom_domain, page(ownerId, pageId).custom_domain_claim);
-      checkComponents(ownerId, body);
-      checkUnique(body, pageId);
-      const existing = new Set(repo.components(pageId).map((c) => c.component_id));
+      await checkDomainPolicy(ownerId, body.custom_domain, (await page(ownerId, pageId)).custom_domain_claim);
+      await checkComponents(ownerId, body);
+      await checkUnique(body, pageId);
+      const existing = new Set((await repo.components(pageId)).map((c) => c.component_id));
       for (const c of body.components) if (c.component_id !== null && !existing.has(c.component_id)) throw badRequest(`Component ${c.component_id} is not on this status page`);
       const hash = body.password === undefined ? undefined : body.password ? await hashPassword(body.password) : null;
-      page(ownerId, pageId);
-      checkUnique(body, pageId);
-      repo.updatePage(ownerId, pageId, fields(body), hash, body.components);
+      await page(ownerId, pageId);
+      await checkUnique(body, pageId);
+      await repo.updatePage(ownerId, pageId, fields(body), hash, body.components);
       touch(pageId);
-      return repo.toPage(page(ownerId, pageId));
+      return repo.toPage(await page(ownerId, pageId));
     },
     /** POST verify-domain: looks the TXT record up now and answers whether it was found. */
     async verifyDomain(ownerId: number, pageId: number): Promise<DomainVerification> {
-      const p = page(ownerId, pageId);
+      const p = await page(ownerId, pageId);
       const claim = p.custom_domain_claim;
       if (!claim) throw badRequest(DOMAIN_FIRST);
       await checkDomainPolicy(ownerId, claim, null);
       const found = await settleClaim(p);
-      const after = page(ownerId, pageId);
+      const after = await page(ownerId, pageId);
       return {
         found, custom_domain: claim, custom_domain_verified: after.custom_domain !== null && after.custom_domain === after.custom_domain_claim,
         record_name: domainRecordName(claim), record_value: after.custom_domain_token,
@@ -324,89 +332,90 @@ export function createStatusPageService(deps: {
     },
     /** The daily check: claims not checked for a day, at most `limit` per call, one lookup at a time. */
     async recheckDomains(limit = 100): Promise<number> {
-      const due = repo.claimsDue(now() - DOMAIN_RECHECK_MS, limit);
+      const due = await repo.claimsDue(now() - DOMAIN_RECHECK_MS, limit);
       for (const p of due) await settleClaim(p);
       return due.length;
     },
-    remove(ownerId: number, pageId: number): { id: number } {
-      if (!repo.deletePage(ownerId, pageId)) throw notFound('Status page not found');
+    async remove(ownerId: number, pageId: number): Promise<{ id: number }> {
+      if (!(await repo.deletePage(ownerId, pageId))) throw notFound('Status page not found');
       touch(pageId);
       return { id: pageId };
     },
 
     // ---- reports ----
-    listReports(ownerId: number, pageId: number): StatusReport[] {
-      page(ownerId, pageId);
+    async listReports(ownerId: number, pageId: number): Promise<StatusReport[]> {
+      await page(ownerId, pageId);
       return repo.allReports(pageId);
     },
-    createReport(ownerId: number, pageId: number, body: StatusReportBody): StatusReport {
-      const p = page(ownerId, pageId);
-      checkAffected(pageId, body.affected);
-      const id = repo.createReport(pageId, body, now());
+    async createReport(ownerId: number, pageId: number, body: StatusReportBody): Promise<StatusReport> {
+      const p = await page(ownerId, pageId);
+      await checkAffected(pageId, body.affected);
+      const id = await repo.createReport(pageId, body, now());
       touch(pageId);
-      const r = repo.report(pageId, id)!;
-      deps.events?.reportChanged?.(p, r, 'opened');
+      const r = (await repo.report(pageId, id))!;
+      await deps.events?.reportChanged?.(p, r, 'opened');
       return r;
     },
-    editReport(ownerId: number, pageId: number, reportId: number, title: string): StatusReport {
-      reportOf(ownerId, pageId, reportId);
-      repo.setReportTitle(pageId, reportId, title);
+    async editReport(ownerId: number, pageId: number, reportId: number, title: string): Promise<StatusReport> {
+      await reportOf(ownerId, pageId, reportId);
+      await repo.setReportTitle(pageId, reportId, title);
       touch(pageId);
-      return repo.report(pageId, reportId)!;
+      return (await repo.report(pageId, reportId))!;
     },
-    removeReport(ownerId: number, pageId: number, reportId: number): { report_id: number } {
-      reportOf(ownerId, pageId, reportId);
-      repo.deleteReport(pageId, reportId);
+    async removeReport(ownerId: number, pageId: number, reportId: number): Promise<{ report_id: number }> {
+      await reportOf(ownerId, pageId, reportId);
+      await repo.deleteReport(pageId, reportId);
       touch(pageId);
       return { report_id: reportId };
     },
-    addUpdate(ownerId: number, pageId: number, reportId: number, body: StatusUpdateBody): StatusReport {
-      const p = page(ownerId, pageId);
-      reportOf(ownerId, pageId, reportId);
-      checkAffected(pageId, body.affected);
-      repo.addUpdate(reportId, body, now());
+    async addUpdate(ownerId: number, pageId: number, reportId: number, body: StatusUpdateBody): Promise<StatusReport> {
+      const p = await page(ownerId, pageId);
+      await reportOf(ownerId, pageId, reportId);
+      await checkAffected(pageId, body.affected);
+      await repo.addUpdate(reportId, body, now());
       touch(pageId);
-      const r = repo.report(pageId, reportId)!;
-      deps.events?.reportChanged?.(p, r, 'updated');
+      const r = (await repo.report(pageId, reportId))!;
+      await deps.events?.reportChanged?.(p, r, 'updated');
       return r;
     },
-    editUpdate(ownerId: number, pageId: number, reportId: number, updateId: number, message: string): StatusReport {
-      reportOf(ownerId, pageId, reportId);
-      if (!repo.setUpdateMessage(reportId, updateId, message)) throw notFound('Update not found');
+    async editUpdate(ownerId: number, pageId: number, reportId: number, updateId: number, message: string): Promise<StatusReport> {
+      await reportOf(ownerId, pageId, reportId);
+      if (!(await repo.setUpdateMessage(reportId, updateId, message))) throw notFound('Update not found');
       touch(pageId);
-      return repo.report(pageId, reportId)!;
+      return (await repo.report(pageId, reportId))!;
     },
-    removeUpdate(ownerId: number, pageId: number, reportId: number, updateId: number): StatusReport {
-      const r = reportOf(ownerId, pageId, reportId);
-      if (!repo.hasUpdate(reportId, updateId)) throw notFound('Update not found');
+    async removeUpdate(ownerId: number, pageId: number, reportId: number, updateId: number): Promise<StatusReport> {
+      const r = await reportOf(ownerId, pageId, reportId);
+      if (!(await repo.hasUpdate(reportId, updateId))) throw notFound('Update not found');
       if (r.updates.length === 1) throw badRequest('A report keeps at least one update: delete the report instead');
-      repo.deleteUpdate(reportId, updateId, now());
+      await repo.deleteUpdate(reportId, updateId, now());
       touch(pageId);
-      return repo.report(pageId, reportId)!;
+      return (await repo.report(pageId, reportId))!;
     },
 
-    /** Alerting's incident hooks: auto reports and fresh component states. */
-    incidentHooks: { opened: incidentOpened, resolved: incidentResolved },
+    /** Alerting's incident hooks: auto reports and fresh component states. They run one after another,
+     *  in the order alerting called them (the evaluator does not wait): a resolution never overtakes its opening. */
+    incidentHooks: { opened: inOrder(incidentOpened), resolved: inOrder(incidentResolved) },
 
     // ---- public side ----
     /** A published page by slug or custom domain; unpublished and unknown pages are the same 404. */
-    publicPage(by: { slug?: string; host?: string }): PageRow {
-      const p = by.slug !== undefined ? repo.bySlug(by.slug.toLowerCase()) : by.host ? repo.byDomain(by.host.toLowerCase()) : undefined;
+    async publicPage(by: { slug?: string; host?: string }): Promise<PageRow> {
+      const p = by.slug !== undefined ? await repo.bySlug(by.slug.toLowerCase()) : by.host ? await repo.byDomain(by.host.toLowerCase()) : undefined;
       if (!p || p.published !== 1) throw notFound('Status page not found');
       return p;
     },
     /** An owned page's row (subscriber lists). */
     ownedRow: page,
     /** A page by slug, published or not (confirm and unsubscribe links keep working); 404 when unknown. */
-    subscriptionPage(slug: string): PageRow {
-      const p = repo.bySlug(slug.toLowerCase());
+    async subscriptionPage(slug: string): Promise<PageRow> {
+      const p = await repo.bySlug(slug.toLowerCase());
       if (!p) throw notFound('Status page not found');
       return p;
     },
     /** The published page whose custom domain is `host`, if any (requests to `/` on that host). */
-    customDomainPage(host: string): PageRow | undefined {
+    async customDomainPage(host: string): Promise<PageRow | undefined> {
       if (!host || host === 'localhost' || /^[\d.]+$|:/.test(host)) return undefined;
-      const p = repo.byDomain(host);
+      const p = await repo.byDomain(host);
       return p && p.published === 1 ? p : undefined;
     },
     /** Whether `password` opens a password-protected page (always true for an open page). */

@@ -5,7 +5,7 @@ import pino from 'pino';
 import { StatusPageBody } from '@upfleet/proto/schemas';
 import { createAlertingFixture, type AlertingFixture } from '../testing/alerting';
 import { startSmtpReceiver, type SmtpReceiver } from '../testing/alert-receivers';
-import { createCatalogRepo } from '../store/catalog-repo';
+import { loadedCatalog } from '../testing/catalog';
 import { createRateLimitRepo } from '../store/rate-limit-repo';
 import { sqliteSql } from '../store/sql/open';
 import { createStatusMailRepo } from '../store/status-mail-repo';
@@ -47,12 +47,12 @@ describe('status mail outbox', () => {
   });
 
   it('mails a subscription made after a quiet spell within seconds', async () => {
-    const catalog = createCatalogRepo(fx.db);
-    const pagesRepo = createStatusPagesRepo(fx.db);
+    const catalog = await loadedCatalog(fx.db);
+    const pagesRepo = createStatusPagesRepo(sqliteSql(fx.db).db);
     const sp = createStatusPageService({ repo: pagesRepo, maintenance: createMaintenanceService({ repo: pagesRepo }), planOf: () => catalog.packageByName('Business')!, cookieKey: Buffer.alloc(32) });
     const limiter = createRateLimiter(createRateLimitRepo(sqliteSql(fx.db).db), rules);
     subs = createStatusSubscribers({
-      mail: createStatusMailRepo(fx.db), pages: pagesRepo, limiter, logger,
+      mail: createStatusMailRepo(sqliteSql(fx.db).db), pages: pagesRepo, limiter, logger,
       smtp: { url: smtp.url, from: 'status@upfleet.test' }, publicUrl: () => 'http://127.0.0.1:1', key: Buffer.alloc(32),
       // The poll would rescue stuck mail only after a minute: the mail must leave on its own wake-up.
       pollMs: 60_000,
@@ -62,9 +62,11 @@ describe('status mail outbox', () => {
     // A quiet spell: passes that find nothing due, as the poll runs them when no mail is waiting.
     await subs.flush();
     await subs.flush();
-    await subs.subscribe(sp.publicPage({ slug: page.slug }), 'late@example.com');
+    await subs.subscribe(await sp.publicPage({ slug: page.slug }), 'late@example.com');
     const mail = await waitFor(() => smtp.messages.find((m) => m.to.includes('late@example.com')));
     expect(mail.raw).toContain('Please confirm your subscription');
+    // marked sent once the SMTP server has taken it (the pass records it right after)
+    await subs.flush();
     expect(fx.db.prepare("SELECT status FROM status_mail_outbox WHERE to_email = 'late@example.com'").pluck().get()).toBe('sent');
   });
 });

@@ -1,7 +1,7 @@
 // Status-page subscribers: double opt-in (a token link valid 48 h), mail on a new report,
 // each update, and maintenance scheduled / started / completed, to confirmed addresses only. Every
 // mail carries a one-click unsubscribe link and List-Unsubscribe (+ List-Unsubscribe-Post, RFC 8058).
-// Mail goes through a durable SQLite outbox (status_mail_outbox): retried with backoff, picked up
+// Mail goes through a durable outbox in the database (status_mail_outbox): retried with backoff, picked up
 // again after a restart, never lost; an idempotency key per mail keeps a retry from sending twice.
 import crypto from 'node:crypto';
 import nodemailer, { type Transporter } from 'nodemailer';
@@ -57,13 +57,14 @@ export function createStatusSubscribers(deps: {
   let tickTimer: NodeJS.Timeout | null = null;
   let running = false;
   let sending: Promise<void> | null = null;
+  let ticking: Promise<void> | null = null;
 
-  function toSubscribers(p: PageRow, key: string, subject: string, text: string): number {
+  async function toSubscribers(p: PageRow, key: string, subject: string, text: string): Promise<number> {
     let n = 0;
-    for (const s of mail.confirmedOf(p.page_id)) {
+    for (const s of await mail.confirmedOf(p.page_id)) {
       const unsub = unsubscribeUrl(p, s.subscriber_id);
       const body = `${text}\n\nView the status page: ${pageUrl(p)}\n\nYou get this mail because you subscribed to ${p.title} status updates.\nUnsubscribe with one click: ${unsub}\n`;
-      if (mail.enqueue({ pageId: p.page_id, to: s.email, subject, body, unsubscribeUrl: unsub, key: `${key}-s${s.subscriber_id}` }, now())) n++;
+      if (await mail.enqueue({ pageId: p.page_id, to: s.email, subject, body, unsubscribeUrl: unsub, key: `${key}-s${s.subscriber_id}` }, now())) n++;
     }
     if (n > 0) wake();
     return n;
@@ -95,15 +96,15 @@ export function createStatusSubscribers(deps: {
   async function pass(): Promise<void> {
     try {
       for (;;) {
-        const due = mail.due(now(), 50);
+        const due = await mail.due(now(), 50);
         if (due.length === 0) break;
         for (const m of due) {
           const r = await deliver(m);
-          if (r.ok) mail.markSent(m.mail_id, now());
+          if (r.ok) await mail.markSent(m.mail_id, now());
           else if (r.final || m.attempts + 1 >= MAX_ATTEMPTS) {
-            mail.markFailed(m.mail_id, r.error);
+            await mail.markFailed(m.mail_id, r.error);
             log.warn({ mailId: m.mail_id, error: r.error }, 'status mail failed for good');
-          } else mail.markRetry(m.mail_id, now() + backoffMs(m.attempts), r.error);
+          } else await mail.markRetry(m.mail_id, now() + backoffMs(m.attempts), r.error);
         }
       }
     } catch (err) {
@@ -113,21 +114,26 @@ export function createStatusSubscribers(deps: {
 
   function drain(): Promise<void> {
     if (sending) return sending;
-    // The guard is cleared in a callback that runs after the assignment: a pass with nothing due
-    // finishes synchronously, and clearing it inside the pass would leave a settled promise behind
-    // that every later drain returns without sending.
+    // The guard is cleared in a callback that runs after the assignment: clearing it inside the
+    // pass could leave a settled promise behind that every later drain returns without sending.
     const current = pass().finally(() => {
       if (sending === current) sending = null;
-      schedule();
+      void schedule();
     });
     sending = current;
     return current;
   }
 
-  function schedule() {
+  async function schedule(): Promise<void> {
+    if (!running) return;
+    let next: number | null = null;
+    try {
+      next = await mail.nextDue();
+    } catch (err) {
+      log.error({ err: (err as Error).message }, 'status mail not looked for');
+    }
     if (!running) return;
     if (timer) clearTimeout(timer);
-    const next = mail.nextDue();
     const wait = next === null ? (deps.pollMs ?? 30_000) : Math.max(0, Math.min(next - now(), deps.pollMs ?? 30_000));
     timer = setTimeout(() => void drain(), wait);
     timer.unref();
@@ -140,24 +146,24 @@ export function createStatusSubscribers(deps: {
   const fmt = (iso: string) => `${iso.replace('T', ' ').slice(0, 16)} UTC`;
 
   /** Maintenance started / completed notices, once per window and event, for pages showing its endpoints. */
-  function maintenanceTick(): void {
+  async function maintenanceTick(): Promise<void> {
     const t = now();
-    for (const [windowId, urlIds, startsAt, endsAt, title, message] of pages.recentWindows(t - 3600_000)) {
+    for (const [windowId, urlIds, startsAt, endsAt, title, message] of await pages.recentWindows(t - 3600_000)) {
       const event = t >= endsAt ? 'completed' : t >= startsAt ? 'started' : null;
-      if (!event || !mail.notice(windowId, event, t)) continue;
-      if (event === 'completed') mail.notice(windowId, 'started', t);
-      notifyMaintenance({ id: windowId, title, message, starts_at: new Date(startsAt).toISOString(), ends_at: new Date(endsAt).toISOString() }, urlIds, event);
+      if (!event || !(await mail.notice(windowId, event, t))) continue;
+      if (event === 'completed') await mail.notice(windowId, 'started', t);
+      await notifyMaintenance({ id: windowId, title, message, starts_at: new Date(startsAt).toISOString(), ends_at: new Date(endsAt).toISOString() }, urlIds, event);
     }
   }
 
-  function notifyMaintenance(w: Pick<MaintenanceWindow, 'id' | 'title' | 'message' | 'starts_at' | 'ends_at'>, urlIds: number[], event: 'scheduled' | 'started' | 'completed'): void {
+  async function notifyMaintenance(w: Pick<MaintenanceWindow, 'id' | 'title' | 'message' | 'starts_at' | 'ends_at'>, urlIds: number[], event: 'scheduled' | 'started' | 'completed'): Promise<void> {
     const seen = new Set<number>();
     for (const urlId of urlIds) {
-      for (const p of pages.pagesShowingEndpoint(urlId)) {
+      for (const p of await pages.pagesShowingEndpoint(urlId)) {
         if (seen.has(p.page_id) || p.published !== 1) continue;
         seen.add(p.page_id);
         const verb = event === 'scheduled' ? 'Scheduled maintenance' : event === 'started' ? 'Maintenance started' : 'Maintenance completed';
-        toSubscribers(p, `maint-${w.id}-${event}`, `[${p.title}] ${verb}: ${w.title}`, `${verb}: ${w.title}\n${fmt(w.starts_at)} – ${fmt(w.ends_at)}${w.message ? `\n\n${w.message}` : ''}`);
+        await toSubscribers(p, `maint-${w.id}-${event}`, `[${p.title}] ${verb}: ${w.title}`, `${verb}: ${w.title}\n${fmt(w.starts_at)} – ${fmt(w.ends_at)}${w.message ? `\n\n${w.message}` : ''}`);
       }
     }
   }
@@ -173,14 +179,16 @@ export function createStatusSubscribers(deps: {
       await deps.limiter.consume('subscribe_page', String(p.page_id));
       const t = now();
       const token = crypto.randomBytes(24).toString('base64url');
-      const existing = mail.subscriber(p.page_id, email);
+      // Inserted unless there (UNIQUE (page_id, email)): of two subscribes at once, one inserts and one renews.
+      const inserted = await mail.insert(p.page_id, email, sha256(token), t + CONFIRM_TTL_MS, t);
       let id: number;
-      if (!existing) id = mail.insert(p.page_id, email, sha256(token), t + CONFIRM_TTL_MS, t);
-      else if (existing.confirmed_at === null) {
+      if (inserted !== undefined) id = inserted;
+      else {
+        const existing = await mail.subscriber(p.page_id, email);
+        if (!existing || !(await mail.renew(existing.subscriber_id, sha256(token), t + CONFIRM_TTL_MS))) return { message: SUBSCRIBE_ANSWER };
         id = existing.subscriber_id;
-        mail.renew(id, sha256(token), t + CONFIRM_TTL_MS);
-      } else return { message: SUBSCRIBE_ANSWER };
-      mail.enqueue({
+      }
+      await mail.enqueue({
         pageId: p.page_id, to: email, key: `confirm-${id}-${sha256(token).slice(0, 16)}`, unsubscribeUrl: null,
         subject: `[${p.title}] Please confirm your subscription`,
         body: `Please confirm that you want status updates from ${p.title}:\n${pageUrl(p)}/confirm?token=${token}\n\nThe link is valid for 48 hours. If you did not ask for this, ignore this mail: nothing will be sent to you.\n`,
@@ -189,23 +197,26 @@ export function createStatusSubscribers(deps: {
       return { message: SUBSCRIBE_ANSWER };
     },
     /** Confirms a token of this page; false when unknown or expired. */
-    confirm(p: PageRow, token: string): boolean {
-      const s = mail.byToken(sha256(token));
+    async confirm(p: PageRow, token: string): Promise<boolean> {
+      const s = await mail.byToken(sha256(token));
       if (!s || s.page_id !== p.page_id) return false;
       if (s.confirmed_at !== null) return true;
       if (s.expires_at < now()) return false;
-      return mail.confirm(s.subscriber_id, now());
+      // Two clicks at once: the second finds it confirmed, which is a success too.
+      if (await mail.confirm(s.subscriber_id, now())) return true;
+      const again = await mail.byId(s.subscriber_id);
+      return again !== undefined && again.confirmed_at !== null;
     },
     /** One-click unsubscribe: `<id>.<signature>`; true also when already gone (the link keeps working). */
-    unsubscribe(p: PageRow, token: string): boolean {
+    async unsubscribe(p: PageRow, token: string): Promise<boolean> {
       const m = /^(\d{1,15})\.([A-Za-z0-9_-]{32})$/.exec(token);
       if (!m || !safeEqual(m[2], sign(Number(m[1])))) return false;
-      mail.remove(p.page_id, Number(m[1]));
+      await mail.remove(p.page_id, Number(m[1]));
       return true;
     },
     /** Owner side (the page is already the caller's). */
-    list: (p: PageRow) => {
-      const rows = mail.ofPage(p.page_id);
+    list: async (p: PageRow) => {
+      const rows = await mail.ofPage(p.page_id);
       return {
         count: rows.filter((r) => r.confirmed_at !== null).length,
         subscribers: rows.map((r) => ({
@@ -214,34 +225,38 @@ export function createStatusSubscribers(deps: {
         })),
       };
     },
-    remove(p: PageRow, subscriberId: number): boolean {
+    remove(p: PageRow, subscriberId: number): Promise<boolean> {
       return mail.remove(p.page_id, subscriberId);
     },
     /** A report opened or got an update: one mail per confirmed subscriber. */
-    reportChanged(p: PageRow, r: StatusReport, kind: 'opened' | 'updated'): void {
+    async reportChanged(p: PageRow, r: StatusReport, kind: 'opened' | 'updated'): Promise<void> {
       if (p.published !== 1) return;
       const u = r.updates[0];
       if (!u) return;
       const label = kind === 'opened' ? 'New incident' : u.status === 'resolved' ? 'Resolved' : 'Update';
-      toSubscribers(p, `report-${r.report_id}-u${u.update_id}`, `[${p.title}] ${label}: ${r.title}`, `${r.title}\nStatus: ${u.status} (${fmt(u.created_at)})\n\n${u.message}`);
+      await toSubscribers(p, `report-${r.report_id}-u${u.update_id}`, `[${p.title}] ${label}: ${r.title}`, `${r.title}\nStatus: ${u.status} (${fmt(u.created_at)})\n\n${u.message}`);
     },
     /** A window was scheduled (to start later): subscribers of pages showing its endpoints hear of it. */
-    windowScheduled(w: MaintenanceWindow): void {
-      if (w.state === 'scheduled' && mail.notice(w.id, 'scheduled', now())) notifyMaintenance(w, w.endpoint_ids, 'scheduled');
+    async windowScheduled(w: MaintenanceWindow): Promise<void> {
+      if (w.state === 'scheduled' && (await mail.notice(w.id, 'scheduled', now()))) await notifyMaintenance(w, w.endpoint_ids, 'scheduled');
     },
     maintenanceTick,
     /** Sends what is due now (tests). */
     flush: () => drain(),
     start(tickMs = 15_000) {
       running = true;
-      schedule();
+      void schedule();
       tickTimer = setInterval(() => {
-        try {
-          maintenanceTick();
-          mail.pruneUnconfirmed(now() - 7 * 86_400_000);
-        } catch (err) {
-          log.error({ err: (err as Error).message }, 'maintenance notices failed');
-        }
+        // One tick at a time: a slow database must not stack them up.
+        if (ticking) return;
+        ticking = (async () => {
+          try {
+            await maintenanceTick();
+            await mail.pruneUnconfirmed(now() - 7 * 86_400_000);
+          } catch (err) {
+            log.error({ err: (err as Error).message }, 'maintenance notices failed');
+          }
+        })().finally(() => { ticking = null; });
       }, tickMs);
       tickTimer.unref();
     },
@@ -249,6 +264,7 @@ export function createStatusSubscribers(deps: {
       running = false;
       if (timer) clearTimeout(timer);
       if (tickTimer) clearInterval(tickTimer);
+      await ticking;
       await sending;
       transport?.close();
     },

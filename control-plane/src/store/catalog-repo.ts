@@ -1,9 +1,10 @@
 // Plans, regions and monitor types: the catalogue every user shares.
+import type { Kysely } from 'kysely';
 import { endpointKinds } from '@upfleet/proto/check-kinds';
 import type { PlanContext } from '@upfleet/proto/plan';
-import { planContextOf } from '@upfleet/proto/regions';
+import { planContextOf, regionKey } from '@upfleet/proto/regions';
 import type { MonitorType, Package, Region } from '@upfleet/proto/rest';
-import type { Db } from './db';
+import type { Schema } from './sql/schema';
 
 type Row = Record<string, unknown>;
 
@@ -32,59 +33,100 @@ export function planContext(catalog: { primaryRegion(): Region | undefined }): P
   return planContextOf(catalog.primaryRegion());
 }
 
-export function createCatalogRepo(db: Db) {
-  const q = {
-    packages: db.prepare('SELECT * FROM packages ORDER BY sort_order, package_id'),
-    packageById: db.prepare('SELECT * FROM packages WHERE package_id = ?'),
-    packageByName: db.prepare('SELECT * FROM packages WHERE lower(package_name) = lower(?)'),
-    packageByStripePrice: db.prepare("SELECT * FROM packages WHERE stripe_price_id = ? AND stripe_price_id != ''"),
-    setStripePrice: db.prepare('UPDATE packages SET stripe_price_id = ? WHERE package_id = ?'),
-    regions: db.prepare('SELECT * FROM regions ORDER BY primary_region DESC, region_id'),
-    regionByKey: db.prepare("SELECT * FROM regions WHERE region || '-' || city = ?"),
-    monitorTypes: db.prepare('SELECT * FROM monitor_types ORDER BY monitor_type_id'),
-    insertRegion: db.prepare('INSERT INTO regions (region, city, primary_region) VALUES (?, ?, ?)'),
-    clearPrimary: db.prepare('UPDATE regions SET primary_region = 0'),
-  };
-  return {
-    listPackages: (): Package[] => q.packages.all().map((r) => toPackage(r as Row)),
-    packageById: (id: number): Package | undefined => {
-      const r = q.packageById.get(id) as Row | undefined;
-      return r && toPackage(r);
-    },
-    packageByName: (name: string): Package | undefined => {
-      const r = q.packageByName.get(name) as Row | undefined;
-      return r && toPackage(r);
-    },
-    packageByStripePrice: (priceId: string): Package | undefined => {
-      const r = q.packageByStripePrice.get(priceId) as Row | undefined;
-      return r && toPackage(r);
-    },
-    setStripePrice: (packageId: number, priceId: string) => void q.setStripePrice.run(priceId, packageId),
-    freePackage(): Package {
-      return toPackage(q.packageByName.get('Free') as Row);
-    },
-    listRegions: (): Region[] => q.regions.all().map((r) => toRegion(r as Row)),
-    regionByKey: (key: string): Region | undefined => {
-      const r = q.regionByKey.get(key) as Row | undefined;
-      return r && toRegion(r);
-    },
-    primaryRegion(): Region | undefined {
-      return this.listRegions().find((r) => r.primary_region);
-    },
-    addRegion(region: string, city: string, primary: boolean): Region {
-      return db.transaction(() => {
-        if (primary) q.clearPrimary.run();
-        const info = q.insertRegion.run(region, city, primary ? 1 : 0);
-        return toRegion({ region_id: Number(info.lastInsertRowid), region, city, primary_region: primary ? 1 : 0 });
-      })();
-    },
-    listMonitorTypes: (): MonitorType[] =>
-      (q.monitorTypes.all() as Row[]).map((r) => ({
-        monitor_type_id: r.monitor_type_id as number,
+interface Snapshot { packages: Package[]; regions: Region[]; monitorTypes: MonitorType[] }
+
+// Each read hands out its own copy: callers may adjust what they get without touching the snapshot.
+const copyPackage = (p: Package): Package => ({ ...p, monitor_kinds: [...p.monitor_kinds] });
+const copyRegion = (r: Region): Region => ({ ...r });
+
+/**
+ * Reads come from an in-memory snapshot, synchronously: the catalogue is small, read in ~40 places
+ * (plan lookups per request and per placement, region labels) and written rarely (an operator's
+ * edit). `load()` fills it at start; every write here reloads it. A write by ANOTHER process of a
+ * cluster reaches this one only at its next `load()` (docs/scaling.md, known limits).
+ */
+export function createCatalogRepo(db: Kysely<Schema>) {
+  let snap: Snapshot = { packages: [], regions: [], monitorTypes: [] };
+  let loaded = false;
+
+  async function load(): Promise<void> {
+    const [packages, regions, monitorTypes] = await Promise.all([
+      db.selectFrom('packages').selectAll().orderBy('sort_order').orderBy('package_id').execute(),
+      db.selectFrom('regions').selectAll().orderBy('primary_region', 'desc').orderBy('region_id').execute(),
+      db.selectFrom('monitor_types').selectAll().orderBy('monitor_type_id').execute(),
+    ]);
+    snap = {
+      packages: packages.map((r) => toPackage(r as unknown as Row)),
+      regions: regions.map((r) => toRegion(r as unknown as Row)),
+      monitorTypes: monitorTypes.map((r) => ({
+        monitor_type_id: r.monitor_type_id,
         type_code: r.type_code as MonitorType['type_code'],
-        display_name: r.display_name as string,
+        display_name: r.display_name,
         requires_primary_region: Boolean(r.requires_primary_region),
       })),
+    };
+    loaded = true;
+  }
+  // A read before load() would answer "no such plan" for every plan: say what is wrong instead.
+  const current = (): Snapshot => {
+    if (!loaded) throw new Error('catalog read before load()');
+    return snap;
+  };
+  const packageByName = (name: string): Package | undefined => {
+    const lower = name.toLowerCase();
+    const p = current().packages.find((x) => x.package_name.toLowerCase() === lower);
+    return p && copyPackage(p);
+  };
+
+  return {
+    /** (Re)reads the catalogue into memory; at start, and after every write. */
+    load,
+    listPackages: (): Package[] => current().packages.map(copyPackage),
+    packageById: (id: number): Package | undefined => {
+      const p = current().packages.find((x) => x.package_id === id);
+      return p && copyPackage(p);
+    },
+    /** Case-insensitive, on both databases (compared here, not by the database's LIKE or lower()). */
+    packageByName,
+    packageByStripePrice: (priceId: string): Package | undefined => {
+      const p = priceId === '' ? undefined : current().packages.find((x) => x.stripe_price_id === priceId);
+      return p && copyPackage(p);
+    },
+    setStripePrice: async (packageId: number, priceId: string): Promise<void> => {
+      await db.updateTable('packages').set({ stripe_price_id: priceId }).where('package_id', '=', packageId).execute();
+      await load();
+    },
+    freePackage(): Package {
+      const p = packageByName('Free');
+      if (!p) throw new Error("the catalogue has no 'Free' package");
+      return p;
+    },
+    listRegions: (): Region[] => current().regions.map(copyRegion),
+    regionByKey: (key: string): Region | undefined => {
+      const r = current().regions.find((x) => regionKey(x) === key);
+      return r && copyRegion(r);
+    },
+    primaryRegion(): Region | undefined {
+      const r = current().regions.find((x) => x.primary_region);
+      return r && copyRegion(r);
+    },
+    /** Adds a region (undefined when it exists); a primary one takes the mark from the previous primary. */
+    async addRegion(region: string, city: string, primary: boolean): Promise<Region | undefined> {
+      const row = await db.transaction().execute(async (trx) => {
+        // UNIQUE (region, city): of two processes adding the same region, one adds it.
+        const added = await trx.insertInto('regions').values({ region, city, primary_region: primary ? 1 : 0 })
+          .onConflict((oc) => oc.columns(['region', 'city']).doNothing())
+          .returning('region_id').executeTakeFirst();
+        if (added && primary) {
+          await trx.updateTable('regions').set({ primary_region: 0 }).where('region_id', '!=', added.region_id).where('primary_region', '!=', 0).execute();
+        }
+        return added;
+      });
+      if (!row) return undefined;
+      await load();
+      return { region_id: row.region_id, region, city, primary_region: primary };
+    },
+    listMonitorTypes: (): MonitorType[] => current().monitorTypes.map((m) => ({ ...m })),
   };
 }
 export type CatalogRepo = ReturnType<typeof createCatalogRepo>;

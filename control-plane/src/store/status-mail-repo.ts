@@ -1,6 +1,8 @@
 // Status-page subscribers and their durable mail outbox. Owner-side reads go through the
 // page, which the caller has already found with StatusPagesRepo.ownedPage(ownerId, pageId).
-import type { Db } from './db';
+// Kysely, so the same code runs on SQLite and on Postgres (status-mail-repo.test.ts runs it on both).
+import type { Kysely, Transaction } from 'kysely';
+import type { Schema } from './sql/schema';
 
 export interface SubscriberRow {
   subscriber_id: number;
@@ -36,48 +38,76 @@ export interface NewMail {
   key: string;
 }
 
-export function createStatusMailRepo(db: Db) {
-  const q = {
-    subscriber: db.prepare('SELECT * FROM status_subscribers WHERE page_id = ? AND email = ?'),
-    byToken: db.prepare('SELECT * FROM status_subscribers WHERE token = ?'),
-    byId: db.prepare('SELECT * FROM status_subscribers WHERE subscriber_id = ?'),
-    insert: db.prepare('INSERT INTO status_subscribers (page_id, email, token, expires_at, created_at) VALUES (?, ?, ?, ?, ?)'),
-    renew: db.prepare('UPDATE status_subscribers SET token = ?, expires_at = ? WHERE subscriber_id = ? AND confirmed_at IS NULL'),
-    confirm: db.prepare('UPDATE status_subscribers SET confirmed_at = ? WHERE subscriber_id = ? AND confirmed_at IS NULL'),
-    remove: db.prepare('DELETE FROM status_subscribers WHERE subscriber_id = ? AND page_id = ?'),
-    ofPage: db.prepare('SELECT * FROM status_subscribers WHERE page_id = ? ORDER BY subscriber_id'),
-    confirmedOf: db.prepare('SELECT * FROM status_subscribers WHERE page_id = ? AND confirmed_at IS NOT NULL ORDER BY subscriber_id'),
-    pruneUnconfirmed: db.prepare('DELETE FROM status_subscribers WHERE confirmed_at IS NULL AND expires_at < ?'),
-    enqueue: db.prepare(`INSERT OR IGNORE INTO status_mail_outbox (page_id, to_email, subject, body, unsubscribe_url, idempotency_key, next_attempt_at, created_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
-    due: db.prepare("SELECT * FROM status_mail_outbox WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, mail_id LIMIT ?"),
-    nextDue: db.prepare("SELECT MIN(next_attempt_at) FROM status_mail_outbox WHERE status = 'pending'").pluck(),
-    sent: db.prepare("UPDATE status_mail_outbox SET status = 'sent', attempts = attempts + 1, sent_at = ?, last_error = NULL WHERE mail_id = ?"),
-    retry: db.prepare('UPDATE status_mail_outbox SET attempts = attempts + 1, next_attempt_at = ?, last_error = ? WHERE mail_id = ?'),
-    failed: db.prepare("UPDATE status_mail_outbox SET status = 'failed', attempts = attempts + 1, last_error = ? WHERE mail_id = ?"),
-    notice: db.prepare('INSERT OR IGNORE INTO status_maintenance_notices (window_id, event, sent_at) VALUES (?, ?, ?)'),
-  };
+const SUBSCRIBER = ['subscriber_id', 'page_id', 'email', 'token', 'confirmed_at', 'expires_at', 'created_at'] as const;
+const MAIL = ['mail_id', 'page_id', 'to_email', 'subject', 'body', 'unsubscribe_url', 'idempotency_key', 'status', 'attempts', 'next_attempt_at', 'last_error'] as const;
+const changed = (r: { numUpdatedRows?: bigint; numDeletedRows?: bigint; numInsertedOrUpdatedRows?: bigint | undefined }) =>
+  Number(r.numUpdatedRows ?? r.numDeletedRows ?? r.numInsertedOrUpdatedRows ?? 0n);
+
+function mailQueries(db: Kysely<Schema>) {
+  const subscribers = () => db.selectFrom('status_subscribers').select(SUBSCRIBER);
   return {
-    subscriber: (pageId: number, email: string) => q.subscriber.get(pageId, email) as SubscriberRow | undefined,
-    byToken: (tokenHash: string) => q.byToken.get(tokenHash) as SubscriberRow | undefined,
-    byId: (id: number) => q.byId.get(id) as SubscriberRow | undefined,
-    insert: (pageId: number, email: string, tokenHash: string, expiresAt: number, now: number) => Number(q.insert.run(pageId, email, tokenHash, expiresAt, now).lastInsertRowid),
-    renew: (id: number, tokenHash: string, expiresAt: number) => q.renew.run(tokenHash, expiresAt, id).changes > 0,
-    confirm: (id: number, at: number) => q.confirm.run(at, id).changes > 0,
-    remove: (pageId: number, id: number) => q.remove.run(id, pageId).changes > 0,
-    ofPage: (pageId: number) => q.ofPage.all(pageId) as SubscriberRow[],
-    confirmedOf: (pageId: number) => q.confirmedOf.all(pageId) as SubscriberRow[],
-    pruneUnconfirmed: (now: number) => q.pruneUnconfirmed.run(now).changes,
+    subscriber: (pageId: number, email: string): Promise<SubscriberRow | undefined> =>
+      subscribers().where('page_id', '=', pageId).where('email', '=', email).executeTakeFirst(),
+    byToken: (tokenHash: string): Promise<SubscriberRow | undefined> => subscribers().where('token', '=', tokenHash).executeTakeFirst(),
+    byId: (id: number): Promise<SubscriberRow | undefined> => subscribers().where('subscriber_id', '=', id).executeTakeFirst(),
+    /** A new unconfirmed subscriber's id; undefined when the page already has this address (UNIQUE (page_id, email)). */
+    insert: async (pageId: number, email: string, tokenHash: string, expiresAt: number, now: number): Promise<number | undefined> => {
+      const row = await db.insertInto('status_subscribers')
+        .values({ page_id: pageId, email, token: tokenHash, expires_at: expiresAt, created_at: now, confirmed_at: null })
+        .onConflict((oc) => oc.columns(['page_id', 'email']).doNothing())
+        .returning('subscriber_id').executeTakeFirst();
+      return row?.subscriber_id;
+    },
+    /** A new token for a subscriber not yet confirmed; false once confirmed. */
+    renew: async (id: number, tokenHash: string, expiresAt: number): Promise<boolean> =>
+      changed(await db.updateTable('status_subscribers').set({ token: tokenHash, expires_at: expiresAt })
+        .where('subscriber_id', '=', id).where('confirmed_at', 'is', null).executeTakeFirst()) > 0,
+    /** Compare-and-set: true for the one call that confirms it. */
+    confirm: async (id: number, at: number): Promise<boolean> =>
+      changed(await db.updateTable('status_subscribers').set({ confirmed_at: at })
+        .where('subscriber_id', '=', id).where('confirmed_at', 'is', null).executeTakeFirst()) > 0,
+    remove: async (pageId: number, id: number): Promise<boolean> =>
+      changed(await db.deleteFrom('status_subscribers').where('subscriber_id', '=', id).where('page_id', '=', pageId).executeTakeFirst()) > 0,
+    ofPage: (pageId: number): Promise<SubscriberRow[]> => subscribers().where('page_id', '=', pageId).orderBy('subscriber_id').execute(),
+    confirmedOf: (pageId: number): Promise<SubscriberRow[]> =>
+      subscribers().where('page_id', '=', pageId).where('confirmed_at', 'is not', null).orderBy('subscriber_id').execute(),
+    pruneUnconfirmed: async (now: number): Promise<number> =>
+      changed(await db.deleteFrom('status_subscribers').where('confirmed_at', 'is', null).where('expires_at', '<', now).executeTakeFirst()),
     /** Queues a mail once per idempotency key; true when it was new. */
-    enqueue: (m: NewMail, now: number) => q.enqueue.run(m.pageId, m.to, m.subject, m.body, m.unsubscribeUrl, m.key, now, now).changes > 0,
-    due: (now: number, limit: number) => q.due.all(now, limit) as MailRow[],
-    nextDue: () => (q.nextDue.get() as number | null) ?? null,
-    markSent: (id: number, at: number) => void q.sent.run(at, id),
-    markRetry: (id: number, nextAt: number, error: string) => void q.retry.run(nextAt, error, id),
-    markFailed: (id: number, error: string) => void q.failed.run(error, id),
-    /** Records a maintenance notice; true the first time for this window and event. */
-    notice: (windowId: number, event: string, at: number) => q.notice.run(windowId, event, at).changes > 0,
-    transaction: <T>(fn: () => T): T => db.transaction(fn)(),
+    enqueue: async (m: NewMail, now: number): Promise<boolean> =>
+      (await db.insertInto('status_mail_outbox')
+        .values({ page_id: m.pageId, to_email: m.to, subject: m.subject, body: m.body, unsubscribe_url: m.unsubscribeUrl, idempotency_key: m.key, next_attempt_at: now, created_at: now, last_error: null, sent_at: null })
+        .onConflict((oc) => oc.column('idempotency_key').doNothing())
+        .returning('mail_id').executeTakeFirst()) !== undefined,
+    due: (now: number, limit: number): Promise<MailRow[]> =>
+      db.selectFrom('status_mail_outbox').select(MAIL).where('status', '=', 'pending').where('next_attempt_at', '<=', now)
+        .orderBy('next_attempt_at').orderBy('mail_id').limit(limit).execute(),
+    nextDue: async (): Promise<number | null> =>
+      (await db.selectFrom('status_mail_outbox').select((eb) => eb.fn.min('next_attempt_at').as('next')).where('status', '=', 'pending').executeTakeFirst())?.next ?? null,
+    markSent: async (id: number, at: number): Promise<void> => {
+      await db.updateTable('status_mail_outbox').set((eb) => ({ status: 'sent', attempts: eb('attempts', '+', 1), sent_at: at, last_error: null })).where('mail_id', '=', id).execute();
+    },
+    markRetry: async (id: number, nextAt: number, error: string): Promise<void> => {
+      await db.updateTable('status_mail_outbox').set((eb) => ({ attempts: eb('attempts', '+', 1), next_attempt_at: nextAt, last_error: error })).where('mail_id', '=', id).execute();
+    },
+    markFailed: async (id: number, error: string): Promise<void> => {
+      await db.updateTable('status_mail_outbox').set((eb) => ({ status: 'failed', attempts: eb('attempts', '+', 1), last_error: error })).where('mail_id', '=', id).execute();
+    },
+    /** Records a maintenance notice; true the first time for this window and event (of all processes). */
+    notice: async (windowId: number, event: string, at: number): Promise<boolean> =>
+      (await db.insertInto('status_maintenance_notices').values({ window_id: windowId, event, sent_at: at })
+        .onConflict((oc) => oc.columns(['window_id', 'event']).doNothing())
+        .returning('window_id').executeTakeFirst()) !== undefined,
+  };
+}
+type MailQueries = ReturnType<typeof mailQueries>;
+
+export function createStatusMailRepo(db: Kysely<Schema>) {
+  return {
+    ...mailQueries(db),
+    /** Runs `fn` in one transaction: `mail` is this repo inside it, `trx` for the caller's own rows. */
+    transaction: <T>(fn: (mail: MailQueries, trx: Transaction<Schema>) => Promise<T>): Promise<T> =>
+      db.transaction().execute((trx) => fn(mailQueries(trx), trx)),
   };
 }
 export type StatusMailRepo = ReturnType<typeof createStatusMailRepo>;

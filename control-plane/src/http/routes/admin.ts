@@ -23,7 +23,7 @@ export function adminRoutes(admin: AdminService, adminToken: string, results: Re
   });
   r.get('/admin/packages', (_req, res) => { res.json({ success: true, data: admin.listPackages() }); });
   r.get('/admin/regions', async (_req, res) => { res.json({ success: true, data: await admin.listRegions() }); });
-  r.post('/admin/regions', (req, res) => { res.status(201).json({ success: true, data: admin.addRegion(parseInput(RegionCreateBody, req.body)) }); });
+  r.post('/admin/regions', async (req, res) => { res.status(201).json({ success: true, data: await admin.addRegion(parseInput(RegionCreateBody, req.body)) }); });
   r.get('/admin/agent-tokens', async (_req, res) => { res.json({ success: true, data: await admin.listAgentTokens() }); });
   r.post('/admin/agent-tokens', async (req, res) => { res.status(201).json({ success: true, data: await admin.createAgentToken(parseInput(AgentTokenCreateBody, req.body)) }); });
   r.delete('/admin/agent-tokens/:id', async (req, res) => { res.json({ success: true, data: await admin.revokeAgentToken(String(req.params.id)) }); });

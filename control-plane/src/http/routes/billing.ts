@@ -69,8 +69,8 @@ export function billingRoutes(deps: { billing: BillingService; prices: PriceServ
   });
 
   const admin = requireAdmin(deps.adminToken);
-  r.post('/admin/packages/set-price', admin, (req, res) => {
-    res.json({ success: true, data: prices.setPrice(parseInput(SetPackagePriceBody, req.body)) });
+  r.post('/admin/packages/set-price', admin, async (req, res) => {
+    res.json({ success: true, data: await prices.setPrice(parseInput(SetPackagePriceBody, req.body)) });
   });
   r.post('/admin/packages/sync-stripe', admin, async (_req, res) => {
     res.json({ success: true, data: await prices.syncStripe() });

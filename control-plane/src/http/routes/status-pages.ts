@@ -37,78 +37,78 @@ export function statusPageOwnerRoutes(deps: { statusPages: StatusPageService; ma
   // Admins make, change and delete pages; editors post reports and their updates (the incident
   // communication); maintenance windows are editors'.
   return mount(r, [
-    route('get', '/users/status-pages', 'viewer', (req, res) => {
-      res.json({ success: true, data: sp.list(uid(req)) });
+    route('get', '/users/status-pages', 'viewer', async (req, res) => {
+      res.json({ success: true, data: await sp.list(uid(req)) });
     }),
-    route('get', '/users/status-pages/slug-available', 'viewer', (req, res) => {
+    route('get', '/users/status-pages/slug-available', 'viewer', async (req, res) => {
       const { slug } = parseInput(SlugQuery, req.query);
       const parsed = StatusPageBody.shape.slug.safeParse(slug);
-      res.json({ success: true, data: { slug, available: parsed.success && sp.slugAvailable(parsed.data), error: parsed.success ? null : parsed.error.issues[0]?.message ?? null } });
+      res.json({ success: true, data: { slug, available: parsed.success && (await sp.slugAvailable(parsed.data)), error: parsed.success ? null : parsed.error.issues[0]?.message ?? null } });
     }),
     route('post', '/users/status-pages', { role: 'admin', action: 'status_page.create' }, mutation, async (req, res) => {
       res.status(201).json({ success: true, data: await sp.create(uid(req), parseInput(StatusPageBody, req.body)) });
     }),
-    route('get', '/users/status-pages/:id', 'viewer', (req, res) => {
-      res.json({ success: true, data: sp.get(uid(req), pageId(req.params.id)) });
+    route('get', '/users/status-pages/:id', 'viewer', async (req, res) => {
+      res.json({ success: true, data: await sp.get(uid(req), pageId(req.params.id)) });
     }),
     route('put', '/users/status-pages/:id', { role: 'admin', action: 'status_page.update' }, mutation, async (req, res) => {
       res.json({ success: true, data: await sp.update(uid(req), pageId(req.params.id), parseInput(StatusPageBody, req.body)) });
     }),
-    route('delete', '/users/status-pages/:id', { role: 'admin', action: 'status_page.delete' }, mutation, (req, res) => {
-      res.json({ success: true, data: sp.remove(uid(req), pageId(req.params.id)) });
+    route('delete', '/users/status-pages/:id', { role: 'admin', action: 'status_page.delete' }, mutation, async (req, res) => {
+      res.json({ success: true, data: await sp.remove(uid(req), pageId(req.params.id)) });
     }),
     route('post', '/users/status-pages/:id/verify-domain', { role: 'admin', action: 'status_page.verify_domain' }, mutation, async (req, res) => {
       res.json({ success: true, data: await sp.verifyDomain(uid(req), pageId(req.params.id)) });
     }),
 
-    route('get', '/users/status-pages/:id/reports', 'viewer', (req, res) => {
-      res.json({ success: true, data: sp.listReports(uid(req), pageId(req.params.id)) });
+    route('get', '/users/status-pages/:id/reports', 'viewer', async (req, res) => {
+      res.json({ success: true, data: await sp.listReports(uid(req), pageId(req.params.id)) });
     }),
-    route('post', '/users/status-pages/:id/reports', { role: 'editor', action: 'status_report.create' }, mutation, (req, res) => {
-      res.status(201).json({ success: true, data: sp.createReport(uid(req), pageId(req.params.id), parseInput(StatusReportBody, req.body)) });
+    route('post', '/users/status-pages/:id/reports', { role: 'editor', action: 'status_report.create' }, mutation, async (req, res) => {
+      res.status(201).json({ success: true, data: await sp.createReport(uid(req), pageId(req.params.id), parseInput(StatusReportBody, req.body)) });
     }),
-    route('put', '/users/status-pages/:id/reports/:reportId', { role: 'editor', action: 'status_report.update' }, mutation, (req, res) => {
+    route('put', '/users/status-pages/:id/reports/:reportId', { role: 'editor', action: 'status_report.update' }, mutation, async (req, res) => {
       const { title } = parseInput(StatusReportEditBody, req.body);
-      res.json({ success: true, data: sp.editReport(uid(req), pageId(req.params.id), reportId(req.params.reportId), title) });
+      res.json({ success: true, data: await sp.editReport(uid(req), pageId(req.params.id), reportId(req.params.reportId), title) });
     }),
-    route('delete', '/users/status-pages/:id/reports/:reportId', { role: 'editor', action: 'status_report.delete' }, mutation, (req, res) => {
-      res.json({ success: true, data: sp.removeReport(uid(req), pageId(req.params.id), reportId(req.params.reportId)) });
+    route('delete', '/users/status-pages/:id/reports/:reportId', { role: 'editor', action: 'status_report.delete' }, mutation, async (req, res) => {
+      res.json({ success: true, data: await sp.removeReport(uid(req), pageId(req.params.id), reportId(req.params.reportId)) });
     }),
-    route('post', '/users/status-pages/:id/reports/:reportId/updates', { role: 'editor', action: 'status_update.create' }, mutation, (req, res) => {
-      res.status(201).json({ success: true, data: sp.addUpdate(uid(req), pageId(req.params.id), reportId(req.params.reportId), parseInput(StatusUpdateBody, req.body)) });
+    route('post', '/users/status-pages/:id/reports/:reportId/updates', { role: 'editor', action: 'status_update.create' }, mutation, async (req, res) => {
+      res.status(201).json({ success: true, data: await sp.addUpdate(uid(req), pageId(req.params.id), reportId(req.params.reportId), parseInput(StatusUpdateBody, req.body)) });
     }),
-    route('put', '/users/status-pages/:id/reports/:reportId/updates/:updateId', { role: 'editor', action: 'status_update.update' }, mutation, (req, res) => {
+    route('put', '/users/status-pages/:id/reports/:reportId/updates/:updateId', { role: 'editor', action: 'status_update.update' }, mutation, async (req, res) => {
       const { message } = parseInput(StatusUpdateEditBody, req.body);
-      res.json({ success: true, data: sp.editUpdate(uid(req), pageId(req.params.id), reportId(req.params.reportId), updateId(req.params.updateId), message) });
+      res.json({ success: true, data: await sp.editUpdate(uid(req), pageId(req.params.id), reportId(req.params.reportId), updateId(req.params.updateId), message) });
     }),
-    route('delete', '/users/status-pages/:id/reports/:reportId/updates/:updateId', { role: 'editor', action: 'status_update.delete' }, mutation, (req, res) => {
-      res.json({ success: true, data: sp.removeUpdate(uid(req), pageId(req.params.id), reportId(req.params.reportId), updateId(req.params.updateId)) });
+    route('delete', '/users/status-pages/:id/reports/:reportId/updates/:updateId', { role: 'editor', action: 'status_update.delete' }, mutation, async (req, res) => {
+      res.json({ success: true, data: await sp.removeUpdate(uid(req), pageId(req.params.id), reportId(req.params.reportId), updateId(req.params.updateId)) });
     }),
 
-    route('get', '/users/status-pages/:id/subscribers', 'viewer', (req, res) => {
-      res.json({ success: true, data: deps.subscribers.list(sp.ownedRow(uid(req), pageId(req.params.id))) });
+    route('get', '/users/status-pages/:id/subscribers', 'viewer', async (req, res) => {
+      res.json({ success: true, data: await deps.subscribers.list(await sp.ownedRow(uid(req), pageId(req.params.id))) });
     }),
-    route('delete', '/users/status-pages/:id/subscribers/:subscriberId', { role: 'admin', action: 'subscriber.delete' }, mutation, (req, res) => {
-      const page = sp.ownedRow(uid(req), pageId(req.params.id));
+    route('delete', '/users/status-pages/:id/subscribers/:subscriberId', { role: 'admin', action: 'subscriber.delete' }, mutation, async (req, res) => {
+      const page = await sp.ownedRow(uid(req), pageId(req.params.id));
       const id = parseId(req.params.subscriberId, 'Subscriber not found');
-      if (!deps.subscribers.remove(page, id)) throw notFound('Subscriber not found');
+      if (!(await deps.subscribers.remove(page, id))) throw notFound('Subscriber not found');
       res.json({ success: true, data: { id } });
     }),
 
-    route('get', '/users/maintenance-windows', 'viewer', (req, res) => {
-      res.json({ success: true, data: deps.maintenance.listWindows(uid(req)) });
+    route('get', '/users/maintenance-windows', 'viewer', async (req, res) => {
+      res.json({ success: true, data: await deps.maintenance.listWindows(uid(req)) });
     }),
-    route('post', '/users/maintenance-windows', { role: 'editor', action: 'maintenance.create' }, mutation, (req, res) => {
-      res.status(201).json({ success: true, data: deps.maintenance.createWindow(uid(req), parseInput(MaintenanceBody, req.body)) });
+    route('post', '/users/maintenance-windows', { role: 'editor', action: 'maintenance.create' }, mutation, async (req, res) => {
+      res.status(201).json({ success: true, data: await deps.maintenance.createWindow(uid(req), parseInput(MaintenanceBody, req.body)) });
     }),
-    route('get', '/users/maintenance-windows/:id', 'viewer', (req, res) => {
-      res.json({ success: true, data: deps.maintenance.getWindow(uid(req), windowId(req.params.id)) });
+    route('get', '/users/maintenance-windows/:id', 'viewer', async (req, res) => {
+      res.json({ success: true, data: await deps.maintenance.getWindow(uid(req), windowId(req.params.id)) });
     }),
-    route('put', '/users/maintenance-windows/:id', { role: 'editor', action: 'maintenance.update' }, mutation, (req, res) => {
-      res.json({ success: true, data: deps.maintenance.updateWindow(uid(req), windowId(req.params.id), parseInput(MaintenanceBody, req.body)) });
+    route('put', '/users/maintenance-windows/:id', { role: 'editor', action: 'maintenance.update' }, mutation, async (req, res) => {
+      res.json({ success: true, data: await deps.maintenance.updateWindow(uid(req), windowId(req.params.id), parseInput(MaintenanceBody, req.body)) });
     }),
-    route('delete', '/users/maintenance-windows/:id', { role: 'editor', action: 'maintenance.delete' }, mutation, (req, res) => {
-      res.json({ success: true, data: deps.maintenance.removeWindow(uid(req), windowId(req.params.id)) });
+    route('delete', '/users/maintenance-windows/:id', { role: 'editor', action: 'maintenance.delete' }, mutation, async (req, res) => {
+      res.json({ success: true, data: await deps.maintenance.removeWindow(uid(req), windowId(req.params.id)) });
     }),
   ]);
 }
@@ -168,7 +168,7 @@ export function statusPagePublicApi(deps: { statusPages: StatusPageService; subs
   const r = strictRouter();
   const sp = deps.statusPages;
   r.get('/public/status/:slug', async (req, res) => {
-    const page = sp.publicPage({ slug: String(req.params.slug) });
+    const page = await sp.publicPage({ slug: String(req.params.slug) });
     if (!(await unlocked(req, sp, deps.limiter, page))) {
       res.status(401).json({ success: false, error: 'This status page is protected by a password', password_required: true });
       return;
@@ -178,7 +178,7 @@ export function statusPagePublicApi(deps: { statusPages: StatusPageService; subs
   });
   // The same answer whether or not the address was subscribed (only the limits answer otherwise).
   r.post('/public/status/:slug/subscribe', async (req, res) => {
-    const page = sp.publicPage({ slug: String(req.params.slug) });
+    const page = await sp.publicPage({ slug: String(req.params.slug) });
     const { email } = parseInput(SubscribeBody, req.body);
     if (!(await unlocked(req, sp, deps.limiter, page))) {
       res.status(401).json({ success: false, error: 'This status page is protected by a password', password_required: true });
@@ -238,10 +238,16 @@ export function statusPageSite(deps: { statusPages: StatusPageService; subscribe
 
   const form = express.urlencoded({ extended: false, limit: '8kb' });
   const bySlug = (req: Request) => sp.publicPage({ slug: String(req.params.slug) });
-  r.get('/status/:slug', (req, res) => show(req, res, bySlug(req), `/status/${bySlug(req).slug}`));
-  r.post('/status/:slug', form, (req, res) => unlock(req, res, bySlug(req), `/status/${bySlug(req).slug}`));
+  r.get('/status/:slug', async (req, res) => {
+    const page = await bySlug(req);
+    await show(req, res, page, `/status/${page.slug}`);
+  });
+  r.post('/status/:slug', form, async (req, res) => {
+    const page = await bySlug(req);
+    await unlock(req, res, page, `/status/${page.slug}`);
+  });
   r.get('/status/:slug/feed.atom', async (req, res) => {
-    const page = bySlug(req);
+    const page = await bySlug(req);
     if (!(await unlocked(req, sp, deps.limiter, page))) {
       res.status(401).type('text').send('This status page is protected by a password');
       return;
@@ -260,18 +266,21 @@ export function statusPageSite(deps: { statusPages: StatusPageService; subscribe
     notice(res, page, base, 202, 'Check your inbox', (await deps.subscribers.subscribe(page, email)).message);
   }
   const token = (req: Request) => (typeof req.query.token === 'string' ? req.query.token : '');
-  r.post('/status/:slug/subscribe', form, (req, res) => subscribe(req, res, bySlug(req), `/status/${bySlug(req).slug}`));
-  r.get('/status/:slug/confirm', (req, res) => {
-    const page = sp.subscriptionPage(String(req.params.slug));
+  r.post('/status/:slug/subscribe', form, async (req, res) => {
+    const page = await bySlug(req);
+    await subscribe(req, res, page, `/status/${page.slug}`);
+  });
+  r.get('/status/:slug/confirm', async (req, res) => {
+    const page = await sp.subscriptionPage(String(req.params.slug));
     const base = `/status/${page.slug}`;
-    if (deps.subscribers.confirm(page, token(req))) notice(res, page, base, 200, 'Subscription confirmed', `You will get an email when ${page.published === 1 ? page.title : 'this status page'} posts an incident or maintenance.`);
+    if (await deps.subscribers.confirm(page, token(req))) notice(res, page, base, 200, 'Subscription confirmed', `You will get an email when ${page.published === 1 ? page.title : 'this status page'} posts an incident or maintenance.`);
     else notice(res, page, base, 400, 'This link is not valid', 'The confirmation link is unknown or older than 48 hours. Please subscribe again.');
   });
   // One click: the link in each mail (GET) and the List-Unsubscribe-Post form (POST, RFC 8058).
-  const unsubscribe = (req: Request, res: Response) => {
-    const page = sp.subscriptionPage(String(req.params.slug));
+  const unsubscribe = async (req: Request, res: Response) => {
+    const page = await sp.subscriptionPage(String(req.params.slug));
     const base = `/status/${page.slug}`;
-    if (deps.subscribers.unsubscribe(page, token(req))) notice(res, page, base, 200, 'Unsubscribed', 'You will get no more email from this status page.');
+    if (await deps.subscribers.unsubscribe(page, token(req))) notice(res, page, base, 200, 'Unsubscribed', 'You will get no more email from this status page.');
     else notice(res, page, base, 400, 'This link is not valid', 'The unsubscribe link is not valid.');
   };
   r.get('/status/:slug/unsubscribe', unsubscribe);
@@ -280,22 +289,22 @@ export function statusPageSite(deps: { statusPages: StatusPageService; subscribe
   // A custom domain: its root is the page (other paths fall through to the app).
   const byHost = (req: Request) => sp.customDomainPage(hostOf(req));
   r.get('/', async (req, res, next) => {
-    const page = byHost(req);
+    const page = await byHost(req);
     if (!page) return next();
     await show(req, res, page, '');
   });
   r.post('/', form, async (req, res, next) => {
-    const page = byHost(req);
+    const page = await byHost(req);
     if (!page) return next();
     await unlock(req, res, page, '');
   });
   r.post('/subscribe', form, async (req, res, next) => {
-    const page = byHost(req);
+    const page = await byHost(req);
     if (!page) return next();
     await subscribe(req, res, page, '');
   });
   r.get('/feed.atom', async (req, res, next) => {
-    const page = byHost(req);
+    const page = await byHost(req);
     if (!page) return next();
     if (!(await unlocked(req, sp, deps.limiter, page))) {
       res.status(401).type('text').send('This status page is protected by a password');

@@ -49,7 +49,7 @@ export interface WorkspaceOwner { memberId: number; timezone: string; name: stri
 export function createScheduledReports(deps: {
   sql: Kysely<Schema>;
   /** Marks the month sent and queues its mails in one transaction; false when the month was already sent. */
-  queueMonth: (workspaceId: number, month: string, mails: NewMail[], at: number) => boolean;
+  queueMonth: (workspaceId: number, month: string, mails: NewMail[], at: number) => Promise<boolean>;
   /** The outbox has new mail: send now rather than at the next poll. */
   mailQueued: () => void;
   sla: Pick<SlaReportService, 'report'>;

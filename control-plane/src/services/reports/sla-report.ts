@@ -35,7 +35,7 @@ export interface SlaReportDeps extends Omit<ReportDeps, 'endpoint'> {
   /** The workspace's outage incidents of these endpoints opened in [fromMs, toMs). */
   incidents: (userId: number, urlIds: number[], fromMs: number, toMs: number) => Promise<ReportIncident[]>;
   /** The maintenance windows of these endpoints touching [fromMs, toMs). */
-  windows: (urlIds: number[], fromMs: number, toMs: number) => MaintenanceWindow[];
+  windows: (urlIds: number[], fromMs: number, toMs: number) => Promise<MaintenanceWindow[]>;
 }
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
@@ -113,7 +113,7 @@ export function createSlaReportService(deps: SlaReportDeps) {
         ? monthStarts(from, to, zone).map((s, i, all) => ({ fromMs: s, toMs: all[i + 1] ?? to, month: zonedDate(s, zone).slice(0, 7) }))
         : [{ fromMs: from, toMs: to, month: null }];
       const createdAtMs = deps.createdAtMs(ids);
-      const spans = ids.length > 0 ? deps.maintenance(ids, from, until) : [];
+      const spans = ids.length > 0 ? await deps.maintenance(ids, from, until) : [];
       if (!deps.results) throw new AppError('unavailable', 'Failed to fetch uptime data');
       let counts: UptimeCount[] = [];
       if (ids.length > 0 && until > from) {
@@ -173,7 +173,7 @@ export function createSlaReportService(deps: SlaReportDeps) {
       };
       const idSet = new Set(ids);
       const maintenance = ids.length > 0
-        ? deps.windows(ids, from, to).map((w) => ({ id: w.id, title: w.title, endpoint_ids: w.endpoint_ids.filter((id) => idSet.has(id)), starts_at: w.starts_at, ends_at: w.ends_at }))
+        ? (await deps.windows(ids, from, to)).map((w) => ({ id: w.id, title: w.title, endpoint_ids: w.endpoint_ids.filter((id) => idSet.has(id)), starts_at: w.starts_at, ends_at: w.ends_at }))
         : [];
       return {
         from: new Date(from).toISOString(), to: new Date(to).toISOString(), timezone: zone, group_by: q.group_by,

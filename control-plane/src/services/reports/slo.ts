@@ -20,7 +20,7 @@ export interface ReportDeps {
   results: UptimeCounts | null;
   createdAtMs: (urlIds: number[]) => Map<number, number>;
   /** Maintenance windows of these endpoints overlapping [fromMs, toMs) (any look back). */
-  maintenance: (urlIds: number[], fromMs: number, toMs: number) => MaintenanceSpan[];
+  maintenance: (urlIds: number[], fromMs: number, toMs: number) => Promise<MaintenanceSpan[]>;
   now?: () => number;
 }
 
@@ -38,7 +38,7 @@ export function createSloService(deps: ReportDeps) {
       const fromMs = t - days * DAY_MS;
       const createdAtMs = deps.createdAtMs([urlId]);
       const created = createdAtMs.get(urlId) ?? 0;
-      const spans = deps.maintenance([urlId], fromMs, t);
+      const spans = await deps.maintenance([urlId], fromMs, t);
       const window = (sinceMs: number) => ({ sinceMs, untilMs: t, createdAtMs, maintenance: spans });
       // Days of the window (the burn-down), and the last 24 h and hour (burn rates) read on their own:
       // a range that starts inside an hour reads that hour's first part from raw rows, exactly.

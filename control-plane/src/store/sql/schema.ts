@@ -337,12 +337,6 @@ export interface AuditLogTable {
   client_address: Generated<string>;
 }
 
-/** packages: only what the workspaces' admin list reads (the catalog repo is still better-sqlite3). */
-export interface PackagesNameColumns {
-  package_id: Generated<number>;
-  package_name: string;
-}
-
 /** A browser check's stored screenshot (its bytes in the screenshot blob store, screenshots/). */
 export interface ScreenshotsTable {
   id: string;
@@ -355,6 +349,148 @@ export interface ScreenshotsTable {
   bytes: number;
   taken_at: number;
   expires_at: number;
+}
+
+/** The plans every account chooses from (booleans are 0/1 on both databases). */
+export interface PackagesTable {
+  package_id: Generated<number>;
+  package_name: string;
+  price: number;
+  currency: Generated<string>;
+  description: Generated<string>;
+  max_endpoints: number;
+  max_regions: number;
+  check_frequency_seconds: number;
+  retention_days: number;
+  ssl_monitoring: number;
+  advanced_alerts: number;
+  api_access: number;
+  multi_region: number;
+  ping_host: number;
+  cert_expiry: number;
+  response_code: number;
+  response_time: number;
+  stripe_price_id: Generated<string>;
+  sort_order: Generated<number>;
+  max_status_pages: Generated<number>;
+  /** JSON list of check kinds; NULL: every kind. */
+  monitor_kinds: string | null;
+  max_members: Generated<number>;
+  custom_domains: Generated<number>;
+}
+
+export interface RegionsTable {
+  region_id: Generated<number>;
+  region: string;
+  city: string;
+  primary_region: Generated<number>;
+}
+
+export interface MonitorTypesTable {
+  monitor_type_id: Generated<number>;
+  type_code: string;
+  display_name: string;
+  requires_primary_region: number;
+}
+
+export interface StatusPagesTable {
+  page_id: Generated<number>;
+  user_id: number;
+  slug: string;
+  title: string;
+  description: Generated<string>;
+  published: Generated<number>;
+  password_hash: string | null;
+  /** The verified name the page serves (UNIQUE); null until the claim is proved. */
+  custom_domain: string | null;
+  custom_domain_claim: string | null;
+  /** Nullable in the DDL, but every page has one: the repo writes it with the page. */
+  custom_domain_token: string;
+  custom_domain_checked_at: number | null;
+  timezone: Generated<string>;
+  auto_reports: Generated<number>;
+  created_at: Generated<string>;
+  updated_at: Generated<string>;
+}
+
+export interface StatusComponentsTable {
+  component_id: Generated<number>;
+  page_id: number;
+  position: number;
+  name: string;
+  url_id: number | null;
+  group_name: string | null;
+}
+
+export interface StatusReportsTable {
+  report_id: Generated<number>;
+  page_id: number;
+  title: string;
+  status: string;
+  incident_id: number | null;
+  created_at: number;
+  resolved_at: number | null;
+}
+
+export interface StatusReportComponentsTable {
+  report_id: number;
+  component_id: number;
+  impact: string;
+}
+
+export interface StatusReportUpdatesTable {
+  update_id: Generated<number>;
+  report_id: number;
+  status: string;
+  message: string;
+  created_at: number;
+}
+
+export interface MaintenanceWindowsTable {
+  window_id: Generated<number>;
+  user_id: number;
+  title: string;
+  message: Generated<string>;
+  starts_at: number;
+  ends_at: number;
+  created_at: number;
+}
+
+export interface MaintenanceEndpointsTable {
+  window_id: number;
+  url_id: number;
+}
+
+export interface StatusSubscribersTable {
+  subscriber_id: Generated<number>;
+  page_id: number;
+  email: string;
+  token: string;
+  confirmed_at: number | null;
+  expires_at: number;
+  created_at: number;
+}
+
+export interface StatusMailOutboxTable {
+  mail_id: Generated<number>;
+  page_id: number | null;
+  to_email: string;
+  subject: string;
+  body: string;
+  unsubscribe_url: string | null;
+  idempotency_key: string;
+  status: Generated<'pending' | 'sent' | 'failed'>;
+  attempts: Generated<number>;
+  next_attempt_at: number;
+  last_error: string | null;
+  created_at: number;
+  sent_at: number | null;
+}
+
+export interface StatusMaintenanceNoticesTable {
+  window_id: number;
+  event: string;
+  sent_at: number;
 }
 
 export interface Schema {
@@ -379,7 +515,6 @@ export interface Schema {
   workspace_members: WorkspaceMembersTable;
   workspace_invitations: WorkspaceInvitationsTable;
   audit_log: AuditLogTable;
-  packages: PackagesNameColumns;
   users: UsersTable;
   backup_codes: BackupCodesTable;
   email_verifications: EmailVerificationsTable;
@@ -393,4 +528,17 @@ export interface Schema {
   user_identities: UserIdentitiesTable;
   sso_workspace_joins: SsoWorkspaceJoinsTable;
   screenshots: ScreenshotsTable;
+  packages: PackagesTable;
+  regions: RegionsTable;
+  monitor_types: MonitorTypesTable;
+  status_pages: StatusPagesTable;
+  status_components: StatusComponentsTable;
+  status_reports: StatusReportsTable;
+  status_report_components: StatusReportComponentsTable;
+  status_report_updates: StatusReportUpdatesTable;
+  maintenance_windows: MaintenanceWindowsTable;
+  maintenance_endpoints: MaintenanceEndpointsTable;
+  status_subscribers: StatusSubscribersTable;
+  status_mail_outbox: StatusMailOutboxTable;
+  status_maintenance_notices: StatusMaintenanceNoticesTable;
 }
