@@ -54,12 +54,10 @@ export function createHandlingRepo(db: Db) {
       ORDER BY i.opened_at DESC, i.incident_id DESC LIMIT @limit`),
     one: db.prepare(`${SELECT} WHERE i.incident_id = ? AND i.user_id = ?`),
     byId: db.prepare(`${SELECT} WHERE i.incident_id = ?`),
-    // The compare-and-set: only an incident that is neither resolved nor acknowledged changes.
+    // The compare-and-set, and the only statement that acknowledges: only an incident of the
+    // workspace that is neither resolved nor acknowledged changes.
     acknowledge: db.prepare(`UPDATE incidents SET acknowledged_at = ?, acknowledged_by = ?
       WHERE incident_id = ? AND user_id = ? AND resolved_at IS NULL AND acknowledged_at IS NULL`),
-    acknowledgeMany: (n: number) => db.prepare(`UPDATE incidents SET acknowledged_at = ?, acknowledged_by = ?
-      WHERE user_id = ? AND resolved_at IS NULL AND acknowledged_at IS NULL AND incident_id IN (${Array(n).fill('?').join(', ')})
-      RETURNING incident_id`).pluck(),
     deliveries: db.prepare(`SELECT d.delivery_id, d.alert_method_id, m.platform, d.event, d.step, d.status, d.attempts, d.last_error, d.created_at, d.delivered_at
       FROM alert_deliveries d LEFT JOIN alert_methods m ON m.alert_method_id = d.alert_method_id
       WHERE d.incident_id = ? AND d.user_id = ? ORDER BY d.created_at, d.delivery_id`),
@@ -78,8 +76,9 @@ export function createHandlingRepo(db: Db) {
     incidentById: (id: number) => q.byId.get(id) as HandledIncidentRow | undefined,
     /** True when this call acknowledged it; false when it was resolved, already acknowledged or not the workspace's. */
     acknowledge: (userId: number, id: number, by: number | null, at: number) => q.acknowledge.run(at, by, id, userId).changes === 1,
-    /** The same compare-and-set over several ids in one statement; answers the ids it acknowledged. */
-    acknowledgeMany: (userId: number, ids: number[], by: number, at: number) => q.acknowledgeMany(ids.length).all(at, by, userId, ...ids) as number[],
+    /** The same compare-and-set for each of several ids, in one transaction; answers the ids it acknowledged. */
+    acknowledgeMany: db.transaction((userId: number, ids: number[], by: number | null, at: number): number[] =>
+      ids.filter((id) => q.acknowledge.run(at, by, id, userId).changes === 1)),
     deliveries: (userId: number, incidentId: number) => q.deliveries.all(incidentId, userId) as IncidentDeliveryRow[],
     stats: (userId: number, from: number, to: number, urlId: number | null) => q.stats.all({ user_id: userId, from, to, url_id: urlId }) as StatsRow[],
   };

@@ -1,6 +1,8 @@
 // Incidents people handle: the list with its state and who acknowledged, one incident with its
 // timeline, acknowledging (in the app, or through a message's signed link), and MTTA/MTTR. The
-// acknowledge is one compare-and-set statement; escalation learns of it by reading acknowledged_at.
+// acknowledge is one compare-and-set statement (handling-repo.ts), the only one: every path (the
+// app, the bulk and group acknowledge, the link) goes through it, records the timeline entry once
+// and wakes the escalator, which ends the escalation and tells Slack and PagerDuty once.
 import crypto from 'node:crypto';
 import {
   SECRET_FIELDS, type AlertPlatform, type Incident, type IncidentAcker, type IncidentDetail, type IncidentsAcknowledged, type IncidentState, type IncidentStats,
@@ -33,6 +35,8 @@ export interface HandlingDeps {
   publicUrl: () => string;
   logger: Logger;
   now?: () => number;
+  /** Incidents were acknowledged just now (the escalator stops them at once rather than at its next pass). */
+  onAcknowledged?(this: void, incidentIds: number[]): void;
 }
 
 /** Where a link's acknowledgement stands, for the confirmation page. */
@@ -155,6 +159,7 @@ export function createIncidentHandling(deps: HandlingDeps) {
         if (!r) throw notFound(INCIDENT_NOT_FOUND);
         throw conflict(r.resolved_at !== null ? RESOLVED_CANNOT_ACK : ALREADY_ACKNOWLEDGED);
       }
+      deps.onAcknowledged?.([id]);
       await deps.timeline.add({ incident_id: id, at: t, type: 'acknowledged', step: null, alert_method_id: null, detail: 'in the app' });
       log.info({ incidentId: id, memberId }, 'incident acknowledged');
       return toIncident(deps.repo.incident(userId, id)!);
@@ -165,6 +170,7 @@ export function createIncidentHandling(deps: HandlingDeps) {
       const unique = [...new Set(ids)];
       const t = now();
       const done = new Set(deps.repo.acknowledgeMany(userId, unique, memberId, t));
+      if (done.size) deps.onAcknowledged?.([...done]);
       for (const id of done) await deps.timeline.add({ incident_id: id, at: t, type: 'acknowledged', step: null, alert_method_id: null, detail: 'in the app' });
       if (done.size) log.info({ incidentIds: [...done], memberId }, 'incidents acknowledged');
       const skipped = unique.filter((id) => !done.has(id)).map((id) => {
@@ -196,6 +202,7 @@ export function createIncidentHandling(deps: HandlingDeps) {
       if (refused) return { ok: false, ...refused };
       const at = now();
       if (!deps.repo.acknowledge(r!.user_id, r!.incident_id, null, at)) return { ok: false, ...refusal(deps.repo.incidentById(r!.incident_id))! };
+      deps.onAcknowledged?.([r!.incident_id]);
       await deps.timeline.add({ incident_id: r!.incident_id, at, type: 'acknowledged', step: null, alert_method_id: t!.methodId, detail: 'via link' });
       log.info({ incidentId: r!.incident_id, alertMethodId: t!.methodId }, 'incident acknowledged via link');
       return { ok: true, incident: toIncident(deps.repo.incidentById(r!.incident_id)!), alertMethodId: t!.methodId };

@@ -160,13 +160,11 @@ export function createAlerting(deps: AlertingDeps) {
     },
 
     /**
-     * Records an acknowledgement (compare-and-set: false when already acknowledged or resolved); the
-     * escalation worker stops the incident's steps and tells Slack and PagerDuty.
+     * Incidents were acknowledged (by handling.ts, the one acknowledge path): the escalation worker
+     * looks now, so their steps and reminders end and Slack and PagerDuty hear it without waiting a poll.
      */
-    acknowledge(incidentId: number, userId: number): boolean {
-      const done = deps.repo.acknowledgeIncident(incidentId, userId, now());
-      if (done) escalator?.wake();
-      return done;
+    acknowledged(): void {
+      escalator?.wake();
     },
     /** One escalation pass now (tests with a fake clock); returns the outbox rows it queued. */
     escalationTick: (): number => escalator?.tick() ?? 0,

@@ -95,8 +95,6 @@ export function createAlertingRepo(db: Db, endpoints: Pick<EndpointsRepo, 'monit
         status, attempts, next_attempt_at, last_error, created_at, delivered_at, step)
       VALUES (@user_id, @alert_method_id, @incident_id, @event, @idempotency_key, @payload, @status, @attempts, @next_attempt_at,
         @last_error, @created_at, @delivered_at, @step)`),
-    acknowledge: db.prepare(`UPDATE incidents SET acknowledged_at = ?, acknowledged_by = ?
-      WHERE incident_id = ? AND acknowledged_at IS NULL AND resolved_at IS NULL`),
     due: db.prepare(`SELECT * FROM alert_deliveries WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, delivery_id LIMIT ?`),
     pending: db.prepare(`SELECT COUNT(*) FROM alert_deliveries WHERE status = 'pending'`).pluck(),
     nextDue: db.prepare(`SELECT MIN(next_attempt_at) FROM alert_deliveries WHERE status = 'pending'`).pluck(),
@@ -149,12 +147,6 @@ export function createAlertingRepo(db: Db, endpoints: Pick<EndpointsRepo, 'monit
         next_attempt_at: d.now, last_error: d.done?.error ?? null, created_at: d.now, delivered_at: d.done?.ok ? d.now : null,
       }).changes === 1;
     },
-    /**
-     * Records who acknowledged an open incident and when; false when it was acknowledged already or
-     * has resolved (compare-and-set). The escalation worker reads the column: no further steps or
-     * reminders, and the acknowledgement goes to the Slack thread and PagerDuty once.
-     */
-    acknowledgeIncident: (incidentId: number, userId: number, at: number): boolean => q.acknowledge.run(at, userId, incidentId).changes === 1,
     due: (now: number, limit: number) => q.due.all(now, limit) as DeliveryRow[],
     nextDueAt: () => q.nextDue.get() as number | null,
     pendingCount: () => q.pending.get() as number,

@@ -31,6 +31,8 @@ export function createAlertingFeature(base: Foundation, deps: { maintenance: Mai
   const incidents = createIncidentHandling({
     repo: createHandlingRepo(base.db), timeline: createTimelineRepo(base.sql.db), alerts: alertsRepo, box: base.box,
     linkKey: base.key('incident-ack-links'), publicUrl: base.publicUrl, logger: base.logger, now: base.now,
+    // Read when an acknowledgement happens, after both are built.
+    onAcknowledged: () => alerting.acknowledged(),
   });
   const alerting = createAlerting({
     inMaintenance: (urlId, ts) => deps.maintenance.inMaintenance(urlId, ts),
