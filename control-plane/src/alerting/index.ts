@@ -13,6 +13,8 @@ import { createAlertEvaluator } from './evaluator';
 import { createEscalator } from './escalation';
 import type { EscalationRepo } from './escalation-repo';
 import type { ThreadsRepo } from './threads-repo';
+import { STORM_HOLD_MS } from './storms';
+import type { StormsRepo } from './storms-repo';
 import type { IncidentHooks } from './incidents';
 import type { AlertingRepo } from './repo';
 import type { AlertEvent, Channel } from './types';
@@ -47,6 +49,12 @@ export interface AlertingDeps {
   escalationPollMs?: number;
   /** Incidents' threads per method (Slack replies and updates); absent: every message stands alone. */
   threads?: ThreadsRepo;
+  /** Storms (with escalations): grouped messages; absent: every incident's messages go alone. */
+  storms?: StormsRepo;
+  /** How long a new incident's first message waits for a storm to form (default STORM_HOLD_MS; 0: no grouping). */
+  stormHoldMs?: number;
+  /** The acknowledge link of a storm group's message to a method (every open incident of the group). */
+  groupAckUrl?(this: void, groupId: number, methodId: number): string;
 }
 
 /** Why an email or SMS delivery of an unverified account fails. */
@@ -85,11 +93,14 @@ export function createAlerting(deps: AlertingDeps) {
   }
 
   const dispatcher = createDispatcher({
-    repo: deps.repo, channels, method, logger: deps.logger, now, pollMs: deps.pollMs, ackUrl: deps.ackUrl, threads: deps.threads,
+    repo: deps.repo, channels, method, logger: deps.logger, now, pollMs: deps.pollMs, ackUrl: deps.ackUrl, groupAckUrl: deps.groupAckUrl, threads: deps.threads,
     onOutcome: (platform, result) => deliveries.inc({ platform, result }),
   });
   const escalator = deps.escalations
-    ? createEscalator({ repo: deps.repo, esc: deps.escalations, logger: deps.logger, now, onQueued: () => dispatcher.wake(), pollMs: deps.escalationPollMs })
+    ? createEscalator({
+      repo: deps.repo, esc: deps.escalations, logger: deps.logger, now, onQueued: () => dispatcher.wake(), pollMs: deps.escalationPollMs,
+      storms: deps.storms, holdMs: deps.stormHoldMs ?? STORM_HOLD_MS,
+    })
     : undefined;
   const evaluator = createAlertEvaluator({
     repo: deps.repo, logger: deps.logger, regionLabel: deps.regionLabel, primaryRegion: deps.primaryRegion, now,

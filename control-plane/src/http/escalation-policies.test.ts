@@ -17,7 +17,7 @@ let other: string;
 beforeAll(async () => {
   receiver = await startHttpReceiver(() => ({ status: 200, body: { ok: true, ts: '1700000000.000100', channel: 'C1' } }));
   h = await startHarness({ SLACK_API_URL: `${receiver.url}/api` }, {
-    results: null, now: () => clock, alertingNow: () => clock, heartbeatTickMs: 3600_000, escalationTickMs: 50,
+    results: null, now: () => clock, alertingNow: () => clock, heartbeatTickMs: 3600_000, escalationTickMs: 50, stormHoldMs: 0,
   });
   const a = await h.signup();
   await h.setPackage(a.user.email, 'Pro');

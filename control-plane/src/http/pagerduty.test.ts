@@ -12,7 +12,7 @@ let pd: HttpReceiver;
 
 beforeAll(async () => {
   pd = await startHttpReceiver(() => ({ status: 202, body: { status: 'success', message: 'Event processed' } }));
-  h = await startHarness({ PAGERDUTY_API_URL: pd.url }, { results: null, now: () => clock, alertingNow: () => clock, heartbeatTickMs: 3600_000, escalationTickMs: 50 });
+  h = await startHarness({ PAGERDUTY_API_URL: pd.url }, { results: null, now: () => clock, alertingNow: () => clock, heartbeatTickMs: 3600_000, escalationTickMs: 50, stormHoldMs: 0 });
 });
 afterAll(async () => {
   await h.close();
