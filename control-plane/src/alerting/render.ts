@@ -95,7 +95,7 @@ export function renderHtml(m: RenderedMessage, flavour: 'email' | 'telegram'): s
   const facts = m.items
     ? m.items.map((i) => `<b>${escapeHtml(i.title)}:</b> ${escapeHtml(i.detail)}${i.ack ? ` <a href="${escapeHtml(i.ack)}">Acknowledge</a>` : ''}`)
     : m.facts.map(([k, v]) => `<b>${escapeHtml(k)}:</b> ${escapeHtml(v)}`);
-  const link = m.link ? `<a href="${escapeHtml(m.link)}">Open the dashboard</a>` : '';
+  const link = m.link ? `<a href="${escapeHtml(m.link)}">${m.items ? 'Open the incidents' : 'Open the dashboard'}</a>` : '';
   const ack = m.ack ? `<a href="${escapeHtml(m.ack)}">${m.items ? 'Acknowledge all of them' : 'Acknowledge'}</a>` : '';
   if (m.unlisted) facts.push(`... and ${m.unlisted} more`);
   if (flavour === 'telegram') return [`<b>${escapeHtml(m.title)}</b>`, ...facts, ack, link].filter(Boolean).join('\n');
