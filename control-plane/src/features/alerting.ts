@@ -54,7 +54,7 @@ export function createAlertingFeature(base: Foundation, deps: { maintenance: Mai
     repo: createAlertingRepo(base.db),
     escalations: createEscalationRepo(base.db),
     storms,
-    stormHoldMs: opts.stormHoldMs,
+    stormHoldMs: opts.stormHoldMs ?? config.alerting.groupHoldSeconds * 1000,
     groupAckUrl: (groupId, methodId) => incidents.groupAckUrl(groupId, methodId),
     threads: createThreadsRepo(base.sql.db),
     now: opts.now,
