@@ -131,11 +131,6 @@ async function latency() {
   });
   fx.addMethod('webhook', { webhook_url: `${receiver.url}/hook`, signing_secret: 'whsec_YmVuY2hiZW5jaGJlbmNoYmVuY2g=' });
   const alerting = createBenchAlerting(fx, receiver.url);
-  // Acknowledged the way a member does (the one acknowledge path), which wakes the escalator.
-  const incidents = createIncidentHandling({
-    repo: createHandlingRepo(fx.db), timeline: createTimelineRepo(sqliteSql(fx.db).db), alerts: createAlertsRepo(fx.db), box: fx.box,
-    linkKey: Buffer.alloc(32, 7), publicUrl: () => 'http://127.0.0.1', logger, onAcknowledged: () => alerting.acknowledged(),
-  });
   alerting.start();
   const t0 = Date.now() - 60_000;
   const fail = (id: number, k: number) => httpResult(id, t0 + k * 10_000, { ok: false, status_code: 503, phase: 'http', error: 'HTTP 503' });
