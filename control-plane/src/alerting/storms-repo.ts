@@ -34,7 +34,6 @@ export function createStormsRepo(db: Db) {
     openIn: db.prepare('SELECT COUNT(*) FROM incidents WHERE group_id = ? AND resolved_at IS NULL').pluck(),
     markRecovery: db.prepare('UPDATE incidents SET group_recovery_sent = 1 WHERE incident_id = ? AND group_recovery_sent = 0'),
     openings: db.prepare(`SELECT alert_method_id, payload FROM alert_deliveries WHERE group_id = ? AND event = 'opened' ORDER BY delivery_id`),
-    members: db.prepare('SELECT incident_id FROM incidents WHERE group_id = ? AND user_id = ? ORDER BY incident_id').pluck(),
   };
   return {
     /** The workspace's group threshold (2–100; default 5). */
@@ -57,8 +56,6 @@ export function createStormsRepo(db: Db) {
         return { methodId: r.alert_method_id, incidentIds: e.group?.incidents.map((g) => g.incident.id) ?? [] };
       });
     },
-    /** The workspace's incidents of a group (empty: no such group in it). */
-    members: (userId: number, groupId: number) => q.members.all(groupId, userId) as number[],
   };
 }
 export type StormsRepo = ReturnType<typeof createStormsRepo>;
