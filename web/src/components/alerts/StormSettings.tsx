@@ -39,7 +39,7 @@ export function StormSettings({ manage }: { manage: boolean }) {
       <h2>Storms</h2>
       <form onSubmit={(e) => void save(e)} noValidate>
         <Field id="storm-threshold" label="Group threshold" error={error || undefined}
-          hint="When more incidents than this open in this workspace within 60 seconds, each alert method gets one grouped message listing them (with an acknowledge link for each and one for all) instead of one per incident, and their recoveries are grouped too. Every new incident's first message waits 3 seconds so a storm can be seen; later steps of an escalation policy still go out per incident. 2 to 100; default 5.">
+          hint="When more incidents than this open in this workspace within 60 seconds, each alert method gets one grouped message listing them (with an acknowledge link for each and one for all) instead of one per incident, and their recoveries are grouped too. Every new incident's first message waits a few seconds (3 unless the server sets ALERT_GROUP_HOLD_SECONDS) so a storm can be seen; later steps of an escalation policy still go out per incident. 2 to 100; default 5.">
           <input id="storm-threshold" type="number" min={2} max={100} step={1} value={value} disabled={!manage || saved === null} aria-describedby={hintId('storm-threshold')}
             onChange={(e) => setValue(e.target.value)} />
         </Field>
