@@ -17,6 +17,9 @@ import { createChannels } from '../control-plane/src/alerting/channels';
 import { createAlertingRepo } from '../control-plane/src/alerting/repo';
 import { createEscalationRepo } from '../control-plane/src/alerting/escalation-repo';
 import { createThreadsRepo } from '../control-plane/src/alerting/threads-repo';
+import { createIncidentHandling } from '../control-plane/src/alerting/handling';
+import { createHandlingRepo } from '../control-plane/src/alerting/handling-repo';
+import { createTimelineRepo } from '../control-plane/src/alerting/timeline-repo';
 import { sqliteSql } from '../control-plane/src/store/sql/open';
 import { createResultStore } from '../control-plane/src/results/clickhouse-store';
 import { createAlertsRepo } from '../control-plane/src/alerting/settings-repo';
@@ -187,6 +190,11 @@ async function escalation() {
     escalations: createEscalationRepo(fx.db), threads: createThreadsRepo(sqliteSql(fx.db).db),
     channels: createChannels({ publicUrl: null, allowPrivateTargets: true, slackApiUrl: receiver.url, telegramApiUrl: receiver.url, twilio: { apiUrl: receiver.url, accountSid: null, authToken: null, from: null }, smtp: { url: null, from: null } }),
   });
+  // Acknowledged the way a member does (the one acknowledge path), which wakes the escalator.
+  const incidents = createIncidentHandling({
+    repo: createHandlingRepo(fx.db), timeline: createTimelineRepo(sqliteSql(fx.db).db), alerts: createAlertsRepo(fx.db), box: fx.box,
+    linkKey: Buffer.alloc(32, 7), publicUrl: () => 'http://127.0.0.1', logger, onAcknowledged: () => alerting.acknowledged(),
+  });
   alerting.start();
   const t0 = Date.now() - 60_000;
   const fail = (id: number, k: number) => httpResult(id, t0 + k * 10_000, { ok: false, status_code: 503, phase: 'http', error: 'HTTP 503' });
@@ -206,7 +214,7 @@ async function escalation() {
     // The Slack root must be stored before its thread can be replied to.
     while (!(await threads.get(incidentId, slack))) await new Promise((r) => setTimeout(r, 2));
     const ta = performance.now();
-    alerting.acknowledge(incidentId, fx.userId);
+    await incidents.acknowledge(fx.userId, incidentId, fx.userId);
     const n = endpointNo.get(id)!;
     await until(() => ackReplies.has(n));
     stopped.push(ackReplies.get(n)! - ta);

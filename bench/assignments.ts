@@ -16,7 +16,6 @@ import { sqliteSql } from '../control-plane/src/store/sql/open';
 import { createEndpointsRepo } from '../control-plane/src/store/endpoints-repo';
 import { createHeldChecksRepo } from '../control-plane/src/store/held-checks-repo';
 import { createUsersRepo } from '../control-plane/src/store/users-repo';
-import { sqliteSql } from '../control-plane/src/store/sql/open';
 import { createAssignmentEngine } from '../control-plane/src/services/assignments';
 
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));

@@ -452,6 +452,8 @@ export interface Incident {
   endpoint_name: string | null;
   /** The parent endpoint's open incident that silenced this one (it sent nothing while that one lasted); null: none. */
   suppressed_by?: number | null;
+  /** The storm group its first message went out in (one grouped message per method; acknowledge it whole with POST /api/users/incidents/groups/{id}/acknowledge); null: alone. */
+  group_id?: number | null;
 }
 
 export const INCIDENT_STATES = ['open', 'acknowledged', 'resolved'] as const;

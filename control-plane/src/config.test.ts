@@ -100,8 +100,10 @@ describe('alert channel settings', () => {
   it('defaults provider base URLs to the providers, lists bad values, and redacts SMTP and Twilio secrets', () => {
     expect(loadConfig({}).alerting).toEqual({
       slackApiUrl: 'https://slack.com/api', telegramApiUrl: 'https://api.telegram.org', pagerdutyApiUrl: 'https://events.pagerduty.com', smtpUrl: null, smtpFrom: null,
-      twilio: { apiUrl: 'https://api.twilio.com', accountSid: null, authToken: null, from: null },
+      twilio: { apiUrl: 'https://api.twilio.com', accountSid: null, authToken: null, from: null }, groupHoldSeconds: 3,
     });
+    expect(loadConfig({ ALERT_GROUP_HOLD_SECONDS: '0' }).alerting.groupHoldSeconds).toBe(0);
+    expect(() => loadConfig({ ALERT_GROUP_HOLD_SECONDS: '61' })).toThrow('ALERT_GROUP_HOLD_SECONDS must be a whole number from 0 to 60');
     expect(() => loadConfig({ SMTP_URL: 'mail.example.com', SLACK_API_URL: 'slack', PUBLIC_URL: 'example.com' })).toThrow(
       "Invalid configuration: SMTP_URL must be an smtp:// or smtps:// URL (got 'mail.example.com'); PUBLIC_URL must be an http(s) URL (got 'example.com'); SLACK_API_URL must be an http(s) URL (got 'slack')",
     );

@@ -58,6 +58,8 @@ export interface Config {
     smtpUrl: string | null;
     smtpFrom: string | null;
     twilio: { apiUrl: string; accountSid: string | null; authToken: string | null; from: string | null };
+    /** ALERT_GROUP_HOLD_SECONDS (0–60, default 3): how long a new incident's first message waits for a storm to form; 0: no grouping. */
+    groupHoldSeconds: number;
   };
   /** express 'trust proxy': false, a hop count, or a list such as 'loopback, 10.0.0.0/8'. */
   trustProxy: boolean | number | string;
@@ -221,6 +223,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
         authToken: str('TWILIO_AUTH_TOKEN'),
         from: str('TWILIO_FROM'),
       },
+      groupHoldSeconds: int('ALERT_GROUP_HOLD_SECONDS', 3, 0, 60),
     },
     trustProxy: (() => {
       const raw = str('TRUST_PROXY');

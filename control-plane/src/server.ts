@@ -64,6 +64,8 @@ export interface ControlPlaneExtras {
   alertingNow?: () => number;
   /** How often due escalation steps are looked for (default 1 s). */
   escalationTickMs?: number;
+  /** How long a new incident's first message waits for a storm to form (default STORM_HOLD_MS; 0: no grouping). */
+  stormHoldMs?: number;
 }
 
 export async function startControlPlane(config: Config, logger: Logger, extras: ControlPlaneExtras = {}): Promise<ControlPlane> {
@@ -77,7 +79,7 @@ export async function startControlPlane(config: Config, logger: Logger, extras: 
   const live = createLiveStateFeature(base, maintenance, { maintenanceTickMs: extras.maintenanceTickMs });
   const { events } = live.services;
   const alerting = createAlertingFeature(base, { maintenance, statusPages: statusPages.services.statusPages, events, live: live.services.live },
-    { now: extras.alertingNow, escalationPollMs: extras.escalationTickMs });
+    { now: extras.alertingNow, escalationPollMs: extras.escalationTickMs, stormHoldMs: extras.stormHoldMs });
   const monitoring = createMonitoringFeature(base, { results: store, maintenance, live: live.services.live, ...alerting.services }, { heartbeatTickMs: extras.heartbeatTickMs });
   const reports = createReportsFeature(base, { results: store, maintenance, endpoints: monitoring.services.endpoints, mailer: statusPages.services.subscribers });
   const billing = createBillingFeature(base);

@@ -102,3 +102,21 @@ export const IncidentsQuery = z
   })
   .meta({ id: 'IncidentsQuery', description: 'GET /api/users/incidents (newest first)' });
 export type IncidentsQuery = z.infer<typeof IncidentsQuery>;
+
+/** PUT /api/users/alert-settings: a workspace's alerting settings. */
+export const AlertSettingsBody = z
+  .object({
+    /** More than this many incidents opening within 60 s are a storm: each method gets one grouped message. */
+    group_threshold: z
+      .number({ error: 'group_threshold must be a whole number from 2 to 100' })
+      .int('group_threshold must be a whole number from 2 to 100')
+      .min(2, 'group_threshold must be a whole number from 2 to 100')
+      .max(100, 'group_threshold must be a whole number from 2 to 100'),
+  })
+  .strict()
+  .meta({ id: 'AlertSettingsBody', description: 'PUT /api/users/alert-settings' });
+export type AlertSettingsBody = z.infer<typeof AlertSettingsBody>;
+
+export const AlertSettingsResource = z
+  .object({ group_threshold: z.number().int().meta({ description: 'More than this many incidents opening within 60 s are grouped into one message per method (default 5)' }) })
+  .meta({ id: 'AlertSettings' });

@@ -20,6 +20,8 @@ describe('REST schemas as JSON Schema', () => {
       'WorkspaceSetPackageBody',
       // On-call escalation
       'EscalationPolicyBody',
+      // Storms: a workspace's group threshold
+      'AlertSettingsBody',
       // Reports
       'SlaReportQuery', 'ReportScheduleBody',
     ].sort());

@@ -232,6 +232,7 @@ export const IncidentResource = z
     acknowledged_by: IncidentAckerResource.nullable(),
     endpoint_name: z.string().nullable(),
     suppressed_by: z.number().int().nullable().optional().meta({ description: "The parent endpoint's incident that silenced this one (nothing was sent while it lasted)" }),
+    group_id: z.number().int().nullable().optional().meta({ description: 'The storm group its first message went out in (one grouped message per method); null: alone' }),
   })
   .meta({ id: 'Incident' });
 

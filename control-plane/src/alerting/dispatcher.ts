@@ -40,6 +40,8 @@ export interface DispatcherDeps {
   ackUrl?(incidentId: number, methodId: number): string;
   /** Incidents' threads per method (Slack); absent: every message stands alone. */
   threads?: ThreadsRepo;
+  /** The acknowledge link of a storm group's message to one method. */
+  groupAckUrl?(groupId: number, methodId: number): string;
 }
 
 /** Delay before try `attempt + 1` after `attempt` failed tries: doubling from 5 s, at most 10 min, ±25 % jitter. */
@@ -73,7 +75,12 @@ export function createDispatcher(deps: DispatcherDeps) {
     if (m.refused) return repo.markFailed(row.delivery_id, m.refused);
     const event = JSON.parse(row.payload) as AlertEvent;
     // Signed, so every retry carries the same link; made at send time, so it names this server's address now.
-    const ackUrl = row.incident_id !== null && event.type === 'incident.opened' && deps.ackUrl ? deps.ackUrl(row.incident_id, row.alert_method_id) : null;
+    let ackUrl = row.incident_id !== null && event.type === 'incident.opened' && deps.ackUrl ? deps.ackUrl(row.incident_id, row.alert_method_id) : null;
+    if (event.type === 'incident.group_opened' && event.group) {
+      // A storm's message: each incident's own link, and the group's (acknowledges every open one of it).
+      for (const g of event.group.incidents) g.ack_url = deps.ackUrl ? deps.ackUrl(g.incident.id, row.alert_method_id) : null;
+      ackUrl = deps.groupAckUrl ? deps.groupAckUrl(event.group.id, row.alert_method_id) : null;
+    }
     let started: ThreadRef | null = null;
     const thread: ThreadContext | undefined = deps.threads && row.incident_id !== null && THREADED.has(m.platform)
       ? { ref: await deps.threads.get(row.incident_id, row.alert_method_id), started: (ref) => { started = ref; } }

@@ -21,7 +21,7 @@ export interface EscalationRow {
   ack_sent: number;
 }
 
-export type IncidentEventType = 'escalated' | 'reminder' | 'method_skipped' | 'suppressed';
+export type IncidentEventType = 'escalated' | 'reminder' | 'method_skipped' | 'suppressed' | 'grouped';
 
 export interface PolicySnapshot {
   escalation_policy_id: number;

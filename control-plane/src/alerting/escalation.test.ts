@@ -7,6 +7,7 @@ import { createAlertingFixture, type AlertingFixture } from '../testing/alerting
 import { createEscalator, type Escalator } from './escalation';
 import { createEscalationRepo } from './escalation-repo';
 import { createAlertEvaluator, type AlertEvaluator } from './evaluator';
+import { createHandlingRepo, type HandlingRepo } from './handling-repo';
 import { createAlertingRepo, type AlertingRepo } from './repo';
 
 const logger = pino({ level: 'silent' });
@@ -19,9 +20,11 @@ describe('escalation', () => {
   let repo: AlertingRepo;
   let escalator: Escalator;
   let ev: AlertEvaluator;
+  let handling: HandlingRepo;
 
   const build = () => {
     repo = createAlertingRepo(fx.db);
+    handling = createHandlingRepo(fx.db);
     escalator = createEscalator({ repo, esc: createEscalationRepo(fx.db), logger, now: () => clock });
     ev = createAlertEvaluator({ repo, logger, regionLabel: (k) => k, primaryRegion: () => 'EU-Germany', now: () => clock, escalator });
   };
@@ -104,8 +107,8 @@ describe('escalation', () => {
     down(site);
     const id = incident(site).incident_id;
     clock = T0 + 2 * MIN;
-    expect(repo.acknowledgeIncident(id, fx.userId, clock)).toBe(true);
-    expect(repo.acknowledgeIncident(id, fx.userId, clock)).toBe(false);
+    expect(handling.acknowledge(fx.userId, id, fx.userId, clock)).toBe(true);
+    expect(handling.acknowledge(fx.userId, id, fx.userId, clock)).toBe(false);
     expect(at(2)).toBe(1);
     expect(at(3)).toBe(0);
     expect(at(100)).toBe(0);
@@ -121,7 +124,7 @@ describe('escalation', () => {
     fx.addMethod('webhook', { webhook_url: 'https://hooks.example.com/x' });
     down(site);
     up(site);
-    expect(repo.acknowledgeIncident(incident(site).incident_id, fx.userId, clock)).toBe(false);
+    expect(handling.acknowledge(fx.userId, incident(site).incident_id, fx.userId, clock)).toBe(false);
     expect(incident(site).acknowledged_at).toBeNull();
   });
 

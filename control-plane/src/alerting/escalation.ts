@@ -5,10 +5,14 @@
 // outbox rows (idempotency key per incident, step, reminder and method) and timeline entries in
 // one transaction, so a restart neither skips nor repeats a step. The worker stops at the first
 // pass that sees the incident acknowledged (then tells Slack and PagerDuty once) or resolved.
+// Storms: with a hold (storms.ts), an incident's first step waits that long; a workspace with more
+// than its group threshold of openings within 60 s sends its waiting first steps as one group.
 import type { EscalationStep } from '@upfleet/proto/rest';
 import type { Logger } from '../logger';
 import type { EscalationRepo, EscalationRow } from './escalation-repo';
 import type { AlertingRepo, IncidentRow } from './repo';
+import { createStormGrouper, type Deliver } from './storms';
+import type { StormsRepo } from './storms-repo';
 import type { AlertEvent, AlertEventType, EndpointView, IncidentView } from './types';
 
 /** Platforms told of an acknowledgement (a reply in the Slack thread, PagerDuty's acknowledge). */
@@ -40,6 +44,9 @@ export interface EscalatorDeps {
   onQueued?(): void;
   /** How often due steps are looked for when nothing wakes the worker (default 1 s). */
   pollMs?: number;
+  /** Storm grouping: how long a first step waits for others of its workspace (0 or absent storms: none). */
+  storms?: StormsRepo;
+  holdMs?: number;
 }
 
 export function createEscalator(deps: EscalatorDeps) {
@@ -47,6 +54,7 @@ export function createEscalator(deps: EscalatorDeps) {
   const log = deps.logger.child({ component: 'escalation' });
   let timer: NodeJS.Timeout | null = null;
   let stopped = true;
+  const holdMs = deps.storms ? deps.holdMs ?? 0 : 0;
 
   const event = (type: AlertEventType, incident: IncidentRow, owner: IncidentOwner, at: number, extra: Partial<AlertEvent> = {}): AlertEvent => ({
     type, occurred_at: new Date(at).toISOString(), incident: incidentView(incident),
@@ -61,8 +69,13 @@ export function createEscalator(deps: EscalatorDeps) {
     return why === null;
   }
 
-  /** Fires the step or reminder at `row`'s position and moves it on; in the caller's transaction. */
-  function fire(row: EscalationRow, incident: IncidentRow, owner: IncidentOwner, at: number): number {
+  const single: Deliver = (d) => (repo.insertDelivery(d) ? 1 : 0);
+
+  /**
+   * Fires the step or reminder at `row`'s position and moves it on; in the caller's transaction.
+   * `deliver` takes each outbox row (a storm's grouper collects the first step's instead).
+   */
+  function fire(row: EscalationRow, incident: IncidentRow, owner: IncidentOwner, at: number, deliver: Deliver = single): number {
     const steps = JSON.parse(row.steps) as EscalationStep[];
     const scheduled = row.due_at ?? at;
     const implicit = row.escalation_policy_id === null;
@@ -80,14 +93,14 @@ export function createEscalator(deps: EscalatorDeps) {
         // No policy: every enabled method at once, as before policies existed (the same keys).
         const e = event('incident.opened', incident, owner, at);
         for (const m of repo.enabledMethodIds(incident.user_id)) {
-          if (repo.insertDelivery({ userId: incident.user_id, methodId: m, incidentId: incident.incident_id, event: e, key: `inc${incident.incident_id}-opened-m${m}`, now: at })) queued++;
+          queued += deliver({ userId: incident.user_id, methodId: m, incidentId: incident.incident_id, event: e, key: `inc${incident.incident_id}-opened-m${m}`, now: at });
         }
       } else {
         if (step > 1) esc.event(incident.incident_id, at, 'escalated', step, null, `Escalated to step ${step}`);
         const e = event('incident.opened', incident, owner, at, { step });
         for (const m of steps[index].alert_method_ids) {
           if (!usable(incident, m, step, at)) continue;
-          if (repo.insertDelivery({ userId: incident.user_id, methodId: m, incidentId: incident.incident_id, event: e, key: `inc${incident.incident_id}-s${step}-r0-m${m}`, now: at, step })) queued++;
+          queued += deliver({ userId: incident.user_id, methodId: m, incidentId: incident.incident_id, event: e, key: `inc${incident.incident_id}-s${step}-r0-m${m}`, now: at, step });
         }
       }
     } else if (row.next_repeat < row.repeat) {
@@ -117,7 +130,7 @@ export function createEscalator(deps: EscalatorDeps) {
     const row: EscalationRow = {
       incident_id: incident.incident_id, escalation_policy_id: policy?.escalation_policy_id ?? null, steps: JSON.stringify(steps),
       repeat: policy?.repeat ?? 0, repeat_every_minutes: policy?.repeat_every_minutes ?? 0, next_step: 0, next_repeat: 0,
-      due_at: at + steps[0].wait_minutes * MINUTE_MS, ack_sent: 0,
+      due_at: at + Math.max(steps[0].wait_minutes * MINUTE_MS, holdMs), ack_sent: 0,
     };
     esc.insert(row);
     return row.due_at! <= at ? fire(row, incident, owner, at) : 0;
@@ -127,6 +140,10 @@ export function createEscalator(deps: EscalatorDeps) {
     const e = repo.endpoint(incident.url_id);
     return e ? { id: e.url_id, name: e.name, url: e.url, user_id: e.user_id, escalation_policy_id: e.escalation_policy_id, depends_on: e.depends_on } : null;
   }
+
+  const grouper = deps.storms && holdMs > 0
+    ? createStormGrouper({ repo, esc, storms: deps.storms, logger: deps.logger, holdMs, fire, ownerOf })
+    : null;
 
   /** One pass: release children of resolved parents, fire what is due, tell of acknowledgements. Returns rows queued. */
   function tick(): number {
@@ -142,15 +159,18 @@ export function createEscalator(deps: EscalatorDeps) {
       queued += repo.transaction(() => {
         const incident = esc.incident(row.incident_id);
         const fresh = esc.get(row.incident_id);
-        if (!incident || !fresh || incident.resolved_at !== null || incident.acknowledged_at !== null) return 0;
+        // Moved on meanwhile (sent in a storm's group earlier in this pass): not due any more.
+        if (!incident || !fresh || fresh.due_at === null || fresh.due_at > t || incident.resolved_at !== null || incident.acknowledged_at !== null) return 0;
         const owner = ownerOf(incident);
         if (!owner) {
           esc.stop(row.incident_id);
           return 0;
         }
+        if (grouper && fresh.next_step === 0 && fresh.next_repeat === 0 && grouper.inStorm(incident.user_id, t)) return grouper.fireGroup(incident.user_id, t);
         return fire(fresh, incident, owner, t);
       });
     }
+    if (grouper) queued += grouper.recoveries(t);
     for (const row of esc.acknowledged(BATCH)) {
       queued += repo.transaction(() => {
         const incident = esc.incident(row.incident_id);
@@ -217,6 +237,10 @@ export function createEscalator(deps: EscalatorDeps) {
       // No escalation row: silenced and never released, or opened before escalations existed.
       if (!row) return typeof incident.suppressed_by === 'number' ? [] : null;
       esc.stop(incident.incident_id);
+      // Sent in a storm's group: its recovery is told grouped too (the worker's next passes).
+      if (typeof incident.group_id === 'number') return [];
+      // Still held (nothing sent yet): there is nothing to take back.
+      if (row.next_step === 0 && row.next_repeat === 0) return [];
       return row.escalation_policy_id === null ? null : esc.notifiedMethodIds(incident.incident_id);
     },
     tick,

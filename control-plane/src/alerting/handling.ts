@@ -1,6 +1,8 @@
 // Incidents people handle: the list with its state and who acknowledged, one incident with its
 // timeline, acknowledging (in the app, or through a message's signed link), and MTTA/MTTR. The
-// acknowledge is one compare-and-set statement; escalation learns of it by reading acknowledged_at.
+// acknowledge is one compare-and-set statement (handling-repo.ts), the only one: every path (the
+// app, the bulk and group acknowledge, the link) goes through it, records the timeline entry once
+// and wakes the escalator, which ends the escalation and tells Slack and PagerDuty once.
 import crypto from 'node:crypto';
 import {
   SECRET_FIELDS, type AlertPlatform, type Incident, type IncidentAcker, type IncidentDetail, type IncidentsAcknowledged, type IncidentState, type IncidentStats,
@@ -17,6 +19,7 @@ import type { TimelineRepo } from './timeline-repo';
 export const RESOLVED_CANNOT_ACK = "A resolved incident can't be acknowledged";
 export const ALREADY_ACKNOWLEDGED = 'This incident is already acknowledged';
 export const INCIDENT_NOT_FOUND = 'Incident not found';
+export const GROUP_NOT_FOUND = 'Incident group not found';
 
 const LIST_LIMIT = 500;
 const STATS_DEFAULT_RANGE_MS = 30 * 86_400_000;
@@ -33,11 +36,13 @@ export interface HandlingDeps {
   publicUrl: () => string;
   logger: Logger;
   now?: () => number;
+  /** Incidents were acknowledged just now (the escalator stops them at once rather than at its next pass). */
+  onAcknowledged?(this: void, incidentIds: number[]): void;
 }
 
-/** Where a link's acknowledgement stands, for the confirmation page. */
+/** Where a link's acknowledgement stands, for the confirmation page (a storm group's link: its incidents still open). */
 export type AckLinkState =
-  | { ok: true; incident: Incident; alertMethodId: number }
+  | { ok: true; incident: Incident; alertMethodId: number; group?: { group_id: number; incidents: Incident[] } }
   | { ok: false; status: 404 | 409 | 410; reason: string };
 
 export function createIncidentHandling(deps: HandlingDeps) {
@@ -64,6 +69,7 @@ export function createIncidentHandling(deps: HandlingDeps) {
     acknowledged_by: ackerOf(r),
     endpoint_name: r.endpoint_name,
     suppressed_by: r.suppressed_by ?? null,
+    group_id: r.group_id ?? null,
   });
 
   /** A provider's answer may echo a URL or token of the method: shown masked, as the method's own GET shows them. */
@@ -91,6 +97,8 @@ export function createIncidentHandling(deps: HandlingDeps) {
   function sign(incidentId: number, methodId: number): string {
     return crypto.createHmac('sha256', deps.linkKey).update(`ack:${incidentId}:${methodId}`).digest('base64url').slice(0, 32);
   }
+  const signGroup = (groupId: number, methodId: number) =>
+    crypto.createHmac('sha256', deps.linkKey).update(`ack-group:${groupId}:${methodId}`).digest('base64url').slice(0, 32);
 
   /** The incident and recipient a token names, or null when it is malformed or its signature is wrong. */
   function readToken(token: string): { incidentId: number; methodId: number } | null {
@@ -101,6 +109,27 @@ export function createIncidentHandling(deps: HandlingDeps) {
     return safeEqual(sign(incidentId, methodId), m[3]) ? { incidentId, methodId } : null;
   }
 
+  /** A storm group's token ('g' + group id): the group and recipient, or null. */
+  function readGroupToken(token: string): { groupId: number; methodId: number } | null {
+    const m = /^g([1-9]\d{0,14})\.([1-9]\d{0,14})\.([A-Za-z0-9_-]{32})$/.exec(token);
+    if (!m) return null;
+    const groupId = Number(m[1]);
+    const methodId = Number(m[2]);
+    return safeEqual(signGroup(groupId, methodId), m[3]) ? { groupId, methodId } : null;
+  }
+
+  /** A group's incidents (by its signed token, so by id), and of them those still to acknowledge. */
+  function groupOf(groupId: number): { all: HandledIncidentRow[]; open: HandledIncidentRow[] } {
+    const all = deps.repo.groupMembers(groupId);
+    return { all, open: all.filter((r) => r.resolved_at === null && r.acknowledged_at === null) };
+  }
+  function groupRefusal(g: { all: HandledIncidentRow[]; open: HandledIncidentRow[] }): { status: 404 | 409 | 410; reason: string } | null {
+    if (g.all.length === 0) return { status: 404, reason: 'This acknowledge link is not valid.' };
+    if (g.open.length > 0) return null;
+    if (g.all.every((r) => r.resolved_at !== null)) return { status: 410, reason: 'These incidents are resolved: there is nothing left to acknowledge.' };
+    return { status: 409, reason: 'These incidents were already acknowledged or resolved: the link works once.' };
+  }
+
   function refusal(r: HandledIncidentRow | undefined): { status: 404 | 409 | 410; reason: string } | null {
     if (!r) return { status: 404, reason: 'This acknowledge link is not valid.' };
     if (r.resolved_at !== null) return { status: 410, reason: 'This incident is resolved: there is nothing left to acknowledge.' };
@@ -108,7 +137,7 @@ export function createIncidentHandling(deps: HandlingDeps) {
     return null;
   }
 
-  return {
+  const api = {
     list(userId: number, f: { urlId: number | null; status: 'open' | 'resolved' | null; state: IncidentState | null }): Incident[] {
       return deps.repo.list(userId, { ...f, limit: LIST_LIMIT }).map(toIncident);
     },
@@ -155,16 +184,18 @@ export function createIncidentHandling(deps: HandlingDeps) {
         if (!r) throw notFound(INCIDENT_NOT_FOUND);
         throw conflict(r.resolved_at !== null ? RESOLVED_CANNOT_ACK : ALREADY_ACKNOWLEDGED);
       }
+      deps.onAcknowledged?.([id]);
       await deps.timeline.add({ incident_id: id, at: t, type: 'acknowledged', step: null, alert_method_id: null, detail: 'in the app' });
       log.info({ incidentId: id, memberId }, 'incident acknowledged');
       return toIncident(deps.repo.incident(userId, id)!);
     },
 
     /** Acknowledges several at once (a storm): each open one of the workspace; the rest are skipped with why. */
-    async acknowledgeMany(userId: number, ids: number[], memberId: number): Promise<IncidentsAcknowledged> {
+    async acknowledgeMany(userId: number, ids: number[], memberId: number | null): Promise<IncidentsAcknowledged> {
       const unique = [...new Set(ids)];
       const t = now();
       const done = new Set(deps.repo.acknowledgeMany(userId, unique, memberId, t));
+      if (done.size) deps.onAcknowledged?.([...done]);
       for (const id of done) await deps.timeline.add({ incident_id: id, at: t, type: 'acknowledged', step: null, alert_method_id: null, detail: 'in the app' });
       if (done.size) log.info({ incidentIds: [...done], memberId }, 'incidents acknowledged');
       const skipped = unique.filter((id) => !done.has(id)).map((id) => {
@@ -174,6 +205,18 @@ export function createIncidentHandling(deps: HandlingDeps) {
       return { acknowledged: unique.filter((id) => done.has(id)), skipped };
     },
 
+    /** Acknowledges every open incident of a storm group of the workspace (404: no such group). */
+    async acknowledgeGroup(userId: number, groupId: number, memberId: number): Promise<IncidentsAcknowledged> {
+      const ids = deps.repo.groupMembers(groupId).filter((r) => r.user_id === userId).map((r) => r.incident_id);
+      if (ids.length === 0) throw notFound(GROUP_NOT_FOUND);
+      return api.acknowledgeMany(userId, ids, memberId);
+    },
+
+    /** The link a storm group's message to `methodId` carries: a POST acknowledges every open incident of the group. */
+    groupAckUrl(groupId: number, methodId: number): string {
+      return `${deps.publicUrl().replace(/\/+$/, '')}/ack/g${groupId}.${methodId}.${signGroup(groupId, methodId)}`;
+    },
+
     /** The link a message to `methodId` about `incidentId` carries: it acknowledges on POST only. */
     ackUrl(incidentId: number, methodId: number): string {
       return `${deps.publicUrl().replace(/\/+$/, '')}/ack/${incidentId}.${methodId}.${sign(incidentId, methodId)}`;
@@ -181,6 +224,13 @@ export function createIncidentHandling(deps: HandlingDeps) {
 
     /** What the link's confirmation page shows; changes nothing. */
     linkState(token: string): AckLinkState {
+      const gt = readGroupToken(token);
+      if (gt) {
+        const g = groupOf(gt.groupId);
+        const refusedGroup = groupRefusal(g);
+        if (refusedGroup) return { ok: false, ...refusedGroup };
+        return { ok: true, incident: toIncident(g.open[0]), alertMethodId: gt.methodId, group: { group_id: gt.groupId, incidents: g.open.map(toIncident) } };
+      }
       const t = readToken(token);
       const r = t ? deps.repo.incidentById(t.incidentId) : undefined;
       const refused = refusal(r);
@@ -190,12 +240,27 @@ export function createIncidentHandling(deps: HandlingDeps) {
 
     /** Acknowledges through a link, once: recorded as acknowledged via the link of the recipient's method. */
     async acknowledgeByLink(token: string): Promise<AckLinkState> {
+      const gt = readGroupToken(token);
+      if (gt) {
+        const g = groupOf(gt.groupId);
+        const refusedGroup = groupRefusal(g);
+        if (refusedGroup) return { ok: false, ...refusedGroup };
+        const at = now();
+        const done = deps.repo.acknowledgeMany(g.all[0].user_id, g.open.map((r) => r.incident_id), null, at);
+        if (done.length === 0) return { ok: false, ...groupRefusal(groupOf(gt.groupId))! };
+        deps.onAcknowledged?.(done);
+        for (const id of done) await deps.timeline.add({ incident_id: id, at, type: 'acknowledged', step: null, alert_method_id: gt.methodId, detail: 'via group link' });
+        log.info({ groupId: gt.groupId, incidentIds: done, alertMethodId: gt.methodId }, 'storm group acknowledged via link');
+        const acked = done.map((id) => toIncident(deps.repo.incidentById(id)!));
+        return { ok: true, incident: acked[0], alertMethodId: gt.methodId, group: { group_id: gt.groupId, incidents: acked } };
+      }
       const t = readToken(token);
       const r = t ? deps.repo.incidentById(t.incidentId) : undefined;
       const refused = refusal(r);
       if (refused) return { ok: false, ...refused };
       const at = now();
       if (!deps.repo.acknowledge(r!.user_id, r!.incident_id, null, at)) return { ok: false, ...refusal(deps.repo.incidentById(r!.incident_id))! };
+      deps.onAcknowledged?.([r!.incident_id]);
       await deps.timeline.add({ incident_id: r!.incident_id, at, type: 'acknowledged', step: null, alert_method_id: t!.methodId, detail: 'via link' });
       log.info({ incidentId: r!.incident_id, alertMethodId: t!.methodId }, 'incident acknowledged via link');
       return { ok: true, incident: toIncident(deps.repo.incidentById(r!.incident_id)!), alertMethodId: t!.methodId };
@@ -215,5 +280,6 @@ export function createIncidentHandling(deps: HandlingDeps) {
       };
     },
   };
+  return api;
 }
 export type IncidentHandling = ReturnType<typeof createIncidentHandling>;

@@ -13,6 +13,8 @@ import { createAlertEvaluator } from './evaluator';
 import { createEscalator } from './escalation';
 import type { EscalationRepo } from './escalation-repo';
 import type { ThreadsRepo } from './threads-repo';
+import { STORM_HOLD_MS } from './storms';
+import type { StormsRepo } from './storms-repo';
 import type { IncidentHooks } from './incidents';
 import type { AlertingRepo } from './repo';
 import type { AlertEvent, Channel } from './types';
@@ -47,6 +49,12 @@ export interface AlertingDeps {
   escalationPollMs?: number;
   /** Incidents' threads per method (Slack replies and updates); absent: every message stands alone. */
   threads?: ThreadsRepo;
+  /** Storms (with escalations): grouped messages; absent: every incident's messages go alone. */
+  storms?: StormsRepo;
+  /** How long a new incident's first message waits for a storm to form (default STORM_HOLD_MS; 0: no grouping). */
+  stormHoldMs?: number;
+  /** The acknowledge link of a storm group's message to a method (every open incident of the group). */
+  groupAckUrl?(this: void, groupId: number, methodId: number): string;
 }
 
 /** Why an email or SMS delivery of an unverified account fails. */
@@ -86,11 +94,14 @@ export function createAlerting(deps: AlertingDeps) {
   }
 
   const dispatcher = createDispatcher({
-    repo: deps.repo, channels, method, logger: deps.logger, now, pollMs: deps.pollMs, ackUrl: deps.ackUrl, threads: deps.threads,
+    repo: deps.repo, channels, method, logger: deps.logger, now, pollMs: deps.pollMs, ackUrl: deps.ackUrl, groupAckUrl: deps.groupAckUrl, threads: deps.threads,
     onOutcome: (platform, result) => deliveries.inc({ platform, result }),
   });
   const escalator = deps.escalations
-    ? createEscalator({ repo: deps.repo, esc: deps.escalations, logger: deps.logger, now, onQueued: () => dispatcher.wake(), pollMs: deps.escalationPollMs })
+    ? createEscalator({
+      repo: deps.repo, esc: deps.escalations, logger: deps.logger, now, onQueued: () => dispatcher.wake(), pollMs: deps.escalationPollMs,
+      storms: deps.storms, holdMs: deps.stormHoldMs ?? STORM_HOLD_MS,
+    })
     : undefined;
   const evaluator = createAlertEvaluator({
     repo: deps.repo, logger: deps.logger, regionLabel: deps.regionLabel, primaryRegion: deps.primaryRegion, now,
@@ -161,13 +172,11 @@ export function createAlerting(deps: AlertingDeps) {
     },
 
     /**
-     * Records an acknowledgement (compare-and-set: false when already acknowledged or resolved); the
-     * escalation worker stops the incident's steps and tells Slack and PagerDuty.
+     * Incidents were acknowledged (by handling.ts, the one acknowledge path): the escalation worker
+     * looks now, so their steps and reminders end and Slack and PagerDuty hear it without waiting a poll.
      */
-    acknowledge(incidentId: number, userId: number): boolean {
-      const done = deps.repo.acknowledgeIncident(incidentId, userId, now());
-      if (done) escalator?.wake();
-      return done;
+    acknowledged(): void {
+      escalator?.wake();
     },
     /** One escalation pass now (tests with a fake clock); returns the outbox rows it queued. */
     escalationTick: (): number => escalator?.tick() ?? 0,

@@ -37,6 +37,8 @@ export interface IncidentRow {
   suppressed_by?: number | null;
   acknowledged_at?: number | null;
   acknowledged_by?: number | null;
+  /** The storm group its first message went out in. */
+  group_id?: number | null;
 }
 
 export interface DeliveryRow {
@@ -92,11 +94,9 @@ export function createAlertingRepo(db: Db, endpoints: Pick<EndpointsRepo, 'monit
     updateIncident: db.prepare('UPDATE incidents SET regions = ?, cause = ?, flapping = ? WHERE incident_id = ?'),
     enabledMethods: db.prepare('SELECT alert_method_id FROM alert_methods WHERE user_id = ? AND is_enabled = 1 ORDER BY alert_method_id').pluck(),
     insertDelivery: db.prepare(`INSERT OR IGNORE INTO alert_deliveries (user_id, alert_method_id, incident_id, event, idempotency_key, payload,
-        status, attempts, next_attempt_at, last_error, created_at, delivered_at, step)
+        status, attempts, next_attempt_at, last_error, created_at, delivered_at, step, group_id)
       VALUES (@user_id, @alert_method_id, @incident_id, @event, @idempotency_key, @payload, @status, @attempts, @next_attempt_at,
-        @last_error, @created_at, @delivered_at, @step)`),
-    acknowledge: db.prepare(`UPDATE incidents SET acknowledged_at = ?, acknowledged_by = ?
-      WHERE incident_id = ? AND acknowledged_at IS NULL AND resolved_at IS NULL`),
+        @last_error, @created_at, @delivered_at, @step, @group_id)`),
     due: db.prepare(`SELECT * FROM alert_deliveries WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, delivery_id LIMIT ?`),
     pending: db.prepare(`SELECT COUNT(*) FROM alert_deliveries WHERE status = 'pending'`).pluck(),
     nextDue: db.prepare(`SELECT MIN(next_attempt_at) FROM alert_deliveries WHERE status = 'pending'`).pluck(),
@@ -141,20 +141,14 @@ export function createAlertingRepo(db: Db, endpoints: Pick<EndpointsRepo, 'monit
     enabledMethodIds: (userId: number) => q.enabledMethods.all(userId) as number[],
     /** One outbox row; a second row with the same idempotency key is ignored. */
     insertDelivery(d: { userId: number; methodId: number; incidentId: number | null; event: AlertEvent; key: string; now: number;
-      done?: { ok: boolean; error: string | null }; step?: number | null }): boolean {
+      done?: { ok: boolean; error: string | null }; step?: number | null; groupId?: number | null }): boolean {
       return q.insertDelivery.run({
-        step: d.step ?? null,
+        step: d.step ?? null, group_id: d.groupId ?? null,
         user_id: d.userId, alert_method_id: d.methodId, incident_id: d.incidentId, event: eventName(d.event), idempotency_key: d.key,
         payload: JSON.stringify(d.event), status: d.done ? (d.done.ok ? 'delivered' : 'failed') : 'pending', attempts: d.done ? 1 : 0,
         next_attempt_at: d.now, last_error: d.done?.error ?? null, created_at: d.now, delivered_at: d.done?.ok ? d.now : null,
       }).changes === 1;
     },
-    /**
-     * Records who acknowledged an open incident and when; false when it was acknowledged already or
-     * has resolved (compare-and-set). The escalation worker reads the column: no further steps or
-     * reminders, and the acknowledgement goes to the Slack thread and PagerDuty once.
-     */
-    acknowledgeIncident: (incidentId: number, userId: number, at: number): boolean => q.acknowledge.run(at, userId, incidentId).changes === 1,
     due: (now: number, limit: number) => q.due.all(now, limit) as DeliveryRow[],
     nextDueAt: () => q.nextDue.get() as number | null,
     pendingCount: () => q.pending.get() as number,
@@ -178,5 +172,6 @@ export type AlertingRepo = ReturnType<typeof createAlertingRepo>;
 
 const EVENT_NAMES: Record<AlertEvent['type'], DeliveryEvent> = {
   'incident.opened': 'opened', 'incident.resolved': 'resolved', 'incident.reminder': 'reminder', 'incident.acknowledged': 'acknowledged', test: 'test',
+  'incident.group_opened': 'opened', 'incident.group_resolved': 'resolved',
 };
 const eventName = (e: AlertEvent): DeliveryEvent => EVENT_NAMES[e.type];

@@ -1,11 +1,12 @@
 // Alert thresholds per endpoint and alert methods (notification channels) per user.
 import { MASK_CHAR, MESSAGES, PLATFORM_FIELDS, SECRET_FIELDS, type AlertMethod, type AlertPlatform, type AlertThreshold, type Feature } from '@upfleet/proto/rest';
-import { platformConfig, type AlertMethodCreateBody, type AlertMethodUpdateBody, type AlertThresholdsBody } from '@upfleet/proto/schemas';
+import { platformConfig, type AlertMethodCreateBody, type AlertMethodUpdateBody, type AlertSettingsBody, type AlertThresholdsBody } from '@upfleet/proto/schemas';
 import { AppError, badRequest, conflict, notFound } from '../errors';
 import type { AttemptId, LimitBucket, RateLimiter } from '../services/rate-limiter';
 import type { SecretBox } from '../lib/crypto';
 import { regionLabel, type CatalogRepo } from '../store/catalog-repo';
 import type { AlertsRepo, AlertMethodRow } from './settings-repo';
+import { DEFAULT_GROUP_THRESHOLD, type StormsRepo } from './storms-repo';
 import type { EndpointsRepo } from '../store/endpoints-repo';
 import { parseInput } from '../services/validation';
 import { createSigningSecret } from './channels/webhook';
@@ -52,6 +53,9 @@ export function createAlertService(deps: {
   advancedAlerts?: (userId: number) => boolean | Promise<boolean>;
   /** Whether the user's email is verified (always true without SMTP). */
   emailVerified?: (userId: number) => boolean | Promise<boolean>;
+  /** The workspace's storm settings (its group threshold); absent: the default, unchangeable. */
+  storms?: Pick<StormsRepo, 'threshold' | 'setThreshold'>;
+  now?: () => number;
 }) {
   const { alerts, catalog } = deps;
 
@@ -206,6 +210,16 @@ export function createAlertService(deps: {
     deleteMethod(userId: number, id: number) {
       if (!alerts.deleteMethod(userId, id)) throw notFound('Alert method not found');
       return { alert_method_id: id };
+    },
+
+    /** The workspace's alerting settings: how many openings within 60 s make a storm (grouped messages). */
+    settings(userId: number): { group_threshold: number } {
+      return { group_threshold: deps.storms?.threshold(userId) ?? DEFAULT_GROUP_THRESHOLD };
+    },
+    saveSettings(userId: number, body: AlertSettingsBody): { group_threshold: number } {
+      if (!deps.storms) throw badRequest('Alert settings cannot be changed on this server');
+      deps.storms.setThreshold(userId, body.group_threshold, (deps.now ?? Date.now)());
+      return { group_threshold: deps.storms.threshold(userId) };
     },
   };
 }

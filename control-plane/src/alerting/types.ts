@@ -1,7 +1,16 @@
 // Shapes shared by the evaluator, the outbox, the message renderer and the channels.
 
 export type DeliveryEvent = 'opened' | 'resolved' | 'test' | 'reminder' | 'acknowledged';
-export type AlertEventType = 'incident.opened' | 'incident.resolved' | 'test' | 'incident.reminder' | 'incident.acknowledged';
+export type AlertEventType = 'incident.opened' | 'incident.resolved' | 'test' | 'incident.reminder' | 'incident.acknowledged'
+  | 'incident.group_opened' | 'incident.group_resolved';
+
+/** One incident of a grouped message (a storm): what it is about, and the recipient's own acknowledge link. */
+export interface GroupedIncident {
+  incident: IncidentView;
+  endpoint: EndpointView;
+  /** Set at send time (like a single message's link); resolved messages carry none. */
+  ack_url?: string | null;
+}
 
 export interface IncidentView {
   id: number;
@@ -34,6 +43,8 @@ export interface AlertEvent {
   reminder?: { n: number; of: number };
   /** incident.acknowledged: who did. */
   acknowledged_by?: string;
+  /** incident.group_opened / group_resolved (a storm): the group and the incidents it lists (incident and endpoint are null). */
+  group?: { id: number; incidents: GroupedIncident[] };
 }
 
 /** What a channel reports after one try. `final` failures are not retried. */
@@ -45,7 +56,7 @@ export interface OutgoingMessage {
   /** Idempotency key of the delivery; the webhook's `webhook-id`. */
   id: string;
   event: AlertEvent;
-  /** The recipient's acknowledge link (an opened incident's messages only): its page asks, a POST acknowledges. */
+  /** The recipient's acknowledge link (an opened incident's messages only; a group's: every open incident of it): its page asks, a POST acknowledges. */
   ack_url?: string | null;
 }
 

@@ -7,6 +7,7 @@ import { createHandlingRepo } from '../alerting/handling-repo';
 import { createAlertingRepo } from '../alerting/repo';
 import { createEscalationRepo } from '../alerting/escalation-repo';
 import { createThreadsRepo } from '../alerting/threads-repo';
+import { createStormsRepo } from '../alerting/storms-repo';
 import { createAlertService } from '../alerting/settings';
 import { createAlertsRepo } from '../alerting/settings-repo';
 import { createTimelineRepo } from '../alerting/timeline-repo';
@@ -25,12 +26,15 @@ import { ackLinkRoutes } from '../http/routes/ack-links';
 import { escalationPolicyRoutes } from '../http/routes/escalation-policies';
 
 export function createAlertingFeature(base: Foundation, deps: { maintenance: MaintenanceService; statusPages: StatusPageService; events: EventHub; live: LiveStateService },
-  opts: { now?: () => number; escalationPollMs?: number } = {}) {
+  opts: { now?: () => number; escalationPollMs?: number; stormHoldMs?: number } = {}) {
   const { config } = base;
   const alertsRepo = createAlertsRepo(base.db);
+  const storms = createStormsRepo(base.db);
   const incidents = createIncidentHandling({
     repo: createHandlingRepo(base.db), timeline: createTimelineRepo(base.sql.db), alerts: alertsRepo, box: base.box,
     linkKey: base.key('incident-ack-links'), publicUrl: base.publicUrl, logger: base.logger, now: base.now,
+    // Read when an acknowledgement happens, after both are built.
+    onAcknowledged: () => alerting.acknowledged(),
   });
   // Auto reports are written after the incident (the evaluator does not wait on the database); a failure is logged.
   const hookFailed = (err: Error) => base.logger.error({ err: err.message }, 'status page auto report failed');
@@ -51,6 +55,9 @@ export function createAlertingFeature(base: Foundation, deps: { maintenance: Mai
     ackUrl: (incidentId, methodId) => incidents.ackUrl(incidentId, methodId),
     repo: createAlertingRepo(base.db),
     escalations: createEscalationRepo(base.db),
+    storms,
+    stormHoldMs: opts.stormHoldMs ?? config.alerting.groupHoldSeconds * 1000,
+    groupAckUrl: (groupId, methodId) => incidents.groupAckUrl(groupId, methodId),
     threads: createThreadsRepo(base.sql.db),
     now: opts.now,
     escalationPollMs: opts.escalationPollMs,
@@ -75,6 +82,7 @@ export function createAlertingFeature(base: Foundation, deps: { maintenance: Mai
   const alerts = createAlertService({
     alerts: alertsRepo, endpoints: base.endpointsRepo, catalog: base.catalog, box: base.box, onThresholdsChanged: (urlId) => alerting.thresholdsChanged(urlId),
     limiter: base.limiter, advancedAlerts: async (userId) => (await base.planOf(userId)).advanced_alerts, emailVerified: base.emailVerified,
+    storms, now: base.now,
   });
   const escalationPolicies = createEscalationPolicyService({ repo: createEscalationPoliciesRepo(base.sql.db), planOf: base.planOf, now: base.now });
   return {

@@ -4,7 +4,6 @@
 // restarts of the control plane on the same DATA_DIR: no step is skipped or repeated.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '@upfleet/proto/rest';
-import { createAlertingRepo } from '../alerting/repo';
 import { startHttpReceiver, type HttpReceiver } from '../testing/alert-receivers';
 import { startHarness, type Harness } from '../testing/harness';
 
@@ -18,7 +17,7 @@ let other: string;
 beforeAll(async () => {
   receiver = await startHttpReceiver(() => ({ status: 200, body: { ok: true, ts: '1700000000.000100', channel: 'C1' } }));
   h = await startHarness({ SLACK_API_URL: `${receiver.url}/api` }, {
-    results: null, now: () => clock, alertingNow: () => clock, heartbeatTickMs: 3600_000, escalationTickMs: 50,
+    results: null, now: () => clock, alertingNow: () => clock, heartbeatTickMs: 3600_000, escalationTickMs: 50, stormHoldMs: 0,
   });
   const a = await h.signup();
   await h.setPackage(a.user.email, 'Pro');
@@ -217,7 +216,7 @@ describe('a policy run across restarts', () => {
     expect(slacks()[1].body).not.toContain('xoxb-run');
 
     const [incident] = (await h.call('GET', `/api/users/incidents?endpoint_id=${e.url_id}`, undefined, w.token)).body.data;
-    expect(createAlertingRepo(h.cp.db).acknowledgeIncident(incident.incident_id, w.user.id, clock)).toBe(true);
+    expect((await h.call('POST', `/api/users/incidents/${incident.incident_id}/acknowledge`, undefined, w.token)).status).toBe(200);
     await until(() => slacks().length === 3);
     expect(JSON.parse(slacks()[2].body)).toMatchObject({ thread_ts: '1700000000.000100', text: expect.stringMatching(new RegExp(`^Acknowledged by ${w.user.username}: Checkout`)) });
     clock += 60 * MIN;

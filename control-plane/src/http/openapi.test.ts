@@ -66,6 +66,7 @@ describe('GET /api/openapi.json', () => {
       'GET /api/users/alert-methods/{alert_method_id}/signing-secret', 'POST /api/users/alert-methods/{alert_method_id}/test',
       'GET /api/users/alert-methods/{alert_method_id}/deliveries', 'GET /api/users/incidents', 'POST /api/public/create-checkout-session',
       'GET /api/users/incidents/{id}', 'GET /api/users/incidents/stats', 'POST /api/users/incidents/{id}/acknowledge', 'POST /api/users/incidents/acknowledge',
+      'POST /api/users/incidents/groups/{id}/acknowledge', 'GET /api/users/alert-settings', 'PUT /api/users/alert-settings',
       'GET /api/public/billing', 'GET /api/public/invitations/{token}',
       // Escalation policies
       'GET /api/users/escalation-policies', 'POST /api/users/escalation-policies', 'GET /api/users/escalation-policies/{id}',
@@ -291,6 +292,14 @@ describe('GET /api/openapi.json', () => {
     await call('POST', '/api/users/incidents/acknowledge', '/api/users/incidents/acknowledge', { incident_ids: [] }, key); // 400
     expect((await call('GET', '/api/users/incidents/{id}', `/api/users/incidents/${inc}`, undefined, key)).body.data.timeline.map((e: { type: string }) => e.type)).toEqual(['opened', 'acknowledged']);
     await call('GET', '/api/users/incidents/{id}', '/api/users/incidents/987654', undefined, key); // 404
+    const group = Number(h.cp.db.prepare('INSERT INTO incident_groups (user_id, created_at) VALUES (?, ?)').run(s.user.id, Date.now()).lastInsertRowid);
+    h.cp.db.prepare("INSERT INTO incidents (user_id, url_id, condition, regions, cause, opened_at, group_id) VALUES (?, ?, 'threshold:latency:any', '[]', 'slow', ?, ?)")
+      .run(s.user.id, id, Date.now() - 60_000, group);
+    expect((await call('POST', '/api/users/incidents/groups/{id}/acknowledge', `/api/users/incidents/groups/${group}/acknowledge`, undefined, key)).body.data.acknowledged).toHaveLength(1);
+    await call('POST', '/api/users/incidents/groups/{id}/acknowledge', '/api/users/incidents/groups/987654/acknowledge', undefined, key); // 404
+    await call('GET', '/api/users/alert-settings', '/api/users/alert-settings', undefined, key);
+    await call('PUT', '/api/users/alert-settings', '/api/users/alert-settings', { group_threshold: 8 }, key);
+    await call('PUT', '/api/users/alert-settings', '/api/users/alert-settings', { group_threshold: 1 }, key); // 400
     expect((await call('GET', '/api/users/incidents/stats', '/api/users/incidents/stats', undefined, key)).body.data.endpoints).toHaveLength(1);
     await call('GET', '/api/users/incidents/stats', '/api/users/incidents/stats?from=soon', undefined, key); // 400
     const incidentsCsv = await fetch(`${h.cp.url}/api/users/incidents?format=csv`, { headers: { authorization: `Bearer ${key}` } });

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import {
   AlertDeliveryResource, AlertMethodCreatedResource, CheckoutSessionResource, PublicCheckoutSessionBody, EscalationPolicyBody, EscalationPolicyResource, IncidentDetailResource, IncidentResource, IncidentsAcknowledgeBody, IncidentsAcknowledgedResource, IncidentStatsQuery, IncidentStatsResource, IncidentsQuery, SigningSecretResource, TestSendResult,
-  AlertMethodCreateBody, AlertMethodDeleted, AlertMethodResource, AlertMethodUpdateBody, AlertThresholdResource, AlertThresholdsBody,
+  AlertMethodCreateBody, AlertMethodDeleted, AlertSettingsBody, AlertSettingsResource, AlertMethodResource, AlertMethodUpdateBody, AlertThresholdResource, AlertThresholdsBody,
   ApiKeyCreateBody, ApiKeyResource, BrowserRunBody, BrowserRunResource, CreatedApiKeyResource, DashboardResource, EndpointCreateBody, EndpointDeleted, EndpointResource,
   EndpointSavedResource, EndpointListQuery, EndpointToggleBody, EndpointToggleResult, EndpointUpdateBody, GraphQuery, GraphsResource, MonitorTypeResource,
   PackageResource, PingLogResource, RegionResource, ResultsExportQuery, RESULT_EXPORT_COLUMNS, BadgeResource,
@@ -65,6 +65,9 @@ export const API_ROUTES: ApiRoute[] = [
   { method: 'get', path: '/api/users/incidents/stats', summary: 'MTTA and MTTR per endpoint, in seconds, over the incidents opened in a range (default: the last 30 days)', tag: 'Alerts', access: 'key', query: IncidentStatsQuery, data: IncidentStatsResource },
   { method: 'get', path: '/api/users/incidents/{id}', summary: 'An incident with its timeline: opened, each delivery, escalation entries, acknowledged by, resolved', tag: 'Alerts', access: 'key', data: IncidentDetailResource },
   { method: 'post', path: '/api/users/incidents/acknowledge', summary: 'Acknowledge several incidents at once (editors and above): the open ones of the workspace; the others are listed as skipped with why', tag: 'Alerts', access: 'key', body: IncidentsAcknowledgeBody, data: IncidentsAcknowledgedResource },
+  { method: 'post', path: '/api/users/incidents/groups/{id}/acknowledge', summary: "Acknowledge a storm group (editors and above): every open incident of it; the others are listed as skipped with why", tag: 'Alerts', access: 'key', data: IncidentsAcknowledgedResource, errors: [404] },
+  { method: 'get', path: '/api/users/alert-settings', summary: "The workspace's alert settings: group_threshold, how many incidents opening within 60 s make a storm (grouped messages)", tag: 'Alerts', access: 'key', data: AlertSettingsResource },
+  { method: 'put', path: '/api/users/alert-settings', summary: "Change the workspace's alert settings (admins): group_threshold 2–100", tag: 'Alerts', access: 'key', body: AlertSettingsBody, data: AlertSettingsResource },
   { method: 'post', path: '/api/users/incidents/{id}/acknowledge', summary: 'Acknowledge an open incident (editors and above); a resolved or already acknowledged one answers 409', tag: 'Alerts', access: 'key', data: IncidentResource, errors: [409] },
   {
     method: 'get', path: '/api/users/endpoints/{url_id}/results', summary: 'Export an endpoint\'s raw results as a CSV or NDJSON file (streamed)', tag: 'Endpoints', access: 'key',

@@ -27,7 +27,6 @@ import { createChangeHub } from '../change-hub';
 import { createStatusPageService } from './status-pages';
 import { createMaintenanceService } from '../maintenance';
 import { createStatusPagesRepo } from '../store/status-pages-repo';
-import { sqliteSql } from '../store/sql/open';
 import { StatusPageBody } from '@upfleet/proto/schemas';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'upfleet-plan-policy-'));
@@ -86,7 +85,7 @@ async function refusal(fn: () => unknown): Promise<string | null> {
 }
 
 const featureCase = (field: 'ping_host' | 'cert_expiry' | 'response_code' | 'response_time', label: string) => async () => {
-  const { userId } = userOn({ [field]: false });
+  const { userId } = await userOn({ [field]: false });
   expect(await refusal(() => endpoints.create(userId, body({ [field]: true })))).toBe(MESSAGES.featureNotInPlan(label));
   expect((await endpoints.dashboard(userId))[field]).toBe(false);
 };
@@ -106,11 +105,11 @@ const ENFORCED: Record<string, { where: string; show: () => void | Promise<void>
   max_endpoints: {
     where: 'services/endpoints.ts create and toggle; services/plan-change.ts switches the newest off',
     show: async () => {
-      const { userId, plan } = userOn({ max_endpoints: 1 });
+      const { userId, plan } = await userOn({ max_endpoints: 1 });
       const first = await endpoints.create(userId, body());
       expect(await refusal(() => endpoints.create(userId, body()))).toBe(MESSAGES.tooManyEndpoints(1, plan.package_name));
       await endpoints.toggle(userId, first.url_id, { monitoring_enabled: false });
-      const { userId: big } = userOn({});
+      const { userId: big } = await userOn({});
       const a = await endpoints.create(big, body());
       const b = await endpoints.create(big, body());
       await planChanger.applyPlan(big, plan, 'a test');
@@ -121,14 +120,14 @@ const ENFORCED: Record<string, { where: string; show: () => void | Promise<void>
   max_regions: {
     where: 'services/endpoints.ts create and update; services/plan-change.ts keeps the first regions',
     show: async () => {
-      const { userId, plan } = userOn({ max_regions: 1 });
+      const { userId, plan } = await userOn({ max_regions: 1 });
       expect(await refusal(() => endpoints.create(userId, body({ regions: ['EU-Germany', 'US-Virginia'] })))).toBe(MESSAGES.tooManyRegions(1, plan.package_name));
     },
   },
   multi_region: {
     where: 'services/endpoints.ts create and update; services/plan-change.ts keeps the primary region',
     show: async () => {
-      const { userId, plan } = userOn({ multi_region: false });
+      const { userId, plan } = await userOn({ multi_region: false });
       expect(await refusal(() => endpoints.create(userId, body({ regions: ['US-Virginia'] })))).toBe(
         `Your ${plan.package_name} plan monitors from the primary region EU - Germany only. Please upgrade to select more regions.`,
       );
@@ -137,7 +136,7 @@ const ENFORCED: Record<string, { where: string; show: () => void | Promise<void>
   check_frequency_seconds: {
     where: "services/check-placement.ts: each check's interval_seconds (and timeout) is the plan's, or the endpoint's own when longer; services/endpoints.ts refuses a shorter one (403)",
     show: async () => {
-      const { userId, plan } = userOn({ check_frequency_seconds: 45 });
+      const { userId, plan } = await userOn({ check_frequency_seconds: 45 });
       const e = await endpoints.create(userId, body());
       expect(checksForEndpoint(endpointsRepo.monitoredById(e.url_id)!, 'EU-Germany').map((c) => c.interval_seconds)).toEqual([45]);
       const own = await endpoints.create(userId, body({ url: 'https://own-interval.example.com/', check_frequency_seconds: 600 }));
@@ -148,7 +147,7 @@ const ENFORCED: Record<string, { where: string; show: () => void | Promise<void>
   retention_days: {
     where: "services/check-placement.ts: each check's retention_days (ClickHouse's TTL reads it per row)",
     show: async () => {
-      const { userId } = userOn({ retention_days: 77 });
+      const { userId } = await userOn({ retention_days: 77 });
       const e = await endpoints.create(userId, body());
       expect(checksForEndpoint(endpointsRepo.monitoredById(e.url_id)!, 'EU-Germany').map((c) => c.retention_days)).toEqual([77]);
     },
@@ -156,7 +155,7 @@ const ENFORCED: Record<string, { where: string; show: () => void | Promise<void>
   ssl_monitoring: {
     where: 'services/endpoints.ts: Certificate Expiry needs it too; the dashboard and the pricing page say so',
     show: async () => {
-      const { userId, plan } = userOn({ ssl_monitoring: false });
+      const { userId, plan } = await userOn({ ssl_monitoring: false });
       expect(await refusal(() => endpoints.create(userId, body({ cert_expiry: true })))).toBe(MESSAGES.featureNotInPlan('Certificate Expiry'));
       expect((await endpoints.dashboard(userId)).cert_expiry).toBe(false);
       expect(pricingLines(plan)).not.toContain('SSL certificate monitoring');
@@ -166,7 +165,7 @@ const ENFORCED: Record<string, { where: string; show: () => void | Promise<void>
   advanced_alerts: {
     where: 'alerting/settings.ts: SMS test sends need it (403 SMS_TEST_NEEDS_PLAN, walked over HTTP in http/alerting-api.test.ts); the pricing page sells it as SMS alerts',
     show: async () => {
-      const { userId, plan } = userOn({ advanced_alerts: false });
+      const { userId, plan } = await userOn({ advanced_alerts: false });
       expect((await endpoints.planOf(userId)).advanced_alerts).toBe(false);
       expect(pricingLines(plan)).not.toContain('SMS alerts');
       expect(pricingLines({ ...plan, advanced_alerts: true })).toContain('SMS alerts');
@@ -175,14 +174,14 @@ const ENFORCED: Record<string, { where: string; show: () => void | Promise<void>
   api_access: {
     where: 'services/api-keys.ts: creating a key and every request made with one (403)',
     show: async () => {
-      const { userId } = userOn({ api_access: false });
+      const { userId } = await userOn({ api_access: false });
       expect(await refusal(() => apiKeys.create(userId, { name: 'ci' }))).toBe(MESSAGES.apiAccessNotInPlan);
     },
   },
   monitor_kinds: {
     where: 'services/endpoints.ts create and update (403); absent in a plan means every kind',
     show: async () => {
-      const { userId } = userOn({});
+      const { userId } = await userOn({});
       const id = (await endpoints.planOf(userId)).package_id;
       db.prepare(`UPDATE packages SET monitor_kinds = '["http","heartbeat"]' WHERE package_id = ?`).run(id);
       expect(await refusal(() => endpoints.create(userId, body({ kind: 'tcp', url: undefined, target: 'db.example.com:5432' })))).toBe(MESSAGES.featureNotInPlan('TCP Port'));
@@ -213,7 +212,7 @@ const ENFORCED: Record<string, { where: string; show: () => void | Promise<void>
   browser_checks: {
     where: 'services/endpoints.ts create and update (403); seeded Free 0, Starter 2, Pro 10, Business 50; the pricing page sells it',
     show: async () => {
-      const { userId, plan } = userOn({}); // the column's default: none
+      const { userId, plan } = await userOn({}); // the column's default: none
       expect(plan.browser_checks).toBe(0);
       expect(pricingLines(plan).join('\n')).not.toMatch(/browser check/);
       const browser = () => body({ kind: 'browser', url: `https://b${Math.random()}.example.com/`, response_code: undefined });

@@ -860,6 +860,31 @@ CREATE INDEX rate_limit_events_key ON rate_limit_events (bucket, key, ts);
     ],
   },
   {
+    // Storms: incidents of a workspace whose first messages went out together as one grouped
+    // message per method (a group), each incident naming its group (NULL: alone) and whether its
+    // recovery was told yet; a grouped delivery names its group (its incident_id is NULL). A
+    // workspace's alert settings: how many openings within 60 s make a storm (its group threshold).
+    id: 130,
+    name: 'incident_groups',
+    sql: '',
+    steps: (db, dialect) => [
+      withIdKey(db.schema.createTable('incident_groups'), 'group_id', dialect)
+        .addColumn('user_id', 'bigint', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('created_at', 'bigint', (c) => c.notNull()),
+      db.schema.createIndex('incident_groups_user').on('incident_groups').column('user_id'),
+      db.schema.alterTable('incidents').addColumn('group_id', 'bigint'),
+      db.schema.alterTable('incidents').addColumn('group_recovery_sent', 'bigint', (c) => c.notNull().defaultTo(0)),
+      db.schema.createIndex('incidents_group').on('incidents').column('group_id'),
+      db.schema.createIndex('incidents_user_opened').on('incidents').columns(['user_id', 'opened_at']),
+      db.schema.alterTable('alert_deliveries').addColumn('group_id', 'bigint'),
+      db.schema.createIndex('alert_deliveries_group').on('alert_deliveries').column('group_id'),
+      db.schema.createTable('alert_settings')
+        .addColumn('user_id', 'bigint', (c) => c.primaryKey().references('users.id').onDelete('cascade'))
+        .addColumn('group_threshold', 'bigint', (c) => c.notNull().defaultTo(5))
+        .addColumn('updated_at', 'bigint', (c) => c.notNull()),
+    ],
+  },
+  {
     // Browser checks' screenshots: the bytes live in a blob store (files under DATA_DIR on one
     // node), the rows say whose they are and until when. The id is derived from the result and
     // the name, so a re-sent batch stores nothing twice.

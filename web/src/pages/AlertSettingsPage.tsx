@@ -10,6 +10,7 @@ import { BellIcon, PlusIcon } from '../components/Icons';
 import { AlertMethodItem } from '../components/alerts/AlertMethodItem';
 import { AlertMethodModal } from '../components/alerts/AlertMethodModal';
 import { NewSigningSecretNotice } from '../components/alerts/SigningSecret';
+import { StormSettings } from '../components/alerts/StormSettings';
 import { mayOffer, useWorkspaces } from '../lib/workspaces';
 
 export function AlertSettingsPage() {
@@ -119,6 +120,7 @@ export function AlertSettingsPage() {
           </ul>
         )}
       </section>
+      <StormSettings manage={mayOffer(workspaceRole, 'admin')} />
       {editing && (
         <AlertMethodModal
           method={editing === 'new' ? null : editing} existing={existing} onSave={save} onClose={() => setEditing(null)}

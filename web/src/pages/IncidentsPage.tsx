@@ -68,6 +68,14 @@ function IncidentList() {
     setVersion((v) => v + 1);
   };
 
+  // A storm's incidents share a group (one grouped message per method): acknowledged whole.
+  const groups = [...new Set(open.map((i) => i.group_id).filter((g): g is number => typeof g === 'number'))];
+  const acknowledgeGroup = async (group: number) => {
+    const r = await api.post<IncidentsAcknowledged>(`/api/users/incidents/groups/${group}/acknowledge`, {});
+    if (!r.success) setError(r.error);
+    setVersion((v) => v + 1);
+  };
+
   const choose = (value: string) => {
     const next = new URLSearchParams(params);
     if (value) next.set('state', value);
@@ -89,6 +97,11 @@ function IncidentList() {
         {open.length > 1 && mayOffer(role, 'editor') && (
           <button type="button" className="btn btn-primary btn-sm" onClick={() => void acknowledgeAll()}>Acknowledge all open ({open.length})</button>
         )}
+        {mayOffer(role, 'editor') && groups.map((g) => (
+          <button key={g} type="button" className="btn btn-secondary btn-sm" onClick={() => void acknowledgeGroup(g)}>
+            Acknowledge storm #{g} ({open.filter((i) => i.group_id === g).length})
+          </button>
+        ))}
       </div>
       {error && <div className="alert alert-error" role="alert">{error}</div>}
       {list === null && !error && <p className="muted">Loading…</p>}
@@ -100,7 +113,10 @@ function IncidentList() {
             {list.map((i) => (
               <tr key={i.incident_id} data-testid="incident-row">
                 <td><StateBadge state={i.state} /></td>
-                <td><Link to={`/incidents/${i.incident_id}`}>{i.endpoint_name ?? `Endpoint #${i.url_id}`}</Link></td>
+                <td>
+                  <Link to={`/incidents/${i.incident_id}`}>{i.endpoint_name ?? `Endpoint #${i.url_id}`}</Link>
+                  {typeof i.group_id === 'number' && <span className="badge" title="Sent in one grouped message with the other incidents of this storm"> storm #{i.group_id}</span>}
+                </td>
                 <td>{conditionLabel(i.condition)}</td>
                 <td>{i.cause}</td>
                 <td>{formatDateTime(i.opened_at)}</td>

@@ -12,7 +12,8 @@ export function createDiscordChannel(deps: { http: HttpSender; publicUrl: string
       const embed = {
         title: m.title.slice(0, 256),
         color: COLOURS[m.color],
-        fields: m.facts.map(([name, value]) => ({ name, value: value.slice(0, 1024), inline: name !== 'What' && name !== 'Note' })),
+        // Discord takes 25 fields; a storm's list is at most 20 (render.ts GROUP_LISTED).
+        fields: m.facts.slice(0, 25).map(([name, value]) => ({ name: name.slice(0, 256), value: value.slice(0, 1024), inline: !m.items && name !== 'What' && name !== 'Note' })),
         ...(m.link ? { url: m.link } : {}),
         ...(m.ack ? { description: `[Acknowledge](${m.ack})` } : {}),
         timestamp: message.event.occurred_at,

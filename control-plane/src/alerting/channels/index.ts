@@ -28,7 +28,7 @@ export function createChannels(s: ChannelSettings): Record<AlertPlatform, Channe
     email: createEmailChannel({ smtpUrl: s.smtp.url, from: s.smtp.from, publicUrl: s.publicUrl }),
     slack: createSlackChannel({ apiUrl: s.slackApiUrl, publicUrl: s.publicUrl }),
     telegram: createTelegramChannel({ http, apiUrl: s.telegramApiUrl, publicUrl: s.publicUrl }),
-    webhook: createWebhookChannel({ http }),
+    webhook: createWebhookChannel({ http, publicUrl: s.publicUrl }),
     sms: createSmsChannel({ http, twilio: s.twilio, publicUrl: s.publicUrl }),
     discord: createDiscordChannel({ http, publicUrl: s.publicUrl }),
     teams: createTeamsChannel({ http, publicUrl: s.publicUrl }),

@@ -8,6 +8,8 @@ import { postJson, type HttpSender } from './http';
 
 const ACTIONS: Record<AlertEvent['type'], 'trigger' | 'acknowledge' | 'resolve'> = {
   'incident.opened': 'trigger', 'incident.reminder': 'trigger', 'incident.acknowledged': 'acknowledge', 'incident.resolved': 'resolve', test: 'trigger',
+  // Never sent: PagerDuty hears each incident of a storm on its own (its dedup_key groups on its side).
+  'incident.group_opened': 'trigger', 'incident.group_resolved': 'resolve',
 };
 
 export function createPagerDutyChannel(deps: { http: HttpSender; apiUrl: string; publicUrl: string | null }): Channel {

@@ -35,14 +35,15 @@ const jsonFetch: typeof fetch = (input, init) => {
 };
 
 function blocksOf(m: RenderedMessage) {
-  const fields = m.facts.map(([k, v]) => ({ type: 'mrkdwn', text: `*${k}*\n${v}` }));
+  // A storm's list is longer than a section's ten fields: one text section (Slack takes 3,000 characters).
+  const fields = m.items ? [] : m.facts.map(([k, v]) => ({ type: 'mrkdwn', text: `*${k}*\n${v}` }));
   return [
     { type: 'header', text: { type: 'plain_text', text: m.title.slice(0, 150) } },
-    ...(fields.length ? [{ type: 'section', fields: fields.slice(0, 10) }] : [{ type: 'section', text: { type: 'mrkdwn', text: m.text } }]),
+    ...(fields.length ? [{ type: 'section', fields: fields.slice(0, 10) }] : [{ type: 'section', text: { type: 'mrkdwn', text: m.text.slice(0, 3000) } }]),
     ...(m.link || m.ack
       ? [{ type: 'actions', elements: [
-        ...(m.ack ? [{ type: 'button', text: { type: 'plain_text', text: 'Acknowledge' }, url: m.ack, style: 'primary' }] : []),
-        ...(m.link ? [{ type: 'button', text: { type: 'plain_text', text: 'Open the dashboard' }, url: m.link }] : []),
+        ...(m.ack ? [{ type: 'button', text: { type: 'plain_text', text: m.items ? 'Acknowledge all' : 'Acknowledge' }, url: m.ack, style: 'primary' }] : []),
+        ...(m.link ? [{ type: 'button', text: { type: 'plain_text', text: m.items ? 'Open the incidents' : 'Open the dashboard' }, url: m.link }] : []),
       ] }]
       : []),
   ];

@@ -19,7 +19,9 @@ export function createSmsChannel(deps: { http: HttpSender; twilio: TwilioSetting
     async send(message, config): Promise<SendOutcome> {
       if (!t.accountSid || !t.authToken || !t.from) return { ok: false, final: true, error: SMS_NOT_CONFIGURED };
       const m = renderMessage(message.event, deps.publicUrl, message.ack_url ?? null);
-      const body = [m.title, ...m.facts.filter(([k]) => k === 'Regions' || k === 'Lasted').map(([k, v]) => `${k}: ${v}`), m.ack ? `Acknowledge: ${m.ack}` : '', m.link ?? '']
+      // A storm: the title, the endpoints by name, the group's link; the rest is on the Incidents page.
+      const names = message.event.group?.incidents.map((g) => g.endpoint.name);
+      const body = (names ? [m.title, names.length > 5 ? `${names.slice(0, 5).join(', ')} +${names.length - 5} more` : names.join(', '), m.ack ? `Acknowledge all: ${m.ack}` : '', m.link ?? ''] : [m.title, ...m.facts.filter(([k]) => k === 'Regions' || k === 'Lasted').map(([k, v]) => `${k}: ${v}`), m.ack ? `Acknowledge: ${m.ack}` : '', m.link ?? ''])
         .filter(Boolean).join('\n').slice(0, 1600);
       const url = `${t.apiUrl.replace(/\/+$/, '')}/2010-04-01/Accounts/${encodeURIComponent(t.accountSid)}/Messages.json`;
       const a = await deps.http.post(url, {

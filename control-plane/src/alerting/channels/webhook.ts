@@ -13,7 +13,7 @@ export function signWebhook(secret: string, id: string, timestampSeconds: number
   return `v1,${crypto.createHmac('sha256', key).update(`${id}.${timestampSeconds}.${body}`).digest('base64')}`;
 }
 
-export function createWebhookChannel(deps: { http: HttpSender; now?: () => number }): Channel {
+export function createWebhookChannel(deps: { http: HttpSender; now?: () => number; publicUrl?: string | null }): Channel {
   const now = deps.now ?? Date.now;
   return {
     send(message, config) {
@@ -22,6 +22,13 @@ export function createWebhookChannel(deps: { http: HttpSender; now?: () => numbe
         id: message.id, type: event.type, occurred_at: event.occurred_at, incident: event.incident, endpoint: event.endpoint,
         ...(message.ack_url && event.type === 'incident.opened' ? { ack_url: message.ack_url } : {}),
         step: event.step, reminder: event.reminder, acknowledged_by: event.acknowledged_by,
+        // A storm: the group, its incidents (each with the recipient's acknowledge link) and the group's link.
+        ...(event.group ? {
+          group_id: event.group.id,
+          incidents: event.group.incidents.map((g) => ({ incident: g.incident, endpoint: g.endpoint, ...(g.ack_url ? { ack_url: g.ack_url } : {}) })),
+          ...(message.ack_url && event.type === 'incident.group_opened' ? { ack_url: message.ack_url } : {}),
+          ...(deps.publicUrl ? { incidents_url: `${deps.publicUrl.replace(/\/+$/, '')}/incidents` } : {}),
+        } : {}),
       };
       const ts = Math.floor(now() / 1000);
       const signature = signWebhook(config.signing_secret ?? '', message.id, ts, JSON.stringify(payload));

@@ -20,7 +20,14 @@ function page(res: Response, status: number, heading: string, body: string): voi
   );
 }
 
+/** A storm group's link: the incidents it acknowledges, one line each. */
+function groupFacts(s: Extract<AckLinkState, { ok: true }>): string {
+  const items = s.group!.incidents.map((i) => `<li>${escapeHtml(i.endpoint_name ?? `#${i.url_id}`)}: ${escapeHtml(i.cause)} <small>(${escapeHtml(i.condition)})</small></li>`);
+  return `<p>${s.group!.incidents.length} incidents of one storm:</p><ul>${items.join('')}</ul>`;
+}
+
 function facts(s: Extract<AckLinkState, { ok: true }>, now: number): string {
+  if (s.group) return groupFacts(s);
   const i = s.incident;
   const rows: Array<[string, string]> = [
     ['Endpoint', i.endpoint_name ?? `#${i.url_id}`],
@@ -40,14 +47,14 @@ export function ackLinkRoutes(deps: { incidents: IncidentHandling; now?: () => n
   r.get('/ack/:token', (req, res) => {
     const s = deps.incidents.linkState(String(req.params.token));
     if (!s.ok) return refused(res, s);
-    page(res, 200, 'Acknowledge this incident?', `${facts(s, now())}
+    page(res, 200, s.group ? 'Acknowledge these incidents?' : 'Acknowledge this incident?', `${facts(s, now())}
 <p>Acknowledging tells your team someone is on it and stops further escalation and reminders.</p>
 <form method="post" action="/ack/${encodeURIComponent(String(req.params.token))}"><button type="submit" style="font-size:1rem;padding:.5rem 1rem">Acknowledge</button></form>`);
   });
   r.post('/ack/:token', async (req, res) => {
     const s = await deps.incidents.acknowledgeByLink(String(req.params.token));
     if (!s.ok) return refused(res, s);
-    page(res, 200, 'Incident acknowledged', `${facts(s, now())}<p>Thank you: the incident is acknowledged. Further escalation and reminders stop.</p><p><a href="/incidents">Open the incidents</a></p>`);
+    page(res, 200, s.group ? 'Incidents acknowledged' : 'Incident acknowledged', `${facts(s, now())}<p>Thank you: the incident is acknowledged. Further escalation and reminders stop.</p><p><a href="/incidents">Open the incidents</a></p>`);
   });
   return r;
 }

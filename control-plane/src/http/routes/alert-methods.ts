@@ -1,7 +1,7 @@
 // Alert methods: the channels incidents are sent to, their webhook signing secret (admins: it signs
 // what receivers trust), a test send and the delivery log.
 import type { Request } from 'express';
-import { AlertMethodCreateBody, AlertMethodUpdateBody } from '@upfleet/proto/schemas';
+import { AlertMethodCreateBody, AlertMethodUpdateBody, AlertSettingsBody } from '@upfleet/proto/schemas';
 import type { Alerting } from '../../alerting';
 import type { AlertService } from '../../alerting/settings';
 import { AppError } from '../../errors';
@@ -23,6 +23,13 @@ export function alertMethodRoutes(deps: { alerts: AlertService; alerting: Alerti
   const uid = (req: Request) => authOf(req).userId;
   const methodId = (raw: unknown) => parseId(raw, 'Alert method not found');
   return [
+    // The workspace's alerting settings (a storm's group threshold).
+    route('get', '/users/alert-settings', 'viewer', (req, res) => {
+      res.json({ success: true, data: alerts.settings(uid(req)) });
+    }),
+    route('put', '/users/alert-settings', { role: 'admin', action: 'alert_settings.update' }, (req, res) => {
+      res.json({ success: true, data: alerts.saveSettings(uid(req), parseInput(AlertSettingsBody, req.body)) });
+    }),
     route('get', '/users/alert-methods', 'viewer', (req, res) => {
       res.json({ success: true, data: alerts.listMethods(uid(req)) });
     }),

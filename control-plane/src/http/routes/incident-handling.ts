@@ -1,7 +1,7 @@
 // Handling an incident: its timeline, acknowledging it (editors and above), and MTTA/MTTR per endpoint.
 import { IncidentsAcknowledgeBody, IncidentStatsQuery } from '@upfleet/proto/schemas';
 import type { IncidentHandling } from '../../alerting/handling';
-import { INCIDENT_NOT_FOUND } from '../../alerting/handling';
+import { GROUP_NOT_FOUND, INCIDENT_NOT_FOUND } from '../../alerting/handling';
 import { parseId, parseInput } from '../../services/validation';
 import { authOf } from '../middleware/auth';
 import { route, type RouteDecl } from '../route-table';
@@ -22,6 +22,11 @@ export function incidentHandlingRoutes(deps: { incidents: IncidentHandling }): R
       const a = authOf(req);
       const { incident_ids } = parseInput(IncidentsAcknowledgeBody, req.body);
       res.json({ success: true, data: await incidents.acknowledgeMany(a.userId, incident_ids, a.memberId ?? a.keyCreatedBy ?? a.userId) });
+    }),
+    // A storm's group whole: every open incident of it (its Incidents page button, its messages' group link).
+    route('post', '/users/incidents/groups/:id/acknowledge', { role: 'editor', action: 'incident.acknowledge' }, async (req, res) => {
+      const a = authOf(req);
+      res.json({ success: true, data: await incidents.acknowledgeGroup(a.userId, parseId(req.params.id, GROUP_NOT_FOUND), a.memberId ?? a.keyCreatedBy ?? a.userId) });
     }),
     route('post', '/users/incidents/:id/acknowledge', { role: 'editor', action: 'incident.acknowledge' }, async (req, res) => {
       const a = authOf(req);

@@ -160,6 +160,25 @@ export interface IncidentsTable {
   acknowledged_at: number | null;
   acknowledged_by: number | null;
   suppressed_by: number | null;
+  /** The storm group its first message went out in (NULL: alone). */
+  group_id: number | null;
+  /** 1 once its recovery was told (grouped recoveries). */
+  group_recovery_sent: Generated<number>;
+}
+
+/** A storm: incidents of a workspace whose first messages went out as one grouped message per method. */
+export interface IncidentGroupsTable {
+  group_id: Generated<number>;
+  user_id: number;
+  created_at: number;
+}
+
+/** A workspace's alert settings (no row: the defaults). */
+export interface AlertSettingsTable {
+  user_id: number;
+  /** More than this many incidents opening within 60 s are a storm (2–100, default 5). */
+  group_threshold: Generated<number>;
+  updated_at: number;
 }
 
 /** A workspace's monthly SLA report by mail (recipients: a JSON list of mailboxes). */
@@ -509,6 +528,8 @@ export interface Schema {
   alert_methods: AlertMethodsKeysTable;
   alert_threads: AlertThreadsTable;
   incidents: IncidentsTable;
+  incident_groups: IncidentGroupsTable;
+  alert_settings: AlertSettingsTable;
   report_schedules: ReportSchedulesTable;
   report_runs: ReportRunsTable;
   workspaces: WorkspacesTable;
