@@ -1,0 +1,52 @@
+// How much result ingest runs at once across every agent's ReportResults stream. Each stream
+// already bounds its own batches (MAX_BATCHES_IN_FLIGHT_PER_STREAM), but after a control-plane
+// restart every agent sends its buffered backlog at the same moment: 30 streams x 8 batches of
+// admission, inserts and alert evaluation at once swamped the event loop and the heap. Beyond the
+// budget a batch waits (its stream is paused, so the agent keeps the rest in its outbox) and runs,
+// first come first served, when earlier batches are released.
+
+export interface InFlightLimits {
+  /** Results being admitted, stored or evaluated at once, across all streams. */
+  results: number;
+  /** Batches being admitted, stored or evaluated at once, across all streams. */
+  batches: number;
+}
+
+/** Generous for the steady state (a second of 100k results/s), tight enough to keep a storm's heap bounded. */
+export const DEFAULT_IN_FLIGHT_LIMITS: InFlightLimits = { results: 20_000, batches: 32 };
+
+export function createInFlightBudget(limits: InFlightLimits = DEFAULT_IN_FLIGHT_LIMITS) {
+  let results = 0;
+  let batches = 0;
+  const waiting: Array<{ cost: number; start: () => void }> = [];
+  // A batch larger than the whole budget still runs, alone.
+  const fits = (cost: number) => batches === 0 || (results + cost <= limits.results && batches < limits.batches);
+  const grant = (cost: number, start: () => void) => {
+    results += cost;
+    batches++;
+    start();
+  };
+  return {
+    /** Runs `start` now if `cost` results fit and nobody waits (true), else queues it (false). */
+    acquire(cost: number, start: () => void): boolean {
+      if (waiting.length === 0 && fits(cost)) {
+        grant(cost, start);
+        return true;
+      }
+      waiting.push({ cost, start });
+      return false;
+    },
+    /** A batch acquired with `cost` is done: waiting batches start in arrival order while they fit. */
+    release(cost: number): void {
+      results -= cost;
+      batches--;
+      while (waiting.length > 0 && fits(waiting[0].cost)) {
+        const next = waiting.shift()!;
+        grant(next.cost, next.start);
+      }
+    },
+    /** What runs and what waits now (metrics, tests). */
+    state: () => ({ results, batches, waiting: waiting.length }),
+  };
+}
+export type InFlightBudget = ReturnType<typeof createInFlightBudget>;
