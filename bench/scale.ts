@@ -173,7 +173,7 @@ class SimAgent {
       batch.push({
         check_id: a.check_id, endpoint_id: a.endpoint_id, kind: a.kind, region: a.region, ts_ms: now, ok: true, phase: '', error: '',
         status_code: 200, dns_ms: 1, connect_ms: 2, tls_ms: 3, ttfb_ms: 20, total_ms: 25, cert_days_left: 0, cert_not_after_ms: 0,
-        cert_issuer: '', cert_subject: '', ping_method: '', redirects: 0, retention_days: a.retention_days, result_id: `${a.check_id}@${now}`,
+        cert_issuer: '', cert_subject: '', ping_method: '', redirects: 0, retention_days: a.retention_days, result_id: `${a.check_id}@${now}@${this.name}`, // unique per agent, as the agent's random UUID: two agents may hold a check during a handover
       });
       this.generated++;
       if (batch.length >= BATCH_MAX) flush();
