@@ -182,7 +182,7 @@ export function createAgentServiceHandlers(deps: {
       logger: deps.logger,
       onStored: deps.onResultsStored,
       metrics: deps.metrics,
-      admit: createResultAdmission({ assignedTo: deps.engine.assignedTo, now }),
+      admit: createResultAdmission({ assignedTo: deps.engine.assignedTo, prepareBatch: deps.engine.prepareBatch, now }),
       stillAllowed: (a) => {
         const row = deps.agents.agent(a.agentId);
         return row !== undefined && row.revoked_at === null;

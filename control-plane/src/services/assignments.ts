@@ -43,6 +43,8 @@ const endpointOfCheck = (checkId: string): number => Number(checkId.slice(0, che
  * not time, so the engine behaves the same on a fast or a loaded machine.
  */
 export const PLACEMENT_SLICE = 1_000;
+/** Endpoints read per query for a batch's late results (the ids travel as one JSON text). */
+const LATE_READ_CHUNK = 500;
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export function createAssignmentEngine(deps: {
@@ -358,6 +360,33 @@ export function createAssignmentEngine(deps: {
         if (a && a.region === region) return a;
       }
       return null;
+    },
+
+    /**
+     * Reads at once the endpoints that assignedTo would read one at a time for these results of an
+     * agent: after a restart every agent's backlog arrives together, dated before its first
+     * snapshot here, and a query per endpoint per batch held the loop for tens of milliseconds.
+     */
+    prepareBatch(this: void, agentId: string, registeredAt = Number.POSITIVE_INFINITY, checkIds: Iterable<string>): void {
+      if (!(registeredAt < startedAt) || heldAtStart.size === 0) return;
+      const current = watchers.get(agentId)?.current;
+      const t = now();
+      if (t - lateChecks.at > 1000) lateChecks = { at: t, primary: primaryKey(), byEndpoint: new Map() };
+      const ids = new Set<number>();
+      for (const checkId of checkIds) {
+        if (current?.has(checkId) || heldAtStart.get(checkId)?.has(agentId) !== true) continue;
+        const endpointId = endpointOfCheck(checkId);
+        if (Number.isSafeInteger(endpointId) && !lateChecks.byEndpoint.has(endpointId)) ids.add(endpointId);
+      }
+      const list = [...ids];
+      for (let i = 0; i < list.length; i += LATE_READ_CHUNK) {
+        const chunk = list.slice(i, i + LATE_READ_CHUNK);
+        const found = new Map(deps.endpoints.withPausedByIds(chunk).map((e) => [e.url_id, e]));
+        for (const id of chunk) {
+          const e = found.get(id);
+          lateChecks.byEndpoint.set(id, e ? checksForEndpoint(e, lateChecks.primary, denied, resolvers) : []);
+        }
+      }
     },
 
     /** Registers a watcher and sends it its snapshot; others lose the checks it now owns. */

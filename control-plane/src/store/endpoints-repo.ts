@@ -214,6 +214,11 @@ export function createEndpointsRepo(db: Db, box?: SecretBox) {
       FROM endpoints e JOIN users u ON u.id = e.user_id JOIN packages p ON p.package_id = u.package_id
       LEFT JOIN endpoint_checks c ON c.url_id = e.url_id
       WHERE e.url_id = ?`),
+    withPausedByIds: db.prepare(`SELECT e.url_id, e.url, e.regions, e.ping_host, e.cert_expiry, e.response_code, e.response_time,
+        c.kind, c.config AS check_config, MAX(COALESCE(e.check_frequency_seconds, 0), p.check_frequency_seconds) AS check_frequency_seconds, p.retention_days
+      FROM endpoints e JOIN users u ON u.id = e.user_id JOIN packages p ON p.package_id = u.package_id
+      LEFT JOIN endpoint_checks c ON c.url_id = e.url_id
+      WHERE e.url_id IN (SELECT value FROM json_each(?))`),
     monitoredById: db.prepare(`SELECT e.url_id, e.user_id, e.name, e.escalation_policy_id, e.depends_on, e.url, e.regions, e.ping_host, e.cert_expiry, e.response_code, e.response_time,
         c.kind, c.config AS check_config, MAX(COALESCE(e.check_frequency_seconds, 0), p.check_frequency_seconds) AS check_frequency_seconds, p.retention_days
       FROM endpoints e JOIN users u ON u.id = e.user_id JOIN packages p ON p.package_id = u.package_id
@@ -374,6 +379,9 @@ export function createEndpointsRepo(db: Db, box?: SecretBox) {
       const r = q.withPausedById.get(urlId) as Row | undefined;
       return r && toMonitored(r);
     },
+    /** withPausedById for many endpoints in one query (a backlog after a restart names thousands). */
+    withPausedByIds: (urlIds: readonly number[]): MonitoredEndpoint[] =>
+      urlIds.length === 0 ? [] : (q.withPausedByIds.all(JSON.stringify(urlIds)) as Row[]).map(toMonitored),
     /** One monitoring-enabled endpoint with its owner and plan; undefined when deleted or paused (assignments, alerting). */
     monitoredById: (urlId: number): OwnedMonitoredEndpoint | undefined => {
       const r = q.monitoredById.get(urlId) as Row | undefined;
