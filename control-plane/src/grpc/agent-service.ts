@@ -183,6 +183,8 @@ export function createAgentServiceHandlers(deps: {
       onStored: deps.onResultsStored,
       metrics: deps.metrics,
       admit: createResultAdmission({ assignedTo: deps.engine.assignedTo, prepareBatch: deps.engine.prepareBatch, now }),
+      // After a restart every agent reconnects with a backlog: their snapshots first, the backlogs after.
+      holdIngestWhile: deps.engine.snapshotsPending,
       stillAllowed: (a) => {
         const row = deps.agents.agent(a.agentId);
         return row !== undefined && row.revoked_at === null;

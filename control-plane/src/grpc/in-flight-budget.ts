@@ -15,10 +15,33 @@ export interface InFlightLimits {
 /** Generous for the steady state (a second of 100k results/s), tight enough to keep a storm's heap bounded. */
 export const DEFAULT_IN_FLIGHT_LIMITS: InFlightLimits = { results: 20_000, batches: 32 };
 
-export function createInFlightBudget(limits: InFlightLimits = DEFAULT_IN_FLIGHT_LIMITS) {
+/** Longest a hold (see `holdWhile`) keeps batches waiting, however long its reason lasts. */
+export const MAX_HOLD_MS = 30_000;
+/** How often held batches look again whether the hold is over. */
+const HOLD_RECHECK_MS = 50;
+
+export function createInFlightBudget(limits: InFlightLimits = DEFAULT_IN_FLIGHT_LIMITS, opts: {
+  /**
+   * While true, no batch starts (those running finish): after a restart the agents' snapshots go
+   * first, and their backlogs (kept in their outboxes meanwhile) after. At most MAX_HOLD_MS in a row.
+   */
+  holdWhile?: () => boolean;
+  now?: () => number;
+} = {}) {
+  const now = opts.now ?? Date.now;
   let results = 0;
   let batches = 0;
   const waiting: Array<{ cost: number; start: () => void }> = [];
+  let heldSince: number | null = null;
+  let recheck: NodeJS.Timeout | null = null;
+  const held = (): boolean => {
+    if (!opts.holdWhile?.()) {
+      heldSince = null;
+      return false;
+    }
+    heldSince ??= now();
+    return now() - heldSince < MAX_HOLD_MS;
+  };
   // A batch larger than the whole budget still runs, alone.
   const fits = (cost: number) => batches === 0 || (results + cost <= limits.results && batches < limits.batches);
   const grant = (cost: number, start: () => void) => {
@@ -26,24 +49,36 @@ export function createInFlightBudget(limits: InFlightLimits = DEFAULT_IN_FLIGHT_
     batches++;
     start();
   };
+  const drain = (): void => {
+    if (waiting.length === 0) return;
+    if (held()) {
+      recheck ??= setTimeout(() => {
+        recheck = null;
+        drain();
+      }, HOLD_RECHECK_MS);
+      return;
+    }
+    while (waiting.length > 0 && fits(waiting[0].cost)) {
+      const next = waiting.shift()!;
+      grant(next.cost, next.start);
+    }
+  };
   return {
     /** Runs `start` now if `cost` results fit and nobody waits (true), else queues it (false). */
     acquire(cost: number, start: () => void): boolean {
-      if (waiting.length === 0 && fits(cost)) {
+      if (waiting.length === 0 && !held() && fits(cost)) {
         grant(cost, start);
         return true;
       }
       waiting.push({ cost, start });
+      drain();
       return false;
     },
     /** A batch acquired with `cost` is done: waiting batches start in arrival order while they fit. */
     release(cost: number): void {
       results -= cost;
       batches--;
-      while (waiting.length > 0 && fits(waiting[0].cost)) {
-        const next = waiting.shift()!;
-        grant(next.cost, next.start);
-      }
+      drain();
     },
     /** What runs and what waits now (metrics, tests). */
     state: () => ({ results, batches, waiting: waiting.length }),

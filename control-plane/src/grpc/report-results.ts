@@ -30,6 +30,8 @@ export interface ReportResultsDeps {
   maxInFlight?: number;
   /** Results and batches being stored at once across all streams (DEFAULT_IN_FLIGHT_LIMITS); a batch beyond waits, its stream paused. */
   inFlightLimits?: InFlightLimits;
+  /** While true no new batch is stored (see createInFlightBudget's holdWhile): agents waiting for their snapshot go first. */
+  holdIngestWhile?: () => boolean;
   maxBatchResults?: number;
   /** Called with a batch's results once they are stored (alert evaluation). It runs after the ack
    *  is on its way, and whatever it throws is logged: it never delays or fails an ack. */
@@ -74,7 +76,7 @@ export function createReportResultsHandler(deps: ReportResultsDeps): grpc.handle
   const maxInFlight = Math.max(1, deps.maxInFlight ?? MAX_BATCHES_IN_FLIGHT_PER_STREAM);
   const baseLog = deps.logger.child({ component: 'report-results' });
   const { ingestBatch } = createIngestService(deps);
-  const budget = createInFlightBudget(deps.inFlightLimits);
+  const budget = createInFlightBudget(deps.inFlightLimits, { holdWhile: deps.holdIngestWhile });
 
   return (call) => {
     let agent: AuthenticatedAgent | null = null;

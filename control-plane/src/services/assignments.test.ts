@@ -359,6 +359,31 @@ describe('a backlog after a restart', () => {
   });
 });
 
+describe('snapshots pending', () => {
+  it('says so from a watch until its snapshot is sent, through the start-up grace (the backlogs wait meanwhile)', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'upfleet-engine-'));
+    const db = openDatabase(path.join(dir, 'upfleet.db'));
+    seedDatabase(db);
+    try {
+      const engine = createAssignmentEngine({
+        endpoints: createEndpointsRepo(db), catalog: createCatalogRepo(db), logger: pino({ level: 'silent' }),
+        liveAgents: () => new Map([['EU-Germany', new Set(['agent-a'])]]), startupGraceMs: 200,
+      });
+      expect(engine.snapshotsPending()).toBe(false);
+      const got: AssignmentUpdate[] = [];
+      engine.watch({ agentId: 'agent-a', region: 'EU-Germany', send: (u) => got.push(u) });
+      expect(engine.snapshotsPending()).toBe(true);
+      while (got.length === 0) await new Promise((r) => setTimeout(r, 20));
+      expect(got[0].snapshot).toBeDefined();
+      expect(engine.snapshotsPending()).toBe(false);
+      engine.close();
+    } finally {
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('an agent connecting', () => {
   it('places only its region\'s checks, in one pass: the other regions\' watchers are not recomputed', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'upfleet-engine-'));

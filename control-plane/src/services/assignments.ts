@@ -422,6 +422,12 @@ export function createAssignmentEngine(deps: {
       lastLive = live;
     },
 
+    /** Some watcher still waits for its first snapshot (inside the start-up grace, or until the next pass). */
+    snapshotsPending(this: void): boolean {
+      for (const w of watchers.values()) if (w.pending) return true;
+      return false;
+    },
+
     /** Checks whose owner was computed since start (snapshots and recomputes). */
     placedChecks: () => placedTotal,
 
