@@ -222,7 +222,8 @@ async function main(): Promise<void> {
   let stopping = false;
   try {
     // 1. A fresh control plane for its schema, an account and the agents' join tokens.
-    const env = { CLICKHOUSE_URL: ch.url, UPFLEET_BENCH_PROBE_FILE: path.join(probeDir, 'probe-0.json') };
+    // info: the engine's 'agent watching' line per snapshot sent, counted when placement does not finish
+    const env = { CLICKHOUSE_URL: ch.url, UPFLEET_BENCH_PROBE_FILE: path.join(probeDir, 'probe-0.json'), LOG_LEVEL: 'info' };
     stack = await startStack({ env, nodeArgs: probeArgs, timeoutMs: 180_000 });
     const signup = await api(stack.baseUrl, 'POST', '/api/auth/signup', { username: 'scalebench', email: 'scale@example.com', password: 'benchmark pw' });
     let token = signup.data.accessToken as string;
@@ -326,6 +327,11 @@ async function main(): Promise<void> {
     const readers = Array.from({ length: 2 }, dashboard);
     const placedAfter = await waitPlaced(agents, N, PLACE_TIMEOUT_MS);
     const placedS = placedAfter / 1000;
+    if (Number.isNaN(placedAfter)) {
+      const held = agents.reduce((n, a) => n + a.held.size, 0);
+      const watching = stack.output().split('\n').filter((l) => l.includes('agent watching')).length;
+      log(`after the restart: checks NOT all placed ${PLACE_TIMEOUT_MS / 1000} s after the agents reconnected: ${agents.filter((a) => a.snapshotAt > 0).length} agents had applied a snapshot (${watching} sent by the control plane), ${held.toLocaleString('en-US')} checks held`);
+    }
     await sleep(5000); // the storm's tail: backlogs sent after the snapshots
     storm = false;
     await Promise.all(readers);

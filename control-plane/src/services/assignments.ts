@@ -53,8 +53,8 @@ export function createAssignmentEngine(deps: {
   /** Agents whose lease is live right now, by region. */
   liveAgents(): Map<string, Set<string>>;
   logger: Logger;
-  /** After a control-plane start, snapshots wait this long so reconnecting agents are all counted
-   *  before ownership is decided (they keep checking on their saved snapshot meanwhile). */
+  /** After a control-plane start, snapshots wait this long after the first agent's watch so reconnecting
+   *  agents are all counted before ownership is decided (they keep checking on their saved snapshot meanwhile). */
   startupGraceMs?: number;
   /** The engine registers its own metrics here (checks owned per agent). */
   metrics?: Registry;
@@ -90,7 +90,10 @@ export function createAssignmentEngine(deps: {
   /** Checks whose owner was computed (snapshots and recomputes), for the metric and tests. */
   let placedTotal = 0;
   const startedAt = now();
-  const graceUntil = startedAt + (deps.startupGraceMs ?? 0);
+  // Counted from the first watch, not from the engine's creation: a start that takes longer than
+  // the grace (migrations, a loaded machine) left none for the agents, and each one that came back
+  // a little later cost another pass over every endpoint.
+  let graceUntil: number | null = null;
   const releaseGraceMs = deps.releaseGraceMs ?? 30_000;
   const releaseMemoryMs = Math.max(releaseGraceMs, deps.releaseMemoryMs ?? RELEASE_MEMORY_MS);
   // After a restart an agent applies its first snapshot here only once it has read it: a busy agent
@@ -394,6 +397,7 @@ export function createAssignmentEngine(deps: {
       // Pending until its snapshot: no deltas before it. Only this region's checks move when it is sent.
       const state: WatcherState = { ...w, version: Date.now(), current: new Map(), pending: true };
       watchers.set(w.agentId, state);
+      graceUntil ??= Date.now() + (deps.startupGraceMs ?? 0);
       const wait = graceUntil - Date.now();
       if (wait > 0) {
         graceTimer ??= setTimeout(() => {
