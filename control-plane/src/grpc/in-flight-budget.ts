@@ -12,8 +12,12 @@ export interface InFlightLimits {
   batches: number;
 }
 
-/** Generous for the steady state (a second of 100k results/s), tight enough to keep a storm's heap bounded. */
-export const DEFAULT_IN_FLIGHT_LIMITS: InFlightLimits = { results: 20_000, batches: 32 };
+/**
+ * Room for 32 full batches of 2,000 (the agent's batch size), so a backlog keeps every one of the
+ * ClickHouse client's 16 connections busy (at 20,000 results only 10 were: the drain was slower);
+ * tight enough to keep a storm's heap bounded (~64 MB of decoded results).
+ */
+export const DEFAULT_IN_FLIGHT_LIMITS: InFlightLimits = { results: 64_000, batches: 32 };
 
 /** Longest a hold (see `holdWhile`) keeps batches waiting, however long its reason lasts. */
 export const MAX_HOLD_MS = 30_000;
