@@ -173,7 +173,7 @@ class SimAgent {
       batch.push({
         check_id: a.check_id, endpoint_id: a.endpoint_id, kind: a.kind, region: a.region, ts_ms: now, ok: true, phase: '', error: '',
         status_code: 200, dns_ms: 1, connect_ms: 2, tls_ms: 3, ttfb_ms: 20, total_ms: 25, cert_days_left: 0, cert_not_after_ms: 0,
-        cert_issuer: '', cert_subject: '', ping_method: '', redirects: 0, retention_days: a.retention_days, result_id: `${a.check_id}@${now}`,
+        cert_issuer: '', cert_subject: '', ping_method: '', redirects: 0, retention_days: a.retention_days, result_id: `${a.check_id}@${now}@${this.name}`, // unique per agent, as the agent's random UUID: two agents may hold a check during a handover
       });
       this.generated++;
       if (batch.length >= BATCH_MAX) flush();
@@ -222,7 +222,8 @@ async function main(): Promise<void> {
   let stopping = false;
   try {
     // 1. A fresh control plane for its schema, an account and the agents' join tokens.
-    const env = { CLICKHOUSE_URL: ch.url, UPFLEET_BENCH_PROBE_FILE: path.join(probeDir, 'probe-0.json') };
+    // info: the engine's 'agent watching' line per snapshot sent, counted when placement does not finish
+    const env = { CLICKHOUSE_URL: ch.url, UPFLEET_BENCH_PROBE_FILE: path.join(probeDir, 'probe-0.json'), LOG_LEVEL: 'info' };
     stack = await startStack({ env, nodeArgs: probeArgs, timeoutMs: 180_000 });
     const signup = await api(stack.baseUrl, 'POST', '/api/auth/signup', { username: 'scalebench', email: 'scale@example.com', password: 'benchmark pw' });
     let token = signup.data.accessToken as string;
@@ -326,6 +327,11 @@ async function main(): Promise<void> {
     const readers = Array.from({ length: 2 }, dashboard);
     const placedAfter = await waitPlaced(agents, N, PLACE_TIMEOUT_MS);
     const placedS = placedAfter / 1000;
+    if (Number.isNaN(placedAfter)) {
+      const held = agents.reduce((n, a) => n + a.held.size, 0);
+      const watching = stack.output().split('\n').filter((l) => l.includes('agent watching')).length;
+      log(`after the restart: checks NOT all placed ${PLACE_TIMEOUT_MS / 1000} s after the agents reconnected: ${agents.filter((a) => a.snapshotAt > 0).length} agents had applied a snapshot (${watching} sent by the control plane), ${held.toLocaleString('en-US')} checks held`);
+    }
     await sleep(5000); // the storm's tail: backlogs sent after the snapshots
     storm = false;
     await Promise.all(readers);

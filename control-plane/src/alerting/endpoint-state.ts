@@ -9,7 +9,20 @@ import { checkKindSpecs } from '@upfleet/proto/check-kinds';
 import { checksForEndpoint } from '../services/check-placement';
 import { DOWN, DOWN_KINDS, kindOfCondition, thresholdCondition, type ThresholdRule } from './conditions';
 import type { OwnedMonitoredEndpoint } from '../store/endpoints-repo';
-import type { AlertingRepo, RegionStateRow } from './repo';
+import type { AlertingRepo, ConditionRow, RegionStateRow, ThresholdAlertRow } from './repo';
+
+/** Endpoints read per query by prefetch (SQLite binds the id list as one JSON text). */
+const PREFETCH_CHUNK = 500;
+
+function groupBy<T extends { url_id: number }>(rows: T[]): Map<number, T[]> {
+  const m = new Map<number, T[]>();
+  for (const r of rows) {
+    const list = m.get(r.url_id);
+    if (list) list.push(r);
+    else m.set(r.url_id, [r]);
+  }
+  return m;
+}
 
 export interface EndpointContext {
   row: OwnedMonitoredEndpoint;
@@ -42,44 +55,70 @@ export function createEndpointCache(deps: {
   // Region labels are asked for per result: cached (cleared with the contexts).
   const labels = new Map<string, string>();
 
+  function buildContext(row: OwnedMonitoredEndpoint, thresholdRows: ThresholdAlertRow[], primary: string | null): EndpointContext {
+    // Every kind of the kinds table has its list (empty when the endpoint does not run it).
+    const regions = Object.fromEntries(checkKindSpecs().map((s) => [s.name, [] as string[]])) as Record<KindName, string[]>;
+    for (const a of checksForEndpoint(row, primary)) regions[kindName(a.kind)!].push(a.region);
+    const thresholds = thresholdRows.map((t) => ({
+      condition: thresholdCondition(t.monitor_type, t.region),
+      type: t.monitor_type as Feature,
+      operator: t.threshold_operator as ThresholdOperator,
+      value: t.threshold_value,
+      region: t.region,
+    }));
+    return { row, regions, thresholds };
+  }
+
   function context(urlId: number): EndpointContext | null {
     let ctx = contexts.get(urlId);
     if (ctx !== undefined) return ctx;
     const row = repo.endpoint(urlId);
-    ctx = null;
-    if (row) {
-      // Every kind of the kinds table has its list (empty when the endpoint does not run it).
-      const regions = Object.fromEntries(checkKindSpecs().map((s) => [s.name, [] as string[]])) as Record<KindName, string[]>;
-      for (const a of checksForEndpoint(row, deps.primaryRegion())) regions[kindName(a.kind)!].push(a.region);
-      const thresholds = repo.thresholds(urlId).map((t) => ({
-        condition: thresholdCondition(t.monitor_type, t.region),
-        type: t.monitor_type as Feature,
-        operator: t.threshold_operator as ThresholdOperator,
-        value: t.threshold_value,
-        region: t.region,
-      }));
-      ctx = { row, regions, thresholds };
-    }
+    ctx = row ? buildContext(row, repo.thresholds(urlId), deps.primaryRegion()) : null;
     contexts.set(urlId, ctx);
     return ctx;
   }
 
-  function stateOf(urlId: number): EndpointState {
-    let s = states.get(urlId);
-    if (!s) {
-      s = { regions: new Map(), conditions: new Map() };
-      for (const r of repo.regionStates(urlId)) s.regions.set(regionStateKey(r.condition, r.region), r);
-      for (const c of repo.conditions(urlId)) {
-        s.conditions.set(c.condition, { down: c.down === 1, changes: JSON.parse(c.changes) as number[], flapping: c.flapping === 1 });
-      }
-      states.set(urlId, s);
+  function loadState(urlId: number, regionRows: RegionStateRow[], conditionRows: ConditionRow[]): EndpointState {
+    const s: EndpointState = { regions: new Map(), conditions: new Map() };
+    for (const r of regionRows) s.regions.set(regionStateKey(r.condition, r.region), r);
+    for (const c of conditionRows) {
+      s.conditions.set(c.condition, { down: c.down === 1, changes: JSON.parse(c.changes) as number[], flapping: c.flapping === 1 });
     }
+    states.set(urlId, s);
     return s;
+  }
+
+  function stateOf(urlId: number): EndpointState {
+    return states.get(urlId) ?? loadState(urlId, repo.regionStates(urlId), repo.conditions(urlId));
+  }
+
+  /**
+   * Reads the contexts and states of the endpoints not cached yet, a query per table for all of them:
+   * after a restart every endpoint's first result arrives within a minute, and five queries per
+   * endpoint (the primary region among them) were most of what held the loop then.
+   */
+  function prefetch(urlIds: Iterable<number>): void {
+    const missing: number[] = [];
+    for (const id of urlIds) if (!contexts.has(id) && Number.isSafeInteger(id)) missing.push(id);
+    for (let i = 0; i < missing.length; i += PREFETCH_CHUNK) {
+      const ids = missing.slice(i, i + PREFETCH_CHUNK);
+      const primary = deps.primaryRegion();
+      const thresholds = groupBy(repo.thresholdsOf(ids));
+      const rows = repo.endpoints(ids);
+      for (const id of ids) contexts.set(id, null);
+      for (const row of rows) contexts.set(row.url_id, buildContext(row, thresholds.get(row.url_id) ?? [], primary));
+      const unloaded = rows.map((r) => r.url_id).filter((id) => !states.has(id));
+      if (unloaded.length === 0) continue;
+      const regionRows = groupBy(repo.regionStatesOf(unloaded));
+      const conditionRows = groupBy(repo.conditionsOf(unloaded));
+      for (const id of unloaded) loadState(id, regionRows.get(id) ?? [], conditionRows.get(id) ?? []);
+    }
   }
 
   return {
     context,
     stateOf,
+    prefetch,
     labelOf(this: void, key: string): string {
       let l = labels.get(key);
       if (l === undefined) labels.set(key, (l = deps.regionLabel(key)));

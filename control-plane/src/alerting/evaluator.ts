@@ -50,6 +50,7 @@ export function createAlertEvaluator(deps: EvaluatorDeps) {
     let inOrder = true;
     for (let i = 1; i < results.length && inOrder; i++) inOrder = Number(results[i - 1].ts_ms) <= Number(results[i].ts_ms);
     const sorted = inOrder ? results : [...results].sort((a, b) => Number(a.ts_ms) - Number(b.ts_ms));
+    cache.prefetch(new Set(sorted.map((r) => Number(r.endpoint_id))));
     for (const r of sorted) {
       const urlId = Number(r.endpoint_id);
       const ctx = cache.context(urlId);

@@ -66,7 +66,7 @@ export interface ThresholdAlertRow {
 }
 
 /** Endpoints are read through the endpoints repository (the one owner of that table). */
-export function createAlertingRepo(db: Db, endpoints: Pick<EndpointsRepo, 'monitoredById'> = createEndpointsRepo(db)) {
+export function createAlertingRepo(db: Db, endpoints: Pick<EndpointsRepo, 'monitoredById' | 'monitoredByIds'> = createEndpointsRepo(db)) {
   const q = {
     thresholds: db.prepare(`SELECT m.type_code AS monitor_type, t.threshold_value, t.threshold_operator,
         CASE WHEN r.region_id IS NULL THEN NULL ELSE r.region || '-' || r.city END AS region
@@ -75,6 +75,13 @@ export function createAlertingRepo(db: Db, endpoints: Pick<EndpointsRepo, 'monit
       WHERE t.url_id = ? AND t.is_enabled = 1`),
     regionStates: db.prepare('SELECT * FROM alert_region_states WHERE url_id = ?'),
     conditions: db.prepare('SELECT * FROM alert_conditions WHERE url_id = ?'),
+    thresholdsOf: db.prepare(`SELECT t.url_id, m.type_code AS monitor_type, t.threshold_value, t.threshold_operator,
+        CASE WHEN r.region_id IS NULL THEN NULL ELSE r.region || '-' || r.city END AS region
+      FROM alert_thresholds t JOIN monitor_types m ON m.monitor_type_id = t.monitor_type_id
+      LEFT JOIN regions r ON r.region_id = t.region_id
+      WHERE t.url_id IN (SELECT value FROM json_each(?)) AND t.is_enabled = 1`),
+    regionStatesOf: db.prepare('SELECT * FROM alert_region_states WHERE url_id IN (SELECT value FROM json_each(?))'),
+    conditionsOf: db.prepare('SELECT * FROM alert_conditions WHERE url_id IN (SELECT value FROM json_each(?))'),
     upsertRegionState: db.prepare(`INSERT INTO alert_region_states (url_id, condition, region, fails, passes, down, last_ts, cause)
       VALUES (@url_id, @condition, @region, @fails, @passes, @down, @last_ts, @cause)
       ON CONFLICT (url_id, condition, region) DO UPDATE SET fails = excluded.fails, passes = excluded.passes,
@@ -122,6 +129,12 @@ export function createAlertingRepo(db: Db, endpoints: Pick<EndpointsRepo, 'monit
     thresholds: (urlId: number) => q.thresholds.all(urlId) as ThresholdAlertRow[],
     regionStates: (urlId: number) => q.regionStates.all(urlId) as RegionStateRow[],
     conditions: (urlId: number) => q.conditions.all(urlId) as ConditionRow[],
+    /** What endpoint, thresholds, regionStates and conditions answer, for many endpoints in one query each
+     *  (after a restart every endpoint's first result arrives within a minute; a query per endpoint held the loop). */
+    endpoints: (urlIds: readonly number[]) => endpoints.monitoredByIds(urlIds),
+    thresholdsOf: (urlIds: readonly number[]) => q.thresholdsOf.all(JSON.stringify(urlIds)) as Array<ThresholdAlertRow & { url_id: number }>,
+    regionStatesOf: (urlIds: readonly number[]) => q.regionStatesOf.all(JSON.stringify(urlIds)) as RegionStateRow[],
+    conditionsOf: (urlIds: readonly number[]) => q.conditionsOf.all(JSON.stringify(urlIds)) as ConditionRow[],
     saveRegionState: (row: RegionStateRow) => void q.upsertRegionState.run(row),
     saveCondition: (row: ConditionRow) => void q.upsertCondition.run(row),
     forgetEndpoint(urlId: number) {

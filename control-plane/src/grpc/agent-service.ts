@@ -138,7 +138,9 @@ export function createAgentServiceHandlers(deps: {
       onStored: deps.onResultsStored,
       keepScreenshots: deps.keepScreenshots,
       metrics: deps.metrics,
-      admit: createResultAdmission({ assignedTo: deps.engine.assignedTo, now }),
+      admit: createResultAdmission({ assignedTo: deps.engine.assignedTo, prepareBatch: deps.engine.prepareBatch, now }),
+      // After a restart every agent reconnects with a backlog: their snapshots first, the backlogs after.
+      holdIngestWhile: deps.engine.snapshotsPending,
       // Per batch: the cached answer, never a database round trip (agent-identity-cache.ts).
       stillAllowed: (a) => identities.allowedNow(a.agentId),
       track: (a, close) => streams.track(a.agentId, close),

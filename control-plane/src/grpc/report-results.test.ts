@@ -245,3 +245,67 @@ describe('ReportResults over gRPC on loopback', () => {
     expect((await s.closed).code).toBe(grpc.status.OK);
   });
 });
+
+describe('ReportResults across streams after a restart (every agent sends its backlog at once)', () => {
+  let dir: string;
+  let store: ClickHouseResultStore;
+  let observed: ObservedStore;
+  let server: grpc.Server;
+  let client: AgentServiceClient;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'upfleet-report-budget-'));
+    store = createResultStore({ clickhouseUrl: null, dataDir: dir, logger });
+    await store.init();
+    observed = new ObservedStore(store);
+    const AgentService = loadAgentService();
+    server = new grpc.Server();
+    server.addService(agentServiceDefinition(), {
+      ReportResults: createReportResultsHandler({
+        store: observed, logger, maxInFlight: 8, inFlightLimits: { results: 5, batches: 2 }, admit: admitAnyCheck(),
+        authenticate: (call) => ({ agentId: String(call.metadata.get('authorization')[0] ?? ''), region: 'EU-Germany' }),
+      }),
+    });
+    const port = await new Promise<number>((resolve, reject) =>
+      server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
+    );
+    client = new AgentService(`127.0.0.1:${port}`, grpc.credentials.createInsecure()) as unknown as AgentServiceClient;
+  });
+
+  afterAll(async () => {
+    client?.close();
+    await new Promise<void>((r) => server.tryShutdown(() => r()));
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('stores at most the shared budget at once across all agents, and acks every batch of every agent in order', async () => {
+    observed.delayMs = 10;
+    const streams = ['agent-a', 'agent-b', 'agent-c'].map((agentId) => {
+      const md = new grpc.Metadata();
+      md.set('authorization', agentId);
+      const stream = client.ReportResults(md);
+      const acks: BatchAck[] = [];
+      const done = new Promise<void>((resolve) => {
+        stream.on('data', (a: BatchAck) => {
+          acks.push(a);
+          if (acks.length === 6) resolve();
+        });
+      });
+      const ep = nextEndpoint++;
+      // a batch of 4 results and five of 1: the big one fits only beside one small one
+      const ids = Array.from({ length: 6 }, (_, i) => `${agentId}-${i}`);
+      ids.forEach((id, i) => stream.write({ batch_id: id, results: i === 0 ? [0, 1, 2, 3].map((k) => result(ep, 10 + k)) : [result(ep, i)] }));
+      return { stream, acks, done, ids, ep };
+    });
+    await Promise.all(streams.map((s) => s.done));
+    observed.delayMs = 0;
+    expect(observed.maxActive).toBe(2);
+    for (const s of streams) {
+      expect(s.acks.map((a) => a.batch_id)).toEqual(s.ids);
+      expect(s.acks.every((a) => a.ok)).toBe(true);
+      expect(await store.countResults({ endpointId: s.ep })).toBe(9);
+      s.stream.end();
+    }
+  });
+});

@@ -8,6 +8,7 @@ import { grpc, type BatchAck, type CheckResult, type ResultBatch } from '@upflee
 import type { Logger } from '../logger';
 import { AppError } from '../errors';
 import { createIngestService, type AdmitResults, type AuthenticatedAgent, type IngestDeps } from '../services/ingest';
+import { createInFlightBudget, type InFlightLimits } from './in-flight-budget';
 
 export type { AuthenticatedAgent } from '../services/ingest';
 export { MAX_BATCH_RESULTS } from '../services/ingest';
@@ -27,6 +28,10 @@ export interface ReportResultsDeps {
   track?(agent: AuthenticatedAgent, close: (status: Partial<grpc.ServiceError>) => void): () => void;
   /** Batches being stored at once per stream (MAX_BATCHES_IN_FLIGHT_PER_STREAM by default); the stream is paused beyond it. */
   maxInFlight?: number;
+  /** Results and batches being stored at once across all streams (DEFAULT_IN_FLIGHT_LIMITS); a batch beyond waits, its stream paused. */
+  inFlightLimits?: InFlightLimits;
+  /** While true no new batch is stored (see createInFlightBudget's holdWhile): agents waiting for their snapshot go first. */
+  holdIngestWhile?: () => boolean;
   maxBatchResults?: number;
   keepScreenshots?: IngestDeps['keepScreenshots'];
   /** Called with a batch's results once they are stored (alert evaluation). It runs after the ack
@@ -72,12 +77,15 @@ export function createReportResultsHandler(deps: ReportResultsDeps): grpc.handle
   const maxInFlight = Math.max(1, deps.maxInFlight ?? MAX_BATCHES_IN_FLIGHT_PER_STREAM);
   const baseLog = deps.logger.child({ component: 'report-results' });
   const { ingestBatch } = createIngestService(deps);
+  const budget = createInFlightBudget(deps.inFlightLimits, { holdWhile: deps.holdIngestWhile });
 
   return (call) => {
     let agent: AuthenticatedAgent | null = null;
     let log = baseLog;
     const queue: Slot[] = [];
     let inFlight = 0;
+    /** Batches of this stream waiting for the shared budget: the stream stays paused meanwhile. */
+    let waitingForBudget = 0;
     let inputEnded = false;
     let finished = false;
 
@@ -113,13 +121,36 @@ export function createReportResultsHandler(deps: ReportResultsDeps): grpc.handle
       queue.push(slot);
       inFlight++;
       if (inFlight >= maxInFlight) call.pause();
-      void ingestBatch(agent!, batch, log).then((ack) => {
-        slot.ack = ack;
-        slot.done = true;
-        inFlight--;
-        if (inFlight < maxInFlight && !inputEnded) call.resume();
-        flush();
-      });
+      const cost = Math.max(1, batch.results?.length ?? 0);
+      const resumeIfRoom = () => {
+        if (inFlight < maxInFlight && waitingForBudget === 0 && !inputEnded) call.resume();
+      };
+      const run = (waited: boolean) => {
+        if (waited) {
+          waitingForBudget--;
+          resumeIfRoom();
+        }
+        // A stream gone while its batch waited: nobody reads the ack, and the agent re-sends the batch.
+        const stored = call.cancelled || finished
+          ? Promise.resolve<BatchAck>({ batch_id: batch.batch_id ?? '', ok: false, error: 'stream closed' })
+          : ingestBatch(agent!, batch, log);
+        void stored.then((ack) => {
+          slot.ack = ack;
+          slot.done = true;
+          inFlight--;
+          resumeIfRoom();
+          flush();
+          // Released after the batch's evaluation (onStored, queued by ingestBatch before this), so
+          // the budget bounds that work too.
+          setImmediate(() => budget.release(cost));
+        });
+      };
+      let queued = false;
+      if (!budget.acquire(cost, () => run(queued))) {
+        queued = true;
+        waitingForBudget++;
+        call.pause();
+      }
     };
 
     call.on('error', (err) => log.debug({ err: err.message }, 'report stream error'));

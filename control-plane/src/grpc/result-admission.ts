@@ -24,11 +24,14 @@ export type ResultAdmission = (agent: AuthenticatedAgent, results: CheckResult[]
 export function createResultAdmission(deps: {
   /** the assignment behind `checkId` when the agent holds it, or held it when it made the result (dated `tsMs`), else null */
   assignedTo(agentId: string, region: string, checkId: string, registeredAt: number | undefined, tsMs: number): Assignment | null;
+  /** Told a batch's check ids before assignedTo is asked about each: what it will read, it reads at once. */
+  prepareBatch?(agentId: string, registeredAt: number | undefined, checkIds: Iterable<string>): void;
   now?: () => number;
 }): ResultAdmission {
   const now = deps.now ?? Date.now;
   return (agent, results) => {
     const t = now();
+    deps.prepareBatch?.(agent.agentId, agent.registeredAt, results.map((r) => String(r.check_id ?? '')));
     const rows: CheckResult[] = [];
     const rejected: Partial<Record<RejectReason, number>> = {};
     const reject = (why: RejectReason) => {

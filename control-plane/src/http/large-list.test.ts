@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { gunzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LIST_CACHE_MIN_ENDPOINTS } from '../services/endpoints';
+import { LIST_CACHE_MIN_ENDPOINTS, LIST_PAGE_FROM_RENDERING_MAX } from '../services/endpoints';
 import { startHarness, type Harness } from '../testing/harness';
 
 const N = LIST_CACHE_MIN_ENDPOINTS + 20;
@@ -119,4 +119,30 @@ describe(`endpoints-with-uptime with ${N} endpoints`, () => {
     expect((await h.call('GET', '/api/users/endpoints-with-uptime', undefined, other.token)).body.data).toEqual([]);
     expect((await list()).data.length).toBe(N);
   });
+});
+
+describe(`a page of endpoints-with-uptime in an account of more than ${LIST_PAGE_FROM_RENDERING_MAX} endpoints`, () => {
+  it('is read on its own, oldest first, with its uptime and live fields and the total, and shows a change on the next read', async () => {
+    const big = await h.signup();
+    const M = LIST_PAGE_FROM_RENDERING_MAX + 10;
+    const db = new Database(path.join(h.dataDir, 'upfleet.db'));
+    db.pragma('busy_timeout = 5000');
+    db.prepare("UPDATE users SET package_id = (SELECT package_id FROM packages WHERE package_name = 'Business') WHERE id = ?").run(big.user.id);
+    const ins = db.prepare(`INSERT INTO endpoints (guid, user_id, name, url, description, regions, ping_host, cert_expiry, response_code, response_time, check_frequency_seconds)
+      VALUES (?, ?, ?, ?, '', '["EU-Germany"]', 0, 0, 1, 0, 60)`);
+    db.transaction(() => {
+      for (let i = 0; i < M; i++) ins.run(`big-${i}`, big.user.id, `B${i}`, `https://b${i}.example.com/`);
+    })();
+    db.close();
+    const page = (q: string) => h.call('GET', `/api/users/endpoints-with-uptime?${q}`, undefined, big.token);
+    const last = await page(`limit=100&offset=${M - 30}`);
+    expect(last.status).toBe(200);
+    expect(last.headers.get('x-total-count')).toBe(String(M));
+    expect(last.body.data.map((e: { name: string }) => e.name)).toEqual(Array.from({ length: 30 }, (_, i) => `B${M - 30 + i}`));
+    expect(last.body.data[0]).toMatchObject({ uptime_percentage: null, status: 'pending', monitoring_enabled: true });
+    const first = (await page('limit=2&offset=0')).body.data;
+    expect(first.map((e: { name: string }) => e.name)).toEqual(['B0', 'B1']);
+    expect((await h.call('PATCH', `/api/users/endpoints/${first[0].url_id}/toggle`, { monitoring_enabled: false }, big.token)).status).toBe(200);
+    expect((await page('limit=1&offset=0')).body.data[0]).toMatchObject({ name: 'B0', monitoring_enabled: false, status: 'paused' });
+  }, 120_000);
 });

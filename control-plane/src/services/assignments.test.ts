@@ -313,6 +313,78 @@ describe('held checks across a restart, by the agent\'s own account', () => {
   });
 });
 
+describe('a backlog after a restart', () => {
+  it('reads the endpoints of a batch\'s late results in one query, and answers each result as one at a time would', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'upfleet-engine-'));
+    const file = path.join(dir, 'upfleet.db');
+    let db = openDatabase(file);
+    seedDatabase(db);
+    try {
+      const t = Date.UTC(2026, 10, 23, 12);
+      const live = () => new Map([['EU-Germany', new Set(['agent-a'])]]);
+      const reads = { one: 0, many: 0 };
+      const make = (d: typeof db) => {
+        const repo = createEndpointsRepo(d);
+        const counted = {
+          ...repo,
+          withPausedById: (id: number) => (reads.one++, repo.withPausedById(id)),
+          withPausedByIds: (ids: readonly number[]) => (reads.many++, repo.withPausedByIds(ids)),
+        };
+        return createAssignmentEngine({ endpoints: counted, catalog: createCatalogRepo(d), logger: pino({ level: 'silent' }), liveAgents: live, held: createHeldChecksRepo(d), now: () => t });
+      };
+      const users = createUsersRepo(db);
+      const owner = users.insert('u7', 'u7@example.com', 'x', 4);
+      const services = createEndpointService({ endpoints: createEndpointsRepo(db), users, catalog: createCatalogRepo(db), allowPrivateTargets: true });
+      const held = [1, 2, 3].map((n) => services.create(owner, EndpointCreateBody.parse({ name: `e${n}`, url: `https://example.com/late${n}`, regions: ['EU-Germany'], response_code: true })));
+      const before = make(db);
+      before.watch({ agentId: 'agent-a', region: 'EU-Germany', send: () => undefined });
+      await new Promise((r) => setImmediate(r));
+      expect(before.ownedCount('agent-a')).toBe(3);
+      before.close();
+      const notHeld = services.create(owner, EndpointCreateBody.parse({ name: 'later', url: 'https://example.com/later', regions: ['EU-Germany'], response_code: true }));
+      db.close();
+
+      db = openDatabase(file);
+      const after = make(db);
+      const checks = [...held, notHeld].map((e) => `${e.url_id}:http:EU-Germany`);
+      const registered = t - 86_400_000;
+      after.prepareBatch('agent-a', registered, checks);
+      const answers = checks.map((c) => after.assignedTo('agent-a', 'EU-Germany', c, registered, t - 10_000)?.endpoint_id ?? null);
+      expect(answers).toEqual([...held.map((e) => e.url_id), null]);
+      expect(reads).toEqual({ one: 0, many: 1 });
+      after.close();
+    } finally {
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('snapshots pending', () => {
+  it('says so from a watch until its snapshot is sent, through the start-up grace (the backlogs wait meanwhile)', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'upfleet-engine-'));
+    const db = openDatabase(path.join(dir, 'upfleet.db'));
+    seedDatabase(db);
+    try {
+      const engine = createAssignmentEngine({
+        endpoints: createEndpointsRepo(db), catalog: createCatalogRepo(db), logger: pino({ level: 'silent' }),
+        liveAgents: () => new Map([['EU-Germany', new Set(['agent-a'])]]), startupGraceMs: 200,
+      });
+      expect(engine.snapshotsPending()).toBe(false);
+      const got: AssignmentUpdate[] = [];
+      engine.watch({ agentId: 'agent-a', region: 'EU-Germany', send: (u) => got.push(u) });
+      expect(engine.snapshotsPending()).toBe(true);
+      while (got.length === 0) await new Promise((r) => setTimeout(r, 20));
+      expect(got[0].snapshot).toBeDefined();
+      expect(engine.snapshotsPending()).toBe(false);
+      engine.close();
+    } finally {
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('an agent connecting', () => {
   it('places only its region\'s checks, in one pass: the other regions\' watchers are not recomputed', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'upfleet-engine-'));

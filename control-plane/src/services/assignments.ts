@@ -43,6 +43,8 @@ const endpointOfCheck = (checkId: string): number => Number(checkId.slice(0, che
  * not time, so the engine behaves the same on a fast or a loaded machine.
  */
 export const PLACEMENT_SLICE = 1_000;
+/** Endpoints read per query for a batch's late results (the ids travel as one JSON text). */
+const LATE_READ_CHUNK = 500;
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export function createAssignmentEngine(deps: {
@@ -51,8 +53,8 @@ export function createAssignmentEngine(deps: {
   /** Agents whose lease is live right now, by region. */
   liveAgents(): Map<string, Set<string>>;
   logger: Logger;
-  /** After a control-plane start, snapshots wait this long so reconnecting agents are all counted
-   *  before ownership is decided (they keep checking on their saved snapshot meanwhile). */
+  /** After a control-plane start, snapshots wait this long after the first agent's watch so reconnecting
+   *  agents are all counted before ownership is decided (they keep checking on their saved snapshot meanwhile). */
   startupGraceMs?: number;
   /** The engine registers its own metrics here (checks owned per agent). */
   metrics?: Registry;
@@ -88,7 +90,10 @@ export function createAssignmentEngine(deps: {
   /** Checks whose owner was computed (snapshots and recomputes), for the metric and tests. */
   let placedTotal = 0;
   const startedAt = now();
-  const graceUntil = startedAt + (deps.startupGraceMs ?? 0);
+  // Counted from the first watch, not from the engine's creation: a start that takes longer than
+  // the grace (migrations, a loaded machine) left none for the agents, and each one that came back
+  // a little later cost another pass over every endpoint.
+  let graceUntil: number | null = null;
   const releaseGraceMs = deps.releaseGraceMs ?? 30_000;
   const releaseMemoryMs = Math.max(releaseGraceMs, deps.releaseMemoryMs ?? RELEASE_MEMORY_MS);
   // After a restart an agent applies its first snapshot here only once it has read it: a busy agent
@@ -360,11 +365,39 @@ export function createAssignmentEngine(deps: {
       return null;
     },
 
+    /**
+     * Reads at once the endpoints that assignedTo would read one at a time for these results of an
+     * agent: after a restart every agent's backlog arrives together, dated before its first
+     * snapshot here, and a query per endpoint per batch held the loop for tens of milliseconds.
+     */
+    prepareBatch(this: void, agentId: string, registeredAt = Number.POSITIVE_INFINITY, checkIds: Iterable<string>): void {
+      if (!(registeredAt < startedAt) || heldAtStart.size === 0) return;
+      const current = watchers.get(agentId)?.current;
+      const t = now();
+      if (t - lateChecks.at > 1000) lateChecks = { at: t, primary: primaryKey(), byEndpoint: new Map() };
+      const ids = new Set<number>();
+      for (const checkId of checkIds) {
+        if (current?.has(checkId) || heldAtStart.get(checkId)?.has(agentId) !== true) continue;
+        const endpointId = endpointOfCheck(checkId);
+        if (Number.isSafeInteger(endpointId) && !lateChecks.byEndpoint.has(endpointId)) ids.add(endpointId);
+      }
+      const list = [...ids];
+      for (let i = 0; i < list.length; i += LATE_READ_CHUNK) {
+        const chunk = list.slice(i, i + LATE_READ_CHUNK);
+        const found = new Map(deps.endpoints.withPausedByIds(chunk).map((e) => [e.url_id, e]));
+        for (const id of chunk) {
+          const e = found.get(id);
+          lateChecks.byEndpoint.set(id, e ? checksForEndpoint(e, lateChecks.primary, denied, resolvers) : []);
+        }
+      }
+    },
+
     /** Registers a watcher and sends it its snapshot; others lose the checks it now owns. */
     watch(w: AssignmentWatcher): () => void {
       // Pending until its snapshot: no deltas before it. Only this region's checks move when it is sent.
       const state: WatcherState = { ...w, version: Date.now(), current: new Map(), pending: true };
       watchers.set(w.agentId, state);
+      graceUntil ??= Date.now() + (deps.startupGraceMs ?? 0);
       const wait = graceUntil - Date.now();
       if (wait > 0) {
         graceTimer ??= setTimeout(() => {
@@ -391,6 +424,12 @@ export function createAssignmentEngine(deps: {
       const live = new Map([...deps.liveAgents()].map(([r, s]) => [r, [...s].sort().join(',')]));
       for (const r of new Set([...live.keys(), ...lastLive.keys()])) if (live.get(r) !== lastLive.get(r)) engine.regionChanged(r);
       lastLive = live;
+    },
+
+    /** Some watcher still waits for its first snapshot (inside the start-up grace, or until the next pass). */
+    snapshotsPending(this: void): boolean {
+      for (const w of watchers.values()) if (w.pending) return true;
+      return false;
     },
 
     /** Checks whose owner was computed since start (snapshots and recomputes). */

@@ -43,6 +43,13 @@ export const LIST_GZIP_MIN_BYTES = 64 * 1024;
  */
 export const LIST_CACHE_MIN_ENDPOINTS = 500;
 export const LIST_BODY_TTL_MS = 30_000;
+/**
+ * Above this many endpoints a page (limit/offset, no search or sort) is read from SQLite with its
+ * own uptime (cached per endpoint) instead of cut from the whole list's rendering: at 100,000
+ * endpoints a rendering (35 MB of JSON, uptime and creation dates for every endpoint) held the
+ * loop for seconds every LIST_BODY_TTL_MS and took hundreds of MB, to serve 100 rows.
+ */
+export const LIST_PAGE_FROM_RENDERING_MAX = 20_000;
 /** How long a large list's order for one search/filter/sort is reused (its rows' live fields are always fresh). */
 export const QUERY_ORDER_TTL_MS = 1000;
 const LIST_CACHE_USERS = 64;
@@ -310,7 +317,7 @@ export function createEndpointService(deps: {
      */
     async pageBody(userId: number, limit: number, offset: number): Promise<{ body: string; total: number }> {
       const total = endpoints.count(userId);
-      if (total >= LIST_CACHE_MIN_ENDPOINTS) {
+      if (total >= LIST_CACHE_MIN_ENDPOINTS && total <= LIST_PAGE_FROM_RENDERING_MAX) {
         const items = (await listBody(userId)).items.slice(offset, offset + limit);
         return { body: `{"success":true,"data":[${items.map(freshJson).join(',')}]}`, total };
       }

@@ -14,6 +14,8 @@ import type { Db } from '../store/db';
 export const RECENT_CHECKS = 30;
 /** How often changed states are written to SQLite. */
 export const LIVE_FLUSH_MS = 1000;
+/** States written per transaction by the timer, one transaction per turn of the event loop. */
+export const LIVE_FLUSH_SLICE = 500;
 
 /** From this many endpoints an account's status counts are reused for COUNTS_TTL_MS (counting 10,000 costs a few ms). */
 const COUNTS_CACHE_MIN = 500;
@@ -210,10 +212,15 @@ export function createLiveState(deps: {
     });
   }
 
-  function flush(): void {
+  /** Writes up to `limit` changed states (all by default) in one transaction. */
+  function flush(limit = Number.POSITIVE_INFINITY): void {
     if (dirty.size === 0) return;
-    const ids = [...dirty];
-    dirty.clear();
+    const ids: number[] = [];
+    for (const id of dirty) {
+      if (ids.length >= limit) break;
+      ids.push(id);
+    }
+    for (const id of ids) dirty.delete(id);
     db.transaction(() => {
       for (const id of ids) {
         const st = states.get(id);
@@ -221,12 +228,22 @@ export function createLiveState(deps: {
       }
     })();
   }
-  const timer = setInterval(() => {
+  // The timer writes a slice per turn of the event loop: after a restart every endpoint changes
+  // within a minute, and one transaction of every changed state held the loop for tens of ms.
+  let slicing = false;
+  const flushInSlices = () => {
     try {
-      flush();
+      flush(LIVE_FLUSH_SLICE);
     } catch {
       // the database is closing or busy: the states stay in memory and are written next time
+      slicing = false;
+      return;
     }
+    slicing = dirty.size > 0;
+    if (slicing) setImmediate(flushInSlices);
+  };
+  const timer = setInterval(() => {
+    if (!slicing) flushInSlices();
   }, deps.flushMs ?? LIVE_FLUSH_MS);
   timer.unref();
 
@@ -309,7 +326,8 @@ export function createLiveState(deps: {
       deps.publish?.(userId, 'endpoint.changed', { url_id: urlId, deleted: false });
     },
 
-    flush,
+    /** Writes every changed state now. */
+    flush: () => flush(),
     close(): void {
       clearInterval(timer);
       flush();

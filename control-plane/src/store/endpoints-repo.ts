@@ -214,11 +214,21 @@ export function createEndpointsRepo(db: Db, box?: SecretBox) {
       FROM endpoints e JOIN users u ON u.id = e.user_id JOIN packages p ON p.package_id = u.package_id
       LEFT JOIN endpoint_checks c ON c.url_id = e.url_id
       WHERE e.url_id = ?`),
+    withPausedByIds: db.prepare(`SELECT e.url_id, e.url, e.regions, e.ping_host, e.cert_expiry, e.response_code, e.response_time,
+        c.kind, c.config AS check_config, MAX(COALESCE(e.check_frequency_seconds, 0), p.check_frequency_seconds) AS check_frequency_seconds, p.retention_days
+      FROM endpoints e JOIN users u ON u.id = e.user_id JOIN packages p ON p.package_id = u.package_id
+      LEFT JOIN endpoint_checks c ON c.url_id = e.url_id
+      WHERE e.url_id IN (SELECT value FROM json_each(?))`),
     monitoredById: db.prepare(`SELECT e.url_id, e.user_id, e.name, e.escalation_policy_id, e.depends_on, e.url, e.regions, e.ping_host, e.cert_expiry, e.response_code, e.response_time,
         c.kind, c.config AS check_config, MAX(COALESCE(e.check_frequency_seconds, 0), p.check_frequency_seconds) AS check_frequency_seconds, p.retention_days
       FROM endpoints e JOIN users u ON u.id = e.user_id JOIN packages p ON p.package_id = u.package_id
       LEFT JOIN endpoint_checks c ON c.url_id = e.url_id
       WHERE e.url_id = ? AND e.monitoring_enabled = 1`),
+    monitoredByIds: db.prepare(`SELECT e.url_id, e.user_id, e.name, e.escalation_policy_id, e.depends_on, e.url, e.regions, e.ping_host, e.cert_expiry, e.response_code, e.response_time,
+        c.kind, c.config AS check_config, MAX(COALESCE(e.check_frequency_seconds, 0), p.check_frequency_seconds) AS check_frequency_seconds, p.retention_days
+      FROM endpoints e JOIN users u ON u.id = e.user_id JOIN packages p ON p.package_id = u.package_id
+      LEFT JOIN endpoint_checks c ON c.url_id = e.url_id
+      WHERE e.url_id IN (SELECT value FROM json_each(?)) AND e.monitoring_enabled = 1`),
     createdAt: db.prepare('SELECT url_id, created_at FROM endpoints WHERE url_id IN (SELECT value FROM json_each(?))').raw(true),
     sameUrl: db.prepare(`SELECT c.kind, c.config FROM endpoints e LEFT JOIN endpoint_checks c ON c.url_id = e.url_id
       WHERE e.user_id = ? AND e.url = ? AND e.url_id != ?`),
@@ -273,6 +283,10 @@ export function createEndpointsRepo(db: Db, box?: SecretBox) {
     })) } };
   };
   const toMonitored = (r: Row): MonitoredEndpoint => ({ ...monitoredRow(r), kind: (r.kind as EndpointKind | undefined) ?? 'http', check: openCheck(r) });
+  const toOwned = (r: Row): OwnedMonitoredEndpoint => ({
+    ...toMonitored(r), user_id: r.user_id as number, name: r.name as string,
+    escalation_policy_id: (r.escalation_policy_id as number | null) ?? null, depends_on: (r.depends_on as number | null) ?? null,
+  });
   const saveCheck = (urlId: number, check: CheckInput | undefined, previous: StoredCheck) => {
     const config = storedCheck(check, previous);
     if (config === null) q.dropCheck.run(urlId);
@@ -372,14 +386,17 @@ export function createEndpointsRepo(db: Db, box?: SecretBox) {
       const r = q.withPausedById.get(urlId) as Row | undefined;
       return r && toMonitored(r);
     },
+    /** withPausedById for many endpoints in one query (a backlog after a restart names thousands). */
+    withPausedByIds: (urlIds: readonly number[]): MonitoredEndpoint[] =>
+      urlIds.length === 0 ? [] : (q.withPausedByIds.all(JSON.stringify(urlIds)) as Row[]).map(toMonitored),
     /** One monitoring-enabled endpoint with its owner and plan; undefined when deleted or paused (assignments, alerting). */
     monitoredById: (urlId: number): OwnedMonitoredEndpoint | undefined => {
       const r = q.monitoredById.get(urlId) as Row | undefined;
-      return r && {
-        ...toMonitored(r), user_id: r.user_id as number, name: r.name as string,
-        escalation_policy_id: (r.escalation_policy_id as number | null) ?? null, depends_on: (r.depends_on as number | null) ?? null,
-      };
+      return r && toOwned(r);
     },
+    /** monitoredById for many endpoints in one query (after a restart every endpoint's first result arrives within a minute). */
+    monitoredByIds: (urlIds: readonly number[]): OwnedMonitoredEndpoint[] =>
+      urlIds.length === 0 ? [] : (q.monitoredByIds.all(JSON.stringify(urlIds)) as Row[]).map(toOwned),
     /** When each endpoint was created (ms), for bounding its results; absent ids are not returned. */
     createdAtMs: (urlIds: number[]): Map<number, number> =>
       new Map((q.createdAt.all(JSON.stringify(urlIds)) as Array<[number, string]>).map(([id, at]) => [id, Date.parse(at)])),
