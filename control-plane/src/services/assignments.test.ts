@@ -323,29 +323,29 @@ describe('a backlog after a restart', () => {
       const t = Date.UTC(2026, 10, 23, 12);
       const live = () => new Map([['EU-Germany', new Set(['agent-a'])]]);
       const reads = { one: 0, many: 0 };
-      const make = (d: typeof db) => {
+      const make = async (d: typeof db) => {
         const repo = createEndpointsRepo(d);
         const counted = {
           ...repo,
           withPausedById: (id: number) => (reads.one++, repo.withPausedById(id)),
           withPausedByIds: (ids: readonly number[]) => (reads.many++, repo.withPausedByIds(ids)),
         };
-        return createAssignmentEngine({ endpoints: counted, catalog: createCatalogRepo(d), logger: pino({ level: 'silent' }), liveAgents: live, held: createHeldChecksRepo(d), now: () => t });
+        return createAssignmentEngine({ endpoints: counted, catalog: await loadedCatalog(d), logger: pino({ level: 'silent' }), liveAgents: live, held: createHeldChecksRepo(d), now: () => t });
       };
-      const users = createUsersRepo(db);
-      const owner = users.insert('u7', 'u7@example.com', 'x', 4);
-      const services = createEndpointService({ endpoints: createEndpointsRepo(db), users, catalog: createCatalogRepo(db), allowPrivateTargets: true });
-      const held = [1, 2, 3].map((n) => services.create(owner, EndpointCreateBody.parse({ name: `e${n}`, url: `https://example.com/late${n}`, regions: ['EU-Germany'], response_code: true })));
-      const before = make(db);
+      const users = createUsersRepo(sqliteSql(db).db);
+      const owner = await users.insert('u7', 'u7@example.com', 'x', 4);
+      const services = createEndpointService({ endpoints: createEndpointsRepo(db), users, catalog: await loadedCatalog(db), allowPrivateTargets: true });
+      const held = await Promise.all([1, 2, 3].map((n) => services.create(owner, EndpointCreateBody.parse({ name: `e${n}`, url: `https://example.com/late${n}`, regions: ['EU-Germany'], response_code: true }))));
+      const before = await make(db);
       before.watch({ agentId: 'agent-a', region: 'EU-Germany', send: () => undefined });
       await new Promise((r) => setImmediate(r));
       expect(before.ownedCount('agent-a')).toBe(3);
       before.close();
-      const notHeld = services.create(owner, EndpointCreateBody.parse({ name: 'later', url: 'https://example.com/later', regions: ['EU-Germany'], response_code: true }));
+      const notHeld = await services.create(owner, EndpointCreateBody.parse({ name: 'later', url: 'https://example.com/later', regions: ['EU-Germany'], response_code: true }));
       db.close();
 
       db = openDatabase(file);
-      const after = make(db);
+      const after = await make(db);
       const checks = [...held, notHeld].map((e) => `${e.url_id}:http:EU-Germany`);
       const registered = t - 86_400_000;
       after.prepareBatch('agent-a', registered, checks);
@@ -367,7 +367,7 @@ describe('snapshots pending', () => {
     seedDatabase(db);
     try {
       const engine = createAssignmentEngine({
-        endpoints: createEndpointsRepo(db), catalog: createCatalogRepo(db), logger: pino({ level: 'silent' }),
+        endpoints: createEndpointsRepo(db), catalog: await loadedCatalog(db), logger: pino({ level: 'silent' }),
         liveAgents: () => new Map([['EU-Germany', new Set(['agent-a'])]]), startupGraceMs: 200,
       });
       expect(engine.snapshotsPending()).toBe(false);

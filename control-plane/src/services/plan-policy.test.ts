@@ -66,8 +66,8 @@ async function userOn(overrides: Partial<typeof ALL>): Promise<{ userId: number;
       stripe_price_id, sort_order) VALUES (?, 5, 'EUR', '', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '', 100)`)
     .run(`Case${n}`, p.max_endpoints, p.max_regions, p.max_members, p.check_frequency_seconds, p.retention_days, ...[p.ssl_monitoring, p.advanced_alerts, p.api_access, p.multi_region, p.ping_host, p.cert_expiry, p.response_code, p.response_time].map(Number))
     .lastInsertRowid as number;
-  // Synchronous (the cases build their users outside async code); the users repo itself is Kysely.
-  const userId = Number(db.prepare('INSERT INTO users (username, email, password_hash, package_id) VALUES (?, ?, ?, ?)').run(`user${n}`, `user${n}@example.com`, 'x', id).lastInsertRowid);
+  const userId = await users.insert(`user${n}`, `user${n}@example.com`, 'x', id);
+  await catalog.load(); // the plan was written behind the catalogue's back
   return { userId, plan: catalog.packageById(id)! };
 }
 
@@ -184,10 +184,12 @@ const ENFORCED: Record<string, { where: string; show: () => void | Promise<void>
       const { userId } = await userOn({});
       const id = (await endpoints.planOf(userId)).package_id;
       db.prepare(`UPDATE packages SET monitor_kinds = '["http","heartbeat"]' WHERE package_id = ?`).run(id);
+      await catalog.load();
       expect(await refusal(() => endpoints.create(userId, body({ kind: 'tcp', url: undefined, target: 'db.example.com:5432' })))).toBe(MESSAGES.featureNotInPlan('TCP Port'));
       expect(await refusal(() => endpoints.create(userId, body({ kind: 'dns', url: undefined, target: 'example.com' })))).toBe(MESSAGES.featureNotInPlan('DNS'));
       expect((await endpoints.create(userId, body())).kind ?? 'http').toBe('http');
       db.prepare('UPDATE packages SET monitor_kinds = NULL WHERE package_id = ?').run(id);
+      await catalog.load();
       expect((await endpoints.create(userId, body({ kind: 'tcp', url: undefined, target: 'db.example.com:5432' }))).kind).toBe('tcp');
     },
   },
@@ -218,6 +220,7 @@ const ENFORCED: Record<string, { where: string; show: () => void | Promise<void>
       const browser = () => body({ kind: 'browser', url: `https://b${Math.random()}.example.com/`, response_code: undefined });
       expect(await refusal(() => endpoints.create(userId, browser()))).toBe(MESSAGES.tooManyBrowserChecks(0, plan.package_name));
       db.prepare('UPDATE packages SET browser_checks = 2 WHERE package_id = ?').run(plan.package_id);
+      await catalog.load();
       const first = await endpoints.create(userId, browser());
       await endpoints.create(userId, browser());
       expect(await refusal(() => endpoints.create(userId, browser()))).toBe(MESSAGES.tooManyBrowserChecks(2, plan.package_name));
@@ -228,6 +231,7 @@ const ENFORCED: Record<string, { where: string; show: () => void | Promise<void>
       expect(pricingLines(await endpoints.planOf(userId))).toContain('2 browser checks');
       // a browser check runs at most every 5 minutes
       db.prepare('UPDATE packages SET browser_checks = 3 WHERE package_id = ?').run(plan.package_id);
+      await catalog.load();
       expect(await refusal(() => endpoints.create(userId, body({ kind: 'browser', url: 'https://fast.example.com/', response_code: undefined, check_frequency_seconds: 60 })))).toBe(MESSAGES.browserIntervalTooShort(300));
       const seeded = Object.fromEntries(catalog.listPackages().map((p) => [p.package_name, p.browser_checks]));
       expect(seeded).toMatchObject({ Free: 0, Starter: 2, Pro: 10, Business: 50 });
@@ -245,6 +249,7 @@ const ENFORCED: Record<string, { where: string; show: () => void | Promise<void>
       expect(refused).toBe(MESSAGES.customDomainsNotInPlan);
       expect(await statusPages.list(userId)).toHaveLength(0);
       db.prepare('UPDATE packages SET custom_domains = 1 WHERE package_id = ?').run(plan.package_id);
+      await catalog.load();
       expect(pricingLines(await endpoints.planOf(userId))).toContain('Custom domains for status pages');
       expect((await statusPages.create(userId, page)).custom_domain).toBe(`status-${userId}.example.com`);
     },

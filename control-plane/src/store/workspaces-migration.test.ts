@@ -92,8 +92,8 @@ describe('migration 20 (workspaces) on a previous release\'s database', () => {
       // and later their own check interval, escalation policy and dependency, NULL for every endpoint made before them)
       expect(rows.slice(0, before.length).map((r) => ({ ...r, created_by: undefined, last_used_at: undefined })))
         .toEqual(before.map((r) => ({ ...r, created_by: undefined, last_used_at: undefined, ...(t === 'endpoints' ? { check_frequency_seconds: null, escalation_policy_id: null, depends_on: null, slo_target: null, slo_window_days: 30 } : {}),
-          // incidents gained who acknowledged them and the parent incident that silenced them
-          ...(t === 'incidents' ? { acknowledged_at: null, acknowledged_by: null, suppressed_by: null } : {}) })));
+          // incidents gained who acknowledged them, the parent incident that silenced them, and their storm group
+          ...(t === 'incidents' ? { acknowledged_at: null, acknowledged_by: null, suppressed_by: null, group_id: null, group_recovery_sent: 0 } : {}) })));
     }
     expect(db.prepare('SELECT created_by FROM api_keys').pluck().all()).toEqual([7]);
     expect(db.prepare('SELECT workspace_id, user_id, role FROM workspace_members ORDER BY workspace_id').all()).toEqual([

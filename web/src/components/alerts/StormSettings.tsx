@@ -5,6 +5,8 @@ import { AlertSettingsBody } from '@upfleet/proto/schemas';
 import { useServices } from '../../app-context';
 import { Field, hintId } from '../Field';
 
+const HINT = 'When more incidents than this open in this workspace within 60 seconds, each alert method gets one grouped message listing them (with an acknowledge link for each and one for all) instead of one per incident, and their recoveries are grouped too. Every new incident\'s first message waits a few seconds (3 unless the server sets ALERT_GROUP_HOLD_SECONDS) so a storm can be seen; later steps of an escalation policy still go out per incident. 2 to 100; default 5.';
+
 export function StormSettings({ manage }: { manage: boolean }) {
   const { api } = useServices();
   const [saved, setSaved] = useState<number | null>(null);
@@ -34,18 +36,21 @@ export function StormSettings({ manage }: { manage: boolean }) {
     setNotice('Saved');
   };
 
+  // The input stays in place whatever the role (the role arrives after the first render); only an
+  // admin gets the form it belongs to, so a viewer is shown the setting, not a form the server refuses.
   return (
     <section className="card" aria-label="Storms">
       <h2>Storms</h2>
-      <form onSubmit={(e) => void save(e)} noValidate>
-        <Field id="storm-threshold" label="Group threshold" error={error || undefined}
-          hint="When more incidents than this open in this workspace within 60 seconds, each alert method gets one grouped message listing them (with an acknowledge link for each and one for all) instead of one per incident, and their recoveries are grouped too. Every new incident's first message waits a few seconds (3 unless the server sets ALERT_GROUP_HOLD_SECONDS) so a storm can be seen; later steps of an escalation policy still go out per incident. 2 to 100; default 5.">
-          <input id="storm-threshold" type="number" min={2} max={100} step={1} value={value} disabled={!manage || saved === null} aria-describedby={hintId('storm-threshold')}
-            onChange={(e) => setValue(e.target.value)} />
-        </Field>
-        {manage && <button type="submit" className="btn btn-primary" disabled={saved === null}>Save</button>}
-        {notice && <span role="status" className="form-notice"> {notice}</span>}
-      </form>
+      <Field id="storm-threshold" label="Group threshold" error={error || undefined} hint={HINT}>
+        <input id="storm-threshold" form="storm-settings" type="number" min={2} max={100} step={1} value={value} disabled={!manage || saved === null} aria-describedby={hintId('storm-threshold')}
+          onChange={(e) => setValue(e.target.value)} />
+      </Field>
+      {manage && (
+        <form id="storm-settings" onSubmit={(e) => void save(e)} noValidate>
+          <button type="submit" className="btn btn-primary" disabled={saved === null}>Save</button>
+          {notice && <span role="status" className="form-notice"> {notice}</span>}
+        </form>
+      )}
     </section>
   );
 }
