@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Assignment } from '@upfleet/proto';
 import { browserSupport } from '../../agent/src/probers/index';
 import { startTestControlPlane, waitFor, type TestControlPlane } from '../../agent/src/testing/test-control-plane';
-import { agentBinaryAlone } from '../helpers/agent-binary';
+import { agentBinaryAlone, stopAgentExe } from '../helpers/agent-binary';
 import { startTargets, type Targets } from '../helpers/targets';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -25,11 +25,7 @@ describe.skipIf(!browserSupport(CHROMIUM).ok)('browser checks from the agent exe
     targets = await startTargets();
   }, 240_000);
   afterAll(async () => {
-    if (agent && agent.exitCode === null) {
-      const exited = new Promise((r) => agent!.once('exit', r));
-      agent.kill('SIGTERM');
-      await exited;
-    }
+    await stopAgentExe(agent);
     await cp?.close();
     await targets?.close();
     if (alone) fs.rmSync(alone.dir, { recursive: true, force: true });

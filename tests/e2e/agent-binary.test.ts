@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgentToken } from '../helpers/agent-process';
-import { agentBinary, agentBinaryAlone } from '../helpers/agent-binary';
+import { agentBinary, agentBinaryAlone, stopAgentExe } from '../helpers/agent-binary';
 import { apiFor, waitFor } from '../helpers/api';
 import { startCountingTarget, type CountingTarget } from '../helpers/http-target';
 import { startStack, type Stack } from '../helpers/start-stack';
@@ -24,11 +24,7 @@ describe('the agent executable', () => {
     stack = await startStack();
   }, 240_000);
   afterAll(async () => {
-    if (agent && agent.exitCode === null) {
-      const exited = new Promise((r) => agent!.once('exit', r));
-      agent.kill('SIGTERM');
-      await exited;
-    }
+    await stopAgentExe(agent);
     await stack?.stop();
     await target?.close();
     if (alone) fs.rmSync(alone.dir, { recursive: true, force: true });

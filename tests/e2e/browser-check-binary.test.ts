@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgentToken } from '../helpers/agent-process';
-import { agentBinaryAlone } from '../helpers/agent-binary';
+import { agentBinaryAlone, stopAgentExe } from '../helpers/agent-binary';
 import { apiFor, waitFor } from '../helpers/api';
 import { LOGIN_STEPS, startLoginPage, type LoginPage } from '../helpers/login-page';
 import { startStack, type Stack } from '../helpers/start-stack';
@@ -23,11 +23,7 @@ describe('a browser check on the agent executable', () => {
     [alone, page, stack] = await Promise.all([agentBinaryAlone(), startLoginPage(), startStack()]);
   }, 300_000);
   afterAll(async () => {
-    if (agent && agent.exitCode === null) {
-      const exited = new Promise((r) => agent!.once('exit', r));
-      agent.kill('SIGTERM');
-      await exited;
-    }
+    await stopAgentExe(agent);
     await stack?.stop();
     await page?.close();
     if (alone) fs.rmSync(alone.dir, { recursive: true, force: true });

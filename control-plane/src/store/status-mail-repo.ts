@@ -1,32 +1,12 @@
 // Status-page subscribers and their durable mail outbox. Owner-side reads go through the
 // page, which the caller has already found with StatusPagesRepo.ownedPage(ownerId, pageId).
 // Kysely, so the same code runs on SQLite and on Postgres (status-mail-repo.test.ts runs it on both).
-import type { Kysely, Transaction } from 'kysely';
-import type { Schema } from './sql/schema';
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { Schema, StatusMailOutboxTable, StatusSubscribersTable } from './sql/schema';
 
-export interface SubscriberRow {
-  subscriber_id: number;
-  page_id: number;
-  email: string;
-  token: string;
-  confirmed_at: number | null;
-  expires_at: number;
-  created_at: number;
-}
-
-export interface MailRow {
-  mail_id: number;
-  page_id: number | null;
-  to_email: string;
-  subject: string;
-  body: string;
-  unsubscribe_url: string | null;
-  idempotency_key: string;
-  status: 'pending' | 'sent' | 'failed';
-  attempts: number;
-  next_attempt_at: number;
-  last_error: string | null;
-}
+// A row as read: the table's own type (sql/schema.ts), so a new column is declared once.
+export type SubscriberRow = Selectable<StatusSubscribersTable>;
+export type MailRow = Omit<Selectable<StatusMailOutboxTable>, 'created_at' | 'sent_at'>;
 
 export interface NewMail {
   /** null: not a page's mail (a workspace's monthly report shares this outbox and its sender). */
