@@ -13,27 +13,12 @@ import type { EscalationRepo, EscalationRow } from './escalation-repo';
 import type { AlertingRepo, IncidentRow } from './repo';
 import { createStormGrouper, type Deliver } from './storms';
 import type { StormsRepo } from './storms-repo';
-import type { AlertEvent, AlertEventType, EndpointView, IncidentView } from './types';
+import { incidentEvent, type IncidentOwner } from './incident-event';
 
 /** Platforms told of an acknowledgement (a reply in the Slack thread, PagerDuty's acknowledge). */
 export const ACK_PLATFORMS: ReadonlySet<string> = new Set(['slack', 'pagerduty']);
 const MINUTE_MS = 60_000;
 const BATCH = 100;
-
-/** The endpoint an incident is about, as an alert names it. */
-export interface IncidentOwner extends EndpointView {
-  user_id: number;
-  escalation_policy_id: number | null;
-  depends_on: number | null;
-}
-
-export function incidentView(i: IncidentRow): IncidentView {
-  return {
-    id: i.incident_id, condition: i.condition, cause: i.cause, regions: JSON.parse(i.regions) as string[],
-    opened_at: new Date(i.opened_at).toISOString(), resolved_at: i.resolved_at === null ? null : new Date(i.resolved_at).toISOString(),
-    flapping: i.flapping === 1,
-  };
-}
 
 export interface EscalatorDeps {
   repo: AlertingRepo;
@@ -56,10 +41,7 @@ export function createEscalator(deps: EscalatorDeps) {
   let stopped = true;
   const holdMs = deps.storms ? deps.holdMs ?? 0 : 0;
 
-  const event = (type: AlertEventType, incident: IncidentRow, owner: IncidentOwner, at: number, extra: Partial<AlertEvent> = {}): AlertEvent => ({
-    type, occurred_at: new Date(at).toISOString(), incident: incidentView(incident),
-    endpoint: { id: owner.id, name: owner.name, url: owner.url }, ...extra,
-  });
+  const event = incidentEvent;
 
   /** Whether a method may be paged now; a missing (deleted, or of another workspace) or disabled one is skipped on the timeline. */
   function usable(incident: IncidentRow, methodId: number, step: number, at: number): boolean {

@@ -3,7 +3,8 @@
 // its idempotency key, in the caller's transaction (the dispatcher delivers them after commit).
 import type { Logger } from '../logger';
 import type { EndpointContext } from './endpoint-state';
-import { incidentView, type Escalator, type IncidentOwner } from './escalation';
+import type { Escalator } from './escalation';
+import { incidentEvent, type IncidentOwner } from './incident-event';
 import type { AlertingRepo, IncidentRow } from './repo';
 import type { AlertEvent, AlertEventType } from './types';
 
@@ -23,10 +24,7 @@ export function createIncidentBook(repo: AlertingRepo, log: Logger, announce?: (
 
   /** Tells the user's event stream; with `methods` (null: every enabled one) queues one outbox row each. Returns how many. */
   function enqueue(ctx: EndpointContext, type: AlertEventType, incident: IncidentRow, at: number, methods: number[] | null): number {
-    const event: AlertEvent = {
-      type, occurred_at: new Date(at).toISOString(), incident: incidentView(incident),
-      endpoint: { id: ctx.row.url_id, name: ctx.row.name, url: ctx.row.url },
-    };
+    const event = incidentEvent(type, incident, { id: ctx.row.url_id, name: ctx.row.name, url: ctx.row.url }, at);
     announce?.(ctx.row.user_id, event);
     const targets = methods ?? repo.enabledMethodIds(ctx.row.user_id);
     const tag = type === 'incident.opened' ? 'opened' : 'resolved';

@@ -15,7 +15,7 @@
 // worker's transaction with compare-and-sets, so a restart mid-storm neither loses nor doubles.
 import type { Logger } from '../logger';
 import type { EscalationRepo, EscalationRow } from './escalation-repo';
-import { incidentView, type IncidentOwner } from './escalation';
+import { endpointView, incidentEvent, incidentView, type IncidentOwner } from './incident-event';
 import type { AlertingRepo, IncidentRow } from './repo';
 import type { StormsRepo } from './storms-repo';
 import type { AlertEvent, GroupedIncident } from './types';
@@ -51,7 +51,7 @@ export function createStormGrouper(deps: StormGrouperDeps) {
     type, occurred_at: new Date(at).toISOString(), incident: null, endpoint: null, group: { id: groupId, incidents },
   });
   const item = (i: IncidentRow, owner: { id: number; name: string; url: string }): GroupedIncident => ({
-    incident: incidentView(i), endpoint: { id: owner.id, name: owner.name, url: owner.url },
+    incident: incidentView(i), endpoint: endpointView(owner),
   });
 
   return {
@@ -115,7 +115,7 @@ export function createStormGrouper(deps: StormGrouperDeps) {
             const targets = new Set([...openings.filter((o) => o.incidentIds.includes(r.incident_id)).map((o) => o.methodId), ...esc.notifiedMethodIds(r.incident_id)]);
             for (const m of targets) {
               if (UNGROUPED.has(platformOf(r.user_id, m))) {
-                const e: AlertEvent = { type: 'incident.resolved', occurred_at: new Date(t).toISOString(), incident: incidentView(r), endpoint: { id: owner.id, name: owner.name, url: owner.url } };
+                const e = incidentEvent('incident.resolved', r, owner, t);
                 if (repo.insertDelivery({ userId: r.user_id, methodId: m, incidentId: r.incident_id, event: e, key: `inc${r.incident_id}-resolved-m${m}`, now: t })) n++;
                 continue;
               }
